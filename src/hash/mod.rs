@@ -1,0 +1,18 @@
+//! Perfect, invertible hash functions (rank/unrank) onto dense u64 ranges.
+
+pub mod binomial;
+pub mod multinomial;
+pub mod permutation;
+
+pub use binomial::BinomialRanker;
+pub use multinomial::MultinomialRanker;
+
+/// One step of the SplitMix64 generator: a tiny, dependency-free source of
+/// sample ranks for tests and benchmarks.
+#[inline]
+pub fn splitmix64(state: u64) -> u64 {
+    let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

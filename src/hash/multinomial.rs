@@ -1,0 +1,352 @@
+//! Ranking of vectors over c colours with fixed colour counts onto
+//! `0..n!/(c_0! c_1! ... c_{c-1}!)`: Algorithms 10 and 11 of
+//! `002_f83af64931234a7c.txt`, generalised from three colours to any c >= 2.
+//!
+//! Walking the cells from the top, a cell of colour v adds, for every colour
+//! u < v, the number of ways to complete the lower cells had the cell held u
+//! instead: the multinomial of the remaining counts with c_u decreased by one.
+//! With two colours this is exactly the binomial rank of Algorithm 8.
+//!
+//! Those multinomials are looked up in a table indexed by the remaining counts
+//! in mixed radix. Each digit is the count plus one, so a count of -1 lands on
+//! a zero entry and the inner loops need no test for exhausted colours. Spaces
+//! whose table would exceed [`MAX_TABLE_ENTRIES`] compute the multinomials on
+//! the fly instead (slower, same ranks).
+
+use crate::error::{Error, Result};
+use crate::hash::binomial::BINOMIALS;
+
+pub const MAX_MULTINOMIAL_LEN: usize = 64;
+/// Largest lookup table (8 MiB); beyond it multinomials are computed per use.
+pub const MAX_TABLE_ENTRIES: usize = 1 << 20;
+
+#[derive(Clone, Debug)]
+pub struct MultinomialRanker {
+    counts: Vec<u8>,
+    n: usize,
+    size: u64,
+    /// `table[index]` = multinomial of the counts encoded by `index`; empty
+    /// when the ranker computes multinomials on the fly.
+    table: Vec<u64>,
+    /// Mixed-radix stride of each colour's digit.
+    strides: Vec<usize>,
+    /// Index of the full count vector.
+    full_index: usize,
+}
+
+/// The multinomial n!/(c_0!...c_{k}!) as a product of binomials
+/// C(c_0+...+c_u, c_u), or `None` on u64 overflow. Negative counts give 0.
+fn multinomial_of(counts: impl Iterator<Item = i64>) -> Option<u64> {
+    let mut total = 0i64;
+    let mut product = 1u64;
+    for count in counts {
+        if count < 0 {
+            return Some(0);
+        }
+        total += count;
+        product = product.checked_mul(BINOMIALS[total as usize][count as usize])?;
+    }
+    Some(product)
+}
+
+impl MultinomialRanker {
+    /// A ranker for vectors with `counts[u]` cells of colour u.
+    pub fn new(counts: &[u8]) -> Result<Self> {
+        Self::build(counts, MAX_TABLE_ENTRIES)
+    }
+
+    /// As [`new`](Self::new), but without a lookup table (for tests of the
+    /// on-the-fly path).
+    pub fn without_table(counts: &[u8]) -> Result<Self> {
+        Self::build(counts, 0)
+    }
+
+    fn build(counts: &[u8], max_table_entries: usize) -> Result<Self> {
+        if counts.len() < 2 {
+            return Err(Error::InvalidParameter(format!(
+                "a multinomial hash needs at least 2 colours, got {}",
+                counts.len()
+            )));
+        }
+        let n: usize = counts.iter().map(|&c| c as usize).sum();
+        if n > MAX_MULTINOMIAL_LEN {
+            return Err(Error::InvalidParameter(format!(
+                "multinomial hash supports at most {MAX_MULTINOMIAL_LEN} cells, got {n}"
+            )));
+        }
+        let size = multinomial_of(counts.iter().map(|&c| c as i64)).ok_or_else(|| {
+            Error::SpaceTooLarge(format!(
+                "{n} cells with colour counts {counts:?} do not fit a 64-bit rank"
+            ))
+        })?;
+
+        let mut strides = Vec::with_capacity(counts.len());
+        let mut entries = 1usize;
+        for &count in counts {
+            strides.push(entries);
+            entries = entries.saturating_mul(count as usize + 2);
+        }
+        let full_index: usize = counts
+            .iter()
+            .zip(&strides)
+            .map(|(&c, &s)| (c as usize + 1) * s)
+            .sum();
+        let table = if entries <= max_table_entries {
+            (0..entries)
+                .map(|index| {
+                    let digits = strides
+                        .iter()
+                        .zip(counts)
+                        .map(|(&stride, &count)| ((index / stride) % (count as usize + 2)) as i64 - 1);
+                    // Sub-vectors of the full counts never exceed the space size.
+                    multinomial_of(digits).expect("sub-multinomial fits when the total does")
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Ok(MultinomialRanker { counts: counts.to_vec(), n, size, table, strides, full_index })
+    }
+
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    pub fn colours(&self) -> usize {
+        self.counts.len()
+    }
+
+    pub fn counts(&self) -> &[u8] {
+        &self.counts
+    }
+
+    /// Number of vectors.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// Algorithm 10, generalised: the rank of `cells` (length n, colour
+    /// counts as given to the constructor).
+    #[inline]
+    pub fn rank(&self, cells: &[u8]) -> u64 {
+        debug_assert_eq!(cells.len(), self.n);
+        if self.table.is_empty() {
+            return self.rank_on_the_fly(cells);
+        }
+        let mut index = self.full_index;
+        let mut rank = 0u64;
+        for &colour in cells.iter().rev() {
+            let colour = colour as usize;
+            for &stride in &self.strides[..colour] {
+                rank += self.table[index - stride];
+            }
+            index -= self.strides[colour];
+        }
+        rank
+    }
+
+    /// Algorithm 11, generalised: the vector of rank `rank < size`, written
+    /// into `cells` (length n).
+    #[inline]
+    pub fn unrank(&self, rank: u64, cells: &mut [u8]) {
+        debug_assert!(rank < self.size);
+        debug_assert_eq!(cells.len(), self.n);
+        if self.table.is_empty() {
+            return self.unrank_on_the_fly(rank, cells);
+        }
+        let mut index = self.full_index;
+        let mut r = rank;
+        for cell in cells.iter_mut().rev() {
+            let mut colour = 0usize;
+            loop {
+                let completions = self.table[index - self.strides[colour]];
+                if r < completions {
+                    break;
+                }
+                r -= completions;
+                colour += 1;
+            }
+            *cell = colour as u8;
+            index -= self.strides[colour];
+        }
+    }
+
+    fn completions_with(&self, remaining: &[i64], colour: usize) -> u64 {
+        let decreased = remaining
+            .iter()
+            .enumerate()
+            .map(|(u, &c)| if u == colour { c - 1 } else { c });
+        multinomial_of(decreased).expect("sub-multinomial fits when the total does")
+    }
+
+    fn rank_on_the_fly(&self, cells: &[u8]) -> u64 {
+        let mut remaining: Vec<i64> = self.counts.iter().map(|&c| c as i64).collect();
+        let mut rank = 0u64;
+        for &colour in cells.iter().rev() {
+            for u in 0..colour as usize {
+                rank += self.completions_with(&remaining, u);
+            }
+            remaining[colour as usize] -= 1;
+        }
+        rank
+    }
+
+    fn unrank_on_the_fly(&self, rank: u64, cells: &mut [u8]) {
+        let mut remaining: Vec<i64> = self.counts.iter().map(|&c| c as i64).collect();
+        let mut r = rank;
+        for cell in cells.iter_mut().rev() {
+            let mut colour = 0usize;
+            loop {
+                let completions = self.completions_with(&remaining, colour);
+                if r < completions {
+                    break;
+                }
+                r -= completions;
+                colour += 1;
+            }
+            *cell = colour as u8;
+            remaining[colour] -= 1;
+        }
+    }
+
+    /// Rank of a vector given by a user: checks length, colours and counts.
+    pub fn try_rank(&self, cells: &[u8]) -> Result<u64> {
+        if cells.len() != self.n {
+            return Err(Error::InvalidParameter(format!(
+                "vector has {} cells, expected {}",
+                cells.len(),
+                self.n
+            )));
+        }
+        let mut seen = vec![0usize; self.counts.len()];
+        for &colour in cells {
+            match seen.get_mut(colour as usize) {
+                Some(count) => *count += 1,
+                None => {
+                    return Err(Error::InvalidParameter(format!(
+                        "colour {colour} is not below {}",
+                        self.counts.len()
+                    )));
+                }
+            }
+        }
+        if seen.iter().zip(&self.counts).any(|(&s, &c)| s != c as usize) {
+            return Err(Error::InvalidParameter(format!(
+                "colour counts {seen:?} differ from {:?}",
+                self.counts
+            )));
+        }
+        Ok(self.rank(cells))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hash::binomial::BinomialRanker;
+
+    /// Every arrangement of the multiset, in no particular order.
+    fn arrangements(counts: &[u8]) -> Vec<Vec<u8>> {
+        fn extend(counts: &mut [u8], prefix: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
+            if counts.iter().all(|&c| c == 0) {
+                out.push(prefix.clone());
+                return;
+            }
+            for colour in 0..counts.len() {
+                if counts[colour] > 0 {
+                    counts[colour] -= 1;
+                    prefix.push(colour as u8);
+                    extend(counts, prefix, out);
+                    prefix.pop();
+                    counts[colour] += 1;
+                }
+            }
+        }
+        let mut out = Vec::new();
+        extend(&mut counts.to_vec(), &mut Vec::new(), &mut out);
+        out
+    }
+
+    fn check_whole_space(ranker: &MultinomialRanker) {
+        let all = arrangements(ranker.counts());
+        assert_eq!(all.len() as u64, ranker.size());
+        let mut seen = vec![false; all.len()];
+        let mut cells = vec![0u8; ranker.len()];
+        for arrangement in &all {
+            let r = ranker.rank(arrangement);
+            assert!(r < ranker.size());
+            assert!(!seen[r as usize]);
+            seen[r as usize] = true;
+            ranker.unrank(r, &mut cells);
+            assert_eq!(&cells, arrangement);
+        }
+    }
+
+    #[test]
+    fn whole_small_spaces_round_trip_with_and_without_table() {
+        for counts in [
+            vec![4u8, 4, 1],
+            vec![2, 3],
+            vec![0, 3, 2],
+            vec![3, 0, 0, 2],
+            vec![1, 1, 1, 1, 1, 1],
+            vec![2, 2, 2, 1],
+            vec![5, 0],
+        ] {
+            check_whole_space(&MultinomialRanker::new(&counts).unwrap());
+            check_whole_space(&MultinomialRanker::without_table(&counts).unwrap());
+        }
+    }
+
+    #[test]
+    fn two_colours_agree_with_the_binomial_hash() {
+        for n in 1..=12u8 {
+            for ones in 0..=n {
+                let multinomial = MultinomialRanker::new(&[n - ones, ones]).unwrap();
+                let binomial = BinomialRanker::new(n as usize, ones as usize).unwrap();
+                let mut cells = vec![0u8; n as usize];
+                for r in 0..binomial.size() {
+                    multinomial.unrank(r, &mut cells);
+                    let bits = cells
+                        .iter()
+                        .enumerate()
+                        .fold(0u64, |acc, (i, &c)| acc | (c as u64) << i);
+                    assert_eq!(binomial.rank(bits), r);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn thirty_one_cells_15_15_1_round_trip_on_samples() {
+        let table = MultinomialRanker::new(&[1, 15, 15]).unwrap();
+        let fly = MultinomialRanker::without_table(&[1, 15, 15]).unwrap();
+        assert_eq!(table.size(), 4_808_643_120);
+        let mut cells = vec![0u8; 31];
+        let mut state = 3u64;
+        for _ in 0..3000 {
+            state = crate::hash::splitmix64(state);
+            let r = state % table.size();
+            table.unrank(r, &mut cells);
+            assert_eq!(table.rank(&cells), r);
+            assert_eq!(fly.rank(&cells), r);
+        }
+    }
+
+    #[test]
+    fn bad_input_is_an_error() {
+        assert!(MultinomialRanker::new(&[5]).is_err());
+        assert!(MultinomialRanker::new(&[40, 40]).is_err());
+        // 64 cells over 4 colours of 16 is about 1.8e36 arrangements.
+        assert!(matches!(MultinomialRanker::new(&[16, 16, 16, 16]), Err(Error::SpaceTooLarge(_))));
+        let ranker = MultinomialRanker::new(&[2, 1]).unwrap();
+        assert!(ranker.try_rank(&[0, 0]).is_err());
+        assert!(ranker.try_rank(&[0, 1, 1]).is_err());
+        assert!(ranker.try_rank(&[0, 2, 0]).is_err());
+        assert!(ranker.try_rank(&[0, 1, 0]).is_ok());
+    }
+}
