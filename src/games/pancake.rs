@@ -1,0 +1,178 @@
+//! The n-Pancake problem and its burned variant (section 4.4 of
+//! `002_f83af64931234a7c.txt`).
+//!
+//! A state is a stack, position 0 on top; a move flips the top k pancakes.
+//! The plain problem has the n! stacks ranked by Myrvold–Ruskey; the burned
+//! one adds a bit per position (burned side up) and ranks as
+//! `sides * n! + MR(stack)`, one block per side pattern. The search starts at
+//! the sorted stack (burned sides down), and since every flip undoes itself
+//! the layers are the distances to sorted: the deepest layer is the pancake
+//! number.
+
+use super::permutation_state::PermutationBuffer;
+use crate::error::{Error, Result};
+use crate::hash::permutation::{factorial, rank_mr, unrank_mr};
+use crate::space::{Block, MoveFilter, Space};
+
+/// The largest n the tool accepts: n! (times 2^n when burned) must fit a u64.
+pub const MAX_PANCAKES: usize = 20;
+pub const MAX_BURNED_PANCAKES: usize = 16;
+
+#[derive(Clone, Debug)]
+pub struct Pancake {
+    n: usize,
+    burned: bool,
+    stacks: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct PancakeState {
+    stack: PermutationBuffer,
+    /// Bit i set: the pancake at position i shows its burned side up.
+    burned_up: u32,
+}
+
+impl Pancake {
+    pub fn new(n: usize, burned: bool) -> Result<Self> {
+        let limit = if burned { MAX_BURNED_PANCAKES } else { MAX_PANCAKES };
+        if n == 0 {
+            return Err(Error::InvalidParameter("the pancake stack needs at least 1 pancake".into()));
+        }
+        if n > limit {
+            let what = if burned { "n! * 2^n" } else { "n!" };
+            return Err(Error::SpaceTooLarge(format!(
+                "{} pancakes: {what} states do not fit a 64-bit rank (at most n = {limit})",
+                n
+            )));
+        }
+        Ok(Pancake { n, burned, stacks: factorial(n)? })
+    }
+
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    pub fn burned(&self) -> bool {
+        self.burned
+    }
+
+    fn side_patterns(&self) -> u64 {
+        if self.burned { 1u64 << self.n } else { 1 }
+    }
+
+    /// The stack after flipping the top `k` pancakes of `state`, ranked.
+    #[inline(always)]
+    fn flipped_rank(&self, state: &PancakeState, k: usize) -> u64 {
+        let n = self.n;
+        let mut flipped = [0u8; 32];
+        let stack = state.stack.as_slice();
+        for i in 0..k {
+            flipped[i] = stack[k - 1 - i];
+        }
+        flipped[k..n].copy_from_slice(&stack[k..n]);
+        let stack_rank = rank_mr(&flipped[..n]);
+        if !self.burned {
+            return stack_rank;
+        }
+        // The top k side bits reverse their order and all turn over.
+        let top = (1u32 << k) - 1;
+        let reversed = (state.burned_up & top).reverse_bits() >> (32 - k);
+        let sides = (state.burned_up & !top) | (reversed ^ top);
+        sides as u64 * self.stacks + stack_rank
+    }
+}
+
+impl Space for Pancake {
+    type State = PancakeState;
+
+    fn descriptor(&self) -> String {
+        if self.burned {
+            format!("burned pancake n={}", self.n)
+        } else {
+            format!("pancake n={}", self.n)
+        }
+    }
+
+    fn size(&self) -> u64 {
+        self.stacks * self.side_patterns()
+    }
+
+    fn blocks(&self) -> Vec<Block> {
+        (0..self.side_patterns())
+            .map(|sides| Block { start: sides * self.stacks, len: self.stacks })
+            .collect()
+    }
+
+    fn start_ranks(&self) -> Vec<u64> {
+        // The sorted stack has MR rank 0, and all burned sides are down.
+        vec![0]
+    }
+
+    fn new_state(&self) -> PancakeState {
+        PancakeState { stack: PermutationBuffer::identity(self.n), burned_up: 0 }
+    }
+
+    #[inline]
+    fn unrank(&self, rank: u64, state: &mut PancakeState) {
+        let (sides, stack_rank) = (rank / self.stacks, rank % self.stacks);
+        unrank_mr(stack_rank, state.stack.as_mut_slice());
+        state.burned_up = sides as u32;
+    }
+
+    fn rank(&self, state: &PancakeState) -> u64 {
+        state.burned_up as u64 * self.stacks + rank_mr(state.stack.as_slice())
+    }
+
+    #[inline]
+    fn expand<F: FnMut(u64)>(&self, state: &PancakeState, _moves: MoveFilter, mut emit: F) {
+        // Flipping one plain pancake changes nothing; a burned one turns over.
+        let smallest = if self.burned { 1 } else { 2 };
+        for k in smallest..=self.n {
+            emit(self.flipped_rank(state, k));
+        }
+    }
+
+    fn reversible(&self) -> bool {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_and_unrank_agree_on_the_whole_space() {
+        for burned in [false, true] {
+            let space = Pancake::new(4, burned).unwrap();
+            let mut state = space.new_state();
+            for rank in 0..space.size() {
+                space.unrank(rank, &mut state);
+                assert_eq!(space.rank(&state), rank);
+            }
+        }
+    }
+
+    #[test]
+    fn flips_are_involutions() {
+        let space = Pancake::new(5, true).unwrap();
+        let mut state = space.new_state();
+        let mut back = space.new_state();
+        for rank in (0..space.size()).step_by(7) {
+            space.unrank(rank, &mut state);
+            for k in 1..=5 {
+                let successor = space.flipped_rank(&state, k);
+                space.unrank(successor, &mut back);
+                assert_eq!(space.flipped_rank(&back, k), rank);
+            }
+        }
+    }
+
+    #[test]
+    fn too_many_pancakes_is_an_error() {
+        assert!(Pancake::new(20, false).is_ok());
+        assert!(matches!(Pancake::new(21, false), Err(Error::SpaceTooLarge(_))));
+        assert!(matches!(Pancake::new(17, true), Err(Error::SpaceTooLarge(_))));
+        assert!(Pancake::new(0, false).is_err());
+    }
+}

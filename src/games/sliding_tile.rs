@@ -1,0 +1,263 @@
+//! The w x h sliding-tile puzzle (section 4.2 of `002_f83af64931234a7c.txt`).
+//!
+//! Cells are numbered row by row. A state is the blank's cell plus the
+//! order of the w*h-1 tiles read row by row skipping the blank. Moving the
+//! blank sideways leaves that order unchanged; moving it up or down rotates
+//! w consecutive entries, a permutation of parity w-1. So within the block
+//! of one blank cell every reachable order has one fixed parity, and the
+//! order is ranked with the folded Myrvold–Ruskey rank (Theorem 7):
+//! rank = blank * (w*h-1)!/2 + folded rank, (w*h)!/2 ranks in all.
+//!
+//! The blank's square colour (row + column mod 2) flips with every move: a
+//! move-alternation property on blocks, which drives the one-bit BFS of
+//! Algorithm 7, with the sideways moves applied as whole-block ORs.
+
+use super::permutation_state::PermutationBuffer;
+use crate::error::{Error, Result};
+use crate::hash::permutation::{factorial, is_odd, rank_mr_folded, unrank_mr_folded};
+use crate::space::{Block, BlockLayering, MoveFilter, Space};
+
+/// (w*h)!/2 must fit a u64.
+pub const MAX_CELLS: usize = 20;
+
+#[derive(Clone, Debug)]
+pub struct SlidingTile {
+    width: usize,
+    height: usize,
+    /// States per blank cell: (w*h-1)!/2.
+    per_blank: u64,
+    start_blank: usize,
+    start_tiles: PermutationBuffer,
+    /// Parity (true = odd) of the tile order of reachable states, per blank cell.
+    odd_in_block: Vec<bool>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SlidingTileState {
+    pub blank: usize,
+    /// Tiles (numbered from 0) in cell order, skipping the blank.
+    pub tiles: PermutationBuffer,
+    in_block: u64,
+}
+
+impl SlidingTile {
+    /// The puzzle whose search starts from the goal with the blank in the
+    /// top-left corner and the tiles in order.
+    pub fn new(width: usize, height: usize) -> Result<Self> {
+        if width < 2 || height < 2 {
+            return Err(Error::InvalidParameter(format!(
+                "the sliding-tile board must be at least 2 x 2, got {width} x {height}"
+            )));
+        }
+        let cells = width
+            .checked_mul(height)
+            .filter(|&c| c <= MAX_CELLS)
+            .ok_or_else(|| {
+                Error::SpaceTooLarge(format!(
+                    "a {width} x {height} board: (w*h)!/2 states do not fit a 64-bit rank (at most {MAX_CELLS} cells)"
+                ))
+            })?;
+        let start_tiles = PermutationBuffer::identity(cells - 1);
+        let mut puzzle = SlidingTile {
+            width,
+            height,
+            per_blank: factorial(cells - 1)? / 2,
+            start_blank: 0,
+            start_tiles,
+            odd_in_block: Vec::new(),
+        };
+        puzzle.odd_in_block = (0..cells).map(|blank| puzzle.reachable_parity(blank)).collect();
+        Ok(puzzle)
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    pub fn cells(&self) -> usize {
+        self.width * self.height
+    }
+
+    /// Parity of the tile orders reachable with the blank at `blank`: each
+    /// row the blank changes adds a rotation of w entries (parity w-1).
+    fn reachable_parity(&self, blank: usize) -> bool {
+        let rows_moved = (blank / self.width).abs_diff(self.start_blank / self.width);
+        let flips = (self.width - 1) % 2 == 1 && rows_moved % 2 == 1;
+        is_odd(self.start_tiles.as_slice()) ^ flips
+    }
+
+    fn colour(&self, cell: usize) -> u64 {
+        ((cell / self.width + cell % self.width) % 2) as u64
+    }
+
+    /// The board as tile numbers (1-based, 0 for the blank), row by row.
+    pub fn board(&self, state: &SlidingTileState) -> Vec<u8> {
+        let mut board = Vec::with_capacity(self.cells());
+        let mut tiles = state.tiles.as_slice().iter();
+        for cell in 0..self.cells() {
+            if cell == state.blank {
+                board.push(0);
+            } else {
+                board.push(tiles.next().unwrap() + 1);
+            }
+        }
+        board
+    }
+}
+
+impl Space for SlidingTile {
+    type State = SlidingTileState;
+
+    fn descriptor(&self) -> String {
+        format!("sliding-tile {}x{}", self.width, self.height)
+    }
+
+    fn size(&self) -> u64 {
+        self.per_blank * self.cells() as u64
+    }
+
+    fn blocks(&self) -> Vec<Block> {
+        (0..self.cells() as u64)
+            .map(|blank| Block { start: blank * self.per_blank, len: self.per_blank })
+            .collect()
+    }
+
+    fn start_ranks(&self) -> Vec<u64> {
+        let state = SlidingTileState {
+            blank: self.start_blank,
+            tiles: self.start_tiles.clone(),
+            in_block: 0,
+        };
+        vec![self.rank(&state)]
+    }
+
+    fn new_state(&self) -> SlidingTileState {
+        SlidingTileState { blank: 0, tiles: PermutationBuffer::identity(self.cells() - 1), in_block: 0 }
+    }
+
+    #[inline]
+    fn unrank(&self, rank: u64, state: &mut SlidingTileState) {
+        let blank = (rank / self.per_blank) as usize;
+        state.blank = blank;
+        state.in_block = rank % self.per_blank;
+        unrank_mr_folded(state.in_block, self.odd_in_block[blank], state.tiles.as_mut_slice());
+    }
+
+    fn rank(&self, state: &SlidingTileState) -> u64 {
+        state.blank as u64 * self.per_blank + rank_mr_folded(state.tiles.as_slice())
+    }
+
+    #[inline]
+    fn expand<F: FnMut(u64)>(&self, state: &SlidingTileState, moves: MoveFilter, mut emit: F) {
+        let (w, blank) = (self.width, state.blank);
+        let (row, column) = (blank / w, blank % w);
+        if moves == MoveFilter::All {
+            // Sideways: same tile order, neighbouring block, same rank in it.
+            if column > 0 {
+                emit((blank as u64 - 1) * self.per_blank + state.in_block);
+            }
+            if column + 1 < w {
+                emit((blank as u64 + 1) * self.per_blank + state.in_block);
+            }
+        }
+        let tiles = state.tiles.as_slice();
+        let mut moved = [0u8; 32];
+        if row + 1 < self.height {
+            // Blank down: the tile below (order index blank+w-1) moves to
+            // index `blank`, the w-1 tiles in between shift right.
+            moved[..tiles.len()].copy_from_slice(tiles);
+            moved[blank..blank + w].rotate_right(1);
+            let rank = rank_mr_folded(&moved[..tiles.len()]);
+            emit((blank + w) as u64 * self.per_blank + rank);
+        }
+        if row > 0 {
+            // Blank up: the tile above (index blank-w) moves to index blank-1.
+            moved[..tiles.len()].copy_from_slice(tiles);
+            moved[blank - w..blank].rotate_left(1);
+            let rank = rank_mr_folded(&moved[..tiles.len()]);
+            emit((blank - w) as u64 * self.per_blank + rank);
+        }
+    }
+
+    fn layering(&self) -> Option<BlockLayering> {
+        let cells = self.cells();
+        let start_colour = self.colour(self.start_blank);
+        Some(BlockLayering {
+            modulus: 2,
+            residues: (0..cells).map(|b| self.colour(b) ^ start_colour).collect(),
+            rank_preserving: (0..cells)
+                .map(|b| {
+                    let column = b % self.width;
+                    let mut targets = Vec::new();
+                    if column > 0 {
+                        targets.push(b - 1);
+                    }
+                    if column + 1 < self.width {
+                        targets.push(b + 1);
+                    }
+                    targets
+                })
+                .collect(),
+        })
+    }
+
+    fn reversible(&self) -> bool {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_and_unrank_agree_on_the_whole_space() {
+        for (w, h) in [(2, 2), (2, 3), (3, 2), (3, 3)] {
+            let space = SlidingTile::new(w, h).unwrap();
+            let mut state = space.new_state();
+            for rank in 0..space.size() {
+                space.unrank(rank, &mut state);
+                assert_eq!(space.rank(&state), rank);
+            }
+        }
+    }
+
+    /// Moves checked on the board picture: the tile next to the blank swaps
+    /// with it, nothing else changes.
+    #[test]
+    fn moves_swap_the_blank_with_a_neighbouring_tile() {
+        let space = SlidingTile::new(3, 3).unwrap();
+        let mut state = space.new_state();
+        let mut successor = space.new_state();
+        for rank in (0..space.size()).step_by(101) {
+            space.unrank(rank, &mut state);
+            let board = space.board(&state);
+            let mut successors = 0;
+            space.expand(&state, MoveFilter::All, |r| {
+                successors += 1;
+                space.unrank(r, &mut successor);
+                let next = space.board(&successor);
+                let (a, b) = (state.blank, successor.blank);
+                let (row_a, col_a, row_b, col_b) = (a / 3, a % 3, b / 3, b % 3);
+                assert_eq!(row_a.abs_diff(row_b) + col_a.abs_diff(col_b), 1);
+                let mut expected = board.clone();
+                expected.swap(a, b);
+                assert_eq!(next, expected);
+            });
+            let (row, col) = (state.blank / 3, state.blank % 3);
+            let neighbours = [row > 0, row < 2, col > 0, col < 2].iter().filter(|&&x| x).count();
+            assert_eq!(successors, neighbours);
+        }
+    }
+
+    #[test]
+    fn boards_below_two_by_two_or_beyond_u64_are_errors() {
+        assert!(SlidingTile::new(1, 5).is_err());
+        assert!(SlidingTile::new(4, 5).is_ok());
+        assert!(matches!(SlidingTile::new(3, 7), Err(Error::SpaceTooLarge(_))));
+    }
+}

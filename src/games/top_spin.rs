@@ -1,0 +1,242 @@
+//! The (n, k) Top-Spin puzzle (section 4.3 of `002_f83af64931234a7c.txt`).
+//!
+//! n tokens sit on a ring; a twist at position i reverses the k tokens at
+//! positions i..i+k-1 (cyclically), so there are n twists. Rotations of the
+//! ring are the same state, so a state is normalised with token 0 first and
+//! the other n-1 tokens are ranked by Myrvold–Ruskey: (n-1)! ranks.
+//!
+//! On the normalised order each twist acts as one fixed permutation of
+//! positions (token 0 sits at position 0 before every twist), so whether it
+//! changes parity does not depend on the state. When no twist does, only
+//! one parity class is reachable and the space is folded onto (n-1)!/2 ranks
+//! (Theorem 7). Theorem 8 states this for odd n > k+1 and even k; the
+//! reversal of k tokens is floor(k/2) transpositions, so in fact it holds for
+//! k divisible by 4 (k = 4 is the paper's case), and the constructor checks
+//! each twist rather than trusting the condition.
+
+use super::permutation_state::PermutationBuffer;
+use crate::error::{Error, Result};
+use crate::hash::permutation::{
+    MAX_PERMUTATION_LEN, factorial, is_odd, rank_mr, rank_mr_folded, unrank_mr, unrank_mr_folded,
+};
+use crate::space::{MoveFilter, Space};
+
+#[derive(Clone, Debug)]
+pub struct TopSpin {
+    n: usize,
+    k: usize,
+    folded: bool,
+    size: u64,
+}
+
+/// The ring read from token 0: `ring[0] == 0`.
+#[derive(Clone, Debug)]
+pub struct TopSpinState {
+    ring: PermutationBuffer,
+}
+
+impl TopSpin {
+    pub fn new(n: usize, k: usize) -> Result<Self> {
+        if n < 3 {
+            return Err(Error::InvalidParameter(format!("Top-Spin needs at least 3 tokens, got {n}")));
+        }
+        if !(2..=n).contains(&k) {
+            return Err(Error::InvalidParameter(format!(
+                "the turnstile must reverse between 2 and n = {n} tokens, got k = {k}"
+            )));
+        }
+        if n - 1 > MAX_PERMUTATION_LEN {
+            return Err(Error::SpaceTooLarge(format!(
+                "Top-Spin with {n} tokens: (n-1)! states do not fit a 64-bit rank (at most n = {})",
+                MAX_PERMUTATION_LEN + 1
+            )));
+        }
+        let full = factorial(n - 1)?;
+        let mut puzzle = TopSpin { n, k, folded: false, size: full };
+        if puzzle.twists_keep_parity() {
+            puzzle.folded = true;
+            puzzle.size = full / 2;
+        }
+        Ok(puzzle)
+    }
+
+    /// True when every twist, applied to the solved ring, gives an even
+    /// normalised order (and hence keeps the parity of every state).
+    fn twists_keep_parity(&self) -> bool {
+        let solved = PermutationBuffer::identity(self.n);
+        let mut order = [0u8; 32];
+        (0..self.n).all(|start| {
+            self.twisted_order(solved.as_slice(), start, &mut order);
+            !is_odd(&order[..self.n - 1])
+        })
+    }
+
+    pub fn is_folded(&self) -> bool {
+        self.folded
+    }
+
+    /// Writes into `order` the n-1 tokens (numbered from 0) that follow token
+    /// 0 on `ring`, starting just after position `zero_at`.
+    #[inline(always)]
+    fn read_order(&self, ring: &[u8], zero_at: usize, order: &mut [u8; 32]) {
+        let n = self.n;
+        for (j, slot) in order.iter_mut().enumerate().take(n - 1) {
+            let position = zero_at + 1 + j;
+            let position = if position >= n { position - n } else { position };
+            *slot = ring[position] - 1;
+        }
+    }
+
+    /// The normalised order after the twist at `start` of a normalised `ring`.
+    #[inline(always)]
+    fn twisted_order(&self, ring: &[u8], start: usize, order: &mut [u8; 32]) {
+        let (n, k) = (self.n, self.k);
+        let mut twisted = [0u8; 32];
+        twisted[..n].copy_from_slice(ring);
+        for offset in 0..k / 2 {
+            let a = (start + offset) % n;
+            let b = (start + k - 1 - offset) % n;
+            twisted.swap(a, b);
+        }
+        // Token 0 stays at position 0 unless this twist covers position 0.
+        let zero_at = if start == 0 || start + k > n {
+            twisted[..n].iter().position(|&t| t == 0).unwrap()
+        } else {
+            0
+        };
+        self.read_order(&twisted[..n], zero_at, order);
+    }
+
+    #[inline(always)]
+    fn rank_order(&self, order: &[u8]) -> u64 {
+        if self.folded { rank_mr_folded(order) } else { rank_mr(order) }
+    }
+}
+
+impl Space for TopSpin {
+    type State = TopSpinState;
+
+    fn descriptor(&self) -> String {
+        format!("top-spin n={} k={}", self.n, self.k)
+    }
+
+    fn size(&self) -> u64 {
+        self.size
+    }
+
+    fn start_ranks(&self) -> Vec<u64> {
+        // Tokens in order: the identity, rank 0 folded or not.
+        vec![0]
+    }
+
+    fn new_state(&self) -> TopSpinState {
+        TopSpinState { ring: PermutationBuffer::identity(self.n) }
+    }
+
+    #[inline]
+    fn unrank(&self, rank: u64, state: &mut TopSpinState) {
+        let n = self.n;
+        let mut order = [0u8; 32];
+        if self.folded {
+            // The reachable class is that of the start, the identity (even).
+            unrank_mr_folded(rank, false, &mut order[..n - 1]);
+        } else {
+            unrank_mr(rank, &mut order[..n - 1]);
+        }
+        let ring = state.ring.as_mut_slice();
+        ring[0] = 0;
+        for j in 0..n - 1 {
+            ring[j + 1] = order[j] + 1;
+        }
+    }
+
+    fn rank(&self, state: &TopSpinState) -> u64 {
+        let ring = state.ring.as_slice();
+        let zero_at = ring.iter().position(|&t| t == 0).expect("token 0 is on the ring");
+        let mut order = [0u8; 32];
+        self.read_order(ring, zero_at, &mut order);
+        self.rank_order(&order[..self.n - 1])
+    }
+
+    #[inline]
+    fn expand<F: FnMut(u64)>(&self, state: &TopSpinState, _moves: MoveFilter, mut emit: F) {
+        let ring = state.ring.as_slice();
+        let mut order = [0u8; 32];
+        for start in 0..self.n {
+            self.twisted_order(ring, start, &mut order);
+            emit(self.rank_order(&order[..self.n - 1]));
+        }
+    }
+
+    fn reversible(&self) -> bool {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_and_unrank_agree_on_the_whole_space() {
+        for (n, k) in [(6, 4), (7, 4), (5, 2)] {
+            let space = TopSpin::new(n, k).unwrap();
+            let mut state = space.new_state();
+            for rank in 0..space.size() {
+                space.unrank(rank, &mut state);
+                assert_eq!(space.rank(&state), rank);
+            }
+        }
+    }
+
+    /// The same puzzle over all (n-1)! orders, for checking the fold.
+    fn unfolded(n: usize, k: usize) -> TopSpin {
+        TopSpin { folded: false, size: factorial(n - 1).unwrap(), ..TopSpin::new(n, k).unwrap() }
+    }
+
+    fn order_is_odd(state: &TopSpinState) -> bool {
+        let order: Vec<u8> = state.ring.as_slice()[1..].iter().map(|t| t - 1).collect();
+        is_odd(&order)
+    }
+
+    #[test]
+    fn theorem_8_twists_keep_parity_where_the_space_is_folded() {
+        for (n, k) in [(7, 4), (9, 4), (9, 8), (6, 4), (7, 2), (9, 6)] {
+            // Folded exactly where Theorem 8's case (k = 4) and its k = 0 mod 4
+            // generalisation apply.
+            assert_eq!(TopSpin::new(n, k).unwrap().is_folded(), n % 2 == 1 && k % 4 == 0);
+            let space = unfolded(n, k);
+            let mut state = space.new_state();
+            let mut successor = space.new_state();
+            for rank in (0..space.size()).step_by(13) {
+                space.unrank(rank, &mut state);
+                let odd = order_is_odd(&state);
+                let mut all_keep = true;
+                space.expand(&state, MoveFilter::All, |r| {
+                    space.unrank(r, &mut successor);
+                    all_keep &= order_is_odd(&successor) == odd;
+                });
+                assert_eq!(all_keep, TopSpin::new(n, k).unwrap().is_folded(), "n={n} k={k}");
+            }
+        }
+    }
+
+    #[test]
+    fn folded_and_unfolded_spaces_reach_the_same_number_of_states() {
+        for (n, k) in [(7, 4), (9, 4), (7, 2)] {
+            let options = crate::search::SearchOptions::default();
+            let folded = crate::search::two_bit_bfs(&TopSpin::new(n, k).unwrap(), &options).unwrap();
+            let full = crate::search::two_bit_bfs(&unfolded(n, k), &options).unwrap();
+            assert_eq!(folded.layers, full.layers);
+        }
+    }
+
+    #[test]
+    fn bad_parameters_are_errors() {
+        assert!(TopSpin::new(2, 2).is_err());
+        assert!(TopSpin::new(8, 9).is_err());
+        assert!(TopSpin::new(8, 1).is_err());
+        assert!(TopSpin::new(21, 4).is_ok());
+        assert!(matches!(TopSpin::new(22, 4), Err(Error::SpaceTooLarge(_))));
+    }
+}

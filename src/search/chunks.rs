@@ -1,0 +1,57 @@
+//! Splitting a space into units of parallel work.
+
+use std::ops::Range;
+
+use crate::space::Block;
+
+/// States per chunk: large enough to amortise scheduling, small enough that
+/// two cores (or sixteen) stay busy to the end of a pass. A multiple of 64 so
+/// chunks never share a table word except at block boundaries.
+pub const CHUNK_STATES: u64 = 1 << 16;
+
+/// A range of ranks inside one block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chunk {
+    pub block: usize,
+    pub ranks: Range<u64>,
+}
+
+/// Cuts every block at the multiples of [`CHUNK_STATES`].
+pub fn chunks_of(blocks: &[Block]) -> Vec<Chunk> {
+    let mut chunks = Vec::new();
+    for (index, block) in blocks.iter().enumerate() {
+        let mut start = block.start;
+        while start < block.end() {
+            let next_boundary = (start / CHUNK_STATES + 1) * CHUNK_STATES;
+            let end = next_boundary.min(block.end());
+            chunks.push(Chunk { block: index, ranks: start..end });
+            start = end;
+        }
+    }
+    chunks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_cover_blocks_exactly_and_respect_boundaries() {
+        let blocks = vec![
+            Block { start: 0, len: 100 },
+            Block { start: 100, len: CHUNK_STATES * 2 + 5 },
+            Block { start: 100 + CHUNK_STATES * 2 + 5, len: 1 },
+        ];
+        let chunks = chunks_of(&blocks);
+        let mut next = 0;
+        for chunk in &chunks {
+            assert_eq!(chunk.ranks.start, next);
+            assert!(blocks[chunk.block].range().contains(&chunk.ranks.start));
+            assert!(chunk.ranks.end <= blocks[chunk.block].end());
+            assert!(chunk.ranks.end - chunk.ranks.start <= CHUNK_STATES);
+            next = chunk.ranks.end;
+        }
+        assert_eq!(next, blocks[2].end());
+        assert_eq!(chunks.len(), 1 + 3 + 1);
+    }
+}

@@ -1,0 +1,105 @@
+//! The one seam between games and algorithms: a state space with a perfect,
+//! invertible hash, laid out as contiguous blocks of ranks, whose states can
+//! be expanded into successor ranks.
+
+/// A contiguous range of ranks: one partition of the space (a layer, the
+/// position of the blank, ...). Blocks are the unit of parallel work and of
+/// move-alternation bookkeeping.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    pub start: u64,
+    pub len: u64,
+}
+
+impl Block {
+    pub fn end(&self) -> u64 {
+        self.start + self.len
+    }
+
+    pub fn range(&self) -> std::ops::Range<u64> {
+        self.start..self.end()
+    }
+}
+
+/// Which successors `expand` should emit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveFilter {
+    All,
+    /// Leave out the moves listed in [`BlockLayering::rank_preserving`]: the
+    /// one-bit BFS applies those to whole blocks at once.
+    SkipRankPreserving,
+}
+
+/// A move-alternation property (Definition 10) that is constant on blocks:
+/// a state of block `b` can only lie in BFS layers `l` with
+/// `l % modulus == residues[b]`. Parity of the blank's square colour in the
+/// sliding-tile puzzle is one (modulus 2); the number of pegs removed in Peg
+/// Solitaire is another (modulus larger than any depth, so the layer is
+/// exact).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockLayering {
+    pub modulus: u64,
+    pub residues: Vec<u64>,
+    /// For each block, the blocks that some move reaches while keeping the
+    /// state's rank inside its block unchanged (horizontal blank moves in the
+    /// sliding-tile puzzle, Algorithm 7 line 11). Target blocks must have the
+    /// same length as the source.
+    pub rank_preserving: Vec<Vec<usize>>,
+}
+
+/// A game's state space under a perfect hash.
+///
+/// `rank` and `unrank` are inverse bijections between the states a game
+/// represents and `0..size()`. Unreachable ranks are allowed (the search
+/// finds what is reachable); every rank must unrank to *some* state whose
+/// expansion emits ranks below `size()`.
+pub trait Space: Sync {
+    /// A decoded state; reused across calls so expansion never allocates.
+    type State: Clone + Send;
+
+    /// The game and its parameters, e.g. `pancake n=12`: names table files.
+    fn descriptor(&self) -> String;
+
+    /// Number of ranks.
+    fn size(&self) -> u64;
+
+    /// The layout: consecutive blocks covering `0..size()` in order.
+    fn blocks(&self) -> Vec<Block> {
+        vec![Block { start: 0, len: self.size() }]
+    }
+
+    /// Ranks of the states the search starts from (layer 0).
+    fn start_ranks(&self) -> Vec<u64>;
+
+    /// A state to unrank into.
+    fn new_state(&self) -> Self::State;
+
+    fn unrank(&self, rank: u64, state: &mut Self::State);
+
+    fn rank(&self, state: &Self::State) -> u64;
+
+    /// Emits the rank of every successor of `state` (duplicates allowed).
+    fn expand<F: FnMut(u64)>(&self, state: &Self::State, moves: MoveFilter, emit: F);
+
+    /// The move-alternation property, when the game has one on its blocks.
+    fn layering(&self) -> Option<BlockLayering> {
+        None
+    }
+
+    /// True when every move can be undone by a move, so a state's successors
+    /// are also its predecessors; lets the two-bit BFS switch to checking
+    /// parents of unseen states once they are fewer than the frontier.
+    fn reversible(&self) -> bool {
+        false
+    }
+
+    /// Batched expansion (the seam for other backends): successors of every
+    /// rank in `ranks`, appended to `out`.
+    fn expand_ranks(&self, ranks: &[u64], out: &mut Vec<u64>) {
+        let mut state = self.new_state();
+        for &rank in ranks {
+            self.unrank(rank, &mut state);
+            self.expand(&state, MoveFilter::All, |successor| out.push(successor));
+        }
+    }
+}

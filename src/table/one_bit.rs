@@ -1,0 +1,215 @@
+//! A table of single bits, 64 to a u64 word, shared by threads through
+//! atomic `fetch_or`.
+//!
+//! bitvec's `BitSlice<AtomicU64>` offers the same operations; `benches/table.rs`
+//! measures both, and this hand-written version is kept for the hot paths
+//! (see the note in that bench for the figures).
+
+use std::ops::Range;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
+
+use rayon::prelude::*;
+
+use super::storage::{Backing, Checkpoint, TableIdentity, WordStorage};
+use crate::error::Result;
+
+pub const BITS_PER_WORD: u64 = 64;
+
+/// Mask of the bits of word `word_index` that lie inside `range`.
+#[inline]
+fn bits_in_range(word_index: u64, range: &Range<u64>) -> u64 {
+    let first = word_index * BITS_PER_WORD;
+    let low = range.start.saturating_sub(first).min(BITS_PER_WORD);
+    let high = range.end.saturating_sub(first).min(BITS_PER_WORD);
+    let upto = |bits: u64| if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+    upto(high) & !upto(low)
+}
+
+pub struct OneBitTable {
+    storage: WordStorage,
+    bits: u64,
+}
+
+impl OneBitTable {
+    /// Opens (or creates) a table of `bits` bits, all clear.
+    pub fn open(backing: &Backing, descriptor: &str, bits: u64) -> Result<(Self, Option<Checkpoint>)> {
+        let identity =
+            TableIdentity { descriptor: descriptor.to_string(), bits_per_state: 1, states: bits };
+        let words = bits.div_ceil(BITS_PER_WORD) as usize;
+        let (storage, checkpoint) = WordStorage::open(backing, identity, words, 0)?;
+        Ok((OneBitTable { storage, bits }, checkpoint))
+    }
+
+    pub fn len(&self) -> u64 {
+        self.bits
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bits == 0
+    }
+
+    pub fn storage(&self) -> &WordStorage {
+        &self.storage
+    }
+
+    #[inline(always)]
+    pub fn words(&self) -> &[AtomicU64] {
+        self.storage.words()
+    }
+
+    #[inline(always)]
+    pub fn get(&self, index: u64) -> bool {
+        debug_assert!(index < self.bits);
+        let word = self.words()[(index / BITS_PER_WORD) as usize].load(Relaxed);
+        (word >> (index % BITS_PER_WORD)) & 1 == 1
+    }
+
+    /// Sets a bit; true when it was clear before (test-and-set).
+    #[inline(always)]
+    pub fn test_and_set(&self, index: u64) -> bool {
+        debug_assert!(index < self.bits);
+        let bit = 1u64 << (index % BITS_PER_WORD);
+        let word = &self.words()[(index / BITS_PER_WORD) as usize];
+        // A plain load first: most successors are already set, and a load
+        // (unlike a locked instruction) does not stall the pipeline.
+        if word.load(Relaxed) & bit != 0 {
+            return false;
+        }
+        word.fetch_or(bit, Relaxed) & bit == 0
+    }
+
+    pub fn set(&self, index: u64) {
+        self.test_and_set(index);
+    }
+
+    /// Number of set bits in `range`, counted in parallel.
+    pub fn count_in(&self, range: Range<u64>) -> u64 {
+        if range.is_empty() {
+            return 0;
+        }
+        let words = self.words();
+        let first = range.start / BITS_PER_WORD;
+        let last = (range.end - 1) / BITS_PER_WORD;
+        (first as usize..last as usize + 1)
+            .into_par_iter()
+            .with_min_len(4096)
+            .map(|w| (words[w].load(Relaxed) & bits_in_range(w as u64, &range)).count_ones() as u64)
+            .sum()
+    }
+
+    pub fn count_ones(&self) -> u64 {
+        self.count_in(0..self.bits)
+    }
+
+    /// Calls `visit(index)` for every set bit in `range`.
+    #[inline]
+    pub fn for_each_set(&self, range: Range<u64>, mut visit: impl FnMut(u64)) {
+        if range.is_empty() {
+            return;
+        }
+        let words = self.words();
+        for w in range.start / BITS_PER_WORD..=(range.end - 1) / BITS_PER_WORD {
+            let mut mask = words[w as usize].load(Relaxed);
+            if mask == 0 {
+                continue;
+            }
+            mask &= bits_in_range(w, &range);
+            while mask != 0 {
+                let bit = mask.trailing_zeros() as u64;
+                mask &= mask - 1;
+                visit(w * BITS_PER_WORD + bit);
+            }
+        }
+    }
+
+    /// The 64 bits starting at bit `start` (bits past the end read as 0).
+    #[inline]
+    fn bits_at(&self, start: u64) -> u64 {
+        let words = self.words();
+        let word = (start / BITS_PER_WORD) as usize;
+        let shift = start % BITS_PER_WORD;
+        let low = words[word].load(Relaxed) >> shift;
+        if shift == 0 || word + 1 >= words.len() {
+            low
+        } else {
+            low | (words[word + 1].load(Relaxed) << (BITS_PER_WORD - shift))
+        }
+    }
+
+    /// `self[destination + i] |= self[source + i]` for `i < len`, in parallel;
+    /// the two ranges must not overlap. This is the whole-partition copy of
+    /// Algorithm 7, line 12, for moves that keep a state's in-block rank.
+    pub fn or_range(&self, source: u64, destination: u64, len: u64) {
+        debug_assert!(source + len <= destination || destination + len <= source);
+        let destination_range = destination..destination + len;
+        let words = self.words();
+        let first = destination / BITS_PER_WORD;
+        let last = (destination + len - 1) / BITS_PER_WORD;
+        (first as usize..last as usize + 1).into_par_iter().with_min_len(1024).for_each(|w| {
+            let mask = bits_in_range(w as u64, &destination_range);
+            // Bit b of word w is destination bit w*64+b, whose source bit is
+            // that index shifted by (source - destination).
+            let word_start = w as u64 * BITS_PER_WORD;
+            let incoming = if word_start >= destination {
+                self.bits_at(source + (word_start - destination))
+            } else {
+                self.bits_at(source) << (destination - word_start)
+            };
+            let bits = incoming & mask;
+            if bits != 0 {
+                words[w].fetch_or(bits, Relaxed);
+            }
+        });
+    }
+
+    /// Persists progress for a file-backed table (no-op on the heap).
+    pub fn checkpoint(&self, checkpoint: &Checkpoint) -> Result<()> {
+        self.storage.checkpoint(checkpoint)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_and_set_and_counts() {
+        let (table, _) = OneBitTable::open(&Backing::Heap, "t", 200).unwrap();
+        assert!(table.test_and_set(3));
+        assert!(!table.test_and_set(3));
+        table.set(199);
+        table.set(64);
+        assert_eq!(table.count_ones(), 3);
+        assert_eq!(table.count_in(4..199), 1);
+        let mut seen = Vec::new();
+        table.for_each_set(0..200, |i| seen.push(i));
+        assert_eq!(seen, vec![3, 64, 199]);
+    }
+
+    #[test]
+    fn or_range_copies_at_any_alignment() {
+        for (source, destination, len) in
+            [(0u64, 300u64, 200u64), (5, 137, 70), (260, 3, 130), (64, 128, 64), (1, 450, 1)]
+        {
+            let (table, _) = OneBitTable::open(&Backing::Heap, "t", 600).unwrap();
+            let mut state = source * 31 + destination;
+            let mut expected = vec![false; 600];
+            for i in 0..len {
+                state = crate::hash::splitmix64(state);
+                if state % 3 == 0 {
+                    table.set(source + i);
+                    expected[(source + i) as usize] = true;
+                    expected[(destination + i) as usize] = true;
+                }
+            }
+            // A bit already set in the destination must stay set.
+            table.set(destination + len / 2);
+            expected[(destination + len / 2) as usize] = true;
+            table.or_range(source, destination, len);
+            for (i, &bit) in expected.iter().enumerate() {
+                assert_eq!(table.get(i as u64), bit, "bit {i} ({source}->{destination}, {len})");
+            }
+        }
+    }
+}

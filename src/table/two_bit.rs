@@ -1,0 +1,229 @@
+//! A table of 2-bit cells, 32 to a u64 word, shared by threads through atomic
+//! word operations.
+
+use std::ops::Range;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
+
+use rayon::prelude::*;
+
+use super::storage::{Backing, Checkpoint, TableIdentity, WordStorage};
+use crate::error::Result;
+
+pub const CELLS_PER_WORD: u64 = 32;
+const LOW_BITS: u64 = 0x5555_5555_5555_5555;
+
+/// The word with every cell set to `value`.
+#[inline(always)]
+pub const fn broadcast(value: u8) -> u64 {
+    LOW_BITS * value as u64
+}
+
+/// Bit mask with the low bit of every cell of `word` that equals `value`.
+#[inline(always)]
+pub fn cells_equal(word: u64, value: u8) -> u64 {
+    let difference = word ^ broadcast(value);
+    !(difference | (difference >> 1)) & LOW_BITS
+}
+
+/// Low-bit mask of the cells of word `word_index` that lie inside `range`.
+#[inline]
+fn cells_in_range(word_index: u64, range: &Range<u64>) -> u64 {
+    let first = word_index * CELLS_PER_WORD;
+    let low = range.start.saturating_sub(first).min(CELLS_PER_WORD);
+    let high = range.end.saturating_sub(first).min(CELLS_PER_WORD);
+    let upto = |cells: u64| if cells >= 32 { u64::MAX } else { (1u64 << (2 * cells)) - 1 };
+    (upto(high) & !upto(low)) & LOW_BITS
+}
+
+pub struct TwoBitTable {
+    storage: WordStorage,
+    cells: u64,
+}
+
+impl TwoBitTable {
+    /// Opens (or creates) a table of `cells` cells, each starting at `fill`.
+    pub fn open(
+        backing: &Backing,
+        descriptor: &str,
+        cells: u64,
+        fill: u8,
+    ) -> Result<(Self, Option<Checkpoint>)> {
+        let identity =
+            TableIdentity { descriptor: descriptor.to_string(), bits_per_state: 2, states: cells };
+        let words = cells.div_ceil(CELLS_PER_WORD) as usize;
+        let (storage, checkpoint) = WordStorage::open(backing, identity, words, broadcast(fill))?;
+        Ok((TwoBitTable { storage, cells }, checkpoint))
+    }
+
+    pub fn len(&self) -> u64 {
+        self.cells
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cells == 0
+    }
+
+    pub fn storage(&self) -> &WordStorage {
+        &self.storage
+    }
+
+    #[inline(always)]
+    pub fn words(&self) -> &[AtomicU64] {
+        self.storage.words()
+    }
+
+    #[inline(always)]
+    fn locate(index: u64) -> (usize, u32) {
+        ((index / CELLS_PER_WORD) as usize, 2 * (index % CELLS_PER_WORD) as u32)
+    }
+
+    #[inline(always)]
+    pub fn get(&self, index: u64) -> u8 {
+        debug_assert!(index < self.cells);
+        let (word, shift) = Self::locate(index);
+        ((self.words()[word].load(Relaxed) >> shift) & 3) as u8
+    }
+
+    /// Stores `value` into a cell whatever it held (one atomic update, so no
+    /// reader sees a half-written cell).
+    pub fn set(&self, index: u64, value: u8) {
+        let (word, shift) = Self::locate(index);
+        let _ = self.words()[word].fetch_update(Relaxed, Relaxed, |current| {
+            Some((current & !(3u64 << shift)) | ((value as u64 & 3) << shift))
+        });
+    }
+
+    /// Compare-and-set of one cell: writes `new` if it holds `expected`, and
+    /// says whether it did.
+    pub fn compare_and_set(&self, index: u64, expected: u8, new: u8) -> bool {
+        let (word, shift) = Self::locate(index);
+        let word = &self.words()[word];
+        let mut current = word.load(Relaxed);
+        loop {
+            if (current >> shift) & 3 != expected as u64 {
+                return false;
+            }
+            let replaced = (current & !(3u64 << shift)) | ((new as u64 & 3) << shift);
+            match word.compare_exchange_weak(current, replaced, Relaxed, Relaxed) {
+                Ok(_) => return true,
+                Err(actual) => current = actual,
+            }
+        }
+    }
+
+    /// Lowers a cell holding 3 to `value` with a single `fetch_and`; true when
+    /// this call changed it. Only correct while every concurrent writer of a
+    /// 3-cell writes the same `value` (as in one BFS layer), which makes it a
+    /// lock-free compare-and-set without a retry loop.
+    #[inline(always)]
+    pub fn lower_from_three(&self, index: u64, value: u8) -> bool {
+        let (word, shift) = Self::locate(index);
+        let clear = ((3 ^ value) as u64) << shift;
+        let before = self.words()[word].fetch_and(!clear, Relaxed);
+        (before >> shift) & 3 == 3
+    }
+
+    /// Number of cells in `range` that hold `value`, counted in parallel.
+    pub fn count_in(&self, range: Range<u64>, value: u8) -> u64 {
+        if range.is_empty() {
+            return 0;
+        }
+        let first = range.start / CELLS_PER_WORD;
+        let last = (range.end - 1) / CELLS_PER_WORD;
+        let words = self.words();
+        (first as usize..last as usize + 1)
+            .into_par_iter()
+            .with_min_len(4096)
+            .map(|w| {
+                let mask = cells_equal(words[w].load(Relaxed), value)
+                    & cells_in_range(w as u64, &range);
+                mask.count_ones() as u64
+            })
+            .sum()
+    }
+
+    pub fn count(&self, value: u8) -> u64 {
+        self.count_in(0..self.cells, value)
+    }
+
+    /// Sets every cell in `range` that holds `value` to 0, one `fetch_and`
+    /// per word that has such a cell.
+    pub fn clear_equal_in(&self, range: Range<u64>, value: u8) {
+        if range.is_empty() {
+            return;
+        }
+        let words = self.words();
+        for w in range.start / CELLS_PER_WORD..=(range.end - 1) / CELLS_PER_WORD {
+            let word = &words[w as usize];
+            let low = cells_equal(word.load(Relaxed), value) & cells_in_range(w, &range);
+            if low != 0 {
+                word.fetch_and(!(low | (low << 1)), Relaxed);
+            }
+        }
+    }
+
+    /// [`clear_equal_in`](Self::clear_equal_in) over the whole table, in parallel.
+    pub fn clear_equal(&self, value: u8) {
+        let cells = self.cells;
+        let words_len = self.words().len();
+        (0..words_len).into_par_iter().with_min_len(4096).for_each(|w| {
+            let first = w as u64 * CELLS_PER_WORD;
+            self.clear_equal_in(first..(first + CELLS_PER_WORD).min(cells), value);
+        });
+    }
+
+    /// Calls `visit(index)` for every cell in `range` that holds `value`
+    /// when its word is read (one relaxed load per 32 cells).
+    #[inline]
+    pub fn for_each_equal(&self, range: Range<u64>, value: u8, mut visit: impl FnMut(u64)) {
+        if range.is_empty() {
+            return;
+        }
+        let words = self.words();
+        for w in range.start / CELLS_PER_WORD..=(range.end - 1) / CELLS_PER_WORD {
+            let mut mask = cells_equal(words[w as usize].load(Relaxed), value);
+            if mask == 0 {
+                continue;
+            }
+            mask &= cells_in_range(w, &range);
+            while mask != 0 {
+                let bit = mask.trailing_zeros() as u64;
+                mask &= mask - 1;
+                visit(w * CELLS_PER_WORD + bit / 2);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_equal_finds_exactly_the_matching_cells() {
+        let word = 0b11_10_01_00_11u64;
+        assert_eq!(cells_equal(word, 3) & 0x3ff, 0b01_00_00_00_01);
+        assert_eq!(cells_equal(word, 0) & 0x3ff, 0b00_00_00_01_00);
+        assert_eq!(cells_equal(word, 1) & 0x3ff, 0b00_00_01_00_00);
+        assert_eq!(cells_equal(word, 2) & 0x3ff, 0b00_01_00_00_00);
+    }
+
+    #[test]
+    fn set_get_compare_and_count() {
+        let (table, _) = TwoBitTable::open(&Backing::Heap, "t", 100, 3).unwrap();
+        assert_eq!(table.count(3), 100);
+        assert!(table.lower_from_three(7, 1));
+        assert!(!table.lower_from_three(7, 1));
+        assert_eq!(table.get(7), 1);
+        assert!(table.compare_and_set(99, 3, 0));
+        assert!(!table.compare_and_set(99, 3, 2));
+        table.set(64, 2);
+        assert_eq!((table.count(3), table.count(1), table.count(0), table.count(2)), (97, 1, 1, 1));
+        assert_eq!(table.count_in(8..99, 3), 90);
+        let mut seen = Vec::new();
+        table.for_each_equal(5..100, 3, |i| seen.push(i));
+        assert_eq!(seen.len(), 92);
+        assert!(!seen.contains(&7) && !seen.contains(&64) && !seen.contains(&4));
+    }
+}
