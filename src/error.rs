@@ -14,7 +14,11 @@ pub enum Error {
     /// The requested algorithm needs a property the space does not have.
     Unsupported(String),
     /// A table would need more memory than the machine has available.
-    OutOfMemory { needed: u64, available: u64, what: String },
+    OutOfMemory {
+        needed: u64,
+        available: u64,
+        what: String,
+    },
     /// A file operation on a store failed.
     Io { context: String, source: io::Error },
     /// A store file exists but does not belong to this run or is damaged.
@@ -25,7 +29,10 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
     pub fn io(context: impl Into<String>, source: io::Error) -> Self {
-        Error::Io { context: context.into(), source }
+        Error::Io {
+            context: context.into(),
+            source,
+        }
     }
 }
 
@@ -39,7 +46,11 @@ impl fmt::Display for Error {
             Error::InvalidParameter(message) => write!(f, "invalid parameter: {message}"),
             Error::SpaceTooLarge(message) => write!(f, "space too large: {message}"),
             Error::Unsupported(message) => write!(f, "unsupported: {message}"),
-            Error::OutOfMemory { needed, available, what } => write!(
+            Error::OutOfMemory {
+                needed,
+                available,
+                what,
+            } => write!(
                 f,
                 "{what} needs {:.2} GiB but only {:.2} GiB of memory is available (use --store DIR for a file-backed table)",
                 gib(*needed),

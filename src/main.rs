@@ -1,3 +1,3 @@
-fn main() {
-    println!("Hello, world!");
+fn main() -> std::process::ExitCode {
+    bitsolve::cli::main()
 }

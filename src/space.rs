@@ -65,7 +65,10 @@ pub trait Space: Sync {
 
     /// The layout: consecutive blocks covering `0..size()` in order.
     fn blocks(&self) -> Vec<Block> {
-        vec![Block { start: 0, len: self.size() }]
+        vec![Block {
+            start: 0,
+            len: self.size(),
+        }]
     }
 
     /// Ranks of the states the search starts from (layer 0).

@@ -40,7 +40,11 @@ fn burned_pancake_numbers_for_1_to_6() {
     for (n, expected_depth) in (1..=6).zip([1, 4, 6, 8, 10, 12]) {
         let space = Pancake::new(n, true).unwrap();
         let report = run(&space, TwoBitBfs, 2);
-        assert_eq!(report.max_depth(), Some(expected_depth), "burned pancake n={n}");
+        assert_eq!(
+            report.max_depth(),
+            Some(expected_depth),
+            "burned pancake n={n}"
+        );
         // Every signed permutation is reachable.
         assert_eq!(report.reachable, space.size());
     }
@@ -59,17 +63,29 @@ fn top_spin_k4_reachable_states_match_table_2() {
 
 #[test]
 fn sliding_tile_spaces_and_depths_with_all_three_algorithms() {
-    for (width, height, states, depth) in [(2, 3, 360, 21), (3, 2, 360, 21), (2, 4, 20160, 36), (3, 3, 181440, 31)] {
+    for (width, height, states, depth) in [
+        (2, 3, 360, 21),
+        (3, 2, 360, 21),
+        (2, 4, 20160, 36),
+        (3, 3, 181440, 31),
+    ] {
         let space = SlidingTile::new(width, height).unwrap();
         let two_bit = run(&space, TwoBitBfs, 2);
         assert_eq!(two_bit.reachable, states, "{width}x{height}");
         assert_eq!(two_bit.max_depth(), Some(depth), "{width}x{height}");
         let one_bit = run(&space, OneBitBfs, 2);
-        assert_eq!(one_bit.layers, two_bit.layers, "{width}x{height}: one-bit BFS");
+        assert_eq!(
+            one_bit.layers, two_bit.layers,
+            "{width}x{height}: one-bit BFS"
+        );
         let reach = run(&space, OneBitReachability, 2);
         assert_eq!(reach.reachable, states, "{width}x{height}: reachability");
         if (width, height) == (3, 3) {
-            assert_eq!(*layers(&two_bit).last().unwrap(), 2, "two 8-puzzle states at depth 31");
+            assert_eq!(
+                *layers(&two_bit).last().unwrap(),
+                2,
+                "two 8-puzzle states at depth 31"
+            );
         }
     }
 }
@@ -82,13 +98,28 @@ fn one_and_many_threads_agree_for_every_algorithm() {
     let [one, many] = thread_counts();
     for algorithm in [TwoBitBfs, OneBitBfs, OneBitReachability] {
         let (a, b) = (run(&tile, algorithm, one), run(&tile, algorithm, many));
-        assert_eq!((a.layers, a.reachable), (b.layers, b.reachable), "{algorithm:?}");
+        assert_eq!(
+            (a.layers, a.reachable),
+            (b.layers, b.reachable),
+            "{algorithm:?}"
+        );
     }
     for algorithm in [TwoBitBfs, OneBitReachability] {
-        let (a, b) = (run(&pancake, algorithm, one), run(&pancake, algorithm, many));
-        assert_eq!((a.layers, a.reachable), (b.layers, b.reachable), "{algorithm:?}");
+        let (a, b) = (
+            run(&pancake, algorithm, one),
+            run(&pancake, algorithm, many),
+        );
+        assert_eq!(
+            (a.layers, a.reachable),
+            (b.layers, b.reachable),
+            "{algorithm:?}"
+        );
         let (a, b) = (run(&spin, algorithm, one), run(&spin, algorithm, many));
-        assert_eq!((a.layers, a.reachable), (b.layers, b.reachable), "{algorithm:?}");
+        assert_eq!(
+            (a.layers, a.reachable),
+            (b.layers, b.reachable),
+            "{algorithm:?}"
+        );
     }
 }
 

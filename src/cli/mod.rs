@@ -1,1 +1,149 @@
-pub fn placeholder() {}
+//! The `bitsolve` command line: argument parsing, and the commands that turn
+//! a search report into a table for people or JSON for programs.
+
+mod bfs;
+mod format;
+mod games;
+mod info;
+mod progress;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+pub use games::{GameSpec, SpaceVisitor};
+
+use crate::error::{Error, Result};
+use crate::search::Algorithm;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "bitsolve",
+    version,
+    about = "Exhaustive game solving over one- and two-bit tables indexed by perfect hashes"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Breadth-first search of a whole state space: states per layer.
+    Bfs(BfsArgs),
+    /// Size of a game's state space and the memory a search of it needs.
+    Info(InfoArgs),
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AlgorithmArg {
+    /// Two-bit BFS (Algorithm 1): layer sizes, every state expanded once.
+    TwoBit,
+    /// One-bit BFS (Algorithms 3 and 7): needs a move-alternation property.
+    OneBit,
+    /// One-bit reachability (Algorithm 2): reachable count, no layers.
+    Reach,
+}
+
+impl From<AlgorithmArg> for Algorithm {
+    fn from(arg: AlgorithmArg) -> Algorithm {
+        match arg {
+            AlgorithmArg::TwoBit => Algorithm::TwoBitBfs,
+            AlgorithmArg::OneBit => Algorithm::OneBitBfs,
+            AlgorithmArg::Reach => Algorithm::OneBitReachability,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+struct BfsArgs {
+    #[command(subcommand)]
+    game: GameSpec,
+    /// Search algorithm.
+    #[arg(long, value_enum, default_value = "two-bit", global = true)]
+    algo: AlgorithmArg,
+    /// Worker threads (default: all cores).
+    #[arg(long, global = true)]
+    threads: Option<usize>,
+    /// Keep the table in a memory-mapped file in DIR; rerunning the same
+    /// command resumes an interrupted run.
+    #[arg(long, value_name = "DIR", global = true)]
+    store: Option<PathBuf>,
+    /// Print one JSON object on stdout instead of a table.
+    #[arg(long, global = true)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct InfoArgs {
+    #[command(subcommand)]
+    game: GameSpec,
+    /// Print one JSON object on stdout instead of a table.
+    #[arg(long, global = true)]
+    json: bool,
+}
+
+/// Parses the arguments and runs the command; errors become one line on
+/// stderr and a non-zero exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage_error(error),
+    };
+    let outcome = match cli.command {
+        Command::Bfs(args) => bfs::run(args),
+        Command::Info(args) => info::run(args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("bitsolve: error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Help and version go out as clap prints them; a usage error is cut to
+/// its first line.
+fn usage_error(error: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = error.print();
+        return if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        };
+    }
+    // clap's message is its first paragraph (a list of missing arguments
+    // continues on indented lines); usage and tips follow a blank line.
+    let rendered = error.render().to_string();
+    let message: Vec<&str> = rendered
+        .lines()
+        .take_while(|line| !line.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let message = message.join(" ");
+    let message = message.strip_prefix("error: ").unwrap_or(&message);
+    eprintln!("bitsolve: error: {message} (see 'bitsolve --help')");
+    ExitCode::from(2)
+}
+
+/// A rayon pool of the requested size.
+fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    if threads == Some(0) {
+        return Err(Error::InvalidParameter(
+            "--threads must be at least 1".into(),
+        ));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| Error::InvalidParameter(format!("cannot start worker threads: {e}")))
+}

@@ -34,9 +34,15 @@ pub struct PancakeState {
 
 impl Pancake {
     pub fn new(n: usize, burned: bool) -> Result<Self> {
-        let limit = if burned { MAX_BURNED_PANCAKES } else { MAX_PANCAKES };
+        let limit = if burned {
+            MAX_BURNED_PANCAKES
+        } else {
+            MAX_PANCAKES
+        };
         if n == 0 {
-            return Err(Error::InvalidParameter("the pancake stack needs at least 1 pancake".into()));
+            return Err(Error::InvalidParameter(
+                "the pancake stack needs at least 1 pancake".into(),
+            ));
         }
         if n > limit {
             let what = if burned { "n! * 2^n" } else { "n!" };
@@ -45,7 +51,11 @@ impl Pancake {
                 n
             )));
         }
-        Ok(Pancake { n, burned, stacks: factorial(n)? })
+        Ok(Pancake {
+            n,
+            burned,
+            stacks: factorial(n)?,
+        })
     }
 
     pub fn n(&self) -> usize {
@@ -64,12 +74,11 @@ impl Pancake {
     #[inline(always)]
     fn flipped_rank(&self, state: &PancakeState, k: usize) -> u64 {
         let n = self.n;
-        let mut flipped = [0u8; 32];
-        let stack = state.stack.as_slice();
+        let stack = state.stack.as_array();
+        let mut flipped = *stack;
         for i in 0..k {
             flipped[i] = stack[k - 1 - i];
         }
-        flipped[k..n].copy_from_slice(&stack[k..n]);
         let stack_rank = rank_mr(&flipped[..n]);
         if !self.burned {
             return stack_rank;
@@ -99,7 +108,10 @@ impl Space for Pancake {
 
     fn blocks(&self) -> Vec<Block> {
         (0..self.side_patterns())
-            .map(|sides| Block { start: sides * self.stacks, len: self.stacks })
+            .map(|sides| Block {
+                start: sides * self.stacks,
+                len: self.stacks,
+            })
             .collect()
     }
 
@@ -109,7 +121,10 @@ impl Space for Pancake {
     }
 
     fn new_state(&self) -> PancakeState {
-        PancakeState { stack: PermutationBuffer::identity(self.n), burned_up: 0 }
+        PancakeState {
+            stack: PermutationBuffer::identity(self.n),
+            burned_up: 0,
+        }
     }
 
     #[inline]
@@ -171,8 +186,14 @@ mod tests {
     #[test]
     fn too_many_pancakes_is_an_error() {
         assert!(Pancake::new(20, false).is_ok());
-        assert!(matches!(Pancake::new(21, false), Err(Error::SpaceTooLarge(_))));
-        assert!(matches!(Pancake::new(17, true), Err(Error::SpaceTooLarge(_))));
+        assert!(matches!(
+            Pancake::new(21, false),
+            Err(Error::SpaceTooLarge(_))
+        ));
+        assert!(matches!(
+            Pancake::new(17, true),
+            Err(Error::SpaceTooLarge(_))
+        ));
         assert!(Pancake::new(0, false).is_err());
     }
 }

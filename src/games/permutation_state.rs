@@ -27,6 +27,14 @@ impl PermutationBuffer {
         &mut self.entries[..self.len]
     }
 
+    /// All 32 entries (those past `len` are unspecified): copying a
+    /// fixed-size array compiles to a few vector moves, where a copy of a
+    /// variable-length slice calls memmove.
+    #[inline(always)]
+    pub fn as_array(&self) -> &[u8; 32] {
+        &self.entries
+    }
+
     pub fn len(&self) -> usize {
         self.len
     }

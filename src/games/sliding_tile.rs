@@ -66,7 +66,9 @@ impl SlidingTile {
             start_tiles,
             odd_in_block: Vec::new(),
         };
-        puzzle.odd_in_block = (0..cells).map(|blank| puzzle.reachable_parity(blank)).collect();
+        puzzle.odd_in_block = (0..cells)
+            .map(|blank| puzzle.reachable_parity(blank))
+            .collect();
         Ok(puzzle)
     }
 
@@ -122,7 +124,10 @@ impl Space for SlidingTile {
 
     fn blocks(&self) -> Vec<Block> {
         (0..self.cells() as u64)
-            .map(|blank| Block { start: blank * self.per_blank, len: self.per_blank })
+            .map(|blank| Block {
+                start: blank * self.per_blank,
+                len: self.per_blank,
+            })
             .collect()
     }
 
@@ -136,7 +141,11 @@ impl Space for SlidingTile {
     }
 
     fn new_state(&self) -> SlidingTileState {
-        SlidingTileState { blank: 0, tiles: PermutationBuffer::identity(self.cells() - 1), in_block: 0 }
+        SlidingTileState {
+            blank: 0,
+            tiles: PermutationBuffer::identity(self.cells() - 1),
+            in_block: 0,
+        }
     }
 
     #[inline]
@@ -144,14 +153,21 @@ impl Space for SlidingTile {
         let blank = (rank / self.per_blank) as usize;
         state.blank = blank;
         state.in_block = rank % self.per_blank;
-        unrank_mr_folded(state.in_block, self.odd_in_block[blank], state.tiles.as_mut_slice());
+        unrank_mr_folded(
+            state.in_block,
+            self.odd_in_block[blank],
+            state.tiles.as_mut_slice(),
+        );
     }
 
     fn rank(&self, state: &SlidingTileState) -> u64 {
         state.blank as u64 * self.per_blank + rank_mr_folded(state.tiles.as_slice())
     }
 
+    // The shifts are plain loops on purpose: copy_from_slice on these
+    // variable-length ranges compiles to a memmove call (see rank_mr).
     #[inline]
+    #[allow(clippy::manual_memcpy)]
     fn expand<F: FnMut(u64)>(&self, state: &SlidingTileState, moves: MoveFilter, mut emit: F) {
         let (w, blank) = (self.width, state.blank);
         let (row, column) = (blank / w, blank % w);
@@ -164,21 +180,27 @@ impl Space for SlidingTile {
                 emit((blank as u64 + 1) * self.per_blank + state.in_block);
             }
         }
-        let tiles = state.tiles.as_slice();
-        let mut moved = [0u8; 32];
+        let tiles = state.tiles.as_array();
+        let len = self.cells() - 1;
         if row + 1 < self.height {
             // Blank down: the tile below (order index blank+w-1) moves to
             // index `blank`, the w-1 tiles in between shift right.
-            moved[..tiles.len()].copy_from_slice(tiles);
-            moved[blank..blank + w].rotate_right(1);
-            let rank = rank_mr_folded(&moved[..tiles.len()]);
+            let mut moved = *tiles;
+            moved[blank] = tiles[blank + w - 1];
+            for i in blank + 1..blank + w {
+                moved[i] = tiles[i - 1];
+            }
+            let rank = rank_mr_folded(&moved[..len]);
             emit((blank + w) as u64 * self.per_blank + rank);
         }
         if row > 0 {
             // Blank up: the tile above (index blank-w) moves to index blank-1.
-            moved[..tiles.len()].copy_from_slice(tiles);
-            moved[blank - w..blank].rotate_left(1);
-            let rank = rank_mr_folded(&moved[..tiles.len()]);
+            let mut moved = *tiles;
+            moved[blank - 1] = tiles[blank - w];
+            for i in blank - w..blank - 1 {
+                moved[i] = tiles[i + 1];
+            }
+            let rank = rank_mr_folded(&moved[..len]);
             emit((blank - w) as u64 * self.per_blank + rank);
         }
     }
@@ -249,7 +271,10 @@ mod tests {
                 assert_eq!(next, expected);
             });
             let (row, col) = (state.blank / 3, state.blank % 3);
-            let neighbours = [row > 0, row < 2, col > 0, col < 2].iter().filter(|&&x| x).count();
+            let neighbours = [row > 0, row < 2, col > 0, col < 2]
+                .iter()
+                .filter(|&&x| x)
+                .count();
             assert_eq!(successors, neighbours);
         }
     }
@@ -258,6 +283,9 @@ mod tests {
     fn boards_below_two_by_two_or_beyond_u64_are_errors() {
         assert!(SlidingTile::new(1, 5).is_err());
         assert!(SlidingTile::new(4, 5).is_ok());
-        assert!(matches!(SlidingTile::new(3, 7), Err(Error::SpaceTooLarge(_))));
+        assert!(matches!(
+            SlidingTile::new(3, 7),
+            Err(Error::SpaceTooLarge(_))
+        ));
     }
 }

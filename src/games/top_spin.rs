@@ -38,7 +38,9 @@ pub struct TopSpinState {
 impl TopSpin {
     pub fn new(n: usize, k: usize) -> Result<Self> {
         if n < 3 {
-            return Err(Error::InvalidParameter(format!("Top-Spin needs at least 3 tokens, got {n}")));
+            return Err(Error::InvalidParameter(format!(
+                "Top-Spin needs at least 3 tokens, got {n}"
+            )));
         }
         if !(2..=n).contains(&k) {
             return Err(Error::InvalidParameter(format!(
@@ -52,7 +54,12 @@ impl TopSpin {
             )));
         }
         let full = factorial(n - 1)?;
-        let mut puzzle = TopSpin { n, k, folded: false, size: full };
+        let mut puzzle = TopSpin {
+            n,
+            k,
+            folded: false,
+            size: full,
+        };
         if puzzle.twists_keep_parity() {
             puzzle.folded = true;
             puzzle.size = full / 2;
@@ -66,7 +73,7 @@ impl TopSpin {
         let solved = PermutationBuffer::identity(self.n);
         let mut order = [0u8; 32];
         (0..self.n).all(|start| {
-            self.twisted_order(solved.as_slice(), start, &mut order);
+            self.twisted_order(solved.as_array(), start, &mut order);
             !is_odd(&order[..self.n - 1])
         })
     }
@@ -82,17 +89,20 @@ impl TopSpin {
         let n = self.n;
         for (j, slot) in order.iter_mut().enumerate().take(n - 1) {
             let position = zero_at + 1 + j;
-            let position = if position >= n { position - n } else { position };
+            let position = if position >= n {
+                position - n
+            } else {
+                position
+            };
             *slot = ring[position] - 1;
         }
     }
 
     /// The normalised order after the twist at `start` of a normalised `ring`.
     #[inline(always)]
-    fn twisted_order(&self, ring: &[u8], start: usize, order: &mut [u8; 32]) {
+    fn twisted_order(&self, ring: &[u8; 32], start: usize, order: &mut [u8; 32]) {
         let (n, k) = (self.n, self.k);
-        let mut twisted = [0u8; 32];
-        twisted[..n].copy_from_slice(ring);
+        let mut twisted = *ring;
         for offset in 0..k / 2 {
             let a = (start + offset) % n;
             let b = (start + k - 1 - offset) % n;
@@ -109,7 +119,11 @@ impl TopSpin {
 
     #[inline(always)]
     fn rank_order(&self, order: &[u8]) -> u64 {
-        if self.folded { rank_mr_folded(order) } else { rank_mr(order) }
+        if self.folded {
+            rank_mr_folded(order)
+        } else {
+            rank_mr(order)
+        }
     }
 }
 
@@ -130,7 +144,9 @@ impl Space for TopSpin {
     }
 
     fn new_state(&self) -> TopSpinState {
-        TopSpinState { ring: PermutationBuffer::identity(self.n) }
+        TopSpinState {
+            ring: PermutationBuffer::identity(self.n),
+        }
     }
 
     #[inline]
@@ -152,7 +168,10 @@ impl Space for TopSpin {
 
     fn rank(&self, state: &TopSpinState) -> u64 {
         let ring = state.ring.as_slice();
-        let zero_at = ring.iter().position(|&t| t == 0).expect("token 0 is on the ring");
+        let zero_at = ring
+            .iter()
+            .position(|&t| t == 0)
+            .expect("token 0 is on the ring");
         let mut order = [0u8; 32];
         self.read_order(ring, zero_at, &mut order);
         self.rank_order(&order[..self.n - 1])
@@ -160,7 +179,7 @@ impl Space for TopSpin {
 
     #[inline]
     fn expand<F: FnMut(u64)>(&self, state: &TopSpinState, _moves: MoveFilter, mut emit: F) {
-        let ring = state.ring.as_slice();
+        let ring = state.ring.as_array();
         let mut order = [0u8; 32];
         for start in 0..self.n {
             self.twisted_order(ring, start, &mut order);
@@ -191,7 +210,11 @@ mod tests {
 
     /// The same puzzle over all (n-1)! orders, for checking the fold.
     fn unfolded(n: usize, k: usize) -> TopSpin {
-        TopSpin { folded: false, size: factorial(n - 1).unwrap(), ..TopSpin::new(n, k).unwrap() }
+        TopSpin {
+            folded: false,
+            size: factorial(n - 1).unwrap(),
+            ..TopSpin::new(n, k).unwrap()
+        }
     }
 
     fn order_is_odd(state: &TopSpinState) -> bool {
@@ -204,7 +227,10 @@ mod tests {
         for (n, k) in [(7, 4), (9, 4), (9, 8), (6, 4), (7, 2), (9, 6)] {
             // Folded exactly where Theorem 8's case (k = 4) and its k = 0 mod 4
             // generalisation apply.
-            assert_eq!(TopSpin::new(n, k).unwrap().is_folded(), n % 2 == 1 && k % 4 == 0);
+            assert_eq!(
+                TopSpin::new(n, k).unwrap().is_folded(),
+                n % 2 == 1 && k % 4 == 0
+            );
             let space = unfolded(n, k);
             let mut state = space.new_state();
             let mut successor = space.new_state();
@@ -216,7 +242,11 @@ mod tests {
                     space.unrank(r, &mut successor);
                     all_keep &= order_is_odd(&successor) == odd;
                 });
-                assert_eq!(all_keep, TopSpin::new(n, k).unwrap().is_folded(), "n={n} k={k}");
+                assert_eq!(
+                    all_keep,
+                    TopSpin::new(n, k).unwrap().is_folded(),
+                    "n={n} k={k}"
+                );
             }
         }
     }
@@ -225,7 +255,8 @@ mod tests {
     fn folded_and_unfolded_spaces_reach_the_same_number_of_states() {
         for (n, k) in [(7, 4), (9, 4), (7, 2)] {
             let options = crate::search::SearchOptions::default();
-            let folded = crate::search::two_bit_bfs(&TopSpin::new(n, k).unwrap(), &options).unwrap();
+            let folded =
+                crate::search::two_bit_bfs(&TopSpin::new(n, k).unwrap(), &options).unwrap();
             let full = crate::search::two_bit_bfs(&unfolded(n, k), &options).unwrap();
             assert_eq!(folded.layers, full.layers);
         }

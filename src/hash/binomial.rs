@@ -164,7 +164,10 @@ mod tests {
     fn table_matches_num_integer() {
         for n in 0..=64u64 {
             for k in 0..=n {
-                assert_eq!(BINOMIALS[n as usize][k as usize], num_integer::binomial(n, k));
+                assert_eq!(
+                    BINOMIALS[n as usize][k as usize],
+                    num_integer::binomial(n, k)
+                );
             }
         }
     }
@@ -194,7 +197,14 @@ mod tests {
     #[test]
     fn large_spaces_round_trip_on_samples() {
         let mut state = 7u64;
-        for (n, ones) in [(33usize, 16usize), (64, 32), (64, 1), (64, 63), (64, 64), (40, 0)] {
+        for (n, ones) in [
+            (33usize, 16usize),
+            (64, 32),
+            (64, 1),
+            (64, 63),
+            (64, 64),
+            (40, 0),
+        ] {
             let ranker = BinomialRanker::new(n, ones).unwrap();
             for _ in 0..5000 {
                 state = crate::hash::splitmix64(state);

@@ -94,10 +94,9 @@ impl MultinomialRanker {
         let table = if entries <= max_table_entries {
             (0..entries)
                 .map(|index| {
-                    let digits = strides
-                        .iter()
-                        .zip(counts)
-                        .map(|(&stride, &count)| ((index / stride) % (count as usize + 2)) as i64 - 1);
+                    let digits = strides.iter().zip(counts).map(|(&stride, &count)| {
+                        ((index / stride) % (count as usize + 2)) as i64 - 1
+                    });
                     // Sub-vectors of the full counts never exceed the space size.
                     multinomial_of(digits).expect("sub-multinomial fits when the total does")
                 })
@@ -105,7 +104,14 @@ impl MultinomialRanker {
         } else {
             Vec::new()
         };
-        Ok(MultinomialRanker { counts: counts.to_vec(), n, size, table, strides, full_index })
+        Ok(MultinomialRanker {
+            counts: counts.to_vec(),
+            n,
+            size,
+            table,
+            strides,
+            full_index,
+        })
     }
 
     pub fn len(&self) -> usize {
@@ -234,7 +240,11 @@ impl MultinomialRanker {
                 }
             }
         }
-        if seen.iter().zip(&self.counts).any(|(&s, &c)| s != c as usize) {
+        if seen
+            .iter()
+            .zip(&self.counts)
+            .any(|(&s, &c)| s != c as usize)
+        {
             return Err(Error::InvalidParameter(format!(
                 "colour counts {seen:?} differ from {:?}",
                 self.counts
@@ -342,7 +352,10 @@ mod tests {
         assert!(MultinomialRanker::new(&[5]).is_err());
         assert!(MultinomialRanker::new(&[40, 40]).is_err());
         // 64 cells over 4 colours of 16 is about 1.8e36 arrangements.
-        assert!(matches!(MultinomialRanker::new(&[16, 16, 16, 16]), Err(Error::SpaceTooLarge(_))));
+        assert!(matches!(
+            MultinomialRanker::new(&[16, 16, 16, 16]),
+            Err(Error::SpaceTooLarge(_))
+        ));
         let ranker = MultinomialRanker::new(&[2, 1]).unwrap();
         assert!(ranker.try_rank(&[0, 0]).is_err());
         assert!(ranker.try_rank(&[0, 1, 1]).is_err());

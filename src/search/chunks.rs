@@ -24,7 +24,10 @@ pub fn chunks_of(blocks: &[Block]) -> Vec<Chunk> {
         while start < block.end() {
             let next_boundary = (start / CHUNK_STATES + 1) * CHUNK_STATES;
             let end = next_boundary.min(block.end());
-            chunks.push(Chunk { block: index, ranks: start..end });
+            chunks.push(Chunk {
+                block: index,
+                ranks: start..end,
+            });
             start = end;
         }
     }
@@ -39,8 +42,14 @@ mod tests {
     fn chunks_cover_blocks_exactly_and_respect_boundaries() {
         let blocks = vec![
             Block { start: 0, len: 100 },
-            Block { start: 100, len: CHUNK_STATES * 2 + 5 },
-            Block { start: 100 + CHUNK_STATES * 2 + 5, len: 1 },
+            Block {
+                start: 100,
+                len: CHUNK_STATES * 2 + 5,
+            },
+            Block {
+                start: 100 + CHUNK_STATES * 2 + 5,
+                len: 1,
+            },
         ];
         let chunks = chunks_of(&blocks);
         let mut next = 0;

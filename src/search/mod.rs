@@ -67,6 +67,8 @@ pub trait Progress: Sync {
     fn end_pass(&self) {}
     /// Layer `layer` is complete with `states` states (BFS only).
     fn layer_done(&self, _layer: usize, _states: u64) {}
+    /// Reachability scan `scan` ended with `reached` states set.
+    fn scan_done(&self, _scan: usize, _reached: u64) {}
     /// A message worth showing a person (resumption, switches of strategy).
     fn note(&self, _message: &str) {}
 }
@@ -83,7 +85,10 @@ pub struct SearchOptions<'a> {
 
 impl Default for SearchOptions<'_> {
     fn default() -> Self {
-        SearchOptions { backing: Backing::Heap, progress: &Silent }
+        SearchOptions {
+            backing: Backing::Heap,
+            progress: &Silent,
+        }
     }
 }
 
@@ -116,12 +121,18 @@ pub struct SearchReport {
 impl SearchReport {
     /// Deepest non-empty layer (the space's radius from the start).
     pub fn max_depth(&self) -> Option<usize> {
-        self.layers.as_ref().map(|layers| layers.len().saturating_sub(1))
+        self.layers
+            .as_ref()
+            .map(|layers| layers.len().saturating_sub(1))
     }
 
     /// Successor ranks generated per second.
     pub fn successors_per_second(&self) -> f64 {
-        if self.seconds > 0.0 { self.successors as f64 / self.seconds } else { 0.0 }
+        if self.seconds > 0.0 {
+            self.successors as f64 / self.seconds
+        } else {
+            0.0
+        }
     }
 }
 
@@ -163,7 +174,9 @@ pub(crate) struct RunClock {
 
 impl RunClock {
     pub fn start() -> Self {
-        RunClock { started: Instant::now() }
+        RunClock {
+            started: Instant::now(),
+        }
     }
 
     pub fn seconds(&self) -> f64 {

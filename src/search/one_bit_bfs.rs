@@ -35,7 +35,9 @@ pub fn one_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
     let (table, checkpoint) = OneBitTable::open(&options.backing, &descriptor, space.size())?;
     let residue_of_layer = |layer: usize| layer as u64 % layering.modulus;
     let blocks_with_residue = |residue: u64| -> Vec<usize> {
-        (0..blocks.len()).filter(|&b| layering.residues[b] == residue).collect()
+        (0..blocks.len())
+            .filter(|&b| layering.residues[b] == residue)
+            .collect()
     };
     let count_residue = |residue: u64| -> u64 {
         blocks_with_residue(residue)
@@ -45,7 +47,11 @@ pub fn one_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
     };
 
     let (mut layers, resumed_from, complete) = match checkpoint {
-        Some(Checkpoint { last_completed: Some(last), counts, complete }) => {
+        Some(Checkpoint {
+            last_completed: Some(last),
+            counts,
+            complete,
+        }) => {
             progress.note(&format!("resuming from completed layer {last}"));
             (counts, Some(last), complete)
         }
@@ -84,11 +90,17 @@ pub fn one_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
         let sources = blocks_with_residue(expanding);
         for &source in &sources {
             for &target in &layering.rank_preserving[source] {
-                table.or_range(blocks[source].start, blocks[target].start, blocks[source].len);
+                table.or_range(
+                    blocks[source].start,
+                    blocks[target].start,
+                    blocks[source].len,
+                );
             }
         }
-        let active: Vec<&Chunk> =
-            chunks.iter().filter(|c| layering.residues[c.block] == expanding).collect();
+        let active: Vec<&Chunk> = chunks
+            .iter()
+            .filter(|c| layering.residues[c.block] == expanding)
+            .collect();
         progress.begin_pass(&format!("layer {level}"), active.len() as u64);
         work += active
             .par_iter()
@@ -137,7 +149,11 @@ pub fn one_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
 }
 
 fn check_layering(layering: &BlockLayering, blocks: &[Block]) -> Result<()> {
-    let bad = |why: &str| Err(Error::InvalidParameter(format!("inconsistent block layering: {why}")));
+    let bad = |why: &str| {
+        Err(Error::InvalidParameter(format!(
+            "inconsistent block layering: {why}"
+        )))
+    };
     if layering.modulus < 2 {
         return bad("modulus below 2");
     }
@@ -171,7 +187,9 @@ fn expand_chunk<S: Space>(space: &S, table: &OneBitTable, chunk: &Chunk) -> Work
     table.for_each_set(chunk.ranks.clone(), |rank| {
         space.unrank(rank, &mut state);
         work.expanded += 1;
-        space.expand(&state, MoveFilter::SkipRankPreserving, |successor| batch.push(successor));
+        space.expand(&state, MoveFilter::SkipRankPreserving, |successor| {
+            batch.push(successor)
+        });
         if batch.len() >= BATCH {
             flush(&mut batch, &mut work);
         }

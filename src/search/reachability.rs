@@ -24,7 +24,11 @@ pub fn one_bit_reachability<S: Space>(space: &S, options: &SearchOptions) -> Res
 
     // Counts hold the population after each completed scan.
     let (mut populations, resumed_from, complete) = match checkpoint {
-        Some(Checkpoint { last_completed: Some(last), counts, complete }) => {
+        Some(Checkpoint {
+            last_completed: Some(last),
+            counts,
+            complete,
+        }) => {
             progress.note(&format!("resuming after scan {last}"));
             (counts, Some(last), complete)
         }
@@ -41,6 +45,10 @@ pub fn one_bit_reachability<S: Space>(space: &S, options: &SearchOptions) -> Res
             (vec![population], None, false)
         }
     };
+
+    for (scan, &reached) in populations.iter().enumerate() {
+        progress.scan_done(scan, reached);
+    }
 
     let chunks = chunks_of(&space.blocks());
     let mut work = Work::default();
@@ -63,7 +71,7 @@ pub fn one_bit_reachability<S: Space>(space: &S, options: &SearchOptions) -> Res
         finished = !changed.load(Ordering::Relaxed);
         if !finished {
             populations.push(table.count_ones());
-            progress.note(&format!("scan {scan}: {} states reached", populations[scan]));
+            progress.scan_done(scan, populations[scan]);
         }
         table.checkpoint(&Checkpoint {
             last_completed: Some(populations.len() as u64 - 1),
@@ -86,7 +94,12 @@ pub fn one_bit_reachability<S: Space>(space: &S, options: &SearchOptions) -> Res
     })
 }
 
-fn scan_chunk<S: Space>(space: &S, table: &OneBitTable, chunk: &Chunk, changed: &AtomicBool) -> Work {
+fn scan_chunk<S: Space>(
+    space: &S,
+    table: &OneBitTable,
+    chunk: &Chunk,
+    changed: &AtomicBool,
+) -> Work {
     let mut state = space.new_state();
     let mut batch = Vec::with_capacity(BATCH + 64);
     let mut work = Work::default();

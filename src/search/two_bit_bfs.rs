@@ -33,10 +33,15 @@ pub fn two_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
     let clock = RunClock::start();
     let progress = options.progress;
     let descriptor = format!("{}; two-bit BFS", space.descriptor());
-    let (table, checkpoint) = TwoBitTable::open(&options.backing, &descriptor, space.size(), UNSEEN)?;
+    let (table, checkpoint) =
+        TwoBitTable::open(&options.backing, &descriptor, space.size(), UNSEEN)?;
 
     let (mut layers, resumed_from, complete) = match checkpoint {
-        Some(Checkpoint { last_completed: Some(last), counts, complete }) => {
+        Some(Checkpoint {
+            last_completed: Some(last),
+            counts,
+            complete,
+        }) => {
             progress.note(&format!("resuming from completed layer {last}"));
             (counts, Some(last), complete)
         }
@@ -71,7 +76,10 @@ pub fn two_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
         let backward = space.reversible() && unseen < layers[level - 1];
 
         if backward {
-            progress.begin_pass(&format!("layer {level} (checking parents)"), chunks.len() as u64);
+            progress.begin_pass(
+                &format!("layer {level} (checking parents)"),
+                chunks.len() as u64,
+            );
             work += chunks
                 .par_iter()
                 .map(|chunk| {
@@ -155,7 +163,12 @@ fn expand_chunk<S: Space>(
 #[inline]
 fn mark_batch(table: &TwoBitTable, batch: &mut Vec<u64>, unseen: &mut Vec<u64>, next: u8) {
     unseen.clear();
-    unseen.extend(batch.iter().copied().filter(|&rank| table.get(rank) == UNSEEN));
+    unseen.extend(
+        batch
+            .iter()
+            .copied()
+            .filter(|&rank| table.get(rank) == UNSEEN),
+    );
     for &rank in unseen.iter() {
         table.lower_from_three(rank, next);
     }
@@ -178,7 +191,9 @@ fn check_parents<S: Space>(
         space.unrank(rank, &mut state);
         work.parent_checks += 1;
         neighbours.clear();
-        space.expand(&state, MoveFilter::All, |neighbour| neighbours.push(neighbour));
+        space.expand(&state, MoveFilter::All, |neighbour| {
+            neighbours.push(neighbour)
+        });
         work.successors += neighbours.len() as u64;
         if neighbours.iter().any(|&n| table.get(n) == frontier) {
             table.lower_from_three(rank, next);

@@ -99,7 +99,9 @@ pub fn decode_header(header: &[u8]) -> std::result::Result<(TableIdentity, Check
     }
     let version = read_u32(header, 8);
     if version != FORMAT_VERSION {
-        return Err(format!("format version {version}, this build reads {FORMAT_VERSION}"));
+        return Err(format!(
+            "format version {version}, this build reads {FORMAT_VERSION}"
+        ));
     }
     if read_u64(header, CHECKSUM_OFFSET) != fnv1a(&header[..CHECKSUM_OFFSET]) {
         return Err("header checksum mismatch".into());
@@ -121,7 +123,9 @@ pub fn decode_header(header: &[u8]) -> std::result::Result<(TableIdentity, Check
         },
         Checkpoint {
             last_completed: (last != u64::MAX).then_some(last),
-            counts: (0..counts_len).map(|i| read_u64(header, COUNTS_OFFSET + 8 * i)).collect(),
+            counts: (0..counts_len)
+                .map(|i| read_u64(header, COUNTS_OFFSET + 8 * i))
+                .collect(),
             complete: read_u32(header, 32) != 0,
         },
     ))
@@ -196,25 +200,29 @@ impl WordStorage {
 
     fn heap(identity: TableIdentity, words: usize, fill: u64) -> Result<Self> {
         let bytes = words as u64 * 8;
-        if let Some(available) = available_memory() {
-            if bytes > available {
-                return Err(Error::OutOfMemory {
-                    needed: bytes,
-                    available,
-                    what: format!("the table for {}", identity.descriptor),
-                });
-            }
+        if let Some(available) = available_memory().filter(|&available| bytes > available) {
+            return Err(Error::OutOfMemory {
+                needed: bytes,
+                available,
+                what: format!("the table for {}", identity.descriptor),
+            });
         }
         let mut vec: Vec<AtomicU64> = Vec::new();
-        vec.try_reserve_exact(words).map_err(|_| Error::OutOfMemory {
-            needed: bytes,
-            available: available_memory().unwrap_or(0),
-            what: format!("the table for {}", identity.descriptor),
-        })?;
+        vec.try_reserve_exact(words)
+            .map_err(|_| Error::OutOfMemory {
+                needed: bytes,
+                available: available_memory().unwrap_or(0),
+                what: format!("the table for {}", identity.descriptor),
+            })?;
         vec.extend((0..words).map(|_| AtomicU64::new(fill)));
         let boxed = vec.into_boxed_slice();
         let base = boxed.as_ptr();
-        Ok(WordStorage { memory: Memory::Heap { _words: boxed }, base, len: words, identity })
+        Ok(WordStorage {
+            memory: Memory::Heap { _words: boxed },
+            base,
+            len: words,
+            identity,
+        })
     }
 
     fn mapped(
@@ -223,8 +231,12 @@ impl WordStorage {
         words: usize,
         fill: u64,
     ) -> Result<(Self, Option<Checkpoint>)> {
-        fs::create_dir_all(dir)
-            .map_err(|e| Error::io(format!("cannot create store directory {}", dir.display()), e))?;
+        fs::create_dir_all(dir).map_err(|e| {
+            Error::io(
+                format!("cannot create store directory {}", dir.display()),
+                e,
+            )
+        })?;
         let path = dir.join(file_name_for(&identity.descriptor));
         let file_len = (HEADER_LEN + words * 8) as u64;
         let checkpoint = if path.exists() {
@@ -252,9 +264,12 @@ impl WordStorage {
     }
 
     fn check_existing(path: &Path, identity: &TableIdentity, file_len: u64) -> Result<Checkpoint> {
-        let bad = |reason: String| Error::BadStore { path: path.to_path_buf(), reason };
-        let file =
-            File::open(path).map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
+        let bad = |reason: String| Error::BadStore {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let file = File::open(path)
+            .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
         let mut header = vec![0u8; HEADER_LEN];
         file.read_exact_at(&mut header, 0)
             .map_err(|_| bad("too short to hold a header".into()))?;
@@ -344,13 +359,20 @@ mod tests {
     use std::sync::atomic::Ordering::Relaxed;
 
     fn identity() -> TableIdentity {
-        TableIdentity { descriptor: "test game n=3; two-bit".into(), bits_per_state: 2, states: 1000 }
+        TableIdentity {
+            descriptor: "test game n=3; two-bit".into(),
+            bits_per_state: 2,
+            states: 1000,
+        }
     }
 
     #[test]
     fn header_round_trips() {
-        let checkpoint =
-            Checkpoint { last_completed: Some(4), counts: vec![1, 2, 3, 4, 5], complete: true };
+        let checkpoint = Checkpoint {
+            last_completed: Some(4),
+            counts: vec![1, 2, 3, 4, 5],
+            complete: true,
+        };
         let bytes = encode_header(&identity(), &checkpoint);
         assert_eq!(decode_header(&bytes).unwrap(), (identity(), checkpoint));
         let mut damaged = bytes.clone();
@@ -364,11 +386,16 @@ mod tests {
         let _ = fs::remove_dir_all(&dir);
         let backing = Backing::Directory(dir.clone());
         {
-            let (storage, previous) = WordStorage::open(&backing, identity(), 63, u64::MAX).unwrap();
+            let (storage, previous) =
+                WordStorage::open(&backing, identity(), 63, u64::MAX).unwrap();
             assert!(previous.is_none());
             assert!(storage.words().iter().all(|w| w.load(Relaxed) == u64::MAX));
             storage.words()[5].store(42, Relaxed);
-            let checkpoint = Checkpoint { last_completed: Some(0), counts: vec![1], complete: false };
+            let checkpoint = Checkpoint {
+                last_completed: Some(0),
+                counts: vec![1],
+                complete: false,
+            };
             storage.checkpoint(&checkpoint).unwrap();
         }
         let (storage, previous) = WordStorage::open(&backing, identity(), 63, 0).unwrap();
@@ -377,7 +404,10 @@ mod tests {
         assert_eq!(storage.words()[6].load(Relaxed), u64::MAX);
         drop(storage);
 
-        let other = TableIdentity { states: 999, ..identity() };
+        let other = TableIdentity {
+            states: 999,
+            ..identity()
+        };
         let error = WordStorage::open(&backing, other, 63, 0).err().unwrap();
         assert!(error.to_string().contains("not 'test game"), "{error}");
         fs::remove_dir_all(&dir).unwrap();
@@ -385,6 +415,9 @@ mod tests {
 
     #[test]
     fn file_names_are_tame() {
-        assert_eq!(file_name_for("pancake n=12; two-bit BFS"), "pancake-n-12-two-bit-bfs.bst");
+        assert_eq!(
+            file_name_for("pancake n=12; two-bit BFS"),
+            "pancake-n-12-two-bit-bfs.bst"
+        );
     }
 }

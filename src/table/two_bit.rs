@@ -32,7 +32,13 @@ fn cells_in_range(word_index: u64, range: &Range<u64>) -> u64 {
     let first = word_index * CELLS_PER_WORD;
     let low = range.start.saturating_sub(first).min(CELLS_PER_WORD);
     let high = range.end.saturating_sub(first).min(CELLS_PER_WORD);
-    let upto = |cells: u64| if cells >= 32 { u64::MAX } else { (1u64 << (2 * cells)) - 1 };
+    let upto = |cells: u64| {
+        if cells >= 32 {
+            u64::MAX
+        } else {
+            (1u64 << (2 * cells)) - 1
+        }
+    };
     (upto(high) & !upto(low)) & LOW_BITS
 }
 
@@ -49,8 +55,11 @@ impl TwoBitTable {
         cells: u64,
         fill: u8,
     ) -> Result<(Self, Option<Checkpoint>)> {
-        let identity =
-            TableIdentity { descriptor: descriptor.to_string(), bits_per_state: 2, states: cells };
+        let identity = TableIdentity {
+            descriptor: descriptor.to_string(),
+            bits_per_state: 2,
+            states: cells,
+        };
         let words = cells.div_ceil(CELLS_PER_WORD) as usize;
         let (storage, checkpoint) = WordStorage::open(backing, identity, words, broadcast(fill))?;
         Ok((TwoBitTable { storage, cells }, checkpoint))
@@ -75,7 +84,10 @@ impl TwoBitTable {
 
     #[inline(always)]
     fn locate(index: u64) -> (usize, u32) {
-        ((index / CELLS_PER_WORD) as usize, 2 * (index % CELLS_PER_WORD) as u32)
+        (
+            (index / CELLS_PER_WORD) as usize,
+            2 * (index % CELLS_PER_WORD) as u32,
+        )
     }
 
     #[inline(always)]
@@ -125,22 +137,31 @@ impl TwoBitTable {
     }
 
     /// Number of cells in `range` that hold `value`, counted in parallel.
+    /// Only the two end words need masking.
     pub fn count_in(&self, range: Range<u64>, value: u8) -> u64 {
         if range.is_empty() {
             return 0;
         }
-        let first = range.start / CELLS_PER_WORD;
-        let last = (range.end - 1) / CELLS_PER_WORD;
         let words = self.words();
-        (first as usize..last as usize + 1)
-            .into_par_iter()
-            .with_min_len(4096)
-            .map(|w| {
-                let mask = cells_equal(words[w].load(Relaxed), value)
-                    & cells_in_range(w as u64, &range);
-                mask.count_ones() as u64
+        let first = (range.start / CELLS_PER_WORD) as usize;
+        let last = ((range.end - 1) / CELLS_PER_WORD) as usize;
+        let end_word = |w: usize| {
+            let mask = cells_equal(words[w].load(Relaxed), value) & cells_in_range(w as u64, &range);
+            mask.count_ones() as u64
+        };
+        if first == last {
+            return end_word(first);
+        }
+        let inner: u64 = words[first + 1..last]
+            .par_chunks(1 << 14)
+            .map(|chunk| {
+                chunk
+                    .iter()
+                    .map(|w| cells_equal(w.load(Relaxed), value).count_ones() as u64)
+                    .sum::<u64>()
             })
-            .sum()
+            .sum();
+        end_word(first) + inner + end_word(last)
     }
 
     pub fn count(&self, value: u8) -> u64 {
@@ -167,10 +188,13 @@ impl TwoBitTable {
     pub fn clear_equal(&self, value: u8) {
         let cells = self.cells;
         let words_len = self.words().len();
-        (0..words_len).into_par_iter().with_min_len(4096).for_each(|w| {
-            let first = w as u64 * CELLS_PER_WORD;
-            self.clear_equal_in(first..(first + CELLS_PER_WORD).min(cells), value);
-        });
+        (0..words_len)
+            .into_par_iter()
+            .with_min_len(4096)
+            .for_each(|w| {
+                let first = w as u64 * CELLS_PER_WORD;
+                self.clear_equal_in(first..(first + CELLS_PER_WORD).min(cells), value);
+            });
     }
 
     /// Calls `visit(index)` for every cell in `range` that holds `value`
@@ -219,7 +243,15 @@ mod tests {
         assert!(table.compare_and_set(99, 3, 0));
         assert!(!table.compare_and_set(99, 3, 2));
         table.set(64, 2);
-        assert_eq!((table.count(3), table.count(1), table.count(0), table.count(2)), (97, 1, 1, 1));
+        assert_eq!(
+            (
+                table.count(3),
+                table.count(1),
+                table.count(0),
+                table.count(2)
+            ),
+            (97, 1, 1, 1)
+        );
         assert_eq!(table.count_in(8..99, 3), 90);
         let mut seen = Vec::new();
         table.for_each_equal(5..100, 3, |i| seen.push(i));

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The project's test command: installs what the tests need on a fresh
+# machine, then checks formatting, lints and runs every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# System packages the tests need (none yet beyond the Rust toolchain); as
+# root on a fresh machine they are installed through apt.
+packages=()
+missing=()
+for package in "${packages[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+  else
+    echo "scripts/test.sh: missing packages ${missing[*]} (run as root to install them)" >&2
+    exit 1
+  fi
+fi
+
+cargo fmt --all -- --check
+cargo clippy --all-targets --locked -- -D warnings
+cargo test --locked

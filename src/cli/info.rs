@@ -1,0 +1,87 @@
+//! `bitsolve info`: what a search of a game would take, before running it.
+
+use serde_json::json;
+
+use super::format::{bytes, group_digits};
+use super::{InfoArgs, SpaceVisitor};
+use crate::error::Result;
+use crate::search::Algorithm;
+use crate::space::Space;
+use crate::table::storage::available_memory;
+
+pub(super) fn run(args: InfoArgs) -> Result<()> {
+    args.game.visit(InfoCommand { json: args.json })
+}
+
+struct InfoCommand {
+    json: bool,
+}
+
+/// Bytes of the table `algorithm` needs for `space`.
+fn table_bytes<S: Space>(space: &S, algorithm: Algorithm) -> u64 {
+    space.size().div_ceil(64 / algorithm.bits_per_state()) * 8
+}
+
+impl SpaceVisitor for InfoCommand {
+    type Output = ();
+
+    fn visit<S: Space>(self, space: &S) -> Result<()> {
+        let blocks = space.blocks();
+        let largest_block = blocks.iter().map(|b| b.len).max().unwrap_or(0);
+        let one_bit_bfs = space.layering().is_some();
+        let algorithms: Vec<Algorithm> = [
+            Algorithm::TwoBitBfs,
+            Algorithm::OneBitBfs,
+            Algorithm::OneBitReachability,
+        ]
+        .into_iter()
+        .filter(|&a| a != Algorithm::OneBitBfs || one_bit_bfs)
+        .collect();
+        let available = available_memory();
+        if self.json {
+            let memory: serde_json::Map<String, serde_json::Value> = algorithms
+                .iter()
+                .map(|&a| (a.name().to_string(), json!(table_bytes(space, a))))
+                .collect();
+            println!(
+                "{}",
+                json!({
+                    "game": space.descriptor(),
+                    "states": space.size(),
+                    "blocks": blocks.len(),
+                    "largest_block": largest_block,
+                    "table_bytes": memory,
+                    "algorithms": algorithms.iter().map(|a| a.name()).collect::<Vec<_>>(),
+                    "available_memory": available,
+                })
+            );
+            return Ok(());
+        }
+        println!("game          {}", space.descriptor());
+        println!("states        {} ranks", group_digits(space.size()));
+        println!(
+            "blocks        {} (largest {} ranks)",
+            group_digits(blocks.len() as u64),
+            group_digits(largest_block)
+        );
+        for algorithm in [
+            Algorithm::TwoBitBfs,
+            Algorithm::OneBitBfs,
+            Algorithm::OneBitReachability,
+        ] {
+            let name = format!("--algo {}", algorithm.name());
+            if algorithms.contains(&algorithm) {
+                println!("{name:<13} {} table", bytes(table_bytes(space, algorithm)));
+            } else {
+                println!("{name:<13} not available (no move-alternation property)");
+            }
+        }
+        if let Some(available) = available {
+            println!(
+                "memory        {} available; larger tables need --store DIR",
+                bytes(available)
+            );
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,97 @@
+//! Progress on stderr for long runs, and the layer table streamed to stdout
+//! as layers complete.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::format::group_digits;
+use crate::search::Progress;
+
+/// Runs shorter than this never show a bar.
+const QUIET_START: Duration = Duration::from_millis(1500);
+
+pub struct Display {
+    bar: ProgressBar,
+    started: Instant,
+    shown: AtomicBool,
+    /// Lines printed on stdout before the first layer row; held back until
+    /// the search has started so a run that fails at once prints only its
+    /// error.
+    header: Mutex<Option<String>>,
+    /// Print each finished layer as a table row on stdout.
+    stream_rows: bool,
+}
+
+impl Display {
+    /// `header` (if any) goes to stdout before the first row.
+    pub fn new(stream_rows: bool, header: Option<String>) -> Self {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{msg:>28} [{bar:30}] {percent:>3}%  {elapsed_precise} (eta {eta})",
+            )
+            .expect("a valid progress template")
+            .progress_chars("=> "),
+        );
+        Display {
+            bar,
+            started: Instant::now(),
+            shown: AtomicBool::new(false),
+            header: Mutex::new(header),
+            stream_rows,
+        }
+    }
+
+    /// Prints the held-back header, once.
+    pub fn print_header(&self) {
+        if let Some(header) = self.header.lock().expect("header lock").take() {
+            self.bar.suspend(|| println!("{header}"));
+        }
+    }
+
+    fn reveal_if_slow(&self) {
+        if !self.shown.load(Ordering::Relaxed) && self.started.elapsed() >= QUIET_START {
+            self.shown.store(true, Ordering::Relaxed);
+            // Draws only when stderr is a terminal.
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+    }
+
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl Progress for Display {
+    fn begin_pass(&self, label: &str, units: u64) {
+        self.print_header();
+        self.bar.set_length(units);
+        self.bar.set_position(0);
+        self.bar.set_message(label.to_string());
+        self.reveal_if_slow();
+    }
+
+    fn advance(&self, units: u64) {
+        self.bar.inc(units);
+        self.reveal_if_slow();
+    }
+
+    fn layer_done(&self, layer: usize, states: u64) {
+        self.print_header();
+        if self.stream_rows {
+            self.bar
+                .suspend(|| println!("{layer:>7}  {:>17}", group_digits(states)));
+        }
+    }
+
+    fn scan_done(&self, scan: usize, reached: u64) {
+        self.layer_done(scan, reached);
+    }
+
+    fn note(&self, message: &str) {
+        self.bar.suspend(|| eprintln!("bitsolve: {message}"));
+    }
+}

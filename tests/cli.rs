@@ -1,0 +1,242 @@
+//! The command line as a user meets it: JSON output, error lines, and a run
+//! killed with SIGKILL and started again.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use bitsolve::table::storage::{HEADER_LEN, decode_header};
+use serde_json::Value;
+
+fn bitsolve(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bitsolve"))
+        .args(args)
+        .output()
+        .expect("run bitsolve")
+}
+
+fn json_of(output: &Output) -> Value {
+    assert!(
+        output.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("one JSON object on stdout")
+}
+
+fn layers_of(json: &Value) -> Vec<u64> {
+    json["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bitsolve-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn bfs_json_has_the_core_keys_and_threads_agree() {
+    let one = json_of(&bitsolve(&[
+        "bfs",
+        "pancake",
+        "--n",
+        "8",
+        "--json",
+        "--threads",
+        "1",
+    ]));
+    let two = json_of(&bitsolve(&[
+        "bfs",
+        "pancake",
+        "--n",
+        "8",
+        "--json",
+        "--threads",
+        "2",
+    ]));
+    for key in ["game", "algo", "threads", "layers", "total", "seconds"] {
+        assert!(one.get(key).is_some(), "missing key {key}");
+    }
+    assert_eq!(one["game"], "pancake n=8");
+    assert_eq!(one["algo"], "two-bit");
+    assert_eq!(one["threads"], 1);
+    assert_eq!(two["threads"], 2);
+    assert_eq!(one["total"], 40320);
+    assert_eq!(
+        layers_of(&one),
+        vec![1, 7, 42, 251, 1191, 4281, 10561, 15011, 8520, 455]
+    );
+    assert_eq!(layers_of(&one), layers_of(&two));
+
+    let reach = json_of(&bitsolve(&[
+        "bfs",
+        "sliding-tile",
+        "--width",
+        "3",
+        "--height",
+        "3",
+        "--algo",
+        "reach",
+        "--json",
+    ]));
+    assert_eq!(reach["total"], 181440);
+    assert!(reach["layers"].is_null());
+    let one_bit = json_of(&bitsolve(&[
+        "bfs",
+        "sliding-tile",
+        "--width",
+        "3",
+        "--height",
+        "3",
+        "--algo",
+        "one-bit",
+        "--json",
+    ]));
+    assert_eq!(one_bit["max_depth"], 31);
+}
+
+#[test]
+fn human_output_is_a_layer_table() {
+    let output = bitsolve(&["bfs", "top-spin", "--n", "7", "--k", "4"]);
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.starts_with("top-spin n=7 k=4 · two-bit BFS"), "{text}");
+    assert!(text.contains("  total                360"), "{text}");
+}
+
+#[test]
+fn info_reports_size_and_memory() {
+    let info = json_of(&bitsolve(&[
+        "info",
+        "sliding-tile",
+        "--width",
+        "4",
+        "--height",
+        "3",
+        "--json",
+    ]));
+    assert_eq!(info["states"], 239_500_800u64);
+    assert_eq!(info["blocks"], 12);
+    assert_eq!(info["table_bytes"]["two-bit"], 59_875_200u64);
+    assert_eq!(info["table_bytes"]["one-bit"], 29_937_600u64);
+    let info = json_of(&bitsolve(&["info", "pancake", "--n", "20", "--json"]));
+    assert_eq!(info["states"], 2_432_902_008_176_640_000u64);
+    assert!(
+        info["algorithms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a != "one-bit")
+    );
+}
+
+/// Bad input: a non-zero exit, nothing on stdout, one line on stderr.
+fn assert_clear_error(args: &[&str], expected: &str) {
+    let output = bitsolve(args);
+    assert!(!output.status.success(), "{args:?} succeeded");
+    assert!(
+        output.stdout.is_empty(),
+        "{args:?} printed {:?}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    assert!(stderr.starts_with("bitsolve: error: "), "{stderr}");
+    assert!(stderr.contains(expected), "{args:?}: {stderr}");
+}
+
+#[test]
+fn bad_input_gets_one_line_and_a_non_zero_exit() {
+    assert_clear_error(&["bfs", "chess"], "unrecognized subcommand 'chess'");
+    assert_clear_error(&["bfs", "pancake"], "--n");
+    assert_clear_error(&["bfs", "pancake", "--n", "21"], "do not fit a 64-bit rank");
+    assert_clear_error(
+        &["bfs", "pancake", "--n", "17", "--burned"],
+        "do not fit a 64-bit rank",
+    );
+    assert_clear_error(
+        &["bfs", "sliding-tile", "--width", "5", "--height", "5"],
+        "do not fit a 64-bit rank",
+    );
+    assert_clear_error(
+        &["bfs", "pancake", "--n", "6", "--algo", "one-bit"],
+        "move-alternation",
+    );
+    assert_clear_error(
+        &["bfs", "pancake", "--n", "6", "--threads", "0"],
+        "--threads",
+    );
+    assert_clear_error(&["bfs", "pancake", "--n", "x"], "invalid value 'x'");
+    assert_clear_error(
+        &["bfs", "top-spin", "--n", "8", "--k", "9"],
+        "between 2 and n",
+    );
+    let file = scratch("not-a-dir");
+    std::fs::write(&file, b"a file, not a directory").unwrap();
+    let store = file.join("store");
+    assert_clear_error(
+        &[
+            "bfs",
+            "pancake",
+            "--n",
+            "6",
+            "--store",
+            store.to_str().unwrap(),
+        ],
+        "cannot create store directory",
+    );
+    std::fs::remove_file(&file).unwrap();
+}
+
+/// The last completed layer recorded in the store's only table file.
+fn recorded_layer(dir: &Path) -> Option<u64> {
+    let entry = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .find(|e| e.path().extension().is_some_and(|x| x == "bst"))?;
+    let bytes = std::fs::read(entry.path()).ok()?;
+    let (_, checkpoint) = decode_header(bytes.get(..HEADER_LEN)?).ok()?;
+    checkpoint.last_completed
+}
+
+#[test]
+fn a_run_killed_mid_search_resumes_to_the_same_table() {
+    let dir = scratch("kill");
+    let store = dir.to_str().unwrap();
+    let args = ["bfs", "pancake", "--n", "11", "--json", "--store", store];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    // Layers 9-11 of pancake 11 hold 83% of its states: kill during them.
+    while recorded_layer(&dir).is_none_or(|layer| layer < 8) {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before it could be killed"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "no progress recorded"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let killed_at = recorded_layer(&dir).unwrap();
+    assert!(killed_at < 13, "killed after the search had finished");
+
+    let resumed = json_of(&bitsolve(&args));
+    assert_eq!(resumed["resumed_from"].as_u64(), Some(killed_at));
+    let uninterrupted = json_of(&bitsolve(&["bfs", "pancake", "--n", "11", "--json"]));
+    assert_eq!(layers_of(&resumed), layers_of(&uninterrupted));
+    assert_eq!(resumed["total"], 39_916_800);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

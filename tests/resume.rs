@@ -1,0 +1,126 @@
+//! An interrupted file-backed search, run again, ends with the same table as
+//! an uninterrupted one, for every algorithm.
+
+mod common;
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use bitsolve::games::{Pancake, SlidingTile};
+use bitsolve::search::{Algorithm, Progress, SearchOptions};
+use bitsolve::space::Space;
+use bitsolve::table::Backing;
+
+/// Aborts the search (as a crash would) after a number of finished chunks.
+struct Crash {
+    limit: u64,
+    chunks_done: AtomicU64,
+}
+
+impl Progress for Crash {
+    fn advance(&self, units: u64) {
+        if self.chunks_done.fetch_add(units, Ordering::SeqCst) + units >= self.limit {
+            panic!("simulated crash");
+        }
+    }
+}
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bitsolve-resume-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn interrupted_then_resumed<S: Space>(
+    space: &S,
+    algorithm: Algorithm,
+    crash_after: u64,
+    name: &str,
+) {
+    let expected = common::run(space, algorithm, 2);
+    let dir = scratch_dir(name);
+    let crash = Crash {
+        limit: crash_after,
+        chunks_done: AtomicU64::new(0),
+    };
+    let options = SearchOptions {
+        backing: Backing::Directory(dir.clone()),
+        progress: &crash,
+    };
+    let outcome = catch_unwind(AssertUnwindSafe(|| algorithm.run(space, &options)));
+    assert!(
+        outcome.is_err(),
+        "{name}: the search finished before the simulated crash"
+    );
+
+    let options = SearchOptions {
+        backing: Backing::Directory(dir.clone()),
+        ..Default::default()
+    };
+    let resumed = algorithm.run(space, &options).unwrap();
+    assert!(resumed.resumed_from.is_some(), "{name}: did not resume");
+    assert_eq!(resumed.layers, expected.layers, "{name}");
+    assert_eq!(resumed.reachable, expected.reachable, "{name}");
+
+    // A finished table answers again without searching.
+    let again = algorithm.run(space, &options).unwrap();
+    assert_eq!(again.layers, expected.layers);
+    assert_eq!(again.passes, 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn two_bit_bfs_resumes() {
+    let space = Pancake::new(10, false).unwrap();
+    // 3,628,800 states are 56 chunks a pass: crash in the middle of layer 4.
+    interrupted_then_resumed(&space, Algorithm::TwoBitBfs, 56 * 3 + 20, "two-bit");
+    // Crash inside a parent-checking pass (the last layers of pancake 10).
+    interrupted_then_resumed(
+        &space,
+        Algorithm::TwoBitBfs,
+        56 * 10 + 30,
+        "two-bit-backward",
+    );
+}
+
+#[test]
+fn one_bit_bfs_resumes() {
+    // The 8-puzzle's blocks are one chunk each; a pass expands 4 or 5.
+    let space = SlidingTile::new(3, 3).unwrap();
+    interrupted_then_resumed(&space, Algorithm::OneBitBfs, 4 * 9 + 2, "one-bit");
+}
+
+#[test]
+fn reachability_resumes() {
+    let space = SlidingTile::new(3, 3).unwrap();
+    interrupted_then_resumed(&space, Algorithm::OneBitReachability, 9 * 2 + 3, "reach");
+}
+
+#[test]
+fn a_store_of_another_run_is_refused() {
+    let dir = scratch_dir("mismatch");
+    let options = SearchOptions {
+        backing: Backing::Directory(dir.clone()),
+        ..Default::default()
+    };
+    Algorithm::TwoBitBfs
+        .run(&Pancake::new(6, false).unwrap(), &options)
+        .unwrap();
+    // Damage the header: the file is named for pancake n=6, so a rerun must
+    // refuse it rather than trust it.
+    let path = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[100] ^= 0xff;
+    std::fs::write(&path, bytes).unwrap();
+    let error = Algorithm::TwoBitBfs
+        .run(&Pancake::new(6, false).unwrap(), &options)
+        .unwrap_err();
+    assert!(error.to_string().contains("checksum"), "{error}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
