@@ -49,7 +49,9 @@ fn main() {
     let words: Vec<AtomicU64> = (0..BITS / 64).map(|_| AtomicU64::new(0)).collect();
     let bits = BitSlice::<AtomicU64, Lsb0>::from_slice(&words);
 
-    let ours = best_of(3, || indices.iter().filter(|&&i| table.test_and_set(i)).count());
+    let ours = best_of(3, || {
+        indices.iter().filter(|&&i| table.test_and_set(i)).count()
+    });
     let theirs = best_of(3, || {
         indices
             .iter()
@@ -66,7 +68,10 @@ fn main() {
 
     // bitvec counts on one thread; so does ours here, for a fair comparison
     // (the searches run it on all threads).
-    let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
     let ours = one_thread.install(|| best_of(5, || table.count_ones()));
     let theirs = best_of(5, || bits.count_ones());
     report("population count", ours, theirs, BITS as f64, "bits");
@@ -76,7 +81,10 @@ fn main() {
         table.for_each_set(0..BITS, |i| sum = sum.wrapping_add(i));
         sum
     });
-    let theirs = best_of(3, || bits.iter_ones().fold(0u64, |sum, i| sum.wrapping_add(i as u64)));
+    let theirs = best_of(3, || {
+        bits.iter_ones()
+            .fold(0u64, |sum, i| sum.wrapping_add(i as u64))
+    });
     let set = table.count_ones() as f64;
     report("iterate set bits (6% set)", ours, theirs, set, "bits");
     let _ = words.iter().map(|w| w.load(Relaxed)).sum::<u64>();

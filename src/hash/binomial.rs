@@ -28,6 +28,26 @@ const fn build_binomials() -> [[u64; 65]; 65] {
 /// Pascal's triangle, `BINOMIALS[n][k] = C(n, k)`, zero for k > n.
 pub static BINOMIALS: [[u64; 65]; 65] = build_binomials();
 
+const fn build_zero_completions() -> [[u64; 66]; 65] {
+    let binomials = build_binomials();
+    let mut table = [[0u64; 66]; 65];
+    let mut i = 0;
+    while i <= 64 {
+        let mut zeros = 1;
+        while zeros <= 65 {
+            table[i][zeros] = binomials[i][zeros - 1];
+            zeros += 1;
+        }
+        i += 1;
+    }
+    table
+}
+
+/// `ZERO_COMPLETIONS[i][zeros]` = max{0, C(i, zeros-1)} of Algorithm 9: the
+/// vectors that continue with a zero at position i. Column 0 holds the
+/// paper's max{0, ...} case, so the unrank loop needs no test.
+static ZERO_COMPLETIONS: [[u64; 66]; 65] = build_zero_completions();
+
 /// C(n, k) with C(n, k) = 0 for k > n or k < 0 (callers pass k as i64 so the
 /// paper's max{0, C(i, zeros-1)} needs no branch at the call site).
 #[inline(always)]
@@ -108,22 +128,25 @@ impl BinomialRanker {
     }
 
     /// Algorithm 9: rebuild the vector of rank `rank < C(n, k)`.
+    ///
+    /// Branch-free: whether a position holds a one is close to a coin toss,
+    /// and a branch per position mispredicted often enough to dominate.
     #[inline]
     pub fn unrank(&self, rank: u64) -> u64 {
         debug_assert!(rank < self.size());
         let mut r = rank;
-        let mut zeros = (self.n - self.ones) as i64;
+        let mut zeros = self.n - self.ones;
         let mut bits = 0u64;
         let mut i = self.n;
         while i > 0 {
             i -= 1;
-            let value_zero = binomial(i, zeros - 1);
-            if r < value_zero && zeros > 0 {
-                zeros -= 1;
-            } else {
-                bits |= 1u64 << i;
-                r -= value_zero;
-            }
+            let value_zero = ZERO_COMPLETIONS[i][zeros];
+            // Line 5: a zero when r < value_zero (never when no zeros are
+            // left, as value_zero is then 0).
+            let one = r >= value_zero;
+            bits |= (one as u64) << i;
+            r -= if one { value_zero } else { 0 };
+            zeros -= !one as usize;
         }
         bits
     }

@@ -9,9 +9,11 @@
 //!
 //! Those multinomials are looked up in a table indexed by the remaining counts
 //! in mixed radix. Each digit is the count plus one, so a count of -1 lands on
-//! a zero entry and the inner loops need no test for exhausted colours. Spaces
-//! whose table would exceed [`MAX_TABLE_ENTRIES`] compute the multinomials on
-//! the fly instead (slower, same ranks).
+//! a zero entry and no loop needs a test for exhausted colours. A second table
+//! holds, per count vector, the running sums over colours, so ranking adds one
+//! entry per cell and unranking picks a cell's colour by comparisons without
+//! branches. Spaces whose table would exceed [`MAX_TABLE_ENTRIES`] compute the
+//! multinomials on the fly instead (slower, same ranks).
 
 use crate::error::{Error, Result};
 use crate::hash::binomial::BINOMIALS;
@@ -28,6 +30,9 @@ pub struct MultinomialRanker {
     /// `table[index]` = multinomial of the counts encoded by `index`; empty
     /// when the ranker computes multinomials on the fly.
     table: Vec<u64>,
+    /// `prefix[index * colours + v]` = sum over colours u < v of
+    /// `table[index - strides[u]]`: what a cell of colour v adds to the rank.
+    prefix: Vec<u64>,
     /// Mixed-radix stride of each colour's digit.
     strides: Vec<usize>,
     /// Index of the full count vector.
@@ -104,11 +109,25 @@ impl MultinomialRanker {
         } else {
             Vec::new()
         };
+        let colours = counts.len();
+        let mut prefix = vec![0u64; table.len() * colours];
+        for index in 0..table.len() {
+            let mut sum = 0u64;
+            for colour in 0..colours {
+                prefix[index * colours + colour] = sum;
+                // Entries for a count digit of -1 are never read; their sums
+                // may be anything, but must not overflow.
+                if let Some(below) = index.checked_sub(strides[colour]) {
+                    sum = sum.saturating_add(table[below]);
+                }
+            }
+        }
         Ok(MultinomialRanker {
             counts: counts.to_vec(),
             n,
             size,
             table,
+            prefix,
             strides,
             full_index,
         })
@@ -143,13 +162,12 @@ impl MultinomialRanker {
         if self.table.is_empty() {
             return self.rank_on_the_fly(cells);
         }
+        let colours = self.counts.len();
         let mut index = self.full_index;
         let mut rank = 0u64;
         for &colour in cells.iter().rev() {
             let colour = colour as usize;
-            for &stride in &self.strides[..colour] {
-                rank += self.table[index - stride];
-            }
+            rank += self.prefix[index * colours + colour];
             index -= self.strides[colour];
         }
         rank
@@ -164,18 +182,19 @@ impl MultinomialRanker {
         if self.table.is_empty() {
             return self.unrank_on_the_fly(rank, cells);
         }
+        let colours = self.counts.len();
         let mut index = self.full_index;
         let mut r = rank;
         for cell in cells.iter_mut().rev() {
-            let mut colour = 0usize;
-            loop {
-                let completions = self.table[index - self.strides[colour]];
-                if r < completions {
-                    break;
-                }
-                r -= completions;
-                colour += 1;
-            }
+            // The running sums rise with the colour; the cell's colour is the
+            // last whose sum is <= r (an exhausted colour adds nothing, so
+            // the last such colour is never one).
+            let sums = &self.prefix[index * colours..(index + 1) * colours];
+            let colour = sums[1..]
+                .iter()
+                .map(|&sum| (sum <= r) as usize)
+                .sum::<usize>();
+            r -= sums[colour];
             *cell = colour as u8;
             index -= self.strides[colour];
         }

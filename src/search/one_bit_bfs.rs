@@ -10,6 +10,12 @@
 //! layer p+1 = (set bits in the residue-(p+1) blocks) - (earlier layers with
 //! that residue). Moves that keep a state's rank inside its block are applied
 //! to whole blocks with one word-wise OR (Algorithm 7, line 12).
+//!
+//! Beyond the paper: in a reversible space, a pass may instead visit the
+//! clear bits of the blocks being filled and set each one that has a set
+//! neighbour (its parents are its neighbours). Both give the same bits; the
+//! pass picks whichever visits fewer states, which late in a search (most
+//! states found, re-expansion everywhere) is the clear bits by far.
 
 use rayon::prelude::*;
 
@@ -97,15 +103,32 @@ pub fn one_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
                 );
             }
         }
+        let residue = residue_of_layer(level);
+        let filled = count_residue(residue);
+        let capacity: u64 = blocks_with_residue(residue)
+            .iter()
+            .map(|&b| blocks[b].len)
+            .sum();
+        let pull = space.reversible() && capacity - filled < count_residue(expanding);
+        let active_residue = if pull { residue } else { expanding };
         let active: Vec<&Chunk> = chunks
             .iter()
-            .filter(|c| layering.residues[c.block] == expanding)
+            .filter(|c| layering.residues[c.block] == active_residue)
             .collect();
-        progress.begin_pass(&format!("layer {level}"), active.len() as u64);
+        let label = if pull {
+            format!("layer {level} (checking parents)")
+        } else {
+            format!("layer {level}")
+        };
+        progress.begin_pass(&label, active.len() as u64);
         work += active
             .par_iter()
             .map(|chunk| {
-                let done = expand_chunk(space, &table, chunk);
+                let done = if pull {
+                    fill_chunk(space, &table, chunk)
+                } else {
+                    expand_chunk(space, &table, chunk)
+                };
                 progress.advance(1);
                 done
             })
@@ -114,7 +137,6 @@ pub fn one_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
         passes += 1;
 
         // Theorem 3: this layer's states are the new bits of its residue.
-        let residue = residue_of_layer(level);
         let earlier: u64 = layers
             .iter()
             .enumerate()
@@ -141,7 +163,7 @@ pub fn one_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
         passes,
         expanded: work.expanded,
         successors: work.successors,
-        parent_checks: 0,
+        parent_checks: work.parent_checks,
         seconds: clock.seconds(),
         resumed_from,
         store: table.storage().path().map(|p| p.to_path_buf()),
@@ -195,5 +217,26 @@ fn expand_chunk<S: Space>(space: &S, table: &OneBitTable, chunk: &Chunk) -> Work
         }
     });
     flush(&mut batch, &mut work);
+    work
+}
+
+/// Pull step: every clear bit of the chunk with a set neighbour is set. The
+/// rank-preserving moves were already applied block-wise.
+fn fill_chunk<S: Space>(space: &S, table: &OneBitTable, chunk: &Chunk) -> Work {
+    let mut state = space.new_state();
+    let mut work = Work::default();
+    let mut neighbours = Vec::with_capacity(64);
+    table.for_each_clear(chunk.ranks.clone(), |rank| {
+        space.unrank(rank, &mut state);
+        work.parent_checks += 1;
+        neighbours.clear();
+        space.expand(&state, MoveFilter::SkipRankPreserving, |n| {
+            neighbours.push(n)
+        });
+        work.successors += neighbours.len() as u64;
+        if neighbours.iter().any(|&n| table.get(n)) {
+            table.set(rank);
+        }
+    });
     work
 }

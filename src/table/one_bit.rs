@@ -113,7 +113,12 @@ impl OneBitTable {
         }
         let inner: u64 = words[first + 1..last]
             .par_chunks(1 << 14)
-            .map(|chunk| chunk.iter().map(|w| w.load(Relaxed).count_ones() as u64).sum::<u64>())
+            .map(|chunk| {
+                chunk
+                    .iter()
+                    .map(|w| w.load(Relaxed).count_ones() as u64)
+                    .sum::<u64>()
+            })
             .sum();
         end_word(first) + inner + end_word(last)
     }
@@ -131,6 +136,27 @@ impl OneBitTable {
         let words = self.words();
         for w in range.start / BITS_PER_WORD..=(range.end - 1) / BITS_PER_WORD {
             let mut mask = words[w as usize].load(Relaxed);
+            if mask == 0 {
+                continue;
+            }
+            mask &= bits_in_range(w, &range);
+            while mask != 0 {
+                let bit = mask.trailing_zeros() as u64;
+                mask &= mask - 1;
+                visit(w * BITS_PER_WORD + bit);
+            }
+        }
+    }
+
+    /// Calls `visit(index)` for every clear bit in `range`.
+    #[inline]
+    pub fn for_each_clear(&self, range: Range<u64>, mut visit: impl FnMut(u64)) {
+        if range.is_empty() {
+            return;
+        }
+        let words = self.words();
+        for w in range.start / BITS_PER_WORD..=(range.end - 1) / BITS_PER_WORD {
+            let mut mask = !words[w as usize].load(Relaxed);
             if mask == 0 {
                 continue;
             }
@@ -208,6 +234,9 @@ mod tests {
         let mut seen = Vec::new();
         table.for_each_set(0..200, |i| seen.push(i));
         assert_eq!(seen, vec![3, 64, 199]);
+        let mut clear = Vec::new();
+        table.for_each_clear(60..70, |i| clear.push(i));
+        assert_eq!(clear, vec![60, 61, 62, 63, 65, 66, 67, 68, 69]);
     }
 
     #[test]

@@ -146,7 +146,8 @@ impl TwoBitTable {
         let first = (range.start / CELLS_PER_WORD) as usize;
         let last = ((range.end - 1) / CELLS_PER_WORD) as usize;
         let end_word = |w: usize| {
-            let mask = cells_equal(words[w].load(Relaxed), value) & cells_in_range(w as u64, &range);
+            let mask =
+                cells_equal(words[w].load(Relaxed), value) & cells_in_range(w as u64, &range);
             mask.count_ones() as u64
         };
         if first == last {
