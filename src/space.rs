@@ -106,3 +106,13 @@ pub trait Space: Sync {
         }
     }
 }
+
+/// Checks that `rank` inverts `unrank` on every rank of a (small) space.
+#[cfg(test)]
+pub(crate) fn assert_rank_inverts_unrank<S: Space>(space: &S) {
+    let mut state = space.new_state();
+    for rank in 0..space.size() {
+        space.unrank(rank, &mut state);
+        assert_eq!(space.rank(&state), rank, "{}", space.descriptor());
+    }
+}

@@ -7,12 +7,12 @@
 //! counts whatever the number of threads.
 
 mod chunks;
+mod ledger;
 pub mod one_bit_bfs;
 pub mod reachability;
 pub mod two_bit_bfs;
 
 use std::path::PathBuf;
-use std::time::Instant;
 
 pub use chunks::Chunk;
 pub use one_bit_bfs::one_bit_bfs;
@@ -166,22 +166,25 @@ impl std::ops::AddAssign for Work {
 /// the unseen ones are then claimed with (serialising) atomic operations.
 pub(crate) const BATCH: usize = 512;
 
-/// Start time, resume point and counters shared by the three algorithms'
-/// bookkeeping.
-pub(crate) struct RunClock {
-    started: Instant,
-}
-
-impl RunClock {
-    pub fn start() -> Self {
-        RunClock {
-            started: Instant::now(),
-        }
-    }
-
-    pub fn seconds(&self) -> f64 {
-        self.started.elapsed().as_secs_f64()
-    }
+/// Parent checking in a reversible space: unranks `rank`, lists its
+/// neighbours (its parents, too) and tells whether any of them passes
+/// `is_parent`.
+#[inline]
+pub(crate) fn has_parent<S: Space>(
+    space: &S,
+    rank: u64,
+    moves: crate::space::MoveFilter,
+    scratch: &mut (S::State, Vec<u64>),
+    work: &mut Work,
+    is_parent: impl Fn(u64) -> bool,
+) -> bool {
+    let (state, neighbours) = scratch;
+    space.unrank(rank, state);
+    work.parent_checks += 1;
+    neighbours.clear();
+    space.expand(state, moves, |neighbour| neighbours.push(neighbour));
+    work.successors += neighbours.len() as u64;
+    neighbours.iter().any(|&neighbour| is_parent(neighbour))
 }
 
 /// Checks every start rank lies in the space (a game bug otherwise).

@@ -17,13 +17,12 @@
 //! pass picks whichever visits fewer states, which late in a search (most
 //! states found, re-expansion everywhere) is the clear bits by far.
 
-use rayon::prelude::*;
-
 use super::chunks::{Chunk, chunks_of};
-use super::{BATCH, RunClock, SearchOptions, SearchReport, Work, checked_start_ranks};
+use super::ledger::Ledger;
+use super::{Algorithm, BATCH, SearchOptions, SearchReport, Work, checked_start_ranks, has_parent};
 use crate::error::{Error, Result};
 use crate::space::{Block, BlockLayering, MoveFilter, Space};
-use crate::table::{Checkpoint, OneBitTable};
+use crate::table::OneBitTable;
 
 pub fn one_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<SearchReport> {
     let layering = space.layering().ok_or_else(|| {
@@ -35,8 +34,6 @@ pub fn one_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
     let blocks = space.blocks();
     check_layering(&layering, &blocks)?;
 
-    let clock = RunClock::start();
-    let progress = options.progress;
     let descriptor = format!("{}; one-bit BFS", space.descriptor());
     let (table, checkpoint) = OneBitTable::open(&options.backing, &descriptor, space.size())?;
     let residue_of_layer = |layer: usize| layer as u64 % layering.modulus;
@@ -45,25 +42,13 @@ pub fn one_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
             .filter(|&b| layering.residues[b] == residue)
             .collect()
     };
-    let count_residue = |residue: u64| -> u64 {
-        blocks_with_residue(residue)
-            .iter()
-            .map(|&b| table.count_in(blocks[b].range()))
-            .sum()
-    };
-
-    let (mut layers, resumed_from, complete) = match checkpoint {
-        Some(Checkpoint {
-            last_completed: Some(last),
-            counts,
-            complete,
-        }) => {
-            progress.note(&format!("resuming from completed layer {last}"));
-            (counts, Some(last), complete)
-        }
-        _ => {
-            let starts = checked_start_ranks(space)?;
-            for &rank in &starts {
+    let mut ledger = Ledger::open(
+        Algorithm::OneBitBfs,
+        table.storage(),
+        checkpoint,
+        options.progress,
+        || {
+            for rank in checked_start_ranks(space)? {
                 let block = blocks.partition_point(|b| b.end() <= rank);
                 if layering.residues[block] != 0 {
                     return Err(Error::InvalidParameter(format!(
@@ -73,101 +58,65 @@ pub fn one_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
                 }
                 table.set(rank);
             }
-            let layer_zero = count_residue(0);
-            table.checkpoint(&Checkpoint {
-                last_completed: Some(0),
-                counts: vec![layer_zero],
-                complete: false,
-            })?;
-            (vec![layer_zero], None, false)
-        }
-    };
-    for (layer, &states) in layers.iter().enumerate() {
-        progress.layer_done(layer, states);
-    }
+            Ok(blocks_with_residue(0)
+                .iter()
+                .map(|&b| table.count_in(blocks[b].range()))
+                .sum())
+        },
+    )?;
 
     let chunks = chunks_of(&blocks);
-    let mut work = Work::default();
-    let mut passes = 0;
-    let mut finished = complete;
-    while !finished {
-        let level = layers.len();
+    while !ledger.finished {
+        let level = ledger.counts.len();
         let expanding = residue_of_layer(level - 1);
-        let sources = blocks_with_residue(expanding);
-        for &source in &sources {
+        let residue = residue_of_layer(level);
+        // States already found with each residue, from the layer counts.
+        let found_with = |wanted: u64| -> u64 {
+            let layers = ledger.counts.iter().enumerate();
+            layers
+                .filter(|&(layer, _)| residue_of_layer(layer) == wanted)
+                .map(|(_, &n)| n)
+                .sum()
+        };
+        let (earlier, sources) = (found_with(residue), found_with(expanding));
+
+        for source in blocks_with_residue(expanding) {
             for &target in &layering.rank_preserving[source] {
-                table.or_range(
-                    blocks[source].start,
-                    blocks[target].start,
-                    blocks[source].len,
-                );
+                let len = blocks[source].len;
+                table.or_range(blocks[source].start, blocks[target].start, len);
             }
         }
-        let residue = residue_of_layer(level);
-        let filled = count_residue(residue);
         let capacity: u64 = blocks_with_residue(residue)
             .iter()
             .map(|&b| blocks[b].len)
             .sum();
-        let pull = space.reversible() && capacity - filled < count_residue(expanding);
+        let pull = space.reversible() && capacity - earlier < sources;
         let active_residue = if pull { residue } else { expanding };
         let active: Vec<&Chunk> = chunks
             .iter()
             .filter(|c| layering.residues[c.block] == active_residue)
             .collect();
-        let label = if pull {
-            format!("layer {level} (checking parents)")
+        if pull {
+            ledger.pass(
+                &format!("layer {level} (checking parents)"),
+                &active,
+                |chunk| fill_chunk(space, &table, chunk),
+            );
         } else {
-            format!("layer {level}")
-        };
-        progress.begin_pass(&label, active.len() as u64);
-        work += active
-            .par_iter()
-            .map(|chunk| {
-                let done = if pull {
-                    fill_chunk(space, &table, chunk)
-                } else {
-                    expand_chunk(space, &table, chunk)
-                };
-                progress.advance(1);
-                done
-            })
-            .reduce(Work::default, |a, b| a + b);
-        progress.end_pass();
-        passes += 1;
+            ledger.pass(&format!("layer {level}"), &active, |chunk| {
+                expand_chunk(space, &table, chunk)
+            });
+        }
 
         // Theorem 3: this layer's states are the new bits of its residue.
-        let earlier: u64 = layers
+        let now: u64 = blocks_with_residue(residue)
             .iter()
-            .enumerate()
-            .filter(|&(layer, _)| residue_of_layer(layer) == residue)
-            .map(|(_, &states)| states)
+            .map(|&b| table.count_in(blocks[b].range()))
             .sum();
-        let found = count_residue(residue) - earlier;
-        finished = found == 0;
-        if !finished {
-            layers.push(found);
-            progress.layer_done(level, found);
-        }
-        table.checkpoint(&Checkpoint {
-            last_completed: Some(layers.len() as u64 - 1),
-            counts: layers.clone(),
-            complete: finished,
-        })?;
+        let found = now - earlier;
+        ledger.record((found > 0).then_some(found))?;
     }
-
-    Ok(SearchReport {
-        algorithm: super::Algorithm::OneBitBfs,
-        reachable: layers.iter().sum(),
-        layers: Some(layers),
-        passes,
-        expanded: work.expanded,
-        successors: work.successors,
-        parent_checks: work.parent_checks,
-        seconds: clock.seconds(),
-        resumed_from,
-        store: table.storage().path().map(|p| p.to_path_buf()),
-    })
+    Ok(ledger.report())
 }
 
 fn check_layering(layering: &BlockLayering, blocks: &[Block]) -> Result<()> {
@@ -223,18 +172,13 @@ fn expand_chunk<S: Space>(space: &S, table: &OneBitTable, chunk: &Chunk) -> Work
 /// Pull step: every clear bit of the chunk with a set neighbour is set. The
 /// rank-preserving moves were already applied block-wise.
 fn fill_chunk<S: Space>(space: &S, table: &OneBitTable, chunk: &Chunk) -> Work {
-    let mut state = space.new_state();
+    let mut scratch = (space.new_state(), Vec::with_capacity(64));
     let mut work = Work::default();
-    let mut neighbours = Vec::with_capacity(64);
+    let moves = MoveFilter::SkipRankPreserving;
     table.for_each_clear(chunk.ranks.clone(), |rank| {
-        space.unrank(rank, &mut state);
-        work.parent_checks += 1;
-        neighbours.clear();
-        space.expand(&state, MoveFilter::SkipRankPreserving, |n| {
-            neighbours.push(n)
-        });
-        work.successors += neighbours.len() as u64;
-        if neighbours.iter().any(|&n| table.get(n)) {
+        if has_parent(space, rank, moves, &mut scratch, &mut work, |n| {
+            table.get(n)
+        }) {
             table.set(rank);
         }
     });

@@ -8,90 +8,42 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rayon::prelude::*;
-
 use super::chunks::{Chunk, chunks_of};
-use super::{BATCH, RunClock, SearchOptions, SearchReport, Work, checked_start_ranks};
+use super::ledger::Ledger;
+use super::{Algorithm, BATCH, SearchOptions, SearchReport, Work, checked_start_ranks};
 use crate::error::Result;
 use crate::space::{MoveFilter, Space};
-use crate::table::{Checkpoint, OneBitTable};
+use crate::table::OneBitTable;
 
 pub fn one_bit_reachability<S: Space>(space: &S, options: &SearchOptions) -> Result<SearchReport> {
-    let clock = RunClock::start();
-    let progress = options.progress;
     let descriptor = format!("{}; one-bit reachability", space.descriptor());
     let (table, checkpoint) = OneBitTable::open(&options.backing, &descriptor, space.size())?;
-
-    // Counts hold the population after each completed scan.
-    let (mut populations, resumed_from, complete) = match checkpoint {
-        Some(Checkpoint {
-            last_completed: Some(last),
-            counts,
-            complete,
-        }) => {
-            progress.note(&format!("resuming after scan {last}"));
-            (counts, Some(last), complete)
-        }
-        _ => {
+    // The counts are the population after each completed scan.
+    let mut ledger = Ledger::open(
+        Algorithm::OneBitReachability,
+        table.storage(),
+        checkpoint,
+        options.progress,
+        || {
             for rank in checked_start_ranks(space)? {
                 table.set(rank);
             }
-            let population = table.count_ones();
-            table.checkpoint(&Checkpoint {
-                last_completed: Some(0),
-                counts: vec![population],
-                complete: false,
-            })?;
-            (vec![population], None, false)
-        }
-    };
-
-    for (scan, &reached) in populations.iter().enumerate() {
-        progress.scan_done(scan, reached);
-    }
+            Ok(table.count_ones())
+        },
+    )?;
 
     let chunks = chunks_of(&space.blocks());
-    let mut work = Work::default();
-    let mut passes = 0;
-    let mut finished = complete;
-    while !finished {
-        let scan = populations.len();
+    let all: Vec<&Chunk> = chunks.iter().collect();
+    while !ledger.finished {
+        let scan = ledger.counts.len();
         let changed = AtomicBool::new(false);
-        progress.begin_pass(&format!("scan {scan}"), chunks.len() as u64);
-        work += chunks
-            .par_iter()
-            .map(|chunk| {
-                let done = scan_chunk(space, &table, chunk, &changed);
-                progress.advance(1);
-                done
-            })
-            .reduce(Work::default, |a, b| a + b);
-        progress.end_pass();
-        passes += 1;
-        finished = !changed.load(Ordering::Relaxed);
-        if !finished {
-            populations.push(table.count_ones());
-            progress.scan_done(scan, populations[scan]);
-        }
-        table.checkpoint(&Checkpoint {
-            last_completed: Some(populations.len() as u64 - 1),
-            counts: populations.clone(),
-            complete: finished,
-        })?;
+        ledger.pass(&format!("scan {scan}"), &all, |chunk| {
+            scan_chunk(space, &table, chunk, &changed)
+        });
+        let reached = table.count_ones();
+        ledger.record(changed.load(Ordering::Relaxed).then_some(reached))?;
     }
-
-    Ok(SearchReport {
-        algorithm: super::Algorithm::OneBitReachability,
-        layers: None,
-        reachable: *populations.last().expect("at least the start population"),
-        passes,
-        expanded: work.expanded,
-        successors: work.successors,
-        parent_checks: 0,
-        seconds: clock.seconds(),
-        resumed_from,
-        store: table.storage().path().map(|p| p.to_path_buf()),
-    })
+    Ok(ledger.report())
 }
 
 fn scan_chunk<S: Space>(

@@ -14,13 +14,12 @@
 //! Rokicki's two-bit searches): each unseen state looks for a neighbour in
 //! the frontier and stops at the first one.
 
-use rayon::prelude::*;
-
 use super::chunks::{Chunk, chunks_of};
-use super::{BATCH, RunClock, SearchOptions, SearchReport, Work, checked_start_ranks};
+use super::ledger::Ledger;
+use super::{Algorithm, BATCH, SearchOptions, SearchReport, Work, checked_start_ranks, has_parent};
 use crate::error::Result;
 use crate::space::{MoveFilter, Space};
-use crate::table::{Checkpoint, TwoBitTable};
+use crate::table::TwoBitTable;
 
 pub const UNSEEN: u8 = 3;
 
@@ -30,105 +29,46 @@ pub fn frontier_value(layer: usize) -> u8 {
 }
 
 pub fn two_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<SearchReport> {
-    let clock = RunClock::start();
-    let progress = options.progress;
     let descriptor = format!("{}; two-bit BFS", space.descriptor());
     let (table, checkpoint) =
         TwoBitTable::open(&options.backing, &descriptor, space.size(), UNSEEN)?;
-
-    let (mut layers, resumed_from, complete) = match checkpoint {
-        Some(Checkpoint {
-            last_completed: Some(last),
-            counts,
-            complete,
-        }) => {
-            progress.note(&format!("resuming from completed layer {last}"));
-            (counts, Some(last), complete)
-        }
-        _ => {
-            let starts = checked_start_ranks(space)?;
-            for &rank in &starts {
+    let mut ledger = Ledger::open(
+        Algorithm::TwoBitBfs,
+        table.storage(),
+        checkpoint,
+        options.progress,
+        || {
+            for rank in checked_start_ranks(space)? {
                 table.set(rank, frontier_value(0));
             }
-            let layer_zero = table.count(frontier_value(0));
-            table.storage().checkpoint(&Checkpoint {
-                last_completed: Some(0),
-                counts: vec![layer_zero],
-                complete: false,
-            })?;
-            (vec![layer_zero], None, false)
-        }
-    };
-    for (layer, &states) in layers.iter().enumerate() {
-        progress.layer_done(layer, states);
-    }
+            Ok(table.count(frontier_value(0)))
+        },
+    )?;
 
     let chunks = chunks_of(&space.blocks());
-    let mut work = Work::default();
-    let mut passes = 0;
-    let mut finished = complete;
-    while !finished {
-        let level = layers.len();
+    let all: Vec<&Chunk> = chunks.iter().collect();
+    while !ledger.finished {
+        let level = ledger.counts.len();
         let frontier = frontier_value(level - 1);
         let next = frontier_value(level);
-        let seen: u64 = layers.iter().sum();
-        let unseen = space.size() - seen;
-        let backward = space.reversible() && unseen < layers[level - 1];
-
-        if backward {
-            progress.begin_pass(
+        let unseen = space.size() - ledger.counts.iter().sum::<u64>();
+        if space.reversible() && unseen < ledger.counts[level - 1] {
+            ledger.pass(
                 &format!("layer {level} (checking parents)"),
-                chunks.len() as u64,
+                &all,
+                |chunk| check_parents(space, &table, chunk, frontier, next),
             );
-            work += chunks
-                .par_iter()
-                .map(|chunk| {
-                    let done = check_parents(space, &table, chunk, frontier, next);
-                    progress.advance(1);
-                    done
-                })
-                .reduce(Work::default, |a, b| a + b);
             // The frontier had to stay intact until every check was done.
             table.clear_equal(frontier);
         } else {
-            progress.begin_pass(&format!("layer {level}"), chunks.len() as u64);
-            work += chunks
-                .par_iter()
-                .map(|chunk| {
-                    let done = expand_chunk(space, &table, chunk, frontier, next);
-                    progress.advance(1);
-                    done
-                })
-                .reduce(Work::default, |a, b| a + b);
+            ledger.pass(&format!("layer {level}"), &all, |chunk| {
+                expand_chunk(space, &table, chunk, frontier, next)
+            });
         }
-        progress.end_pass();
-        passes += 1;
-
         let found = table.count(next);
-        finished = found == 0;
-        if !finished {
-            layers.push(found);
-            progress.layer_done(level, found);
-        }
-        table.storage().checkpoint(&Checkpoint {
-            last_completed: Some(layers.len() as u64 - 1),
-            counts: layers.clone(),
-            complete: finished,
-        })?;
+        ledger.record((found > 0).then_some(found))?;
     }
-
-    Ok(SearchReport {
-        algorithm: super::Algorithm::TwoBitBfs,
-        reachable: layers.iter().sum(),
-        layers: Some(layers),
-        passes,
-        expanded: work.expanded,
-        successors: work.successors,
-        parent_checks: work.parent_checks,
-        seconds: clock.seconds(),
-        resumed_from,
-        store: table.storage().path().map(|p| p.to_path_buf()),
-    })
+    Ok(ledger.report())
 }
 
 /// Expands the frontier cells of one chunk, then closes them.
@@ -184,18 +124,18 @@ fn check_parents<S: Space>(
     frontier: u8,
     next: u8,
 ) -> Work {
-    let mut state = space.new_state();
+    let mut scratch = (space.new_state(), Vec::with_capacity(64));
     let mut work = Work::default();
-    let mut neighbours = Vec::with_capacity(64);
     table.for_each_equal(chunk.ranks.clone(), UNSEEN, |rank| {
-        space.unrank(rank, &mut state);
-        work.parent_checks += 1;
-        neighbours.clear();
-        space.expand(&state, MoveFilter::All, |neighbour| {
-            neighbours.push(neighbour)
-        });
-        work.successors += neighbours.len() as u64;
-        if neighbours.iter().any(|&n| table.get(n) == frontier) {
+        let is_parent = |neighbour| table.get(neighbour) == frontier;
+        if has_parent(
+            space,
+            rank,
+            MoveFilter::All,
+            &mut scratch,
+            &mut work,
+            is_parent,
+        ) {
             table.lower_from_three(rank, next);
         }
     });

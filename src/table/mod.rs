@@ -4,6 +4,7 @@
 pub mod one_bit;
 pub mod storage;
 pub mod two_bit;
+mod words;
 
 pub use one_bit::OneBitTable;
 pub use storage::{Backing, Checkpoint, TableIdentity};

@@ -2,8 +2,9 @@
 //! atomic `fetch_or`.
 //!
 //! bitvec's `BitSlice<AtomicU64>` offers the same operations; `benches/table.rs`
-//! measures both, and this hand-written version is kept for the hot paths
-//! (see the note in that bench for the figures).
+//! measures both on 2^28 bits: this version is 1.1-1.3x faster at random
+//! test-and-set and 4.2x faster at visiting set bits, and counts as fast on
+//! one thread (and on all threads here), so the hot paths use it.
 
 use std::ops::Range;
 use std::sync::atomic::AtomicU64;
@@ -12,25 +13,10 @@ use std::sync::atomic::Ordering::Relaxed;
 use rayon::prelude::*;
 
 use super::storage::{Backing, Checkpoint, TableIdentity, WordStorage};
+use super::words::{count_items, items_in_range, visit_items};
 use crate::error::Result;
 
 pub const BITS_PER_WORD: u64 = 64;
-
-/// Mask of the bits of word `word_index` that lie inside `range`.
-#[inline]
-fn bits_in_range(word_index: u64, range: &Range<u64>) -> u64 {
-    let first = word_index * BITS_PER_WORD;
-    let low = range.start.saturating_sub(first).min(BITS_PER_WORD);
-    let high = range.end.saturating_sub(first).min(BITS_PER_WORD);
-    let upto = |bits: u64| {
-        if bits >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << bits) - 1
-        }
-    };
-    upto(high) & !upto(low)
-}
 
 pub struct OneBitTable {
     storage: WordStorage,
@@ -96,31 +82,9 @@ impl OneBitTable {
         self.test_and_set(index);
     }
 
-    /// Number of set bits in `range`, counted in parallel. Only the two end
-    /// words need masking; the words between are counted whole.
+    /// Number of set bits in `range`, counted in parallel.
     pub fn count_in(&self, range: Range<u64>) -> u64 {
-        if range.is_empty() {
-            return 0;
-        }
-        let words = self.words();
-        let first = (range.start / BITS_PER_WORD) as usize;
-        let last = ((range.end - 1) / BITS_PER_WORD) as usize;
-        let end_word = |w: usize| {
-            (words[w].load(Relaxed) & bits_in_range(w as u64, &range)).count_ones() as u64
-        };
-        if first == last {
-            return end_word(first);
-        }
-        let inner: u64 = words[first + 1..last]
-            .par_chunks(1 << 14)
-            .map(|chunk| {
-                chunk
-                    .iter()
-                    .map(|w| w.load(Relaxed).count_ones() as u64)
-                    .sum::<u64>()
-            })
-            .sum();
-        end_word(first) + inner + end_word(last)
+        count_items::<1>(self.words(), range, |word| word)
     }
 
     pub fn count_ones(&self) -> u64 {
@@ -129,44 +93,14 @@ impl OneBitTable {
 
     /// Calls `visit(index)` for every set bit in `range`.
     #[inline]
-    pub fn for_each_set(&self, range: Range<u64>, mut visit: impl FnMut(u64)) {
-        if range.is_empty() {
-            return;
-        }
-        let words = self.words();
-        for w in range.start / BITS_PER_WORD..=(range.end - 1) / BITS_PER_WORD {
-            let mut mask = words[w as usize].load(Relaxed);
-            if mask == 0 {
-                continue;
-            }
-            mask &= bits_in_range(w, &range);
-            while mask != 0 {
-                let bit = mask.trailing_zeros() as u64;
-                mask &= mask - 1;
-                visit(w * BITS_PER_WORD + bit);
-            }
-        }
+    pub fn for_each_set(&self, range: Range<u64>, visit: impl FnMut(u64)) {
+        visit_items::<1>(self.words(), range, |word| word, visit);
     }
 
     /// Calls `visit(index)` for every clear bit in `range`.
     #[inline]
-    pub fn for_each_clear(&self, range: Range<u64>, mut visit: impl FnMut(u64)) {
-        if range.is_empty() {
-            return;
-        }
-        let words = self.words();
-        for w in range.start / BITS_PER_WORD..=(range.end - 1) / BITS_PER_WORD {
-            let mut mask = !words[w as usize].load(Relaxed);
-            if mask == 0 {
-                continue;
-            }
-            mask &= bits_in_range(w, &range);
-            while mask != 0 {
-                let bit = mask.trailing_zeros() as u64;
-                mask &= mask - 1;
-                visit(w * BITS_PER_WORD + bit);
-            }
-        }
+    pub fn for_each_clear(&self, range: Range<u64>, visit: impl FnMut(u64)) {
+        visit_items::<1>(self.words(), range, |word| !word, visit);
     }
 
     /// The 64 bits starting at bit `start` (bits past the end read as 0).
@@ -196,7 +130,7 @@ impl OneBitTable {
             .into_par_iter()
             .with_min_len(1024)
             .for_each(|w| {
-                let mask = bits_in_range(w as u64, &destination_range);
+                let mask = items_in_range::<1>(w as u64, &destination_range);
                 // Bit b of word w is destination bit w*64+b, whose source bit is
                 // that index shifted by (source - destination).
                 let word_start = w as u64 * BITS_PER_WORD;

@@ -8,6 +8,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use rayon::prelude::*;
 
 use super::storage::{Backing, Checkpoint, TableIdentity, WordStorage};
+use super::words::{count_items, items_in_range, visit_items};
 use crate::error::Result;
 
 pub const CELLS_PER_WORD: u64 = 32;
@@ -24,22 +25,6 @@ pub const fn broadcast(value: u8) -> u64 {
 pub fn cells_equal(word: u64, value: u8) -> u64 {
     let difference = word ^ broadcast(value);
     !(difference | (difference >> 1)) & LOW_BITS
-}
-
-/// Low-bit mask of the cells of word `word_index` that lie inside `range`.
-#[inline]
-fn cells_in_range(word_index: u64, range: &Range<u64>) -> u64 {
-    let first = word_index * CELLS_PER_WORD;
-    let low = range.start.saturating_sub(first).min(CELLS_PER_WORD);
-    let high = range.end.saturating_sub(first).min(CELLS_PER_WORD);
-    let upto = |cells: u64| {
-        if cells >= 32 {
-            u64::MAX
-        } else {
-            (1u64 << (2 * cells)) - 1
-        }
-    };
-    (upto(high) & !upto(low)) & LOW_BITS
 }
 
 pub struct TwoBitTable {
@@ -137,32 +122,8 @@ impl TwoBitTable {
     }
 
     /// Number of cells in `range` that hold `value`, counted in parallel.
-    /// Only the two end words need masking.
     pub fn count_in(&self, range: Range<u64>, value: u8) -> u64 {
-        if range.is_empty() {
-            return 0;
-        }
-        let words = self.words();
-        let first = (range.start / CELLS_PER_WORD) as usize;
-        let last = ((range.end - 1) / CELLS_PER_WORD) as usize;
-        let end_word = |w: usize| {
-            let mask =
-                cells_equal(words[w].load(Relaxed), value) & cells_in_range(w as u64, &range);
-            mask.count_ones() as u64
-        };
-        if first == last {
-            return end_word(first);
-        }
-        let inner: u64 = words[first + 1..last]
-            .par_chunks(1 << 14)
-            .map(|chunk| {
-                chunk
-                    .iter()
-                    .map(|w| cells_equal(w.load(Relaxed), value).count_ones() as u64)
-                    .sum::<u64>()
-            })
-            .sum();
-        end_word(first) + inner + end_word(last)
+        count_items::<2>(self.words(), range, |word| cells_equal(word, value))
     }
 
     pub fn count(&self, value: u8) -> u64 {
@@ -178,7 +139,7 @@ impl TwoBitTable {
         let words = self.words();
         for w in range.start / CELLS_PER_WORD..=(range.end - 1) / CELLS_PER_WORD {
             let word = &words[w as usize];
-            let low = cells_equal(word.load(Relaxed), value) & cells_in_range(w, &range);
+            let low = cells_equal(word.load(Relaxed), value) & items_in_range::<2>(w, &range);
             if low != 0 {
                 word.fetch_and(!(low | (low << 1)), Relaxed);
             }
@@ -201,23 +162,8 @@ impl TwoBitTable {
     /// Calls `visit(index)` for every cell in `range` that holds `value`
     /// when its word is read (one relaxed load per 32 cells).
     #[inline]
-    pub fn for_each_equal(&self, range: Range<u64>, value: u8, mut visit: impl FnMut(u64)) {
-        if range.is_empty() {
-            return;
-        }
-        let words = self.words();
-        for w in range.start / CELLS_PER_WORD..=(range.end - 1) / CELLS_PER_WORD {
-            let mut mask = cells_equal(words[w as usize].load(Relaxed), value);
-            if mask == 0 {
-                continue;
-            }
-            mask &= cells_in_range(w, &range);
-            while mask != 0 {
-                let bit = mask.trailing_zeros() as u64;
-                mask &= mask - 1;
-                visit(w * CELLS_PER_WORD + bit / 2);
-            }
-        }
+    pub fn for_each_equal(&self, range: Range<u64>, value: u8, visit: impl FnMut(u64)) {
+        visit_items::<2>(self.words(), range, |word| cells_equal(word, value), visit);
     }
 }
 

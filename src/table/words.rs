@@ -1,0 +1,96 @@
+//! Scans shared by the one- and two-bit tables: a table is a run of u64
+//! words holding items of `BITS` bits each; a scan turns every word into a
+//! mask with the low bit of each item of interest set, and visits or counts
+//! those items.
+
+use std::ops::Range;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
+
+use rayon::prelude::*;
+
+/// The low bit of every `BITS`-bit item of a word.
+const fn low_bits_of_items<const BITS: u32>() -> u64 {
+    match BITS {
+        1 => u64::MAX,
+        2 => 0x5555_5555_5555_5555,
+        _ => panic!("items of 1 or 2 bits"),
+    }
+}
+
+/// Low-bit mask of the items of word `word` that lie inside `range`.
+#[inline]
+pub(super) fn items_in_range<const BITS: u32>(word: u64, range: &Range<u64>) -> u64 {
+    let items_per_word = 64 / BITS as u64;
+    let first = word * items_per_word;
+    let low = range.start.saturating_sub(first).min(items_per_word);
+    let high = range.end.saturating_sub(first).min(items_per_word);
+    let upto = |items: u64| {
+        if items >= items_per_word {
+            u64::MAX
+        } else {
+            (1u64 << (BITS as u64 * items)) - 1
+        }
+    };
+    upto(high) & !upto(low) & low_bits_of_items::<BITS>()
+}
+
+/// Calls `visit(item)` for every item in `range` whose low bit is set in
+/// `select(word)` (one relaxed load per word).
+#[inline]
+pub(super) fn visit_items<const BITS: u32>(
+    words: &[AtomicU64],
+    range: Range<u64>,
+    select: impl Fn(u64) -> u64,
+    mut visit: impl FnMut(u64),
+) {
+    if range.is_empty() {
+        return;
+    }
+    let items_per_word = 64 / BITS as u64;
+    for w in range.start / items_per_word..=(range.end - 1) / items_per_word {
+        let mut mask = select(words[w as usize].load(Relaxed));
+        if mask == 0 {
+            continue;
+        }
+        mask &= items_in_range::<BITS>(w, &range);
+        while mask != 0 {
+            let bit = mask.trailing_zeros() as u64;
+            mask &= mask - 1;
+            visit(w * items_per_word + bit / BITS as u64);
+        }
+    }
+}
+
+/// Number of items in `range` whose low bit is set in `select(word)`,
+/// counted in parallel. Only the two end words need masking; the words
+/// between are counted whole.
+pub(super) fn count_items<const BITS: u32>(
+    words: &[AtomicU64],
+    range: Range<u64>,
+    select: impl Fn(u64) -> u64 + Sync,
+) -> u64 {
+    if range.is_empty() {
+        return 0;
+    }
+    let items_per_word = 64 / BITS as u64;
+    let first = (range.start / items_per_word) as usize;
+    let last = ((range.end - 1) / items_per_word) as usize;
+    let end_word = |w: usize| {
+        (select(words[w].load(Relaxed)) & items_in_range::<BITS>(w as u64, &range)).count_ones()
+            as u64
+    };
+    if first == last {
+        return end_word(first);
+    }
+    let inner: u64 = words[first + 1..last]
+        .par_chunks(1 << 14)
+        .map(|chunk| {
+            chunk
+                .iter()
+                .map(|w| select(w.load(Relaxed)).count_ones() as u64)
+                .sum::<u64>()
+        })
+        .sum();
+    end_word(first) + inner + end_word(last)
+}
