@@ -45,6 +45,10 @@ pub struct BlockLayering {
     /// sliding-tile puzzle, Algorithm 7 line 11). Target blocks must have the
     /// same length as the source.
     pub rank_preserving: Vec<Vec<usize>>,
+    /// True when every state of a block with residue r lies in layer r
+    /// itself (Peg Solitaire: the peg count), so each block is expanded in
+    /// one pass only and holds one layer.
+    pub exact: bool,
 }
 
 /// A game's state space under a perfect hash.
@@ -96,6 +100,41 @@ pub trait Space: Sync {
         false
     }
 
+    /// Positions whose distance from the start the searches report (the
+    /// reversed position of Frogs-and-Toads, the one-peg goal of Peg
+    /// Solitaire).
+    fn goal_ranks(&self) -> Vec<u64> {
+        Vec::new()
+    }
+
+    /// True when the space stores one representative per symmetry class
+    /// (its successors are canonical ranks): the searches then count each
+    /// stored state [`orbit_size`](Self::orbit_size) times, so the layers
+    /// are those of the full space.
+    fn symmetry_reduced(&self) -> bool {
+        false
+    }
+
+    /// Number of positions `state` stands for under the symmetries in use.
+    fn orbit_size(&self, _state: &Self::State) -> u64 {
+        1
+    }
+
+    /// The rank of the inverse of `state`, for games whose inversion (Peg
+    /// Solitaire's complement, Frogs-and-Toads' colour swap) maps the start
+    /// onto the goal and moves onto reversed moves (section 8.1): a state is
+    /// d moves from the goal exactly when its inverse is d moves from the
+    /// start.
+    fn inverse_rank(&self, _state: &Self::State) -> Option<u64> {
+        None
+    }
+
+    /// What layer `layer` holds, for reports ("31 pegs"), when the layering
+    /// says it exactly.
+    fn layer_name(&self, _layer: usize) -> Option<String> {
+        None
+    }
+
     /// Batched expansion (the seam for other backends): successors of every
     /// rank in `ranks`, appended to `out`.
     fn expand_ranks(&self, ranks: &[u64], out: &mut Vec<u64>) {
@@ -104,6 +143,21 @@ pub trait Space: Sync {
             self.unrank(rank, &mut state);
             self.expand(&state, MoveFilter::All, |successor| out.push(successor));
         }
+    }
+}
+
+/// Positions as text and as pictures for people: what `bitsolve show` and
+/// the deepest positions of a report print.
+pub trait Picture: Space {
+    /// The state drawn for a terminal (several lines).
+    fn draw(&self, state: &Self::State) -> String;
+
+    /// A state from its text form (the format is the game's; errors say it).
+    fn parse_position(&self, text: &str) -> crate::Result<Self::State>;
+
+    /// What the space's goal positions are, for reports.
+    fn goal_label(&self) -> String {
+        "goal".to_string()
     }
 }
 

@@ -7,7 +7,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use bitsolve::games::{Pancake, SlidingTile};
+use bitsolve::games::{Board, FrogsToads, Pancake, PegSolitaire, SlidingTile};
 use bitsolve::search::{Algorithm, Progress, SearchOptions};
 use bitsolve::space::Space;
 use bitsolve::table::Backing;
@@ -47,6 +47,7 @@ fn interrupted_then_resumed<S: Space>(
     let options = SearchOptions {
         backing: Backing::Directory(dir.clone()),
         progress: &crash,
+        ..Default::default()
     };
     let outcome = catch_unwind(AssertUnwindSafe(|| algorithm.run(space, &options)));
     assert!(
@@ -62,6 +63,7 @@ fn interrupted_then_resumed<S: Space>(
     assert!(resumed.resumed_from.is_some(), "{name}: did not resume");
     assert_eq!(resumed.layers, expected.layers, "{name}");
     assert_eq!(resumed.reachable, expected.reachable, "{name}");
+    assert_eq!(resumed.goals, expected.goals, "{name}");
 
     // A finished table answers again without searching.
     let again = algorithm.run(space, &options).unwrap();
@@ -89,6 +91,22 @@ fn one_bit_bfs_resumes() {
     // The 8-puzzle's blocks are one chunk each; a pass expands 4 or 5.
     let space = SlidingTile::new(3, 3).unwrap();
     interrupted_then_resumed(&space, Algorithm::OneBitBfs, 4 * 9 + 2, "one-bit");
+}
+
+#[test]
+fn frogs_and_toads_resumes() {
+    // Fore and Aft: 17 blocks of one chunk; crash in layer 3.
+    let space = FrogsToads::standard(3).unwrap();
+    interrupted_then_resumed(&space, Algorithm::TwoBitBfs, 17 * 2 + 5, "frogs-toads");
+}
+
+#[test]
+fn peg_solitaire_resumes_with_discarded_layers() {
+    // A 4x4 board with a hole in a corner: exact layers, discarded as the
+    // search passes them.
+    let board = Board::parse("oooo\noooo\noooo\noooo\n", "square 4x4").unwrap();
+    let space = PegSolitaire::new(board, &[0], false).unwrap();
+    interrupted_then_resumed(&space, Algorithm::OneBitBfs, 5, "peg-solitaire");
 }
 
 #[test]

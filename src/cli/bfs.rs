@@ -3,11 +3,12 @@
 use serde_json::json;
 
 use super::format::{bytes, group_digits, si};
-use super::progress::Display;
+use super::plot::plot_layers;
+use super::progress::{Display, RowFormat};
 use super::{BfsArgs, SpaceVisitor, thread_pool};
 use crate::error::Result;
 use crate::search::{Algorithm, SearchOptions, SearchReport};
-use crate::space::Space;
+use crate::space::{Picture, Space};
 use crate::table::Backing;
 
 pub(super) fn run(args: BfsArgs) -> Result<()> {
@@ -26,45 +27,107 @@ struct BfsCommand<'a> {
     threads: usize,
 }
 
+/// Ranks that can hold layer `layer`, when the layering pins layers to
+/// blocks (Peg Solitaire's peg counts): the "bits" column of Table 4.
+pub(super) fn layer_capacity<S: Space>(space: &S, layer: usize) -> Option<u64> {
+    let layering = space.layering().filter(|l| l.exact)?;
+    let blocks = space.blocks();
+    let residue = layer as u64 % layering.modulus;
+    Some(
+        blocks
+            .iter()
+            .zip(&layering.residues)
+            .filter(|&(_, &r)| r == residue)
+            .map(|(block, _)| block.len)
+            .sum(),
+    )
+}
+
+/// The table's header line and its row format for `space`.
+fn table_layout<'s, S: Space>(space: &'s S, algorithm: Algorithm) -> (String, RowFormat<'s>) {
+    if algorithm == Algorithm::OneBitReachability {
+        let header = format!("{:>7}  {:>17}", "scan", "reached");
+        return (
+            header,
+            Box::new(|scan, reached| format!("{scan:>7}  {:>17}", group_digits(reached))),
+        );
+    }
+    let named = space.layer_name(0).is_some();
+    let sized = layer_capacity(space, 0).is_some();
+    let mut header = format!("{:>7}", "layer");
+    if named {
+        header.push_str(&format!("  {:>10}", ""));
+    }
+    if sized {
+        header.push_str(&format!("  {:>15}  {:>11}", "bits", "space"));
+    }
+    header.push_str(&format!("  {:>17}", "states"));
+    let row = Box::new(move |layer: usize, states: u64| {
+        let mut row = format!("{layer:>7}");
+        if named {
+            row.push_str(&format!(
+                "  {:>10}",
+                space.layer_name(layer).unwrap_or_default()
+            ));
+        }
+        if let Some(bits) = layer_capacity(space, layer).filter(|_| sized) {
+            row.push_str(&format!(
+                "  {:>15}  {:>11}",
+                group_digits(bits),
+                bytes(bits.div_ceil(8))
+            ));
+        }
+        row.push_str(&format!("  {:>17}", group_digits(states)));
+        row
+    });
+    (header, row)
+}
+
 impl SpaceVisitor for BfsCommand<'_> {
     type Output = ();
 
-    fn visit<S: Space>(self, space: &S) -> Result<()> {
+    fn visit<S: Space + Picture>(self, space: &S) -> Result<()> {
         let algorithm: Algorithm = self.args.algo.into();
         let table_bytes = space.size().div_ceil(64 / algorithm.bits_per_state()) * 8;
         let human = !self.args.json;
-        let header = human.then(|| {
-            let place = match &self.args.store {
+        let (columns, row) = table_layout(space, algorithm);
+        let header = format!(
+            "{} · {} · {} thread{} · {} of {}\n{columns}",
+            space.descriptor(),
+            describe(algorithm),
+            self.threads,
+            if self.threads == 1 { "" } else { "s" },
+            match &self.args.store {
                 Some(dir) => format!("file table in {}", dir.display()),
                 None => "heap table".to_string(),
-            };
-            let mut header = format!(
-                "{} · {} · {} thread{} · {place} of {}",
-                space.descriptor(),
-                describe(algorithm),
-                self.threads,
-                if self.threads == 1 { "" } else { "s" },
-                bytes(table_bytes)
-            );
-            let (row, value) = match algorithm {
-                Algorithm::OneBitReachability => ("scan", "reached"),
-                _ => ("layer", "states"),
-            };
-            header.push_str(&format!("\n{row:>7}  {value:>17}"));
-            header
-        });
-        let display = Display::new(human, header);
+            },
+            bytes(table_bytes)
+        );
+        let display = if human {
+            Display::new(Some(header), Some(row))
+        } else {
+            Display::new(None, None)
+        };
         let options = SearchOptions {
             backing: match &self.args.store {
                 Some(dir) => Backing::Directory(dir.clone()),
                 None => Backing::Heap,
             },
             progress: &display,
+            meet_in_middle: self.args.inversion,
+            max_depth: self.args.max_depth,
         };
         let outcome = self.pool.install(|| algorithm.run(space, &options));
         display.finish();
         let report = outcome?;
         display.print_header();
+        if let (Some(path), Some(layers)) = (&self.args.plot, &report.layers) {
+            plot_layers(
+                path,
+                &format!("{} · {}", space.descriptor(), describe(algorithm)),
+                layers,
+            )?;
+        }
         if human {
             print_summary(space, &report);
         } else {
@@ -82,12 +145,62 @@ fn describe(algorithm: Algorithm) -> &'static str {
     }
 }
 
-fn print_summary<S: Space>(space: &S, report: &SearchReport) {
+/// Draws the positions of `ranks`.
+fn pictures<S: Space + Picture>(space: &S, ranks: &[u64]) -> Vec<String> {
+    let mut state = space.new_state();
+    ranks
+        .iter()
+        .map(|&rank| {
+            space.unrank(rank, &mut state);
+            space.draw(&state)
+        })
+        .collect()
+}
+
+/// How many deepest positions a human report draws.
+const DEEPEST_DRAWN: usize = 4;
+
+fn print_summary<S: Space + Picture>(space: &S, report: &SearchReport) {
     println!("{:>7}  {:>17}", "total", group_digits(report.reachable));
     if let Some(depth) = report.max_depth() {
-        println!("max depth {depth}");
+        let deepest = report
+            .layers
+            .as_ref()
+            .and_then(|l| l.last())
+            .copied()
+            .unwrap_or(0);
+        println!(
+            "max depth {depth} ({} positions there)",
+            group_digits(deepest)
+        );
     } else {
         println!("scans {}", report.passes);
+    }
+    if let Some(representatives) = &report.representatives {
+        let stored: u64 = representatives.iter().sum();
+        println!(
+            "symmetry: {} positions stored for the {} counted",
+            group_digits(stored),
+            group_digits(report.reachable)
+        );
+    }
+    if let Some(meet) = &report.meet {
+        println!(
+            "inversion: searched to layer {} of {}; {} positions of layer {} have their inverse in layer {}",
+            meet.goal_layer - meet.middle_layer,
+            meet.goal_layer,
+            group_digits(meet.midpoints),
+            meet.middle_layer,
+            meet.goal_layer - meet.middle_layer
+        );
+    }
+    for goal in &report.goals {
+        let label = space.goal_label();
+        match (goal.reached, goal.distance) {
+            (true, Some(distance)) => println!("{label}: reached at distance {distance}"),
+            (true, None) => println!("{label}: reachable"),
+            (false, _) => println!("{label}: not reachable"),
+        }
     }
     println!(
         "space {} ranks, {:.2}% reachable",
@@ -114,16 +227,49 @@ fn print_summary<S: Space>(space: &S, report: &SearchReport) {
     if let Some(path) = &report.store {
         println!("table file {}", path.display());
     }
+    let shown = &report.deepest[..report.deepest.len().min(DEEPEST_DRAWN)];
+    if !shown.is_empty() && report.max_depth().is_some_and(|d| d > 0) {
+        println!(
+            "deepest positions{}:",
+            if report.deepest.len() > shown.len() {
+                " (first few)"
+            } else {
+                ""
+            }
+        );
+        for (rank, picture) in shown.iter().zip(pictures(space, shown)) {
+            println!("rank {rank}\n{picture}");
+        }
+    }
 }
 
-fn to_json<S: Space>(space: &S, report: &SearchReport, threads: usize) -> serde_json::Value {
+fn to_json<S: Space + Picture>(
+    space: &S,
+    report: &SearchReport,
+    threads: usize,
+) -> serde_json::Value {
+    let goals: Vec<serde_json::Value> = report
+        .goals
+        .iter()
+        .map(|goal| json!({"rank": goal.rank, "distance": goal.distance, "reached": goal.reached}))
+        .collect();
     json!({
         "game": space.descriptor(),
         "algo": report.algorithm.name(),
         "threads": threads,
         "layers": report.layers,
+        "representatives": report.representatives,
         "total": report.reachable,
         "max_depth": report.max_depth(),
+        "goal_distance": report.goals.first().and_then(|goal| goal.distance),
+        "goals": goals,
+        "deepest": report.deepest,
+        "meet": report.meet.as_ref().map(|meet| json!({
+            "goal_layer": meet.goal_layer,
+            "middle_layer": meet.middle_layer,
+            "midpoints": meet.midpoints,
+        })),
+        "deepest_positions": pictures(space, &report.deepest),
         "space_size": space.size(),
         "passes": report.passes,
         "expanded": report.expanded,

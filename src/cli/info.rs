@@ -6,7 +6,7 @@ use super::format::{bytes, group_digits};
 use super::{InfoArgs, SpaceVisitor};
 use crate::error::Result;
 use crate::search::Algorithm;
-use crate::space::Space;
+use crate::space::{Picture, Space};
 use crate::table::storage::available_memory;
 
 pub(super) fn run(args: InfoArgs) -> Result<()> {
@@ -25,7 +25,7 @@ fn table_bytes<S: Space>(space: &S, algorithm: Algorithm) -> u64 {
 impl SpaceVisitor for InfoCommand {
     type Output = ();
 
-    fn visit<S: Space>(self, space: &S) -> Result<()> {
+    fn visit<S: Space + Picture>(self, space: &S) -> Result<()> {
         let blocks = space.blocks();
         let largest_block = blocks.iter().map(|b| b.len).max().unwrap_or(0);
         let one_bit_bfs = space.layering().is_some();

@@ -5,7 +5,9 @@ mod bfs;
 mod format;
 mod games;
 mod info;
+mod plot;
 mod progress;
+mod show;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -34,6 +36,8 @@ enum Command {
     Bfs(BfsArgs),
     /// Size of a game's state space and the memory a search of it needs.
     Info(InfoArgs),
+    /// Draw a position given by its rank or as text, with its rank.
+    Show(ShowArgs),
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +77,29 @@ struct BfsArgs {
     /// Print one JSON object on stdout instead of a table.
     #[arg(long, global = true)]
     json: bool,
+    /// Draw the layer sizes as a bar chart into this SVG file.
+    #[arg(long, value_name = "FILE.svg", global = true)]
+    plot: Option<PathBuf>,
+    /// Stop the BFS once layer D is complete.
+    #[arg(long, value_name = "D", global = true)]
+    max_depth: Option<usize>,
+    /// Use the game's inversion symmetry (section 8.1; Peg Solitaire, with
+    /// one-bit BFS): search only to half the goal's depth and join the
+    /// halves, deciding whether the goal is reachable.
+    #[arg(long, global = true)]
+    inversion: bool,
+}
+
+#[derive(Args, Debug)]
+struct ShowArgs {
+    #[command(subcommand)]
+    game: GameSpec,
+    /// The rank of the position.
+    #[arg(long, global = true, conflicts_with = "position")]
+    rank: Option<u64>,
+    /// The position as text (see each game's format in the README).
+    #[arg(long, global = true)]
+    position: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -94,6 +121,7 @@ pub fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Bfs(args) => bfs::run(args),
         Command::Info(args) => info::run(args),
+        Command::Show(args) => show::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

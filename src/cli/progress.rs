@@ -7,13 +7,15 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::format::group_digits;
 use crate::search::Progress;
 
 /// Runs shorter than this never show a bar.
 const QUIET_START: Duration = Duration::from_millis(1500);
 
-pub struct Display {
+/// Formats one row of the layer table (layer or scan index, count).
+pub type RowFormat<'a> = Box<dyn Fn(usize, u64) -> String + Send + Sync + 'a>;
+
+pub struct Display<'a> {
     bar: ProgressBar,
     started: Instant,
     shown: AtomicBool,
@@ -21,13 +23,14 @@ pub struct Display {
     /// the search has started so a run that fails at once prints only its
     /// error.
     header: Mutex<Option<String>>,
-    /// Print each finished layer as a table row on stdout.
-    stream_rows: bool,
+    /// Prints each finished layer as a table row on stdout, if given.
+    rows: Option<RowFormat<'a>>,
 }
 
-impl Display {
-    /// `header` (if any) goes to stdout before the first row.
-    pub fn new(stream_rows: bool, header: Option<String>) -> Self {
+impl<'a> Display<'a> {
+    /// `header` (if any) goes to stdout before the first row; `rows`, if
+    /// given, formats a row for every finished layer.
+    pub fn new(header: Option<String>, rows: Option<RowFormat<'a>>) -> Self {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
         bar.set_style(
             ProgressStyle::with_template(
@@ -41,7 +44,7 @@ impl Display {
             started: Instant::now(),
             shown: AtomicBool::new(false),
             header: Mutex::new(header),
-            stream_rows,
+            rows,
         }
     }
 
@@ -65,7 +68,7 @@ impl Display {
     }
 }
 
-impl Progress for Display {
+impl Progress for Display<'_> {
     fn begin_pass(&self, label: &str, units: u64) {
         self.print_header();
         self.bar.set_length(units);
@@ -81,9 +84,8 @@ impl Progress for Display {
 
     fn layer_done(&self, layer: usize, states: u64) {
         self.print_header();
-        if self.stream_rows {
-            self.bar
-                .suspend(|| println!("{layer:>7}  {:>17}", group_digits(states)));
+        if let Some(row) = &self.rows {
+            self.bar.suspend(|| println!("{}", row(layer, states)));
         }
     }
 

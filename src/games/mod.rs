@@ -1,11 +1,17 @@
 //! Game rules as [`Space`](crate::space::Space)s: one file per domain.
 
+pub mod board;
+pub mod frogs_toads;
 pub mod pancake;
+pub mod peg_solitaire;
 mod permutation_state;
 pub mod sliding_tile;
 pub mod top_spin;
 
+pub use board::Board;
+pub use frogs_toads::FrogsToads;
 pub use pancake::Pancake;
+pub use peg_solitaire::PegSolitaire;
 pub use permutation_state::PermutationBuffer;
 pub use sliding_tile::SlidingTile;
 pub use top_spin::TopSpin;

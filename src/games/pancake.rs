@@ -9,10 +9,10 @@
 //! the layers are the distances to sorted: the deepest layer is the pancake
 //! number.
 
-use super::permutation_state::PermutationBuffer;
+use super::permutation_state::{PermutationBuffer, check_permutation, parse_numbers};
 use crate::error::{Error, Result};
 use crate::hash::permutation::{factorial, rank_mr, unrank_mr};
-use crate::space::{Block, MoveFilter, Space};
+use crate::space::{Block, MoveFilter, Picture, Space};
 
 /// The largest n the tool accepts: n! (times 2^n when burned) must fit a u64.
 pub const MAX_PANCAKES: usize = 20;
@@ -149,6 +149,58 @@ impl Space for Pancake {
 
     fn reversible(&self) -> bool {
         true
+    }
+}
+
+impl Picture for Pancake {
+    /// The stack from the top, one pancake a line, as wide as it is large;
+    /// a burned side up shows as `#`.
+    fn draw(&self, state: &PancakeState) -> String {
+        let mut picture = String::new();
+        for (position, &size) in state.stack.as_slice().iter().enumerate() {
+            let width = size as usize + 1;
+            let burned_up = state.burned_up >> position & 1 == 1;
+            let fill = if burned_up { "#" } else { "=" };
+            let pad = " ".repeat(self.n - width + 1);
+            picture.push_str(&format!(
+                "{pad}{}  {}{}\n",
+                fill.repeat(2 * width - 1),
+                size + 1,
+                if burned_up { " (burned side up)" } else { "" }
+            ));
+        }
+        picture
+    }
+
+    /// Pancake sizes 1..n from the top, e.g. "3,1,2"; with `--burned`, a
+    /// minus sign marks a pancake with its burned side up.
+    fn parse_position(&self, text: &str) -> Result<PancakeState> {
+        let numbers = parse_numbers(text)?;
+        if numbers.len() != self.n {
+            return Err(Error::InvalidParameter(format!(
+                "a stack of {} pancakes needs {} sizes, got {}",
+                self.n,
+                self.n,
+                numbers.len()
+            )));
+        }
+        if !self.burned && numbers.iter().any(|&x| x < 0) {
+            return Err(Error::InvalidParameter(
+                "only burned pancakes have sides (--burned)".into(),
+            ));
+        }
+        let sizes: Vec<i64> = numbers.iter().map(|x| x.abs()).collect();
+        check_permutation(&sizes, 1, "the stack")?;
+        let mut state = self.new_state();
+        for (position, &size) in sizes.iter().enumerate() {
+            state.stack.as_mut_slice()[position] = (size - 1) as u8;
+        }
+        state.burned_up = numbers
+            .iter()
+            .enumerate()
+            .filter(|&(_, &x)| x < 0)
+            .fold(0, |acc, (position, _)| acc | 1 << position);
+        Ok(state)
     }
 }
 

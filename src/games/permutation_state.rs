@@ -43,3 +43,32 @@ impl PermutationBuffer {
         self.len == 0
     }
 }
+
+/// Integers separated by commas and/or spaces ("3,1,-2" or "3 1 -2").
+pub fn parse_numbers(text: &str) -> crate::Result<Vec<i64>> {
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|token| !token.is_empty())
+        .map(|token| {
+            token.parse::<i64>().map_err(|_| {
+                crate::Error::InvalidParameter(format!("'{token}' in the position is not a number"))
+            })
+        })
+        .collect()
+}
+
+/// Checks that `values` hold each of `first..first+len` once.
+pub fn check_permutation(values: &[i64], first: i64, what: &str) -> crate::Result<()> {
+    let len = values.len() as i64;
+    let mut seen = vec![false; values.len()];
+    for &value in values {
+        let index = value - first;
+        if index < 0 || index >= len || seen[index as usize] {
+            return Err(crate::Error::InvalidParameter(format!(
+                "{what} must hold each of {first}..={} exactly once",
+                first + len - 1
+            )));
+        }
+        seen[index as usize] = true;
+    }
+    Ok(())
+}

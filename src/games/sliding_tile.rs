@@ -12,10 +12,10 @@
 //! move-alternation property on blocks, which drives the one-bit BFS of
 //! Algorithm 7, with the sideways moves applied as whole-block ORs.
 
-use super::permutation_state::PermutationBuffer;
+use super::permutation_state::{PermutationBuffer, check_permutation, parse_numbers};
 use crate::error::{Error, Result};
 use crate::hash::permutation::{factorial, is_odd, rank_mr_folded, unrank_mr_folded};
-use crate::space::{Block, BlockLayering, MoveFilter, Space};
+use crate::space::{Block, BlockLayering, MoveFilter, Picture, Space};
 
 /// (w*h)!/2 must fit a u64.
 pub const MAX_CELLS: usize = 20;
@@ -224,11 +224,65 @@ impl Space for SlidingTile {
                     targets
                 })
                 .collect(),
+            exact: false,
         })
     }
 
     fn reversible(&self) -> bool {
         true
+    }
+}
+
+impl Picture for SlidingTile {
+    fn draw(&self, state: &SlidingTileState) -> String {
+        let board = self.board(state);
+        let mut picture = String::new();
+        for row in board.chunks(self.width) {
+            let cells: Vec<String> = row
+                .iter()
+                .map(|&tile| {
+                    if tile == 0 {
+                        "  .".to_string()
+                    } else {
+                        format!("{tile:>3}")
+                    }
+                })
+                .collect();
+            picture.push_str(&cells.join(" "));
+            picture.push('\n');
+        }
+        picture
+    }
+
+    /// The tiles row by row, 0 for the blank, e.g. "1,2,3,4,0,5,7,8,6".
+    fn parse_position(&self, text: &str) -> Result<SlidingTileState> {
+        let numbers = parse_numbers(text)?;
+        if numbers.len() != self.cells() {
+            return Err(Error::InvalidParameter(format!(
+                "a {} x {} board needs {} numbers, got {}",
+                self.width,
+                self.height,
+                self.cells(),
+                numbers.len()
+            )));
+        }
+        check_permutation(&numbers, 0, "the board")?;
+        let blank = numbers.iter().position(|&t| t == 0).unwrap();
+        let mut state = self.new_state();
+        let tiles: Vec<u8> = numbers
+            .iter()
+            .filter(|&&t| t != 0)
+            .map(|&t| (t - 1) as u8)
+            .collect();
+        state.tiles.as_mut_slice().copy_from_slice(&tiles);
+        state.blank = blank;
+        if is_odd(state.tiles.as_slice()) != self.odd_in_block[blank] {
+            return Err(Error::InvalidParameter(
+                "this board cannot be reached from the goal (wrong permutation parity)".into(),
+            ));
+        }
+        state.in_block = rank_mr_folded(state.tiles.as_slice());
+        Ok(state)
     }
 }
 

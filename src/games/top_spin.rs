@@ -14,12 +14,12 @@
 //! k divisible by 4 (k = 4 is the paper's case), and the constructor checks
 //! each twist rather than trusting the condition.
 
-use super::permutation_state::PermutationBuffer;
+use super::permutation_state::{PermutationBuffer, check_permutation, parse_numbers};
 use crate::error::{Error, Result};
 use crate::hash::permutation::{
     MAX_PERMUTATION_LEN, factorial, is_odd, rank_mr, rank_mr_folded, unrank_mr, unrank_mr_folded,
 };
-use crate::space::{MoveFilter, Space};
+use crate::space::{MoveFilter, Picture, Space};
 
 #[derive(Clone, Debug)]
 pub struct TopSpin {
@@ -189,6 +189,56 @@ impl Space for TopSpin {
 
     fn reversible(&self) -> bool {
         true
+    }
+}
+
+impl Picture for TopSpin {
+    /// The ring read clockwise from token 0, with the turnstile's k
+    /// positions under the first tokens.
+    fn draw(&self, state: &TopSpinState) -> String {
+        let tokens: Vec<String> = state
+            .ring
+            .as_slice()
+            .iter()
+            .map(|t| format!("{t:>2}"))
+            .collect();
+        let turnstile: Vec<&str> = (0..self.n)
+            .map(|i| if i < self.k { "^^" } else { "  " })
+            .collect();
+        format!(
+            "ring  {}  (back to {:>2})\n      {}\n",
+            tokens.join(" "),
+            0,
+            turnstile.join(" ")
+        )
+    }
+
+    /// The tokens 0..n-1 around the ring, in any rotation, e.g. "0,2,1,3,4,5".
+    fn parse_position(&self, text: &str) -> Result<TopSpinState> {
+        let numbers = parse_numbers(text)?;
+        if numbers.len() != self.n {
+            return Err(Error::InvalidParameter(format!(
+                "a ring of {} tokens needs {} numbers, got {}",
+                self.n,
+                self.n,
+                numbers.len()
+            )));
+        }
+        check_permutation(&numbers, 0, "the ring")?;
+        let zero_at = numbers.iter().position(|&t| t == 0).unwrap();
+        let mut state = self.new_state();
+        for j in 0..self.n {
+            state.ring.as_mut_slice()[j] = numbers[(zero_at + j) % self.n] as u8;
+        }
+        if self.folded {
+            let order: Vec<u8> = state.ring.as_slice()[1..].iter().map(|t| t - 1).collect();
+            if is_odd(&order) {
+                return Err(Error::InvalidParameter(
+                    "this ring has the parity no twist can reach from the solved ring".into(),
+                ));
+            }
+        }
+        Ok(state)
     }
 }
 

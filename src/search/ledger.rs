@@ -1,16 +1,65 @@
 //! Bookkeeping shared by the searches: per-layer (or per-scan) counts,
-//! resuming from a table file's checkpoint, recording one after every pass,
-//! running a pass over chunks, and the final report.
+//! goal distances, resuming from a table file's checkpoint, recording one
+//! after every pass, running a pass over chunks, and the final report.
 
 use std::time::Instant;
 
 use rayon::prelude::*;
 
 use super::chunks::Chunk;
-use super::{Algorithm, Progress, SearchReport, Work};
+use super::{Algorithm, GoalReport, Progress, SearchReport, Work};
 use crate::error::Result;
+use crate::space::Space;
 use crate::table::Checkpoint;
 use crate::table::storage::WordStorage;
+
+/// The states a pass added: positions of the full space, and the stored
+/// representatives they stand for (equal unless the space is reduced by
+/// symmetry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LayerCount {
+    pub states: u64,
+    pub representatives: u64,
+}
+
+impl LayerCount {
+    pub fn plain(states: u64) -> Self {
+        LayerCount {
+            states,
+            representatives: states,
+        }
+    }
+}
+
+/// Counts the states visited by `visit_chunk` over `chunks`: with symmetry
+/// reduction each stored state counts for its orbit, else `representatives`
+/// (a population count the caller already has) is the answer.
+pub(crate) fn count_states<S: Space>(
+    space: &S,
+    chunks: &[&Chunk],
+    representatives: u64,
+    visit_chunk: impl Fn(&Chunk, &mut dyn FnMut(u64)) + Sync,
+) -> LayerCount {
+    if !space.symmetry_reduced() {
+        return LayerCount::plain(representatives);
+    }
+    let states = chunks
+        .par_iter()
+        .map(|chunk| {
+            let mut state = space.new_state();
+            let mut states = 0u64;
+            visit_chunk(chunk, &mut |rank| {
+                space.unrank(rank, &mut state);
+                states += space.orbit_size(&state);
+            });
+            states
+        })
+        .sum();
+    LayerCount {
+        states,
+        representatives,
+    }
+}
 
 pub(crate) struct Ledger<'a> {
     algorithm: Algorithm,
@@ -19,6 +68,9 @@ pub(crate) struct Ledger<'a> {
     started: Instant,
     /// States per layer (BFS) or states reached after each scan (reachability).
     pub counts: Vec<u64>,
+    pub representatives: Vec<u64>,
+    goals: Vec<u64>,
+    goal_distances: Vec<Option<u64>>,
     pub resumed_from: Option<u64>,
     pub finished: bool,
     pub work: Work,
@@ -27,51 +79,65 @@ pub(crate) struct Ledger<'a> {
 
 impl<'a> Ledger<'a> {
     /// Continues from the checkpoint of a reopened table, or starts afresh:
-    /// `start` marks the start states and returns the first count.
+    /// `start` marks the start states and returns their count. `reached`
+    /// tells whether a rank is in the table (for goal distances).
     pub fn open(
         algorithm: Algorithm,
         storage: &'a WordStorage,
         checkpoint: Option<Checkpoint>,
         progress: &'a dyn Progress,
-        start: impl FnOnce() -> Result<u64>,
+        goals: Vec<u64>,
+        start: impl FnOnce() -> Result<LayerCount>,
+        reached: impl Fn(u64) -> bool,
     ) -> Result<Self> {
-        let started = Instant::now();
-        let (counts, resumed_from, finished) = match checkpoint {
+        let mut ledger = Ledger {
+            algorithm,
+            storage,
+            progress,
+            started: Instant::now(),
+            counts: Vec::new(),
+            representatives: Vec::new(),
+            goal_distances: vec![None; goals.len()],
+            goals,
+            resumed_from: None,
+            finished: false,
+            work: Work::default(),
+            passes: 0,
+        };
+        match checkpoint {
             Some(Checkpoint {
                 last_completed: Some(last),
                 counts,
+                representatives,
+                goal_distances,
                 complete,
             }) => {
                 progress.note(&format!(
                     "resuming after completed {} {last}",
-                    Self::unit(algorithm)
+                    ledger.unit()
                 ));
-                (counts, Some(last), complete)
+                ledger.counts = counts;
+                ledger.representatives = representatives;
+                if goal_distances.len() == ledger.goals.len() {
+                    ledger.goal_distances = goal_distances;
+                }
+                ledger.resumed_from = Some(last);
+                ledger.finished = complete;
+                for (index, &count) in ledger.counts.iter().enumerate() {
+                    ledger.announce(index, count);
+                }
             }
-            _ => (vec![start()?], None, false),
-        };
-        let ledger = Ledger {
-            algorithm,
-            storage,
-            progress,
-            started,
-            counts,
-            resumed_from,
-            finished,
-            work: Work::default(),
-            passes: 0,
-        };
-        if resumed_from.is_none() {
-            ledger.checkpoint()?;
-        }
-        for (index, &count) in ledger.counts.iter().enumerate() {
-            ledger.announce(index, count);
+            _ => {
+                let first = start()?;
+                ledger.push(first, &reached);
+                ledger.checkpoint()?;
+            }
         }
         Ok(ledger)
     }
 
-    fn unit(algorithm: Algorithm) -> &'static str {
-        if algorithm == Algorithm::OneBitReachability {
+    fn unit(&self) -> &'static str {
+        if self.algorithm == Algorithm::OneBitReachability {
             "scan"
         } else {
             "layer"
@@ -86,10 +152,24 @@ impl<'a> Ledger<'a> {
         }
     }
 
+    fn push(&mut self, count: LayerCount, reached: &impl Fn(u64) -> bool) {
+        self.counts.push(count.states);
+        self.representatives.push(count.representatives);
+        let layer = self.counts.len() as u64 - 1;
+        for (goal, distance) in self.goals.iter().zip(self.goal_distances.iter_mut()) {
+            if distance.is_none() && reached(*goal) {
+                *distance = Some(layer);
+            }
+        }
+        self.announce(self.counts.len() - 1, count.states);
+    }
+
     fn checkpoint(&self) -> Result<()> {
         self.storage.checkpoint(&Checkpoint {
             last_completed: Some(self.counts.len() as u64 - 1),
             counts: self.counts.clone(),
+            representatives: self.representatives.clone(),
+            goal_distances: self.goal_distances.clone(),
             complete: self.finished,
         })
     }
@@ -110,30 +190,62 @@ impl<'a> Ledger<'a> {
         self.passes += 1;
     }
 
-    /// Ends a pass: `next` is the new count, or `None` when the pass found
-    /// nothing and the search is over. The checkpoint goes to disk either way.
-    pub fn record(&mut self, next: Option<u64>) -> Result<()> {
+    /// Ends a pass: `next` is what it added, or `None` when it found nothing
+    /// and the search is over. The checkpoint goes to disk either way.
+    pub fn record(
+        &mut self,
+        next: Option<LayerCount>,
+        reached: impl Fn(u64) -> bool,
+    ) -> Result<()> {
         match next {
-            Some(count) => {
-                self.counts.push(count);
-                self.announce(self.counts.len() - 1, count);
-            }
+            Some(count) => self.push(count, &reached),
             None => self.finished = true,
         }
         self.checkpoint()
     }
 
-    pub fn report(self) -> SearchReport {
-        let (layers, reachable) = if self.algorithm == Algorithm::OneBitReachability {
-            (None, *self.counts.last().expect("the start population"))
+    /// The final report; `deepest` holds a few ranks of the last layer when
+    /// the algorithm can tell them apart.
+    pub fn report(self, deepest: Vec<u64>, reached: impl Fn(u64) -> bool) -> SearchReport {
+        let reachability = self.algorithm == Algorithm::OneBitReachability;
+        let reached_goal = |goal: u64, distance: Option<u64>| distance.is_some() || reached(goal);
+        let goals = self
+            .goals
+            .iter()
+            .zip(&self.goal_distances)
+            .map(|(&rank, &distance)| GoalReport {
+                rank,
+                distance: if reachability {
+                    None
+                } else {
+                    distance.map(|d| d as usize)
+                },
+                reached: reached_goal(rank, distance),
+            })
+            .collect();
+        let symmetric = self.representatives != self.counts;
+        let (layers, reachable, representatives) = if reachability {
+            (
+                None,
+                *self.counts.last().expect("the start population"),
+                None,
+            )
         } else {
             let total = self.counts.iter().sum();
-            (Some(self.counts), total)
+            (
+                Some(self.counts),
+                total,
+                symmetric.then_some(self.representatives),
+            )
         };
         SearchReport {
             algorithm: self.algorithm,
             layers,
+            representatives,
             reachable,
+            goals,
+            deepest,
+            meet: None,
             passes: self.passes,
             expanded: self.work.expanded,
             successors: self.work.successors,

@@ -81,6 +81,13 @@ impl Progress for Silent {}
 pub struct SearchOptions<'a> {
     pub backing: Backing,
     pub progress: &'a dyn Progress,
+    /// Section 8.1's inversion: where the space maps its forward graph onto
+    /// its backward graph (Peg Solitaire's complement), stop the one-bit BFS
+    /// halfway to the goal and join the halves (see [`MeetReport`]).
+    pub meet_in_middle: bool,
+    /// Stop a BFS once this layer is complete (a later run without the
+    /// limit resumes from a stored table).
+    pub max_depth: Option<usize>,
 }
 
 impl Default for SearchOptions<'_> {
@@ -88,9 +95,44 @@ impl Default for SearchOptions<'_> {
         SearchOptions {
             backing: Backing::Heap,
             progress: &Silent,
+            meet_in_middle: false,
+            max_depth: None,
         }
     }
 }
+
+impl SearchOptions<'_> {
+    /// True once `layers` layers (0..layers) are complete and the limit says stop.
+    pub(crate) fn deep_enough(&self, layers: usize) -> bool {
+        self.max_depth.is_some_and(|depth| layers > depth)
+    }
+}
+
+/// The outcome of a search stopped halfway by [`SearchOptions::meet_in_middle`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MeetReport {
+    /// The goal's layer g (its distance, when it is reachable).
+    pub goal_layer: usize,
+    /// Layer floor(g/2), whose states were checked.
+    pub middle_layer: usize,
+    /// States of the middle layer whose inverse lies in layer g - floor(g/2):
+    /// the midpoints of start-to-goal paths; the goal is reachable exactly
+    /// when there is one.
+    pub midpoints: u64,
+}
+
+/// Whether (and when) a goal position of the space was reached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GoalReport {
+    pub rank: u64,
+    /// BFS layer of the goal (its distance from the start); `None` when not
+    /// reached or when the algorithm (reachability) has no layers.
+    pub distance: Option<usize>,
+    pub reached: bool,
+}
+
+/// How many ranks of the deepest layer a report lists.
+pub const DEEPEST_SAMPLE: usize = 16;
 
 /// What a search found and what it cost.
 #[derive(Clone, Debug, PartialEq)]
@@ -99,8 +141,17 @@ pub struct SearchReport {
     /// States per BFS layer, index 0 = the start layer; `None` for
     /// reachability, which does not separate layers.
     pub layers: Option<Vec<u64>>,
-    /// Reachable states.
+    /// For a space reduced by symmetry: the stored representatives per
+    /// layer (`layers` counts the full space).
+    pub representatives: Option<Vec<u64>>,
+    /// Reachable states (of the full space).
     pub reachable: u64,
+    /// The space's goal positions.
+    pub goals: Vec<GoalReport>,
+    /// Up to [`DEEPEST_SAMPLE`] ranks from the deepest layer (BFS).
+    pub deepest: Vec<u64>,
+    /// Set when the search stopped halfway (meet in the middle).
+    pub meet: Option<MeetReport>,
     /// Passes over the table (BFS levels or reachability scans) run by this
     /// process, and in all including the resumed part.
     pub passes: u64,

@@ -18,8 +18,11 @@
 //! states found, re-expansion everywhere) is the clear bits by far.
 
 use super::chunks::{Chunk, chunks_of};
-use super::ledger::Ledger;
-use super::{Algorithm, BATCH, SearchOptions, SearchReport, Work, checked_start_ranks, has_parent};
+use super::ledger::{Ledger, count_states};
+use super::{
+    Algorithm, BATCH, DEEPEST_SAMPLE, MeetReport, SearchOptions, SearchReport, Work,
+    checked_start_ranks, has_parent,
+};
 use crate::error::{Error, Result};
 use crate::space::{Block, BlockLayering, MoveFilter, Space};
 use crate::table::OneBitTable;
@@ -33,20 +36,72 @@ pub fn one_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
     })?;
     let blocks = space.blocks();
     check_layering(&layering, &blocks)?;
+    if space.symmetry_reduced() && !layering.exact {
+        return Err(Error::Unsupported(format!(
+            "{}: symmetry reduction with one-bit BFS needs blocks whose layer is exact",
+            space.descriptor()
+        )));
+    }
 
     let descriptor = format!("{}; one-bit BFS", space.descriptor());
-    let (table, checkpoint) = OneBitTable::open(&options.backing, &descriptor, space.size())?;
+    // With exact layers only three consecutive layers are ever in use: the
+    // one expanded, the one filled, and the one before (kept for meeting in
+    // the middle); older ones are discarded as the search goes.
+    let capacity_of = |residue: u64| -> u64 {
+        let with_residue = blocks
+            .iter()
+            .zip(&layering.residues)
+            .filter(|&(_, &r)| r == residue);
+        with_residue.map(|(block, _)| block.len).sum()
+    };
+    let resident = if layering.exact {
+        (0..layering.modulus)
+            .map(|r| {
+                (0..3)
+                    .map(|i| capacity_of((r + i) % layering.modulus))
+                    .sum::<u64>()
+            })
+            .max()
+            .unwrap_or(0)
+    } else {
+        space.size()
+    };
+    let (table, checkpoint) =
+        OneBitTable::open(&options.backing, &descriptor, space.size(), resident)?;
     let residue_of_layer = |layer: usize| layer as u64 % layering.modulus;
     let blocks_with_residue = |residue: u64| -> Vec<usize> {
         (0..blocks.len())
             .filter(|&b| layering.residues[b] == residue)
             .collect()
     };
+    let chunks = chunks_of(&blocks);
+    let chunks_with_residue = |residue: u64| -> Vec<&Chunk> {
+        chunks
+            .iter()
+            .filter(|c| layering.residues[c.block] == residue)
+            .collect()
+    };
+    // Set bits in the blocks of a residue, and (with exact layers) the full
+    // count they stand for.
+    let count_residue = |residue: u64, earlier: u64| {
+        let set: u64 = blocks_with_residue(residue)
+            .iter()
+            .map(|&b| table.count_in(blocks[b].range()))
+            .sum();
+        count_states(
+            space,
+            &chunks_with_residue(residue),
+            set - earlier,
+            |chunk, visit| table.for_each_set(chunk.ranks.clone(), visit),
+        )
+    };
+    let reached = |rank: u64| table.get(rank);
     let mut ledger = Ledger::open(
         Algorithm::OneBitBfs,
         table.storage(),
         checkpoint,
         options.progress,
+        space.goal_ranks(),
         || {
             for rank in checked_start_ranks(space)? {
                 let block = blocks.partition_point(|b| b.end() <= rank);
@@ -58,21 +113,27 @@ pub fn one_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
                 }
                 table.set(rank);
             }
-            Ok(blocks_with_residue(0)
-                .iter()
-                .map(|&b| table.count_in(blocks[b].range()))
-                .sum())
+            Ok(count_residue(0, 0))
         },
+        reached,
     )?;
 
-    let chunks = chunks_of(&blocks);
-    while !ledger.finished {
+    let meet_at = if options.meet_in_middle {
+        Some(meeting_layers(space, &layering, &blocks)?)
+    } else {
+        None
+    };
+    let halfway = |layers: usize| meet_at.is_some_and(|(_, last)| layers > last);
+    while !ledger.finished
+        && !halfway(ledger.counts.len())
+        && !options.deep_enough(ledger.counts.len())
+    {
         let level = ledger.counts.len();
         let expanding = residue_of_layer(level - 1);
         let residue = residue_of_layer(level);
-        // States already found with each residue, from the layer counts.
+        // States stored so far with each residue, from the layer counts.
         let found_with = |wanted: u64| -> u64 {
-            let layers = ledger.counts.iter().enumerate();
+            let layers = ledger.representatives.iter().enumerate();
             layers
                 .filter(|&(layer, _)| residue_of_layer(layer) == wanted)
                 .map(|(_, &n)| n)
@@ -92,10 +153,7 @@ pub fn one_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
             .sum();
         let pull = space.reversible() && capacity - earlier < sources;
         let active_residue = if pull { residue } else { expanding };
-        let active: Vec<&Chunk> = chunks
-            .iter()
-            .filter(|c| layering.residues[c.block] == active_residue)
-            .collect();
+        let active = chunks_with_residue(active_residue);
         if pull {
             ledger.pass(
                 &format!("layer {level} (checking parents)"),
@@ -109,14 +167,108 @@ pub fn one_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
         }
 
         // Theorem 3: this layer's states are the new bits of its residue.
-        let now: u64 = blocks_with_residue(residue)
-            .iter()
-            .map(|&b| table.count_in(blocks[b].range()))
-            .sum();
-        let found = now - earlier;
-        ledger.record((found > 0).then_some(found))?;
+        let found = count_residue(residue, earlier);
+        ledger.record((found.representatives > 0).then_some(found), reached)?;
+        if layering.exact && level >= 2 {
+            for block in blocks_with_residue(residue_of_layer(level - 2)) {
+                table.discard(blocks[block].range())?;
+            }
+        }
     }
-    Ok(ledger.report())
+    if let Some((goal_layer, last)) = meet_at {
+        if ledger.counts.len() <= last {
+            // The search ended before the second half's layer: no path.
+            let report = ledger.report(Vec::new(), reached);
+            let meet = MeetReport {
+                goal_layer,
+                middle_layer: goal_layer / 2,
+                midpoints: 0,
+            };
+            return Ok(SearchReport {
+                meet: Some(meet),
+                ..report
+            });
+        }
+        let middle = goal_layer / 2;
+        let midpoints = count_midpoints(space, &table, &chunks_with_residue(middle as u64));
+        let mut report = ledger.report(Vec::new(), reached);
+        for goal in &mut report.goals {
+            goal.reached = midpoints > 0;
+            goal.distance = (midpoints > 0).then_some(goal_layer);
+        }
+        report.meet = Some(MeetReport {
+            goal_layer,
+            middle_layer: middle,
+            midpoints,
+        });
+        return Ok(report);
+    }
+    // With exact layers, the last layer is the set bits of its blocks.
+    let mut deepest = Vec::new();
+    if layering.exact {
+        let last = residue_of_layer(ledger.counts.len() - 1);
+        for chunk in chunks_with_residue(last) {
+            table.for_each_set(chunk.ranks.clone(), |rank| {
+                if deepest.len() < DEEPEST_SAMPLE {
+                    deepest.push(rank)
+                }
+            });
+        }
+    }
+    Ok(ledger.report(deepest, reached))
+}
+
+/// For meeting in the middle: the goal's layer g and the last layer the
+/// forward half must complete, g - floor(g/2).
+fn meeting_layers<S: Space>(
+    space: &S,
+    layering: &BlockLayering,
+    blocks: &[Block],
+) -> Result<(usize, usize)> {
+    let unsupported = |why: &str| {
+        Err(Error::Unsupported(format!(
+            "{}: meeting in the middle needs {why}",
+            space.descriptor()
+        )))
+    };
+    if !layering.exact {
+        return unsupported("blocks whose layer is exact");
+    }
+    let goals = space.goal_ranks();
+    let [goal] = goals.as_slice() else {
+        return unsupported("a single goal position");
+    };
+    let mut state = space.new_state();
+    space.unrank(*goal, &mut state);
+    if space.inverse_rank(&state).is_none() {
+        return unsupported("an inversion that maps the start onto the goal");
+    }
+    let block = blocks.partition_point(|b| b.end() <= *goal);
+    let goal_layer = layering.residues[block] as usize;
+    Ok((goal_layer, goal_layer - goal_layer / 2))
+}
+
+/// Positions of the middle layer whose inverse is in the table: the
+/// midpoints of start-to-goal paths (each stored state counts for its orbit).
+fn count_midpoints<S: Space>(space: &S, table: &OneBitTable, chunks: &[&Chunk]) -> u64 {
+    use rayon::prelude::*;
+    chunks
+        .par_iter()
+        .map(|chunk| {
+            let mut state = space.new_state();
+            let mut midpoints = 0u64;
+            table.for_each_set(chunk.ranks.clone(), |rank| {
+                space.unrank(rank, &mut state);
+                if space
+                    .inverse_rank(&state)
+                    .is_some_and(|inverse| table.get(inverse))
+                {
+                    midpoints += space.orbit_size(&state);
+                }
+            });
+            midpoints
+        })
+        .sum()
 }
 
 fn check_layering(layering: &BlockLayering, blocks: &[Block]) -> Result<()> {

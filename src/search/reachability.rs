@@ -9,7 +9,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::chunks::{Chunk, chunks_of};
-use super::ledger::Ledger;
+use super::ledger::{Ledger, count_states};
 use super::{Algorithm, BATCH, SearchOptions, SearchReport, Work, checked_start_ranks};
 use crate::error::Result;
 use crate::space::{MoveFilter, Space};
@@ -17,33 +17,42 @@ use crate::table::OneBitTable;
 
 pub fn one_bit_reachability<S: Space>(space: &S, options: &SearchOptions) -> Result<SearchReport> {
     let descriptor = format!("{}; one-bit reachability", space.descriptor());
-    let (table, checkpoint) = OneBitTable::open(&options.backing, &descriptor, space.size())?;
-    // The counts are the population after each completed scan.
+    let (table, checkpoint) =
+        OneBitTable::open(&options.backing, &descriptor, space.size(), space.size())?;
+    let chunks = chunks_of(&space.blocks());
+    let all: Vec<&Chunk> = chunks.iter().collect();
+    // The counts are the states reached after each completed scan.
+    let count_reached = || {
+        count_states(space, &all, table.count_ones(), |chunk, visit| {
+            table.for_each_set(chunk.ranks.clone(), visit)
+        })
+    };
+    let reached = |rank: u64| table.get(rank);
     let mut ledger = Ledger::open(
         Algorithm::OneBitReachability,
         table.storage(),
         checkpoint,
         options.progress,
+        space.goal_ranks(),
         || {
             for rank in checked_start_ranks(space)? {
                 table.set(rank);
             }
-            Ok(table.count_ones())
+            Ok(count_reached())
         },
+        reached,
     )?;
 
-    let chunks = chunks_of(&space.blocks());
-    let all: Vec<&Chunk> = chunks.iter().collect();
     while !ledger.finished {
         let scan = ledger.counts.len();
         let changed = AtomicBool::new(false);
         ledger.pass(&format!("scan {scan}"), &all, |chunk| {
             scan_chunk(space, &table, chunk, &changed)
         });
-        let reached = table.count_ones();
-        ledger.record(changed.load(Ordering::Relaxed).then_some(reached))?;
+        let next = changed.load(Ordering::Relaxed).then(count_reached);
+        ledger.record(next, reached)?;
     }
-    Ok(ledger.report())
+    Ok(ledger.report(Vec::new(), reached))
 }
 
 fn scan_chunk<S: Space>(

@@ -24,11 +24,13 @@ pub struct OneBitTable {
 }
 
 impl OneBitTable {
-    /// Opens (or creates) a table of `bits` bits, all clear.
+    /// Opens (or creates) a table of `bits` bits, all clear, of which at
+    /// most `resident_bits` will be in use at once (see [`discard`](Self::discard)).
     pub fn open(
         backing: &Backing,
         descriptor: &str,
         bits: u64,
+        resident_bits: u64,
     ) -> Result<(Self, Option<Checkpoint>)> {
         let identity = TableIdentity {
             descriptor: descriptor.to_string(),
@@ -36,8 +38,18 @@ impl OneBitTable {
             states: bits,
         };
         let words = bits.div_ceil(BITS_PER_WORD) as usize;
-        let (storage, checkpoint) = WordStorage::open(backing, identity, words, 0)?;
+        let resident_words = resident_bits.div_ceil(BITS_PER_WORD) as usize + 2;
+        let (storage, checkpoint) = WordStorage::open(backing, identity, words, 0, resident_words)?;
         Ok((OneBitTable { storage, bits }, checkpoint))
+    }
+
+    /// Releases the memory of the bits in `range` (whole pages inside it),
+    /// which must not be needed again: they read as clear afterwards on the
+    /// heap, as last written in a file.
+    pub fn discard(&self, range: Range<u64>) -> Result<()> {
+        let first = range.start.div_ceil(BITS_PER_WORD) as usize;
+        let end = (range.end / BITS_PER_WORD) as usize;
+        self.storage.discard(first..end)
     }
 
     pub fn len(&self) -> u64 {
@@ -158,7 +170,7 @@ mod tests {
 
     #[test]
     fn test_and_set_and_counts() {
-        let (table, _) = OneBitTable::open(&Backing::Heap, "t", 200).unwrap();
+        let (table, _) = OneBitTable::open(&Backing::Heap, "t", 200, 200).unwrap();
         assert!(table.test_and_set(3));
         assert!(!table.test_and_set(3));
         table.set(199);
@@ -182,7 +194,7 @@ mod tests {
             (64, 128, 64),
             (1, 450, 1),
         ] {
-            let (table, _) = OneBitTable::open(&Backing::Heap, "t", 600).unwrap();
+            let (table, _) = OneBitTable::open(&Backing::Heap, "t", 600, 600).unwrap();
             let mut state = source * 31 + destination;
             let mut expected = vec![false; 600];
             for i in 0..len {

@@ -11,8 +11,10 @@ use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
 
-use memmap2::MmapMut;
+use memmap2::{MmapMut, UncheckedAdvice};
+use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 
@@ -22,10 +24,16 @@ pub const FORMAT_VERSION: u32 = 1;
 pub const HEADER_LEN: usize = 64 * 1024;
 const DESCRIPTOR_OFFSET: usize = 40;
 pub const MAX_DESCRIPTOR_LEN: usize = 256;
-const COUNTS_LEN_OFFSET: usize = DESCRIPTOR_OFFSET + MAX_DESCRIPTOR_LEN;
-const COUNTS_OFFSET: usize = COUNTS_LEN_OFFSET + 8;
+const GOALS_LEN_OFFSET: usize = DESCRIPTOR_OFFSET + MAX_DESCRIPTOR_LEN;
+const GOALS_OFFSET: usize = GOALS_LEN_OFFSET + 8;
+pub const MAX_GOALS: usize = 16;
+const COUNTS_LEN_OFFSET: usize = GOALS_OFFSET + 8 * MAX_GOALS;
+const REPRESENTATIVES_LEN_OFFSET: usize = COUNTS_LEN_OFFSET + 8;
+const COUNTS_OFFSET: usize = REPRESENTATIVES_LEN_OFFSET + 8;
 const CHECKSUM_OFFSET: usize = HEADER_LEN - 8;
-pub const MAX_CHECKPOINT_COUNTS: usize = (CHECKSUM_OFFSET - COUNTS_OFFSET) / 8;
+/// Room for this many counts in each of the two count arrays.
+pub const MAX_CHECKPOINT_COUNTS: usize = (CHECKSUM_OFFSET - COUNTS_OFFSET) / 16;
+const REPRESENTATIVES_OFFSET: usize = COUNTS_OFFSET + 8 * MAX_CHECKPOINT_COUNTS;
 
 /// Where to keep a table.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -52,6 +60,10 @@ pub struct Checkpoint {
     /// Last completed layer (or scan); `None` before the first.
     pub last_completed: Option<u64>,
     pub counts: Vec<u64>,
+    /// Stored representatives per layer, for symmetry-reduced spaces.
+    pub representatives: Vec<u64>,
+    /// Layer at which each goal position was reached, if it was.
+    pub goal_distances: Vec<Option<u64>>,
     pub complete: bool,
 }
 
@@ -73,11 +85,21 @@ fn encode_header(identity: &TableIdentity, checkpoint: &Checkpoint) -> Vec<u8> {
     let descriptor = identity.descriptor.as_bytes();
     header[36..40].copy_from_slice(&(descriptor.len() as u32).to_le_bytes());
     header[DESCRIPTOR_OFFSET..DESCRIPTOR_OFFSET + descriptor.len()].copy_from_slice(descriptor);
-    header[COUNTS_LEN_OFFSET..COUNTS_LEN_OFFSET + 8]
-        .copy_from_slice(&(checkpoint.counts.len() as u64).to_le_bytes());
-    for (i, count) in checkpoint.counts.iter().enumerate() {
-        let at = COUNTS_OFFSET + 8 * i;
-        header[at..at + 8].copy_from_slice(&count.to_le_bytes());
+    let mut put = |at: usize, value: u64| header[at..at + 8].copy_from_slice(&value.to_le_bytes());
+    put(GOALS_LEN_OFFSET, checkpoint.goal_distances.len() as u64);
+    for (i, distance) in checkpoint.goal_distances.iter().enumerate() {
+        put(GOALS_OFFSET + 8 * i, distance.unwrap_or(u64::MAX));
+    }
+    put(COUNTS_LEN_OFFSET, checkpoint.counts.len() as u64);
+    for (i, &count) in checkpoint.counts.iter().enumerate() {
+        put(COUNTS_OFFSET + 8 * i, count);
+    }
+    put(
+        REPRESENTATIVES_LEN_OFFSET,
+        checkpoint.representatives.len() as u64,
+    );
+    for (i, &count) in checkpoint.representatives.iter().enumerate() {
+        put(REPRESENTATIVES_OFFSET + 8 * i, count);
     }
     let checksum = fnv1a(&header[..CHECKSUM_OFFSET]);
     header[CHECKSUM_OFFSET..].copy_from_slice(&checksum.to_le_bytes());
@@ -107,8 +129,14 @@ pub fn decode_header(header: &[u8]) -> std::result::Result<(TableIdentity, Check
         return Err("header checksum mismatch".into());
     }
     let descriptor_len = read_u32(header, 36) as usize;
+    let goals_len = read_u64(header, GOALS_LEN_OFFSET) as usize;
     let counts_len = read_u64(header, COUNTS_LEN_OFFSET) as usize;
-    if descriptor_len > MAX_DESCRIPTOR_LEN || counts_len > MAX_CHECKPOINT_COUNTS {
+    let representatives_len = read_u64(header, REPRESENTATIVES_LEN_OFFSET) as usize;
+    if descriptor_len > MAX_DESCRIPTOR_LEN
+        || goals_len > MAX_GOALS
+        || counts_len > MAX_CHECKPOINT_COUNTS
+        || representatives_len > MAX_CHECKPOINT_COUNTS
+    {
         return Err("header fields out of range".into());
     }
     let descriptor =
@@ -126,6 +154,12 @@ pub fn decode_header(header: &[u8]) -> std::result::Result<(TableIdentity, Check
             counts: (0..counts_len)
                 .map(|i| read_u64(header, COUNTS_OFFSET + 8 * i))
                 .collect(),
+            representatives: (0..representatives_len)
+                .map(|i| read_u64(header, REPRESENTATIVES_OFFSET + 8 * i))
+                .collect(),
+            goal_distances: (0..goals_len)
+                .map(|i| Some(read_u64(header, GOALS_OFFSET + 8 * i)).filter(|&d| d != u64::MAX))
+                .collect(),
             complete: read_u32(header, 32) != 0,
         },
     ))
@@ -137,6 +171,12 @@ pub fn available_memory() -> Option<u64> {
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
+}
+
+fn page_size() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    if size > 0 { size as usize } else { 4096 }
 }
 
 /// A file name made of the descriptor's letters and digits.
@@ -153,11 +193,10 @@ pub fn file_name_for(descriptor: &str) -> String {
 }
 
 enum Memory {
-    /// Owns the words that `WordStorage::base` points into.
-    Heap { _words: Box<[AtomicU64]> },
-    Mapped {
-        // Kept alive for `base`; never touched through its own API after
-        // construction except for flushing.
+    /// Anonymous memory: pages the table never touches cost nothing, and
+    /// discarded pages go back to the system.
+    Anonymous { map: MmapMut },
+    File {
         map: MmapMut,
         file: File,
         path: PathBuf,
@@ -180,12 +219,16 @@ unsafe impl Sync for WordStorage {}
 impl WordStorage {
     /// Opens or creates storage for `words` words. For a directory backing, an
     /// existing file for the same identity is reopened and its checkpoint
-    /// returned; otherwise all words start as `fill`.
+    /// returned; otherwise all words start as `fill`. `resident_words` is
+    /// how many words the run will hold at once (all of them, unless the
+    /// algorithm discards finished parts): memory beyond what the system has
+    /// available is refused up front.
     pub fn open(
         backing: &Backing,
         identity: TableIdentity,
         words: usize,
         fill: u64,
+        resident_words: usize,
     ) -> Result<(Self, Option<Checkpoint>)> {
         if identity.descriptor.len() > MAX_DESCRIPTOR_LEN {
             return Err(Error::InvalidParameter(format!(
@@ -193,36 +236,42 @@ impl WordStorage {
             )));
         }
         match backing {
-            Backing::Heap => Ok((Self::heap(identity, words, fill)?, None)),
+            Backing::Heap => {
+                let needed = resident_words.min(words) as u64 * 8;
+                if let Some(available) = available_memory().filter(|&a| needed > a) {
+                    return Err(Error::OutOfMemory {
+                        needed,
+                        available,
+                        what: format!("the table for {}", identity.descriptor),
+                    });
+                }
+                Ok((Self::anonymous(identity, words, fill)?, None))
+            }
             Backing::Directory(dir) => Self::mapped(dir, identity, words, fill),
         }
     }
 
-    fn heap(identity: TableIdentity, words: usize, fill: u64) -> Result<Self> {
-        let bytes = words as u64 * 8;
-        if let Some(available) = available_memory().filter(|&available| bytes > available) {
-            return Err(Error::OutOfMemory {
-                needed: bytes,
-                available,
-                what: format!("the table for {}", identity.descriptor),
-            });
-        }
-        let mut vec: Vec<AtomicU64> = Vec::new();
-        vec.try_reserve_exact(words)
-            .map_err(|_| Error::OutOfMemory {
-                needed: bytes,
-                available: available_memory().unwrap_or(0),
-                what: format!("the table for {}", identity.descriptor),
-            })?;
-        vec.extend((0..words).map(|_| AtomicU64::new(fill)));
-        let boxed = vec.into_boxed_slice();
-        let base = boxed.as_ptr();
-        Ok(WordStorage {
-            memory: Memory::Heap { _words: boxed },
+    fn anonymous(identity: TableIdentity, words: usize, fill: u64) -> Result<Self> {
+        let bytes = (words * 8).max(1);
+        let mut map = MmapMut::map_anon(bytes).map_err(|_| Error::OutOfMemory {
+            needed: bytes as u64,
+            available: available_memory().unwrap_or(0),
+            what: format!("the table for {}", identity.descriptor),
+        })?;
+        let base = map.as_mut_ptr() as *const AtomicU64;
+        let storage = WordStorage {
+            memory: Memory::Anonymous { map },
             base,
             len: words,
             identity,
-        })
+        };
+        // Fresh anonymous pages read as zero; any other fill touches them all.
+        if fill != 0 {
+            storage.words().par_chunks(1 << 16).for_each(|chunk| {
+                chunk.iter().for_each(|word| word.store(fill, Relaxed));
+            });
+        }
+        Ok(storage)
     }
 
     fn mapped(
@@ -255,7 +304,7 @@ impl WordStorage {
             .map_err(|e| Error::io(format!("cannot map {}", path.display()), e))?;
         let base = unsafe { map.as_mut_ptr().add(HEADER_LEN) } as *const AtomicU64;
         let storage = WordStorage {
-            memory: Memory::Mapped { map, file, path },
+            memory: Memory::File { map, file, path },
             base,
             len: words,
             identity,
@@ -329,20 +378,62 @@ impl WordStorage {
     /// The file behind the table, if any.
     pub fn path(&self) -> Option<&Path> {
         match &self.memory {
-            Memory::Heap { .. } => None,
-            Memory::Mapped { path, .. } => Some(path),
+            Memory::Anonymous { .. } => None,
+            Memory::File { path, .. } => Some(path),
         }
+    }
+
+    /// Gives the whole pages inside `words` back to the system. Afterwards
+    /// those words read as zero (heap) or as last written to the file (file
+    /// backing, which is flushed first). The caller must not need their
+    /// values any more, and no thread may touch them meanwhile.
+    pub fn discard(&self, words: std::ops::Range<usize>) -> Result<()> {
+        let page = page_size();
+        let offset = match &self.memory {
+            Memory::Anonymous { .. } => 0,
+            Memory::File { .. } => HEADER_LEN,
+        };
+        let start = (offset + words.start * 8).next_multiple_of(page);
+        let end = (offset + words.end.min(self.len) * 8) / page * page;
+        if start >= end {
+            return Ok(());
+        }
+        let (map, path) = match &self.memory {
+            Memory::Anonymous { map } => (map, None),
+            Memory::File { map, path, .. } => (map, Some(path)),
+        };
+        let failed = |e| {
+            Error::io(
+                format!("cannot release table pages of {}", self.identity.descriptor),
+                e,
+            )
+        };
+        if let Some(path) = path {
+            map.flush_range(start, end - start)
+                .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))?;
+        }
+        // SAFETY: the range lies inside the mapping, and the caller promises
+        // that nothing reads or writes those words while the pages go.
+        unsafe { map.unchecked_advise_range(UncheckedAdvice::DontNeed, start, end - start) }
+            .map_err(failed)
     }
 
     /// Records progress: flushes the words to the file, then writes and syncs
     /// the header. A heap table has nowhere to record it and ignores the call.
     pub fn checkpoint(&self, checkpoint: &Checkpoint) -> Result<()> {
-        let Memory::Mapped { map, file, path } = &self.memory else {
+        let Memory::File { map, file, path } = &self.memory else {
             return Ok(());
         };
-        if checkpoint.counts.len() > MAX_CHECKPOINT_COUNTS {
+        if checkpoint.counts.len() > MAX_CHECKPOINT_COUNTS
+            || checkpoint.representatives.len() > MAX_CHECKPOINT_COUNTS
+        {
             return Err(Error::Unsupported(format!(
                 "more than {MAX_CHECKPOINT_COUNTS} layers cannot be recorded in a table header"
+            )));
+        }
+        if checkpoint.goal_distances.len() > MAX_GOALS {
+            return Err(Error::Unsupported(format!(
+                "more than {MAX_GOALS} goal positions cannot be recorded in a table header"
             )));
         }
         let write_error = |e| Error::io(format!("cannot write {}", path.display()), e);
@@ -356,7 +447,6 @@ impl WordStorage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::Ordering::Relaxed;
 
     fn identity() -> TableIdentity {
         TableIdentity {
@@ -371,6 +461,8 @@ mod tests {
         let checkpoint = Checkpoint {
             last_completed: Some(4),
             counts: vec![1, 2, 3, 4, 5],
+            representatives: vec![1, 1, 2],
+            goal_distances: vec![None, Some(3)],
             complete: true,
         };
         let bytes = encode_header(&identity(), &checkpoint);
@@ -387,18 +479,18 @@ mod tests {
         let backing = Backing::Directory(dir.clone());
         {
             let (storage, previous) =
-                WordStorage::open(&backing, identity(), 63, u64::MAX).unwrap();
+                WordStorage::open(&backing, identity(), 63, u64::MAX, 63).unwrap();
             assert!(previous.is_none());
             assert!(storage.words().iter().all(|w| w.load(Relaxed) == u64::MAX));
             storage.words()[5].store(42, Relaxed);
             let checkpoint = Checkpoint {
                 last_completed: Some(0),
                 counts: vec![1],
-                complete: false,
+                ..Default::default()
             };
             storage.checkpoint(&checkpoint).unwrap();
         }
-        let (storage, previous) = WordStorage::open(&backing, identity(), 63, 0).unwrap();
+        let (storage, previous) = WordStorage::open(&backing, identity(), 63, 0, 63).unwrap();
         assert_eq!(previous.unwrap().counts, vec![1]);
         assert_eq!(storage.words()[5].load(Relaxed), 42);
         assert_eq!(storage.words()[6].load(Relaxed), u64::MAX);
@@ -408,7 +500,7 @@ mod tests {
             states: 999,
             ..identity()
         };
-        let error = WordStorage::open(&backing, other, 63, 0).err().unwrap();
+        let error = WordStorage::open(&backing, other, 63, 0, 63).err().unwrap();
         assert!(error.to_string().contains("not 'test game"), "{error}");
         fs::remove_dir_all(&dir).unwrap();
     }

@@ -46,7 +46,8 @@ impl TwoBitTable {
             states: cells,
         };
         let words = cells.div_ceil(CELLS_PER_WORD) as usize;
-        let (storage, checkpoint) = WordStorage::open(backing, identity, words, broadcast(fill))?;
+        let (storage, checkpoint) =
+            WordStorage::open(backing, identity, words, broadcast(fill), words)?;
         Ok((TwoBitTable { storage, cells }, checkpoint))
     }
 

@@ -1,0 +1,351 @@
+//! Frogs-and-Toads, and Sam Loyd's Fore and Aft as its k = 3 case
+//! (sections 5, 6.1 and 7.2 of `002_f83af64931234a7c.txt`, Tables 5 and 6).
+//!
+//! The board is two k x k squares at opposite corners of a (2k-1)^2 grid,
+//! overlapping in the centre cell: 2k^2 - 1 cells, k^2 - 1 black and k^2 - 1
+//! white pieces, one empty cell. A piece slides orthogonally into the
+//! adjacent empty cell, or jumps orthogonally over one adjacent piece (of
+//! either colour) into it. Every cell but one holds a piece, so the moves
+//! depend on the empty cell alone.
+//!
+//! Hash: (empty cell) x binomial rank of the black pieces among the other
+//! cells; the blocks are the empty cells, and every in-block rank fits a u32
+//! up to k = 4 (C(30, 15) = 155,117,520). Moves are reversible, so the
+//! two-bit BFS may check parents once few states are unseen.
+
+use super::board::{Board, Mark, ORTHOGONAL};
+use crate::error::{Error, Result};
+use crate::hash::BinomialRanker;
+use crate::space::{Block, MoveFilter, Picture, Space};
+
+#[derive(Clone, Debug)]
+pub struct FrogsToads {
+    board: Board,
+    ranker: BinomialRanker,
+    /// Patterns per empty cell: C(cells - 1, black pieces).
+    per_empty: u64,
+    start: FrogsState,
+    /// Cells whose piece can move into each cell when it is the empty one.
+    movers: Vec<Vec<usize>>,
+}
+
+/// The empty cell and the mask of black pieces; the other cells are white.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrogsState {
+    pub empty: usize,
+    pub black: u64,
+}
+
+/// The standard board of size k, drawn in the board-file format.
+pub fn standard_board_text(k: usize) -> String {
+    let side = 2 * k - 1;
+    let mut text = String::new();
+    for r in 0..side {
+        for c in 0..side {
+            let in_first = r < k && c < k;
+            let in_second = r >= k - 1 && c >= k - 1;
+            text.push(match (in_first, in_second) {
+                (true, true) => '_',
+                (true, false) => 'b',
+                (false, true) => 'w',
+                (false, false) => '.',
+            });
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// Removes bit `empty` from `mask`, closing the gap: the black pieces as a
+/// vector over the cells other than the empty one.
+#[inline(always)]
+fn squeeze(mask: u64, empty: usize) -> u64 {
+    let below = (1u64 << empty) - 1;
+    (mask & below) | ((mask >> 1) & !below)
+}
+
+/// Inverse of [`squeeze`]: reopens the gap at `empty` with a zero.
+#[inline(always)]
+fn widen(mask: u64, empty: usize) -> u64 {
+    let below = (1u64 << empty) - 1;
+    (mask & below) | ((mask & !below) << 1)
+}
+
+impl FrogsToads {
+    /// The standard game for k >= 2 (k = 3 is Fore and Aft).
+    pub fn standard(k: usize) -> Result<Self> {
+        if !(2..=5).contains(&k) {
+            return Err(Error::InvalidParameter(format!(
+                "Frogs-and-Toads needs 2 <= k <= 5 (a (2k-1)^2 grid with at most 64 cells), got k = {k}"
+            )));
+        }
+        let text = standard_board_text(k);
+        FrogsToads::new(Board::parse(&text, &format!("k={k}"))?)
+    }
+
+    /// A game on any board with `b`/`w` pieces and exactly one `_` cell.
+    pub fn new(board: Board) -> Result<Self> {
+        let n = board.cells();
+        let empties: Vec<usize> = (0..n)
+            .filter(|&c| board.marks()[c] == Mark::Empty)
+            .collect();
+        if empties.len() != 1 || board.marks().contains(&Mark::Cell) {
+            return Err(Error::InvalidParameter(format!(
+                "{}: a Frogs-and-Toads board needs exactly one empty cell '_' and a piece 'b' or 'w' on every other cell",
+                board.name()
+            )));
+        }
+        let black = (0..n)
+            .filter(|&c| board.marks()[c] == Mark::Black)
+            .fold(0u64, |acc, c| acc | 1 << c);
+        let ranker = BinomialRanker::new(n - 1, black.count_ones() as usize)?;
+        let movers = (0..n)
+            .map(|empty| {
+                let mut sources = Vec::new();
+                for direction in ORTHOGONAL {
+                    // A slide from the neighbour, or a jump from two cells
+                    // away over the neighbour (every cell but one holds a piece).
+                    if let Some(next) = board.step(empty, direction, 1) {
+                        sources.push(next);
+                        if let Some(far) = board.step(empty, direction, 2) {
+                            sources.push(far);
+                        }
+                    }
+                }
+                sources
+            })
+            .collect();
+        let per_empty = ranker.size();
+        n.checked_mul(per_empty as usize).ok_or_else(|| {
+            Error::SpaceTooLarge(format!(
+                "{}: too many patterns for a 64-bit rank",
+                board.name()
+            ))
+        })?;
+        Ok(FrogsToads {
+            start: FrogsState {
+                empty: empties[0],
+                black,
+            },
+            board,
+            ranker,
+            per_empty,
+            movers,
+        })
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn start(&self) -> FrogsState {
+        self.start
+    }
+
+    /// The start with black and white exchanged: the goal of the puzzle.
+    pub fn reversed(&self) -> FrogsState {
+        let all = (1u64 << self.board.cells()) - 1;
+        FrogsState {
+            empty: self.start.empty,
+            black: all & !self.start.black & !(1 << self.start.empty),
+        }
+    }
+}
+
+impl Picture for FrogsToads {
+    fn goal_label(&self) -> String {
+        "reversed position".to_string()
+    }
+
+    /// A position as text: one character per cell in cell order, `b`, `w`
+    /// or `_` (the one empty cell); spaces, newlines and `/` are ignored.
+    fn parse_position(&self, text: &str) -> Result<FrogsState> {
+        let symbols: Vec<char> = text
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '/')
+            .collect();
+        if symbols.len() != self.board.cells() {
+            return Err(Error::InvalidParameter(format!(
+                "a position needs {} cells ('b', 'w', '_'), got {}",
+                self.board.cells(),
+                symbols.len()
+            )));
+        }
+        let mut state = FrogsState {
+            empty: usize::MAX,
+            black: 0,
+        };
+        for (cell, symbol) in symbols.into_iter().enumerate() {
+            match symbol {
+                'b' => state.black |= 1 << cell,
+                'w' => {}
+                '_' | '.' if state.empty == usize::MAX => state.empty = cell,
+                other => {
+                    return Err(Error::InvalidParameter(format!(
+                        "'{other}' at cell {}: expected 'b', 'w' or one '_'",
+                        self.board.cell_name(cell)
+                    )));
+                }
+            }
+        }
+        if state.empty == usize::MAX {
+            return Err(Error::InvalidParameter(
+                "the position has no empty cell '_'".into(),
+            ));
+        }
+        if state.black.count_ones() as usize != self.ranker.ones() {
+            return Err(Error::InvalidParameter(format!(
+                "the position has {} black pieces, the game {}",
+                state.black.count_ones(),
+                self.ranker.ones()
+            )));
+        }
+        Ok(state)
+    }
+
+    fn draw(&self, state: &FrogsState) -> String {
+        self.board.draw(|cell| {
+            if cell == state.empty {
+                '_'
+            } else if state.black >> cell & 1 == 1 {
+                'b'
+            } else {
+                'w'
+            }
+        })
+    }
+}
+
+impl Space for FrogsToads {
+    type State = FrogsState;
+
+    fn descriptor(&self) -> String {
+        format!("frogs-toads {}", self.board.name())
+    }
+
+    fn size(&self) -> u64 {
+        self.per_empty * self.board.cells() as u64
+    }
+
+    fn blocks(&self) -> Vec<Block> {
+        (0..self.board.cells() as u64)
+            .map(|empty| Block {
+                start: empty * self.per_empty,
+                len: self.per_empty,
+            })
+            .collect()
+    }
+
+    fn start_ranks(&self) -> Vec<u64> {
+        vec![self.rank(&self.start)]
+    }
+
+    fn goal_ranks(&self) -> Vec<u64> {
+        vec![self.rank(&self.reversed())]
+    }
+
+    fn new_state(&self) -> FrogsState {
+        self.start
+    }
+
+    #[inline]
+    fn unrank(&self, rank: u64, state: &mut FrogsState) {
+        state.empty = (rank / self.per_empty) as usize;
+        state.black = widen(self.ranker.unrank(rank % self.per_empty), state.empty);
+    }
+
+    #[inline]
+    fn rank(&self, state: &FrogsState) -> u64 {
+        state.empty as u64 * self.per_empty + self.ranker.rank(squeeze(state.black, state.empty))
+    }
+
+    #[inline]
+    fn expand<F: FnMut(u64)>(&self, state: &FrogsState, _moves: MoveFilter, mut emit: F) {
+        for &from in &self.movers[state.empty] {
+            // The piece on `from` moves to the empty cell, which `from` becomes.
+            let moved = state.black >> from & 1;
+            let black = (state.black & !(1u64 << from)) | (moved << state.empty);
+            emit(self.rank(&FrogsState { empty: from, black }));
+        }
+    }
+
+    fn reversible(&self) -> bool {
+        true
+    }
+
+    fn inverse_rank(&self, state: &FrogsState) -> Option<u64> {
+        let all = (1u64 << self.board.cells()) - 1;
+        let swapped = FrogsState {
+            empty: state.empty,
+            black: all & !state.black & !(1 << state.empty),
+        };
+        // Only boards whose colours swap onto each other have this symmetry.
+        (swapped.black.count_ones() as usize == self.ranker.ones()).then(|| self.rank(&swapped))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standard_boards_match_the_shipped_files() {
+        for (k, name) in [
+            (2, "frogs-toads-2"),
+            (3, "fore-and-aft"),
+            (4, "frogs-toads-4"),
+        ] {
+            let generated = FrogsToads::standard(k).unwrap();
+            let shipped = FrogsToads::new(Board::load(name).unwrap()).unwrap();
+            assert_eq!(
+                generated.board().marks(),
+                shipped.board().marks(),
+                "k = {k}"
+            );
+            assert_eq!(generated.board().cells(), 2 * k * k - 1);
+        }
+        assert_eq!(FrogsToads::standard(4).unwrap().size(), 4_808_643_120);
+    }
+
+    #[test]
+    fn squeeze_and_widen_are_inverse() {
+        for empty in 0..17 {
+            for mask in [0u64, 0b1_0110_1101_1001_0101, 0x1_ffff & !(1 << empty)] {
+                let mask = mask & !(1 << empty);
+                assert_eq!(widen(squeeze(mask, empty), empty), mask);
+            }
+        }
+    }
+
+    #[test]
+    fn rank_and_unrank_agree_and_moves_swap_one_piece_with_the_gap() {
+        let game = FrogsToads::standard(2).unwrap();
+        crate::space::assert_rank_inverts_unrank(&game);
+        let fore = FrogsToads::standard(3).unwrap();
+        let mut state = fore.new_state();
+        let mut next = fore.new_state();
+        for rank in (0..fore.size()).step_by(997) {
+            fore.unrank(rank, &mut state);
+            fore.expand(&state, MoveFilter::All, |r| {
+                fore.unrank(r, &mut next);
+                // The old gap now holds the piece that left `next.empty`.
+                assert_eq!(next.black >> state.empty & 1, state.black >> next.empty & 1);
+                let others = !(1u64 << state.empty | 1u64 << next.empty);
+                assert_eq!(next.black & others, state.black & others);
+            });
+        }
+    }
+
+    #[test]
+    fn positions_parse() {
+        let game = FrogsToads::standard(3).unwrap();
+        let start = "bbb bbb bb_ww www www";
+        assert_eq!(game.parse_position(start).unwrap(), game.start());
+        assert_eq!(
+            game.parse_position("www www ww_bb bbb bbb").unwrap(),
+            game.reversed()
+        );
+        assert!(game.parse_position("bbb bbb bbbww www ww_").is_err());
+        assert!(game.parse_position("bbb").is_err());
+    }
+}

@@ -1,0 +1,439 @@
+//! Peg Solitaire on any board (sections 5 and 7.2 of
+//! `002_f83af64931234a7c.txt`, Table 4).
+//!
+//! A position is the set of cells holding pegs, a u64 mask. A move jumps a
+//! peg orthogonally over a neighbouring peg into the empty cell beyond and
+//! removes the jumped peg, so every move removes one peg: the peg count is
+//! the BFS layer, exactly. Positions with p pegs are ranked with the
+//! binomial hash among C(n, p) (Algorithms 8 and 9), one block per peg
+//! count; the one-bit BFS then expands each block once, in the pass of its
+//! layer (Algorithm 3 with the layer given by the block).
+//!
+//! With `symmetry`, only the least of a position's images under the board
+//! symmetries that fix the start (all 8 on the English board from the
+//! centre) is stored; the searches still report the full counts, weighting
+//! each stored position by the size of its orbit (section 8.1).
+
+use super::board::{Board, ORTHOGONAL};
+use crate::error::{Error, Result};
+use crate::hash::BinomialRanker;
+use crate::space::{Block, BlockLayering, MoveFilter, Picture, Space};
+
+/// A jump into a hole: `over` and `from` must hold pegs.
+#[derive(Clone, Copy, Debug)]
+struct Jump {
+    /// The two cells that empty: the jumping peg and the jumped one.
+    emptied: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct PegSolitaire {
+    board: Board,
+    start: u64,
+    /// The single-peg position in the start hole, when there is one hole.
+    goal: Option<u64>,
+    /// `rankers[p]`: positions with p pegs.
+    rankers: Vec<BinomialRanker>,
+    /// `offsets[p]`: first rank of the block of p pegs.
+    offsets: Vec<u64>,
+    /// Jumps that land in each cell.
+    jumps_into: Vec<Vec<Jump>>,
+    /// Cell images under the symmetries that fix the start, as byte tables:
+    /// `symmetry_bytes[g][byte][value]` is the image of `value << 8*byte`.
+    symmetry_bytes: Vec<Vec<[u64; 256]>>,
+}
+
+impl PegSolitaire {
+    /// The board full of pegs but for the cells in `holes`.
+    pub fn new(board: Board, holes: &[usize], symmetry: bool) -> Result<Self> {
+        let n = board.cells();
+        if holes.is_empty() {
+            return Err(Error::InvalidParameter(
+                "Peg Solitaire starts with at least one hole".into(),
+            ));
+        }
+        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let mut start = all;
+        for &hole in holes {
+            if hole >= n {
+                return Err(Error::InvalidParameter(format!(
+                    "hole {hole} is not a cell"
+                )));
+            }
+            start &= !(1u64 << hole);
+        }
+        let goal = (holes.len() == 1).then(|| 1u64 << holes[0]);
+        let rankers: Vec<BinomialRanker> = (0..=n)
+            .map(|p| BinomialRanker::new(n, p))
+            .collect::<Result<_>>()?;
+        let mut offsets = Vec::with_capacity(n + 2);
+        let mut total = 0u64;
+        for ranker in &rankers {
+            offsets.push(total);
+            total += ranker.size();
+        }
+        offsets.push(total);
+
+        let mut jumps_into = vec![Vec::new(); n];
+        for from in 0..n {
+            for direction in ORTHOGONAL {
+                if let (Some(over), Some(to)) = (
+                    board.step(from, direction, 1),
+                    board.step(from, direction, 2),
+                ) {
+                    jumps_into[to].push(Jump {
+                        emptied: (1u64 << from) | (1u64 << over),
+                    });
+                }
+            }
+        }
+
+        let mut puzzle = PegSolitaire {
+            board,
+            start,
+            goal,
+            rankers,
+            offsets,
+            jumps_into,
+            symmetry_bytes: Vec::new(),
+        };
+        if symmetry {
+            let fixing_start: Vec<Vec<usize>> = puzzle
+                .board
+                .symmetries()
+                .into_iter()
+                .filter(|image| map_cells(image, start) == start)
+                .collect();
+            puzzle.symmetry_bytes = fixing_start
+                .iter()
+                .map(|image| byte_tables(image))
+                .collect();
+        }
+        Ok(puzzle)
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn cells(&self) -> usize {
+        self.board.cells()
+    }
+
+    pub fn start(&self) -> u64 {
+        self.start
+    }
+
+    pub fn start_pegs(&self) -> usize {
+        self.start.count_ones() as usize
+    }
+
+    /// Symmetries in use (1 when reduction is off).
+    pub fn symmetry_count(&self) -> usize {
+        self.symmetry_bytes.len().max(1)
+    }
+
+    /// Number of ranks holding positions with `pegs` pegs.
+    pub fn positions_with(&self, pegs: usize) -> u64 {
+        self.rankers[pegs].size()
+    }
+
+    fn image(&self, symmetry: usize, pegs: u64) -> u64 {
+        let tables = &self.symmetry_bytes[symmetry];
+        let mut image = 0u64;
+        for (byte, table) in tables.iter().enumerate() {
+            image |= table[((pegs >> (8 * byte)) & 0xff) as usize];
+        }
+        image
+    }
+
+    /// The position stored for `pegs`: the least of its images.
+    #[inline]
+    pub fn canonical(&self, pegs: u64) -> u64 {
+        (0..self.symmetry_bytes.len())
+            .map(|g| self.image(g, pegs))
+            .min()
+            .unwrap_or(pegs)
+    }
+
+    #[inline]
+    fn rank_mask(&self, pegs: u64) -> u64 {
+        let count = pegs.count_ones() as usize;
+        self.offsets[count] + self.rankers[count].rank(pegs)
+    }
+
+    /// Rank of a position given as a mask, checked.
+    pub fn rank_of(&self, pegs: u64) -> Result<u64> {
+        let count = pegs.count_ones() as usize;
+        Ok(self.offsets[count] + self.rankers[count].try_rank(pegs)?)
+    }
+
+    /// The peg mask of a rank.
+    pub fn mask_of(&self, rank: u64) -> u64 {
+        let count = self.offsets.partition_point(|&offset| offset <= rank) - 1;
+        self.rankers[count].unrank(rank - self.offsets[count])
+    }
+}
+
+fn map_cells(image: &[usize], pegs: u64) -> u64 {
+    image
+        .iter()
+        .enumerate()
+        .filter(|&(cell, _)| pegs >> cell & 1 == 1)
+        .fold(0, |acc, (_, &to)| acc | 1 << to)
+}
+
+fn byte_tables(image: &[usize]) -> Vec<[u64; 256]> {
+    let bytes = image.len().div_ceil(8);
+    (0..bytes)
+        .map(|byte| {
+            let mut table = [0u64; 256];
+            for (value, slot) in table.iter_mut().enumerate() {
+                *slot = map_cells(image, (value as u64) << (8 * byte) & low_mask(image.len()));
+            }
+            table
+        })
+        .collect()
+}
+
+fn low_mask(cells: usize) -> u64 {
+    if cells >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << cells) - 1
+    }
+}
+
+impl Picture for PegSolitaire {
+    fn goal_label(&self) -> String {
+        "one peg left in the start hole".to_string()
+    }
+
+    /// A position as text: one character per cell in cell order, `o` for a
+    /// peg and `.` for an empty hole; spaces, newlines and `/` are ignored.
+    fn parse_position(&self, text: &str) -> Result<u64> {
+        let symbols: Vec<char> = text
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '/')
+            .collect();
+        if symbols.len() != self.cells() {
+            return Err(Error::InvalidParameter(format!(
+                "a position on {} needs {} cells ('o' peg, '.' hole), got {}",
+                self.board.name(),
+                self.cells(),
+                symbols.len()
+            )));
+        }
+        let mut pegs = 0u64;
+        for (cell, symbol) in symbols.into_iter().enumerate() {
+            match symbol {
+                'o' | 'x' | '*' => pegs |= 1 << cell,
+                '.' | '_' => {}
+                other => {
+                    return Err(Error::InvalidParameter(format!(
+                        "'{other}' at cell {} is neither 'o' (peg) nor '.' (hole)",
+                        self.board.cell_name(cell)
+                    )));
+                }
+            }
+        }
+        Ok(pegs)
+    }
+
+    /// The board with pegs drawn as `o` and holes as `.`.
+    fn draw(&self, pegs: &u64) -> String {
+        self.board
+            .draw(|cell| if *pegs >> cell & 1 == 1 { 'o' } else { '.' })
+    }
+}
+
+impl Space for PegSolitaire {
+    type State = u64;
+
+    fn descriptor(&self) -> String {
+        let holes: Vec<String> = (0..self.cells())
+            .filter(|&cell| self.start >> cell & 1 == 0)
+            .map(|cell| self.board.cell_name(cell))
+            .collect();
+        let symmetry = if self.symmetry_bytes.len() > 1 {
+            " symmetry"
+        } else {
+            ""
+        };
+        format!(
+            "peg-solitaire {} start-hole={}{symmetry}",
+            self.board.name(),
+            holes.join(",")
+        )
+    }
+
+    fn size(&self) -> u64 {
+        *self.offsets.last().unwrap()
+    }
+
+    fn blocks(&self) -> Vec<Block> {
+        self.offsets
+            .windows(2)
+            .map(|w| Block {
+                start: w[0],
+                len: w[1] - w[0],
+            })
+            .collect()
+    }
+
+    fn start_ranks(&self) -> Vec<u64> {
+        vec![self.rank_mask(self.canonical(self.start))]
+    }
+
+    fn goal_ranks(&self) -> Vec<u64> {
+        self.goal
+            .map(|goal| self.rank_mask(self.canonical(goal)))
+            .into_iter()
+            .collect()
+    }
+
+    fn new_state(&self) -> u64 {
+        0
+    }
+
+    #[inline]
+    fn unrank(&self, rank: u64, state: &mut u64) {
+        *state = self.mask_of(rank);
+    }
+
+    fn rank(&self, state: &u64) -> u64 {
+        self.rank_mask(*state)
+    }
+
+    #[inline]
+    fn expand<F: FnMut(u64)>(&self, state: &u64, _moves: MoveFilter, mut emit: F) {
+        let pegs = *state;
+        let count = pegs.count_ones() as usize;
+        if count == 0 {
+            return;
+        }
+        let (offset, ranker) = (self.offsets[count - 1], &self.rankers[count - 1]);
+        let mut holes = !pegs & low_mask(self.cells());
+        while holes != 0 {
+            let to = holes.trailing_zeros() as usize;
+            holes &= holes - 1;
+            for jump in &self.jumps_into[to] {
+                if pegs & jump.emptied == jump.emptied {
+                    let next = (pegs ^ jump.emptied) | (1u64 << to);
+                    let next = if self.symmetry_bytes.is_empty() {
+                        next
+                    } else {
+                        self.canonical(next)
+                    };
+                    emit(offset + ranker.rank(next));
+                }
+            }
+        }
+    }
+
+    fn layering(&self) -> Option<BlockLayering> {
+        // The layer of a position with p pegs is start_pegs - p; blocks with
+        // more pegs than the start are never reached and get residues that
+        // no layer has.
+        let n = self.cells() as u64;
+        let start = self.start_pegs() as u64;
+        let modulus = n + 1;
+        Some(BlockLayering {
+            modulus,
+            residues: (0..=n).map(|p| (start + modulus - p) % modulus).collect(),
+            rank_preserving: vec![Vec::new(); self.cells() + 1],
+            exact: true,
+        })
+    }
+
+    fn orbit_size(&self, state: &u64) -> u64 {
+        if self.symmetry_bytes.len() <= 1 {
+            return 1;
+        }
+        let mut images: Vec<u64> = (0..self.symmetry_bytes.len())
+            .map(|g| self.image(g, *state))
+            .collect();
+        images.sort_unstable();
+        images.dedup();
+        images.len() as u64
+    }
+
+    fn inverse_rank(&self, state: &u64) -> Option<u64> {
+        // Only a board full of pegs but one hole has the goal as its inverse.
+        self.goal?;
+        let complement = !*state & low_mask(self.cells());
+        Some(self.rank_mask(self.canonical(complement)))
+    }
+
+    fn layer_name(&self, layer: usize) -> Option<String> {
+        let pegs = self.start_pegs().checked_sub(layer)?;
+        Some(format!("{pegs} peg{}", if pegs == 1 { "" } else { "s" }))
+    }
+
+    fn symmetry_reduced(&self) -> bool {
+        self.symmetry_bytes.len() > 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn english(symmetry: bool) -> PegSolitaire {
+        let board = Board::load("english").unwrap();
+        let centre = board.centre().unwrap();
+        PegSolitaire::new(board, &[centre], symmetry).unwrap()
+    }
+
+    #[test]
+    fn the_space_is_every_subset_of_the_board() {
+        let game = english(false);
+        assert_eq!(game.size(), 1u64 << 33);
+        assert_eq!(game.blocks().len(), 34);
+        assert_eq!(game.positions_with(16), 1_166_803_110);
+        let mut state = 0;
+        for rank in [0, 1, 5_000_000_000, (1u64 << 33) - 1] {
+            game.unrank(rank, &mut state);
+            assert_eq!(game.rank(&state), rank);
+        }
+    }
+
+    #[test]
+    fn the_centre_start_has_four_jumps() {
+        let game = english(false);
+        let mut successors = Vec::new();
+        game.expand(&game.start, MoveFilter::All, |r| successors.push(r));
+        assert_eq!(successors.len(), 4);
+        let mut state = 0;
+        for rank in successors {
+            game.unrank(rank, &mut state);
+            assert_eq!(state.count_ones(), 31);
+            assert_eq!(state >> 16 & 1, 1, "a peg lands in the centre");
+        }
+    }
+
+    #[test]
+    fn symmetry_maps_the_four_first_moves_to_one() {
+        let game = english(true);
+        assert_eq!(game.symmetry_count(), 8);
+        let mut successors = Vec::new();
+        game.expand(&game.start, MoveFilter::All, |r| successors.push(r));
+        successors.sort();
+        successors.dedup();
+        assert_eq!(successors.len(), 1);
+        let mut state = 0;
+        game.unrank(successors[0], &mut state);
+        assert_eq!(game.orbit_size(&state), 4);
+        assert_eq!(game.orbit_size(&game.start), 1);
+    }
+
+    #[test]
+    fn positions_parse_and_draw() {
+        let game = english(false);
+        let text = "ooo ooo ooooooo ooo.ooo ooooooo ooo ooo";
+        assert_eq!(game.parse_position(text).unwrap(), game.start);
+        assert!(game.parse_position("ooo").is_err());
+        assert!(game.parse_position(&text.replace('.', "?")).is_err());
+        assert!(game.draw(&game.start).contains("o o o . o o o"));
+    }
+}
