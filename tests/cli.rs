@@ -240,3 +240,131 @@ fn a_run_killed_mid_search_resumes_to_the_same_table() {
     assert_eq!(resumed["total"], 39_916_800);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn selection_games_report_goals_and_draw_positions() {
+    let fore = json_of(&bitsolve(&["bfs", "frogs-toads", "--k", "3", "--json"]));
+    assert_eq!(fore["goal_distance"], 46);
+    assert_eq!(fore["total"], 218_790);
+    assert_eq!(fore["max_depth"], 47);
+    assert_eq!(fore["deepest_positions"].as_array().unwrap().len(), 2);
+
+    let dir = scratch("plot");
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("layers.svg");
+    let peg = json_of(&bitsolve(&[
+        "bfs",
+        "peg-solitaire",
+        "--algo",
+        "one-bit",
+        "--max-depth",
+        "6",
+        "--json",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]));
+    assert_eq!(layers_of(&peg), vec![1, 4, 12, 60, 296, 1338, 5648]);
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    let shown = bitsolve(&[
+        "show",
+        "peg-solitaire",
+        "--position",
+        "ooo ooo ooooooo ooo.ooo ooooooo ooo ooo",
+    ]);
+    assert!(shown.status.success());
+    let text = String::from_utf8(shown.stdout).unwrap();
+    assert!(text.contains("4 moves"), "{text}");
+    assert!(text.contains("  4 o o o . o o o"), "{text}");
+    let goal = bitsolve(&[
+        "show",
+        "sliding-tile",
+        "--width",
+        "3",
+        "--height",
+        "3",
+        "--position",
+        "0,1,2,3,4,5,6,7,8",
+    ]);
+    let text = String::from_utf8(goal.stdout).unwrap();
+    assert!(text.contains("  .   1   2\n  3   4   5\n"), "{text}");
+    let rank: String = text
+        .lines()
+        .next()
+        .unwrap()
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    let by_rank = bitsolve(&[
+        "show",
+        "sliding-tile",
+        "--width",
+        "3",
+        "--height",
+        "3",
+        "--rank",
+        &rank,
+    ]);
+    assert_eq!(String::from_utf8(by_rank.stdout).unwrap(), text);
+}
+
+#[test]
+fn bad_boards_and_positions_get_one_line() {
+    let dir = scratch("board");
+    std::fs::create_dir_all(&dir).unwrap();
+    let board = dir.join("bad.txt");
+    std::fs::write(&board, "ooo\no#o\n").unwrap();
+    assert_clear_error(
+        &["bfs", "peg-solitaire", "--board", board.to_str().unwrap()],
+        "line 2, column 2",
+    );
+    assert_clear_error(
+        &["bfs", "peg-solitaire", "--board", "nowhere"],
+        "neither a built-in board",
+    );
+    assert_clear_error(
+        &["bfs", "peg-solitaire", "--start-hole", "a1"],
+        "not a cell",
+    );
+    assert_clear_error(&["bfs", "frogs-toads", "--k", "7"], "2 <= k <= 5");
+    assert_clear_error(&["bfs", "frogs-toads"], "--k");
+    assert_clear_error(
+        &["show", "frogs-toads", "--k", "3", "--position", "bbb"],
+        "needs 17 cells",
+    );
+    assert_clear_error(
+        &["show", "pancake", "--n", "4", "--position", "1,2,2,3"],
+        "exactly once",
+    );
+    assert_clear_error(
+        &["show", "pancake", "--n", "4", "--rank", "24"],
+        "outside the space",
+    );
+    assert_clear_error(
+        &[
+            "bfs",
+            "pancake",
+            "--n",
+            "4",
+            "--inversion",
+            "--algo",
+            "one-bit",
+        ],
+        "move-alternation",
+    );
+    assert_clear_error(
+        &[
+            "bfs",
+            "frogs-toads",
+            "--k",
+            "3",
+            "--inversion",
+            "--algo",
+            "one-bit",
+        ],
+        "move-alternation",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

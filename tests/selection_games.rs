@@ -235,3 +235,69 @@ fn meeting_in_the_middle_finds_exactly_the_solution_midpoints() {
         "some small boards must be solvable for the test to mean anything"
     );
 }
+
+/// The committed k = 4 layer table (`data/reference/frogs-toads-4.txt`).
+fn reference_layers() -> Vec<u64> {
+    let reference = std::fs::read_to_string("data/reference/frogs-toads-4.txt").unwrap();
+    reference
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .map(|line| line.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .collect()
+}
+
+/// The first layers of Frogs-and-Toads k = 4 recounted by a plain
+/// breadth-first search over explicit positions (no hashing, no tables):
+/// distance 2 has 16 patterns, where the paper's Table 6 prints 17 (its
+/// total then exceeds the number of patterns by one).
+#[test]
+fn frogs_and_toads_k4_first_layers_by_an_independent_search() {
+    let game = FrogsToads::standard(4).unwrap();
+    let board = game.board();
+    let start = game.start();
+    let mut seen = HashSet::from([(start.empty, start.black)]);
+    let mut frontier = vec![(start.empty, start.black)];
+    let mut independent = vec![1u64];
+    for _ in 0..6 {
+        let mut next = Vec::new();
+        for &(empty, black) in &frontier {
+            for direction in bitsolve::games::board::ORTHOGONAL {
+                for steps in 1..=2 {
+                    if let Some(from) = board.step(empty, direction, steps) {
+                        if steps == 2 && board.step(empty, direction, 1).is_none() {
+                            continue;
+                        }
+                        let moved = (black >> from) & 1;
+                        let position = (from, (black & !(1 << from)) | (moved << empty));
+                        if seen.insert(position) {
+                            next.push(position);
+                        }
+                    }
+                }
+            }
+        }
+        independent.push(next.len() as u64);
+        frontier = next;
+    }
+    assert_eq!(independent, vec![1, 8, 16, 26, 46, 78, 169]);
+    let options = SearchOptions {
+        max_depth: Some(6),
+        ..Default::default()
+    };
+    assert_eq!(layers(&run_with(&game, TwoBitBfs, options)), independent);
+    let committed = reference_layers();
+    assert_eq!(committed[..7], independent[..]);
+    assert_eq!(committed.iter().sum::<u64>(), game.size());
+}
+
+/// The whole k = 4 search (about 11 minutes on two cores) against the
+/// committed reference table: `cargo test --release -- --ignored frogs_toads_k4`.
+#[test]
+#[ignore]
+fn frogs_toads_k4_full_search_matches_the_reference_table() {
+    let game = FrogsToads::standard(4).unwrap();
+    let report = run(&game, TwoBitBfs, 2);
+    assert_eq!(layers(&report), reference_layers());
+    assert_eq!(report.goals[0].distance, Some(115));
+    assert_eq!(report.max_depth(), Some(117));
+}
