@@ -7,6 +7,7 @@ mod games;
 mod info;
 mod plot;
 mod progress;
+mod retro;
 mod show;
 
 use std::path::PathBuf;
@@ -38,6 +39,12 @@ enum Command {
     Info(InfoArgs),
     /// Draw a position given by its rank or as text, with its rank.
     Show(ShowArgs),
+    /// Two-bit retrograde analysis of a two-player game, layer by layer.
+    Retro(retro::RetroArgs),
+    /// The value of a position and of every move from it, from a solved database.
+    Query(retro::QueryArgs),
+    /// Play against the perfect player of a solved database in the terminal.
+    Play(retro::PlayArgs),
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,6 +129,9 @@ pub fn main() -> ExitCode {
         Command::Bfs(args) => bfs::run(args),
         Command::Info(args) => info::run(args),
         Command::Show(args) => show::run(args),
+        Command::Retro(args) => retro::run_retro(args),
+        Command::Query(args) => retro::run_query(args),
+        Command::Play(args) => retro::run_play(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -32,6 +32,44 @@ type GridMap = fn(i32, i32, i32, i32) -> (i32, i32);
 /// The four orthogonal directions as (row, column) steps.
 pub const ORTHOGONAL: [(i32, i32); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
 
+/// A permutation of a board's cells applied to masks of cells by table
+/// lookup: one 256-entry table per byte of the mask, so mapping a 33-cell
+/// position is five lookups.
+#[derive(Clone, Debug)]
+pub struct MaskMap {
+    bytes: Vec<[u64; 256]>,
+}
+
+impl MaskMap {
+    /// The map sending cell `c` to `image[c]`.
+    pub fn new(image: &[usize]) -> Self {
+        let map_cells = |mask: u64| {
+            (0..image.len())
+                .filter(|&cell| mask >> cell & 1 == 1)
+                .fold(0u64, |acc, cell| acc | 1 << image[cell])
+        };
+        let bytes = (0..image.len().div_ceil(8))
+            .map(|byte| {
+                let mut table = [0u64; 256];
+                for (value, slot) in table.iter_mut().enumerate() {
+                    *slot = map_cells((value as u64) << (8 * byte));
+                }
+                table
+            })
+            .collect();
+        MaskMap { bytes }
+    }
+
+    #[inline]
+    pub fn apply(&self, mask: u64) -> u64 {
+        let mut image = 0u64;
+        for (byte, table) in self.bytes.iter().enumerate() {
+            image |= table[((mask >> (8 * byte)) & 0xff) as usize];
+        }
+        image
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     name: String,

@@ -1,6 +1,7 @@
 //! Game rules as [`Space`](crate::space::Space)s: one file per domain.
 
 pub mod board;
+pub mod fox_geese;
 pub mod frogs_toads;
 pub mod pancake;
 pub mod peg_solitaire;
@@ -9,6 +10,7 @@ pub mod sliding_tile;
 pub mod top_spin;
 
 pub use board::Board;
+pub use fox_geese::FoxGeese;
 pub use frogs_toads::FrogsToads;
 pub use pancake::Pancake;
 pub use peg_solitaire::PegSolitaire;

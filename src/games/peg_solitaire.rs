@@ -14,7 +14,7 @@
 //! centre) is stored; the searches still report the full counts, weighting
 //! each stored position by the size of its orbit (section 8.1).
 
-use super::board::{Board, ORTHOGONAL};
+use super::board::{Board, MaskMap, ORTHOGONAL};
 use crate::error::{Error, Result};
 use crate::hash::BinomialRanker;
 use crate::space::{Block, BlockLayering, MoveFilter, Picture, Space};
@@ -38,9 +38,8 @@ pub struct PegSolitaire {
     offsets: Vec<u64>,
     /// Jumps that land in each cell.
     jumps_into: Vec<Vec<Jump>>,
-    /// Cell images under the symmetries that fix the start, as byte tables:
-    /// `symmetry_bytes[g][byte][value]` is the image of `value << 8*byte`.
-    symmetry_bytes: Vec<Vec<[u64; 256]>>,
+    /// The symmetries that fix the start, applied to peg masks.
+    symmetries: Vec<MaskMap>,
 }
 
 impl PegSolitaire {
@@ -95,18 +94,18 @@ impl PegSolitaire {
             rankers,
             offsets,
             jumps_into,
-            symmetry_bytes: Vec::new(),
+            symmetries: Vec::new(),
         };
         if symmetry {
-            let fixing_start: Vec<Vec<usize>> = puzzle
+            let maps = puzzle
                 .board
                 .symmetries()
-                .into_iter()
-                .filter(|image| map_cells(image, start) == start)
-                .collect();
-            puzzle.symmetry_bytes = fixing_start
                 .iter()
-                .map(|image| byte_tables(image))
+                .map(|image| MaskMap::new(image))
+                .collect::<Vec<_>>();
+            puzzle.symmetries = maps
+                .into_iter()
+                .filter(|map| map.apply(start) == start)
                 .collect();
         }
         Ok(puzzle)
@@ -130,7 +129,7 @@ impl PegSolitaire {
 
     /// Symmetries in use (1 when reduction is off).
     pub fn symmetry_count(&self) -> usize {
-        self.symmetry_bytes.len().max(1)
+        self.symmetries.len().max(1)
     }
 
     /// Number of ranks holding positions with `pegs` pegs.
@@ -138,20 +137,12 @@ impl PegSolitaire {
         self.rankers[pegs].size()
     }
 
-    fn image(&self, symmetry: usize, pegs: u64) -> u64 {
-        let tables = &self.symmetry_bytes[symmetry];
-        let mut image = 0u64;
-        for (byte, table) in tables.iter().enumerate() {
-            image |= table[((pegs >> (8 * byte)) & 0xff) as usize];
-        }
-        image
-    }
-
     /// The position stored for `pegs`: the least of its images.
     #[inline]
     pub fn canonical(&self, pegs: u64) -> u64 {
-        (0..self.symmetry_bytes.len())
-            .map(|g| self.image(g, pegs))
+        self.symmetries
+            .iter()
+            .map(|map| map.apply(pegs))
             .min()
             .unwrap_or(pegs)
     }
@@ -173,27 +164,6 @@ impl PegSolitaire {
         let count = self.offsets.partition_point(|&offset| offset <= rank) - 1;
         self.rankers[count].unrank(rank - self.offsets[count])
     }
-}
-
-fn map_cells(image: &[usize], pegs: u64) -> u64 {
-    image
-        .iter()
-        .enumerate()
-        .filter(|&(cell, _)| pegs >> cell & 1 == 1)
-        .fold(0, |acc, (_, &to)| acc | 1 << to)
-}
-
-fn byte_tables(image: &[usize]) -> Vec<[u64; 256]> {
-    let bytes = image.len().div_ceil(8);
-    (0..bytes)
-        .map(|byte| {
-            let mut table = [0u64; 256];
-            for (value, slot) in table.iter_mut().enumerate() {
-                *slot = map_cells(image, (value as u64) << (8 * byte) & low_mask(image.len()));
-            }
-            table
-        })
-        .collect()
 }
 
 fn low_mask(cells: usize) -> u64 {
@@ -255,7 +225,7 @@ impl Space for PegSolitaire {
             .filter(|&cell| self.start >> cell & 1 == 0)
             .map(|cell| self.board.cell_name(cell))
             .collect();
-        let symmetry = if self.symmetry_bytes.len() > 1 {
+        let symmetry = if self.symmetries.len() > 1 {
             " symmetry"
         } else {
             ""
@@ -320,7 +290,7 @@ impl Space for PegSolitaire {
             for jump in &self.jumps_into[to] {
                 if pegs & jump.emptied == jump.emptied {
                     let next = (pegs ^ jump.emptied) | (1u64 << to);
-                    let next = if self.symmetry_bytes.is_empty() {
+                    let next = if self.symmetries.is_empty() {
                         next
                     } else {
                         self.canonical(next)
@@ -347,11 +317,13 @@ impl Space for PegSolitaire {
     }
 
     fn orbit_size(&self, state: &u64) -> u64 {
-        if self.symmetry_bytes.len() <= 1 {
+        if self.symmetries.len() <= 1 {
             return 1;
         }
-        let mut images: Vec<u64> = (0..self.symmetry_bytes.len())
-            .map(|g| self.image(g, *state))
+        let mut images: Vec<u64> = self
+            .symmetries
+            .iter()
+            .map(|map| map.apply(*state))
             .collect();
         images.sort_unstable();
         images.dedup();
@@ -371,7 +343,7 @@ impl Space for PegSolitaire {
     }
 
     fn symmetry_reduced(&self) -> bool {
-        self.symmetry_bytes.len() > 1
+        self.symmetries.len() > 1
     }
 }
 

@@ -6,10 +6,11 @@
 //! word-aligned chunks that never straddle a block, and gives the same
 //! counts whatever the number of threads.
 
-mod chunks;
+pub(crate) mod chunks;
 mod ledger;
 pub mod one_bit_bfs;
 pub mod reachability;
+pub mod retro2;
 pub mod two_bit_bfs;
 
 use std::path::PathBuf;

@@ -94,6 +94,18 @@ impl OneBitTable {
         self.test_and_set(index);
     }
 
+    /// Clears a bit; true when it was set.
+    #[inline]
+    pub fn clear(&self, index: u64) -> bool {
+        let bit = 1u64 << (index % BITS_PER_WORD);
+        self.words()[(index / BITS_PER_WORD) as usize].fetch_and(!bit, Relaxed) & bit != 0
+    }
+
+    /// Clears every bit (on the heap by giving the pages back).
+    pub fn clear_all(&self) -> Result<()> {
+        self.storage.zero_all()
+    }
+
     /// Number of set bits in `range`, counted in parallel.
     pub fn count_in(&self, range: Range<u64>) -> u64 {
         count_items::<1>(self.words(), range, |word| word)

@@ -418,6 +418,24 @@ impl WordStorage {
             .map_err(failed)
     }
 
+    /// Sets every word to zero. Anonymous memory gives its pages back
+    /// instead of writing zeros, so clearing a sparse table costs nothing.
+    pub fn zero_all(&self) -> Result<()> {
+        let Memory::Anonymous { .. } = &self.memory else {
+            self.words()
+                .par_chunks(1 << 14)
+                .for_each(|chunk| chunk.iter().for_each(|w| w.store(0, Relaxed)));
+            return Ok(());
+        };
+        let page_words = page_size() / 8;
+        let whole = self.len / page_words * page_words;
+        self.discard(0..whole)?;
+        for word in &self.words()[whole..] {
+            word.store(0, Relaxed);
+        }
+        Ok(())
+    }
+
     /// Records progress: flushes the words to the file, then writes and syncs
     /// the header. A heap table has nowhere to record it and ignores the call.
     pub fn checkpoint(&self, checkpoint: &Checkpoint) -> Result<()> {

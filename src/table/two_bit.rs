@@ -147,6 +147,19 @@ impl TwoBitTable {
         }
     }
 
+    /// Every cell holding 0 takes `value`, in parallel (one `fetch_or` per
+    /// word that has such a cell).
+    pub fn fill_zero_cells(&self, value: u8) {
+        self.words().par_chunks(1 << 12).for_each(|chunk| {
+            for word in chunk {
+                let zero = cells_equal(word.load(Relaxed), 0);
+                if zero != 0 {
+                    word.fetch_or(zero * (value as u64 & 3), Relaxed);
+                }
+            }
+        });
+    }
+
     /// [`clear_equal_in`](Self::clear_equal_in) over the whole table, in parallel.
     pub fn clear_equal(&self, value: u8) {
         let cells = self.cells;

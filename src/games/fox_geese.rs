@@ -1,0 +1,555 @@
+//! Fox-and-Geese on the 33-point cross (sections 5, 6.1, 7.2 and 8.1 of
+//! `002_f83af64931234a7c.txt`, Table 7), as a [`LayeredGame`] for two-bit
+//! retrograde analysis.
+//!
+//! The board is the English Peg Solitaire board. Lines run orthogonally
+//! everywhere and diagonally through the points whose row + column is even
+//! (7x7 coordinates), as on the traditional board. The fox and the geese
+//! step along a line to an adjacent empty point, in any direction; the fox
+//! may instead jump along a line over an adjacent goose to the empty point
+//! beyond, capturing it (one capture a move). The geese win when the fox is
+//! to move and cannot; geese that cannot move lose (for up to 8 geese this
+//! never matters). Positions the analysis leaves undecided count as won for
+//! the fox (section 7.2); with `capture_wins` any capture wins for the fox.
+//!
+//! Layer g holds the positions with g geese, ranked as
+//! `fox * 2 C(32, g) + 2 * (binomial rank of the geese among the other 32
+//! points) + side` (side 0: fox to move, 1: geese), so the two sides of a
+//! position are neighbours, as in Algorithm 4. Blocks are the fox cells.
+//! The fox is the first player.
+//!
+//! With `symmetry`, only positions whose fox stands on the least cell of its
+//! orbit under the board's 8 symmetries are solved, each taken to the least
+//! of its images under the symmetries that fix that cell; the other blocks
+//! are filled afterwards by mapping (section 8.1).
+
+use super::board::{Board, MaskMap, ORTHOGONAL};
+use crate::error::{Error, Result};
+use crate::hash::BinomialRanker;
+use crate::search::retro2::{LayeredGame, Player, Successor, Value};
+use crate::space::Block;
+
+pub const CELLS: usize = 33;
+const DIAGONAL: [(i32, i32); 4] = [(-1, -1), (-1, 1), (1, -1), (1, 1)];
+
+/// A position: the fox's cell, the geese as a mask of cells, the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FoxGeeseState {
+    pub fox: usize,
+    pub geese: u64,
+    pub fox_to_move: bool,
+}
+
+/// A step from a cell and the jump beyond it, along one line.
+#[derive(Clone, Copy, Debug)]
+struct Line {
+    next: usize,
+    beyond: Option<usize>,
+}
+
+#[derive(Clone, Debug)]
+pub struct FoxGeese {
+    board: Board,
+    capture_wins: bool,
+    symmetry: bool,
+    lines: Vec<Vec<Line>>,
+    /// `rankers[g]`: g geese among the 32 points other than the fox's.
+    rankers: Vec<BinomialRanker>,
+    /// The board's symmetries, applied to masks and to single cells.
+    symmetries: Vec<MaskMap>,
+    cell_images: Vec<Vec<usize>>,
+    /// For each cell, the symmetries that take it to the least cell of its orbit.
+    to_canonical: Vec<Vec<usize>>,
+    canonical_cell: Vec<usize>,
+}
+
+/// Removes bit `gap` from `mask`, closing the gap.
+#[inline(always)]
+fn squeeze(mask: u64, gap: usize) -> u64 {
+    let below = (1u64 << gap) - 1;
+    (mask & below) | ((mask >> 1) & !below)
+}
+
+/// Inverse of [`squeeze`]: reopens the gap at `gap` with a zero.
+#[inline(always)]
+fn widen(mask: u64, gap: usize) -> u64 {
+    let below = (1u64 << gap) - 1;
+    (mask & below) | ((mask & !below) << 1)
+}
+
+impl FoxGeese {
+    pub fn new(capture_wins: bool, symmetry: bool) -> Result<Self> {
+        let board = Board::load("english")?;
+        if board.cells() != CELLS {
+            return Err(Error::InvalidParameter(
+                "the Fox-and-Geese board must have 33 points".into(),
+            ));
+        }
+        let lines = (0..CELLS)
+            .map(|cell| {
+                let (row, column) = board.position(cell);
+                let diagonal = (row + column) % 2 == 0;
+                let directions =
+                    ORTHOGONAL
+                        .iter()
+                        .chain(if diagonal { &DIAGONAL[..] } else { &[] });
+                directions
+                    .filter_map(|&d| {
+                        let next = board.step(cell, d, 1)?;
+                        Some(Line {
+                            next,
+                            beyond: board.step(cell, d, 2),
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        let rankers = (0..CELLS)
+            .map(|g| BinomialRanker::new(CELLS - 1, g))
+            .collect::<Result<_>>()?;
+        let symmetries = board.symmetries();
+        let canonical_cell: Vec<usize> = (0..CELLS)
+            .map(|cell| symmetries.iter().map(|image| image[cell]).min().unwrap())
+            .collect();
+        let to_canonical = (0..CELLS)
+            .map(|cell| {
+                (0..symmetries.len())
+                    .filter(|&g| symmetries[g][cell] == canonical_cell[cell])
+                    .collect()
+            })
+            .collect();
+        let maps = symmetries.iter().map(|image| MaskMap::new(image)).collect();
+        Ok(FoxGeese {
+            board,
+            capture_wins,
+            symmetry,
+            lines,
+            rankers,
+            symmetries: maps,
+            cell_images: symmetries,
+            to_canonical,
+            canonical_cell,
+        })
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn symmetry(&self) -> bool {
+        self.symmetry
+    }
+
+    /// The highest layer: 32 geese around the fox.
+    pub fn max_geese(&self) -> usize {
+        CELLS - 1
+    }
+
+    /// Positions per fox cell in layer g: both sides to move.
+    fn per_fox(&self, geese: usize) -> u64 {
+        2 * self.rankers[geese].size()
+    }
+
+    /// The same position as a canonical one: the least image under the
+    /// symmetries taking the fox to the least cell of its orbit.
+    #[inline]
+    pub fn canonical(&self, state: &FoxGeeseState) -> FoxGeeseState {
+        if !self.symmetry {
+            return *state;
+        }
+        let maps = &self.to_canonical[state.fox];
+        let geese = maps
+            .iter()
+            .map(|&g| self.symmetries[g].apply(state.geese))
+            .min()
+            .unwrap();
+        FoxGeeseState {
+            fox: self.canonical_cell[state.fox],
+            geese,
+            fox_to_move: state.fox_to_move,
+        }
+    }
+
+    /// True when the fox cell is one whose block is solved (all of them
+    /// without symmetry).
+    pub fn solves_block(&self, fox: usize) -> bool {
+        !self.symmetry || self.canonical_cell[fox] == fox
+    }
+
+    /// Rank of a position as stored (canonical with symmetry).
+    #[inline]
+    fn raw_rank(&self, state: &FoxGeeseState) -> u64 {
+        let geese = state.geese.count_ones() as usize;
+        state.fox as u64 * self.per_fox(geese)
+            + 2 * self.rankers[geese].rank(squeeze(state.geese, state.fox))
+            + (!state.fox_to_move) as u64
+    }
+
+    /// Rank of a position in its layer, through the canonical form.
+    #[inline]
+    pub fn rank_of(&self, state: &FoxGeeseState) -> u64 {
+        self.raw_rank(&self.canonical(state))
+    }
+
+    fn empty(&self, state: &FoxGeeseState, cell: usize) -> bool {
+        cell != state.fox && state.geese >> cell & 1 == 0
+    }
+
+    /// The fox's captures (landing cell, captured goose) and steps, and the
+    /// geese's steps (from, to), as the positions they lead to.
+    pub fn moves(&self, state: &FoxGeeseState) -> Vec<FoxGeeseState> {
+        let mut moves = Vec::new();
+        self.for_each_move(state, |next| {
+            moves.push(next);
+            true
+        });
+        moves
+    }
+
+    /// Calls `visit` with every position a move leads to, captures first,
+    /// until it returns false.
+    fn for_each_move(&self, state: &FoxGeeseState, mut visit: impl FnMut(FoxGeeseState) -> bool) {
+        if state.fox_to_move {
+            for line in &self.lines[state.fox] {
+                let Some(beyond) = line.beyond else { continue };
+                if state.geese >> line.next & 1 == 1 && self.empty(state, beyond) {
+                    let next = FoxGeeseState {
+                        fox: beyond,
+                        geese: state.geese & !(1 << line.next),
+                        fox_to_move: false,
+                    };
+                    if !visit(next) {
+                        return;
+                    }
+                }
+            }
+            for line in &self.lines[state.fox] {
+                if self.empty(state, line.next) {
+                    let next = FoxGeeseState {
+                        fox: line.next,
+                        geese: state.geese,
+                        fox_to_move: false,
+                    };
+                    if !visit(next) {
+                        return;
+                    }
+                }
+            }
+        } else {
+            let mut geese = state.geese;
+            while geese != 0 {
+                let from = geese.trailing_zeros() as usize;
+                geese &= geese - 1;
+                for line in &self.lines[from] {
+                    if self.empty(state, line.next) {
+                        let next = FoxGeeseState {
+                            fox: state.fox,
+                            geese: state.geese & !(1 << from) | 1 << line.next,
+                            fox_to_move: true,
+                        };
+                        if !visit(next) {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A position as text: one character per point in cell order, `F` for
+    /// the fox, `g` for a goose, `.` for an empty point, then the side to
+    /// move after a colon (`fox` or `geese`); spaces and `/` are ignored.
+    pub fn parse(&self, text: &str) -> Result<FoxGeeseState> {
+        let (board_text, side) = text.rsplit_once(':').ok_or_else(|| {
+            Error::InvalidParameter(
+                "a position ends with ':fox' or ':geese' (the side to move)".into(),
+            )
+        })?;
+        let fox_to_move = match side.trim() {
+            "fox" | "f" => true,
+            "geese" | "g" => false,
+            other => {
+                return Err(Error::InvalidParameter(format!(
+                    "side to move '{other}' is neither 'fox' nor 'geese'"
+                )));
+            }
+        };
+        let symbols: Vec<char> = board_text
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '/')
+            .collect();
+        if symbols.len() != CELLS {
+            return Err(Error::InvalidParameter(format!(
+                "a position needs {CELLS} points ('F' fox, 'g' goose, '.' empty), got {}",
+                symbols.len()
+            )));
+        }
+        let mut fox = None;
+        let mut geese = 0u64;
+        for (cell, symbol) in symbols.into_iter().enumerate() {
+            match symbol {
+                'F' | 'f' if fox.is_none() => fox = Some(cell),
+                'g' | 'G' | 'o' => geese |= 1 << cell,
+                '.' => {}
+                other => {
+                    return Err(Error::InvalidParameter(format!(
+                        "'{other}' at {}: expected one 'F', 'g' or '.'",
+                        self.board.cell_name(cell)
+                    )));
+                }
+            }
+        }
+        let fox =
+            fox.ok_or_else(|| Error::InvalidParameter("the position has no fox 'F'".into()))?;
+        Ok(FoxGeeseState {
+            fox,
+            geese,
+            fox_to_move,
+        })
+    }
+
+    pub fn draw(&self, state: &FoxGeeseState) -> String {
+        let picture = self.board.draw(|cell| {
+            if cell == state.fox {
+                'F'
+            } else if state.geese >> cell & 1 == 1 {
+                'g'
+            } else {
+                '.'
+            }
+        });
+        format!(
+            "{picture}{} to move\n",
+            if state.fox_to_move { "fox" } else { "geese" }
+        )
+    }
+}
+
+impl LayeredGame for FoxGeese {
+    type State = FoxGeeseState;
+
+    fn layer_descriptor(&self, geese: usize) -> String {
+        let variant = if self.capture_wins {
+            " capture-wins"
+        } else {
+            ""
+        };
+        let symmetry = if self.symmetry { " symmetry" } else { "" };
+        format!("fox-geese g={geese}{variant}{symmetry}")
+    }
+
+    fn layer_size(&self, geese: usize) -> u64 {
+        CELLS as u64 * self.per_fox(geese)
+    }
+
+    fn layer_blocks(&self, geese: usize) -> Vec<Block> {
+        let per_fox = self.per_fox(geese);
+        (0..CELLS)
+            .filter(|&fox| self.solves_block(fox))
+            .map(|fox| Block {
+                start: fox as u64 * per_fox,
+                len: per_fox,
+            })
+            .collect()
+    }
+
+    fn reduced_by_symmetry(&self) -> bool {
+        self.symmetry
+    }
+
+    fn images<F: FnMut(u64)>(&self, _geese: usize, state: &FoxGeeseState, mut emit: F) {
+        for (map, image) in self.symmetries.iter().zip(&self.cell_images) {
+            let mapped = FoxGeeseState {
+                fox: image[state.fox],
+                geese: map.apply(state.geese),
+                ..*state
+            };
+            emit(self.raw_rank(&mapped));
+        }
+    }
+
+    fn new_state(&self) -> FoxGeeseState {
+        FoxGeeseState {
+            fox: 0,
+            geese: 0,
+            fox_to_move: true,
+        }
+    }
+
+    #[inline]
+    fn unrank(&self, geese: usize, rank: u64, state: &mut FoxGeeseState) {
+        let per_fox = self.per_fox(geese);
+        state.fox = (rank / per_fox) as usize;
+        let within = rank % per_fox;
+        state.fox_to_move = within & 1 == 0;
+        state.geese = widen(self.rankers[geese].unrank(within >> 1), state.fox);
+    }
+
+    fn rank(&self, _geese: usize, state: &FoxGeeseState) -> u64 {
+        self.rank_of(state)
+    }
+
+    fn mover(&self, state: &FoxGeeseState) -> Player {
+        if state.fox_to_move {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+
+    fn mover_of_rank(&self, _geese: usize, rank: u64) -> Option<Player> {
+        // Every block has an even size, so the side is the rank's last bit.
+        Some(if rank & 1 == 0 {
+            Player::First
+        } else {
+            Player::Second
+        })
+    }
+
+    #[inline]
+    fn successors<F: FnMut(Successor) -> bool>(
+        &self,
+        geese: usize,
+        state: &FoxGeeseState,
+        mut emit: F,
+    ) {
+        self.for_each_move(state, |next| {
+            let layer = next.geese.count_ones() as usize;
+            debug_assert!(layer == geese || layer + 1 == geese);
+            emit(Successor {
+                layer,
+                rank: self.rank_of(&next),
+            })
+        });
+    }
+
+    #[inline]
+    fn predecessors<F: FnMut(u64)>(&self, _geese: usize, state: &FoxGeeseState, mut emit: F) {
+        // Steps are reversible: the same-layer positions that lead here are
+        // those the other side's steps lead to, with the side flipped back.
+        let previous = FoxGeeseState {
+            fox_to_move: !state.fox_to_move,
+            ..*state
+        };
+        if previous.fox_to_move {
+            for line in &self.lines[state.fox] {
+                if self.empty(state, line.next) {
+                    emit(self.rank_of(&FoxGeeseState {
+                        fox: line.next,
+                        ..previous
+                    }));
+                }
+            }
+        } else {
+            let mut geese = state.geese;
+            while geese != 0 {
+                let at = geese.trailing_zeros() as usize;
+                geese &= geese - 1;
+                for line in &self.lines[at] {
+                    if self.empty(state, line.next) {
+                        let from = state.geese & !(1 << at) | 1 << line.next;
+                        emit(self.rank_of(&FoxGeeseState {
+                            geese: from,
+                            ..previous
+                        }));
+                    }
+                }
+            }
+        }
+    }
+
+    fn no_move_value(&self, state: &FoxGeeseState) -> Value {
+        // A trapped fox loses; so do geese without a move (never for g <= 8).
+        if state.fox_to_move {
+            Value::SecondWins
+        } else {
+            Value::FirstWins
+        }
+    }
+
+    fn rule_value(&self, _geese: usize, state: &FoxGeeseState) -> Option<Value> {
+        if !self.capture_wins || !state.fox_to_move {
+            return None;
+        }
+        let mut captures = false;
+        self.for_each_move(state, |next| {
+            captures = next.geese != state.geese;
+            false
+        });
+        captures.then_some(Value::FirstWins)
+    }
+
+    fn undecided_value(&self) -> Value {
+        Value::FirstWins
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_board_has_the_traditional_lines() {
+        let game = FoxGeese::new(false, false).unwrap();
+        let centre = game.board.parse_cell("d4").unwrap();
+        assert_eq!(game.lines[centre].len(), 8, "the centre has 8 lines");
+        let odd = game.board.parse_cell("d3").unwrap();
+        assert_eq!(
+            game.lines[odd].len(),
+            4,
+            "an odd point has orthogonal lines only"
+        );
+        let corner = game.board.parse_cell("c1").unwrap();
+        assert_eq!(
+            game.lines[corner].len(),
+            3,
+            "c1: right, down, and the diagonal to d2"
+        );
+    }
+
+    #[test]
+    fn rank_and_unrank_agree_and_layer_sizes_match() {
+        let game = FoxGeese::new(false, false).unwrap();
+        let sizes: Vec<u64> = (1..=5).map(|g| game.layer_size(g)).collect();
+        assert_eq!(sizes, vec![2_112, 32_736, 327_360, 2_373_360, 13_290_816]);
+        let mut state = game.new_state();
+        for rank in 0..game.layer_size(2) {
+            game.unrank(2, rank, &mut state);
+            assert_eq!(game.rank(2, &state), rank);
+        }
+    }
+
+    #[test]
+    fn predecessors_are_exactly_the_positions_with_a_move_here() {
+        let game = FoxGeese::new(false, false).unwrap();
+        let mut state = game.new_state();
+        let mut other = game.new_state();
+        for rank in (0..game.layer_size(3)).step_by(211) {
+            game.unrank(3, rank, &mut state);
+            game.predecessors(3, &state, |predecessor| {
+                game.unrank(3, predecessor, &mut other);
+                let mut found = false;
+                game.successors(3, &other, |s| {
+                    found |= s.layer == 3 && s.rank == rank;
+                    true
+                });
+                assert!(found, "{predecessor} does not move to {rank}");
+            });
+        }
+    }
+
+    #[test]
+    fn symmetric_ranks_are_shared_by_mirror_images() {
+        let game = FoxGeese::new(false, true).unwrap();
+        let state = game
+            .parse("..g ... ....... ...F... ....... ... ...:fox")
+            .unwrap();
+        let mirrored = FoxGeeseState {
+            geese: 1 << game.board.parse_cell("c1").unwrap(),
+            ..state
+        };
+        assert_ne!(mirrored, state);
+        assert_eq!(game.rank_of(&state), game.rank_of(&mirrored));
+        assert!(game.solves_block(game.canonical(&state).fox));
+    }
+}

@@ -1,0 +1,166 @@
+//! Two-bit retrograde analysis for two-player zero-sum games in layers
+//! (Algorithm 4 and Theorem 4 of `002_f83af64931234a7c.txt`, extended with
+//! draws and a game-specific value for positions never decided).
+//!
+//! A game's positions fall into layers (Fox-and-Geese: the number of geese;
+//! tic-tac-toe: stones on the board) such that every move stays in its
+//! layer or goes to a lower one. Layers are solved in increasing order;
+//! while layer p is solved, layer p-1 is only read, for the moves that
+//! leave layer p.
+//!
+//! Each position holds two bits: [`Value::Unknown`], a win for the
+//! [`Player::First`] or [`Player::Second`] player, or [`Value::Draw`].
+//! Algorithm 4 re-scans the whole layer until nothing changes; here a pass
+//! only looks at the predecessors of the positions decided in the pass
+//! before (a work queue kept as bit tables):
+//!
+//! 1. Initial pass over every position: a mover without moves gets the
+//!    game's no-move value; a move to a lower-layer position won for the
+//!    mover wins; a position whose moves all leave the layer and all lose is
+//!    lost. Decided positions go into the frontier F.
+//! 2. Each later pass, for every position s in F and every same-layer
+//!    predecessor p still unknown: if s is won for p's mover, p is won
+//!    (decided at once, into the next frontier); otherwise p becomes a
+//!    candidate C, and then every candidate whose moves are now all lost is
+//!    lost (into the next frontier).
+//! 3. At the fixpoint, positions still unknown get the game's rule (a draw
+//!    by default; Fox-and-Geese counts them as won for the fox).
+//!
+//! When that rule makes undecided positions wins for one player X, only the
+//! other player's wins are recorded along the way: a win for Y needs a move
+//! into Y's wins (Y to move) or all moves into them (X to move), never a
+//! known win for X, and every position not won for Y ends as X's. Fox-and-
+//! Geese thus decides the geese's few wins and leaves the fox's many to
+//! the fill, which cut layer 7 from 45 s to about 2 s.
+//!
+//! Bits per position while a layer is solved: 2 (values) + 1 (F) + 1 (next
+//! F) + 1 (C) = 5. A position is decided exactly when one of its successors
+//! is (a win for its mover) or when its last non-losing successor is lost,
+//! so looking at predecessors of newly decided positions misses nothing
+//! (the argument of Theorem 4, pass by pass).
+
+mod solver;
+
+pub use solver::{BITS_PER_POSITION, LayerReport, RetroOptions, open_layer, solve_layers};
+
+use crate::space::Block;
+
+/// The two players; in a position, the one to move is the mover.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    First,
+    Second,
+}
+
+impl Player {
+    pub fn opponent(self) -> Player {
+        match self {
+            Player::First => Player::Second,
+            Player::Second => Player::First,
+        }
+    }
+}
+
+/// A position's value, stored in two bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Unknown = 0,
+    FirstWins = 1,
+    SecondWins = 2,
+    Draw = 3,
+}
+
+impl Value {
+    pub fn win_for(player: Player) -> Value {
+        match player {
+            Player::First => Value::FirstWins,
+            Player::Second => Value::SecondWins,
+        }
+    }
+
+    pub fn from_bits(bits: u8) -> Value {
+        match bits & 3 {
+            0 => Value::Unknown,
+            1 => Value::FirstWins,
+            2 => Value::SecondWins,
+            _ => Value::Draw,
+        }
+    }
+}
+
+/// A move's destination: a position of the same layer or of a lower one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Successor {
+    pub layer: usize,
+    pub rank: u64,
+}
+
+/// A two-player game whose positions are ranked layer by layer.
+pub trait LayeredGame: Sync {
+    type State: Clone + Send;
+
+    /// The game, its parameters and the layer, e.g. "fox-geese g=7": names
+    /// the layer's file in a store.
+    fn layer_descriptor(&self, layer: usize) -> String;
+
+    /// Number of ranks in `layer`.
+    fn layer_size(&self, layer: usize) -> u64;
+
+    /// The layout of a layer into blocks (units of parallel work).
+    fn layer_blocks(&self, layer: usize) -> Vec<Block> {
+        vec![Block {
+            start: 0,
+            len: self.layer_size(layer),
+        }]
+    }
+
+    /// True when `rank` maps positions to a canonical twin under the game's
+    /// symmetries (section 8.1): only positions with `rank(unrank(r)) == r`
+    /// are solved, in the blocks of [`layer_blocks`](Self::layer_blocks),
+    /// and every other position of the layer is copied from its twin at the
+    /// end.
+    fn reduced_by_symmetry(&self) -> bool {
+        false
+    }
+
+    /// With symmetry reduction: the ranks of every position that `state`
+    /// stands for (its images under the symmetries), itself included.
+    fn images<F: FnMut(u64)>(&self, _layer: usize, _state: &Self::State, _emit: F) {}
+
+    fn new_state(&self) -> Self::State;
+
+    fn unrank(&self, layer: usize, rank: u64, state: &mut Self::State);
+
+    fn rank(&self, layer: usize, state: &Self::State) -> u64;
+
+    /// The player to move.
+    fn mover(&self, state: &Self::State) -> Player;
+
+    /// The player to move at a rank, when the ranking says it without
+    /// unranking (Algorithm 4 interleaves the sides: even and odd ranks).
+    fn mover_of_rank(&self, _layer: usize, _rank: u64) -> Option<Player> {
+        None
+    }
+
+    /// Emits every move's destination (duplicates allowed), those in lower
+    /// layers first, until `emit` returns false. Moves alternate: the
+    /// mover of a successor is always the opponent.
+    fn successors<F: FnMut(Successor) -> bool>(&self, layer: usize, state: &Self::State, emit: F);
+
+    /// Emits the rank of every same-layer position with a move to `state`.
+    fn predecessors<F: FnMut(u64)>(&self, layer: usize, state: &Self::State, emit: F);
+
+    /// The value when the mover has no move.
+    fn no_move_value(&self, state: &Self::State) -> Value;
+
+    /// A value fixed by the rules before any search (e.g. Fox-and-Geese's
+    /// variant in which any capture wins for the fox); `None` by default.
+    fn rule_value(&self, _layer: usize, _state: &Self::State) -> Option<Value> {
+        None
+    }
+
+    /// The value of positions the fixpoint leaves undecided.
+    fn undecided_value(&self) -> Value {
+        Value::Draw
+    }
+}

@@ -1,0 +1,457 @@
+//! The layer-by-layer solver of two-bit retrograde analysis (see the module
+//! documentation for the passes).
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::{LayeredGame, Player, Successor, Value};
+use crate::error::Result;
+use crate::search::chunks::{Chunk, chunks_of};
+use crate::search::{Progress, Silent};
+use crate::space::Block;
+use crate::table::{Backing, Checkpoint, OneBitTable, TwoBitTable};
+
+/// Bits per position while a layer is being solved: the value (2), the
+/// frontier and the next frontier (1 each) and the candidates (1).
+pub const BITS_PER_POSITION: u64 = 5;
+
+pub struct RetroOptions<'a> {
+    /// Where the layers' value tables live; a directory keeps them as the
+    /// solved database, and lets a later run skip or resume layers.
+    pub backing: Backing,
+    pub progress: &'a dyn Progress,
+}
+
+impl Default for RetroOptions<'_> {
+    fn default() -> Self {
+        RetroOptions {
+            backing: Backing::Heap,
+            progress: &Silent,
+        }
+    }
+}
+
+/// One solved layer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayerReport {
+    pub layer: usize,
+    pub states: u64,
+    pub first_wins: u64,
+    pub second_wins: u64,
+    pub draws: u64,
+    /// Positions examined in each pass: pass 0 looks at every position;
+    /// later passes at the predecessors of what the pass before decided.
+    pub examined: Vec<u64>,
+    pub seconds: f64,
+    /// The layer was already solved in the store and was not searched again.
+    pub already_solved: bool,
+}
+
+impl LayerReport {
+    pub fn passes(&self) -> usize {
+        self.examined.len()
+    }
+
+    /// Positions Algorithm 4's repeated full scans would have visited:
+    /// every position, once per pass.
+    pub fn full_scan_work(&self) -> u64 {
+        self.states * self.passes() as u64
+    }
+}
+
+/// Solves layers `0..=top` in order (skipping those a store has solved) and
+/// returns one report per layer. The value tables of every layer stay in the
+/// store; on the heap only the last two are kept while solving.
+pub fn solve_layers<G: LayeredGame>(
+    game: &G,
+    top: usize,
+    options: &RetroOptions,
+) -> Result<Vec<LayerReport>> {
+    let mut reports = Vec::with_capacity(top + 1);
+    let mut lower: Option<TwoBitTable> = None;
+    for layer in 0..=top {
+        let (table, report) = solve_layer(game, layer, lower.as_ref(), options)?;
+        reports.push(report);
+        // The layer below is no longer needed: release it.
+        lower = Some(table);
+    }
+    Ok(reports)
+}
+
+/// Opens a layer's value table (solved or not) for reading values.
+pub fn open_layer<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    backing: &Backing,
+) -> Result<(TwoBitTable, Option<Checkpoint>)> {
+    let descriptor = format!("{}; retrograde values", game.layer_descriptor(layer));
+    TwoBitTable::open(
+        backing,
+        &descriptor,
+        game.layer_size(layer),
+        Value::Unknown as u8,
+    )
+}
+
+fn solve_layer<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    lower: Option<&TwoBitTable>,
+    options: &RetroOptions,
+) -> Result<(TwoBitTable, LayerReport)> {
+    let started = Instant::now();
+    let progress = options.progress;
+    let (values, checkpoint) = open_layer(game, layer, &options.backing)?;
+    let size = game.layer_size(layer);
+    if let Some(Checkpoint {
+        complete: true,
+        counts,
+        ..
+    }) = &checkpoint
+    {
+        let report = count_report(layer, &values, counts.clone(), 0.0, true);
+        return Ok((values, report));
+    }
+    let mut examined = match checkpoint {
+        Some(Checkpoint {
+            counts,
+            last_completed: Some(pass),
+            ..
+        }) => {
+            progress.note(&format!("layer {layer}: resuming after pass {pass}"));
+            counts
+        }
+        _ => Vec::new(),
+    };
+
+    let blocks = game.layer_blocks(layer);
+    let chunks = chunks_of(&blocks);
+    let chunk_refs: Vec<&Chunk> = chunks.iter().collect();
+    let (frontier, _) = OneBitTable::open(&Backing::Heap, "frontier", size, size)?;
+    let (next_frontier, _) = OneBitTable::open(&Backing::Heap, "next frontier", size, size)?;
+    let (candidates, _) = OneBitTable::open(&Backing::Heap, "candidates", size, size)?;
+    let recorded = match game.undecided_value() {
+        Value::FirstWins => Some(Value::SecondWins),
+        Value::SecondWins => Some(Value::FirstWins),
+        _ => None,
+    };
+    let solver = LayerSolver {
+        game,
+        layer,
+        values: &values,
+        lower,
+        recorded,
+    };
+
+    // Pass 0: every unknown position, the first player's and then the
+    // second's, so the second sweep already sees what the first decided.
+    progress.begin_pass(&format!("layer {layer} pass 0"), 2 * chunks.len() as u64);
+    let mut initial = 0;
+    for sweep in [Player::First, Player::Second] {
+        initial += chunk_refs
+            .par_iter()
+            .map(|chunk| {
+                let done = solver.initial_chunk(chunk, sweep, &frontier);
+                progress.advance(1);
+                done
+            })
+            .sum::<u64>();
+    }
+    progress.end_pass();
+    examined.push(initial);
+    record(&values, &examined, false)?;
+
+    let (mut current, mut next) = (&frontier, &next_frontier);
+    while current.count_ones() > 0 {
+        let pass = examined.len();
+        progress.begin_pass(
+            &format!("layer {layer} pass {pass}"),
+            2 * chunks.len() as u64,
+        );
+        let triggered: u64 = chunk_refs
+            .par_iter()
+            .map(|chunk| {
+                let done = solver.propagate_chunk(chunk, current, next, &candidates);
+                progress.advance(1);
+                done
+            })
+            .sum();
+        let checked: u64 = chunk_refs
+            .par_iter()
+            .map(|chunk| {
+                let done = solver.check_candidates(chunk, &candidates, next);
+                progress.advance(1);
+                done
+            })
+            .sum();
+        progress.end_pass();
+        examined.push(triggered + checked);
+        record(&values, &examined, false)?;
+        current.clear_all()?;
+        std::mem::swap(&mut current, &mut next);
+    }
+
+    values.fill_zero_cells(game.undecided_value() as u8);
+    solver.fill_from_twins(&chunk_refs);
+    record(&values, &examined, true)?;
+    let report = count_report(
+        layer,
+        &values,
+        examined,
+        started.elapsed().as_secs_f64(),
+        false,
+    );
+    Ok((values, report))
+}
+
+fn record(values: &TwoBitTable, examined: &[u64], complete: bool) -> Result<()> {
+    values.storage().checkpoint(&Checkpoint {
+        last_completed: Some(examined.len() as u64 - 1),
+        counts: examined.to_vec(),
+        complete,
+        ..Default::default()
+    })
+}
+
+fn count_report(
+    layer: usize,
+    values: &TwoBitTable,
+    examined: Vec<u64>,
+    seconds: f64,
+    already_solved: bool,
+) -> LayerReport {
+    LayerReport {
+        layer,
+        states: values.len(),
+        first_wins: values.count(Value::FirstWins as u8),
+        second_wins: values.count(Value::SecondWins as u8),
+        draws: values.count(Value::Draw as u8),
+        examined,
+        seconds,
+        already_solved,
+    }
+}
+
+struct LayerSolver<'a, G> {
+    game: &'a G,
+    layer: usize,
+    values: &'a TwoBitTable,
+    lower: Option<&'a TwoBitTable>,
+    /// The only value recorded before the final fill, if not every value.
+    recorded: Option<Value>,
+}
+
+/// What a position's moves show so far.
+enum Verdict {
+    Decided(Value),
+    Open,
+}
+
+impl<G: LayeredGame> LayerSolver<'_, G> {
+    /// The value to record for a verdict. When undecided positions count as
+    /// wins for one player, only the other player's wins are recorded: they
+    /// never depend on the first player's wins, so leaving those unknown
+    /// until the final fill saves most of the work (Fox-and-Geese decides
+    /// the geese's wins only).
+    fn settle(&self, verdict: Verdict) -> Option<Value> {
+        match verdict {
+            Verdict::Decided(value) if self.recorded.is_none_or(|only| only == value) => {
+                Some(value)
+            }
+            _ => None,
+        }
+    }
+
+    fn value_of(&self, successor: Successor) -> Value {
+        let table = if successor.layer == self.layer {
+            self.values
+        } else {
+            self.lower
+                .expect("a move to a lower layer needs that layer solved")
+        };
+        Value::from_bits(table.get(successor.rank))
+    }
+
+    /// Looks at the moves until the value is settled or cannot be yet.
+    /// `lower_only`: in pass 0 the layer's own positions are all unknown, so
+    /// once the moves reach it (lower layers come first) nothing more can be
+    /// learned.
+    fn evaluate(&self, state: &G::State, lower_only: bool) -> Verdict {
+        if let Some(value) = self.game.rule_value(self.layer, state) {
+            return Verdict::Decided(value);
+        }
+        let mover = self.game.mover(state);
+        let (win, loss) = (Value::win_for(mover), Value::win_for(mover.opponent()));
+        let (mut moves, mut draws, mut open, mut won) = (0u64, false, false, false);
+        self.game.successors(self.layer, state, |successor| {
+            if lower_only && successor.layer == self.layer {
+                open = true;
+                return false;
+            }
+            moves += 1;
+            match self.value_of(successor) {
+                value if value == win => won = true,
+                value if value == loss => {}
+                Value::Draw => draws = true,
+                _ => open = true,
+            }
+            // A win settles it; an open move leaves nothing to settle, but
+            // in pass 0 a later lower-layer move may still win.
+            !(won || open && !lower_only)
+        });
+        if won {
+            Verdict::Decided(win)
+        } else if open {
+            Verdict::Open
+        } else if moves == 0 {
+            Verdict::Decided(self.game.no_move_value(state))
+        } else if draws {
+            Verdict::Decided(Value::Draw)
+        } else {
+            Verdict::Decided(loss)
+        }
+    }
+
+    /// With symmetry reduction: copies every position that is not its own
+    /// canonical twin from that twin. When only one value was recorded (all
+    /// others are the fill), it is enough to copy the positions holding it
+    /// to their images, which are few.
+    fn fill_from_twins(&self, chunks: &[&Chunk]) {
+        if !self.game.reduced_by_symmetry() {
+            return;
+        }
+        if let Some(value) = self.recorded {
+            chunks.par_iter().for_each(|chunk| {
+                let mut state = self.game.new_state();
+                self.values
+                    .for_each_equal(chunk.ranks.clone(), value as u8, |rank| {
+                        self.game.unrank(self.layer, rank, &mut state);
+                        self.game.images(self.layer, &state, |image| {
+                            self.values.set(image, value as u8)
+                        });
+                    });
+            });
+            return;
+        }
+        let whole = chunks_of(&[Block {
+            start: 0,
+            len: self.values.len(),
+        }]);
+        whole.par_iter().for_each(|chunk| {
+            let mut state = self.game.new_state();
+            for rank in chunk.ranks.clone() {
+                self.game.unrank(self.layer, rank, &mut state);
+                let twin = self.game.rank(self.layer, &state);
+                if twin != rank {
+                    self.values.set(rank, self.values.get(twin));
+                }
+            }
+        });
+    }
+
+    /// Pass 0 over the positions of a chunk whose mover is `sweep`: rules,
+    /// positions without moves, wins and losses through lower layers, and
+    /// (second sweep) losses through first-sweep positions. Into the
+    /// frontier go the positions whose predecessors have not seen their
+    /// value: every second-sweep decision, and first-sweep positions that
+    /// win for the second player (their predecessors' evaluation may have
+    /// stopped before reaching them). Positions already decided (a resumed
+    /// layer) all join the frontier.
+    fn initial_chunk(&self, chunk: &Chunk, sweep: Player, frontier: &OneBitTable) -> u64 {
+        let mut state = self.game.new_state();
+        let mut examined = 0;
+        for rank in chunk.ranks.clone() {
+            let mover = match self.game.mover_of_rank(self.layer, rank) {
+                Some(mover) => mover,
+                None => {
+                    self.game.unrank(self.layer, rank, &mut state);
+                    self.game.mover(&state)
+                }
+            };
+            if mover != sweep {
+                continue;
+            }
+            if self.values.get(rank) != Value::Unknown as u8 {
+                frontier.set(rank);
+                continue;
+            }
+            self.game.unrank(self.layer, rank, &mut state);
+            if self.game.reduced_by_symmetry() && self.game.rank(self.layer, &state) != rank {
+                // Not canonical: copied from its twin at the end.
+                continue;
+            }
+            examined += 1;
+            // The second sweep needs the whole look only where it can learn
+            // a loss from the first sweep's values; a win through the layer's
+            // own positions arrives later through the frontier anyway.
+            let only_lower_wins =
+                sweep == Player::First || self.recorded == Some(Value::win_for(sweep));
+            if let Some(value) = self.settle(self.evaluate(&state, only_lower_wins)) {
+                self.values.set(rank, value as u8);
+                if sweep == Player::Second || value == Value::SecondWins {
+                    frontier.set(rank);
+                }
+            }
+        }
+        examined
+    }
+
+    /// For every frontier position of the chunk, its unknown predecessors
+    /// are won if it is won for their mover (into the next frontier), and
+    /// candidates for a loss or draw otherwise.
+    fn propagate_chunk(
+        &self,
+        chunk: &Chunk,
+        frontier: &OneBitTable,
+        next: &OneBitTable,
+        candidates: &OneBitTable,
+    ) -> u64 {
+        let mut state = self.game.new_state();
+        let mut examined = 0;
+        frontier.for_each_set(chunk.ranks.clone(), |rank| {
+            let value = Value::from_bits(self.values.get(rank));
+            self.game.unrank(self.layer, rank, &mut state);
+            let predecessor_mover: Player = self.game.mover(&state).opponent();
+            let wins_for_predecessor = value == Value::win_for(predecessor_mover);
+            self.game.predecessors(self.layer, &state, |predecessor| {
+                examined += 1;
+                if self.values.get(predecessor) != Value::Unknown as u8 {
+                    return;
+                }
+                if wins_for_predecessor {
+                    if self
+                        .values
+                        .compare_and_set(predecessor, Value::Unknown as u8, value as u8)
+                    {
+                        next.set(predecessor);
+                    }
+                } else {
+                    candidates.set(predecessor);
+                }
+            });
+        });
+        examined
+    }
+
+    /// Candidates of the chunk whose moves now all lose (or all end and
+    /// some draw) are decided, into the next frontier.
+    fn check_candidates(&self, chunk: &Chunk, candidates: &OneBitTable, next: &OneBitTable) -> u64 {
+        let mut state = self.game.new_state();
+        let mut examined = 0;
+        candidates.for_each_set(chunk.ranks.clone(), |rank| {
+            candidates.clear(rank);
+            if self.values.get(rank) != Value::Unknown as u8 {
+                return;
+            }
+            examined += 1;
+            self.game.unrank(self.layer, rank, &mut state);
+            let unknown = Value::Unknown as u8;
+            let settled = self.settle(self.evaluate(&state, false));
+            if settled.is_some_and(|v| self.values.compare_and_set(rank, unknown, v as u8)) {
+                next.set(rank);
+            }
+        });
+        examined
+    }
+}

@@ -1,0 +1,464 @@
+//! Two-bit retrograde analysis: Fox-and-Geese against the paper's Table 7,
+//! and the same generic solver, layer by layer and value by value, against
+//! Algorithm 4's plain repeated scans on games with known values, draws and
+//! cycles.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use bitsolve::games::FoxGeese;
+use bitsolve::hash::MultinomialRanker;
+use bitsolve::search::Progress;
+use bitsolve::search::retro2::{
+    LayerReport, LayeredGame, Player, RetroOptions, Successor, Value, open_layer, solve_layers,
+};
+use bitsolve::table::Backing;
+
+fn solve<G: LayeredGame>(
+    game: &G,
+    top: usize,
+    threads: usize,
+    backing: Backing,
+) -> Vec<LayerReport> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let options = RetroOptions {
+        backing,
+        ..Default::default()
+    };
+    pool.install(|| solve_layers(game, top, &options)).unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bitsolve-retro-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Every layer's values, read back from a store.
+fn stored_values<G: LayeredGame>(game: &G, top: usize, dir: &Path) -> Vec<Vec<u8>> {
+    (0..=top)
+        .map(|layer| {
+            let (table, _) =
+                open_layer(game, layer, &Backing::Directory(dir.to_path_buf())).unwrap();
+            (0..table.len()).map(|rank| table.get(rank)).collect()
+        })
+        .collect()
+}
+
+/// Algorithm 4 as printed, with draws: scan every unknown position of the
+/// layer until a scan changes nothing, then apply the undecided rule.
+fn plain_scans<G: LayeredGame>(game: &G, top: usize) -> Vec<Vec<u8>> {
+    let mut layers: Vec<Vec<u8>> = Vec::new();
+    let mut state = game.new_state();
+    for layer in 0..=top {
+        let size = game.layer_size(layer) as usize;
+        let mut values = vec![Value::Unknown as u8; size];
+        loop {
+            let mut changed = false;
+            for rank in 0..size {
+                if values[rank] != Value::Unknown as u8 {
+                    continue;
+                }
+                game.unrank(layer, rank as u64, &mut state);
+                let value = match game.rule_value(layer, &state) {
+                    Some(value) => Some(value),
+                    None => {
+                        let mover = game.mover(&state);
+                        let mut seen = Vec::new();
+                        game.successors(layer, &state, |s: Successor| {
+                            let v = if s.layer == layer {
+                                values[s.rank as usize]
+                            } else {
+                                layers[s.layer][s.rank as usize]
+                            };
+                            seen.push(Value::from_bits(v));
+                            true
+                        });
+                        if seen.is_empty() {
+                            Some(game.no_move_value(&state))
+                        } else if seen.contains(&Value::win_for(mover)) {
+                            Some(Value::win_for(mover))
+                        } else if seen.iter().all(|&v| v == Value::win_for(mover.opponent())) {
+                            Some(Value::win_for(mover.opponent()))
+                        } else if !seen.contains(&Value::Unknown) {
+                            Some(Value::Draw)
+                        } else {
+                            None
+                        }
+                    }
+                };
+                if let Some(value) = value {
+                    values[rank] = value as u8;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for value in values.iter_mut().filter(|v| **v == Value::Unknown as u8) {
+            *value = game.undecided_value() as u8;
+        }
+        layers.push(values);
+    }
+    layers
+}
+
+#[test]
+fn fox_and_geese_matches_table_7_up_to_six_geese() {
+    let game = FoxGeese::new(false, false).unwrap();
+    let reports = solve(&game, 6, 2, Backing::Heap);
+    let states: Vec<u64> = reports[1..].iter().map(|r| r.states).collect();
+    // 2 * 33 * C(32, g); Table 7 prints 59,808,675 for g = 6, three too many.
+    assert_eq!(
+        states,
+        vec![2_112, 32_736, 327_360, 2_373_360, 13_290_816, 59_808_672]
+    );
+    let won_for_geese: Vec<u64> = reports[1..].iter().map(|r| r.second_wins).collect();
+    assert_eq!(won_for_geese, vec![0, 0, 0, 40, 1_280, 21_380]);
+    for report in &reports[1..] {
+        assert_eq!(
+            report.first_wins + report.second_wins,
+            report.states,
+            "no draws"
+        );
+        assert!(report.examined.iter().sum::<u64>() <= report.full_scan_work());
+    }
+}
+
+#[test]
+fn fox_and_geese_values_agree_for_threads_symmetry_and_plain_scans() {
+    let top = 5;
+    let plain = FoxGeese::new(false, false).unwrap();
+    let mut tables = Vec::new();
+    for (threads, symmetry) in [(1, false), (2, false), (1, true), (2, true)] {
+        let game = FoxGeese::new(false, symmetry).unwrap();
+        let dir = scratch(&format!("fg-{threads}-{symmetry}"));
+        let reports = solve(&game, top, threads, Backing::Directory(dir.clone()));
+        assert_eq!(reports[5].second_wins, 1_280);
+        tables.push(stored_values(&game, top, &dir));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    for other in &tables[1..] {
+        assert!(
+            *other == tables[0],
+            "values differ between thread counts or with symmetry"
+        );
+    }
+    // Algorithm 4's repeated full scans give the same values (layers <= 4).
+    let scanned = plain_scans(&plain, 4);
+    assert!(
+        scanned[..] == tables[0][..=4],
+        "the work-queue passes differ from full scans"
+    );
+}
+
+#[test]
+fn capture_wins_variant_differs_only_where_captures_decide() {
+    let game = FoxGeese::new(true, false).unwrap();
+    let reports = solve(&game, 6, 2, Backing::Heap);
+    let won_for_geese: Vec<u64> = reports[1..].iter().map(|r| r.second_wins).collect();
+    assert_eq!(won_for_geese, vec![0, 0, 0, 40, 1_280, 21_380]);
+    assert_eq!(plain_scans(&game, 3), {
+        let dir = scratch("capture");
+        solve(&game, 3, 2, Backing::Directory(dir.clone()));
+        let values = stored_values(&game, 3, &dir);
+        std::fs::remove_dir_all(&dir).unwrap();
+        values
+    });
+}
+
+/// Tic-tac-toe as a layered game: layer = empty cells, every move goes one
+/// layer down; cells hold 0 (empty), 1 (X, first player), 2 (O). A position
+/// with a line has no moves (its mover has lost); a full board without one
+/// is a draw.
+struct TicTacToe {
+    rankers: Vec<MultinomialRanker>,
+}
+
+const LINES: [[usize; 3]; 8] = [
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
+];
+
+impl TicTacToe {
+    fn new() -> Self {
+        let rankers = (0..=9u8)
+            .map(|empty| {
+                let stones = 9 - empty;
+                MultinomialRanker::new(&[empty, stones.div_ceil(2), stones / 2]).unwrap()
+            })
+            .collect();
+        TicTacToe { rankers }
+    }
+
+    fn has_line(cells: &[u8; 9], colour: u8) -> bool {
+        LINES
+            .iter()
+            .any(|line| line.iter().all(|&c| cells[c] == colour))
+    }
+}
+
+impl LayeredGame for TicTacToe {
+    type State = [u8; 9];
+
+    fn layer_descriptor(&self, layer: usize) -> String {
+        format!("tic-tac-toe empty={layer}")
+    }
+
+    fn layer_size(&self, layer: usize) -> u64 {
+        self.rankers[layer].size()
+    }
+
+    fn new_state(&self) -> [u8; 9] {
+        [0; 9]
+    }
+
+    fn unrank(&self, layer: usize, rank: u64, state: &mut [u8; 9]) {
+        self.rankers[layer].unrank(rank, state);
+    }
+
+    fn rank(&self, layer: usize, state: &[u8; 9]) -> u64 {
+        self.rankers[layer].rank(state)
+    }
+
+    fn mover(&self, state: &[u8; 9]) -> Player {
+        let stones = state.iter().filter(|&&c| c != 0).count();
+        if stones % 2 == 0 {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+
+    fn successors<F: FnMut(Successor) -> bool>(&self, layer: usize, state: &[u8; 9], mut emit: F) {
+        if Self::has_line(state, 1) || Self::has_line(state, 2) {
+            return;
+        }
+        let stone = if self.mover(state) == Player::First {
+            1
+        } else {
+            2
+        };
+        for cell in 0..9 {
+            if state[cell] == 0 {
+                let mut next = *state;
+                next[cell] = stone;
+                if !emit(Successor {
+                    layer: layer - 1,
+                    rank: self.rank(layer - 1, &next),
+                }) {
+                    return;
+                }
+            }
+        }
+    }
+
+    fn predecessors<F: FnMut(u64)>(&self, _layer: usize, _state: &[u8; 9], _emit: F) {}
+
+    fn no_move_value(&self, state: &[u8; 9]) -> Value {
+        if Self::has_line(state, 1) {
+            Value::FirstWins
+        } else if Self::has_line(state, 2) {
+            Value::SecondWins
+        } else {
+            Value::Draw
+        }
+    }
+}
+
+#[test]
+fn tic_tac_toe_is_a_draw_and_matches_plain_scans() {
+    let game = TicTacToe::new();
+    let dir = scratch("ttt");
+    solve(&game, 9, 2, Backing::Directory(dir.clone()));
+    let values = stored_values(&game, 9, &dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(values, plain_scans(&game, 9));
+    let empty = [0u8; 9];
+    assert_eq!(
+        Value::from_bits(values[9][game.rank(9, &empty) as usize]),
+        Value::Draw
+    );
+    // X in opposite corners, O in the centre, O to move: still a draw.
+    let corners = [1, 0, 0, 0, 2, 0, 0, 0, 1];
+    assert_eq!(game.mover(&corners), Player::Second);
+    assert_eq!(
+        Value::from_bits(values[6][game.rank(6, &corners) as usize]),
+        Value::Draw
+    );
+    // X on 0 and 4, O on 1 and 8, X to move: X forks with 6 and wins.
+    let fork = [1, 2, 0, 0, 1, 0, 0, 0, 2];
+    assert_eq!(game.mover(&fork), Player::First);
+    assert_eq!(
+        Value::from_bits(values[5][game.rank(5, &fork) as usize]),
+        Value::FirstWins
+    );
+}
+
+/// A chase with cycles and draws: a cop (first player) and a robber on a
+/// ring of `n` points; the cop steps to a neighbour, the robber steps or
+/// stays; the cop wins on reaching the robber's point (a robber stepping onto
+/// the cop is caught too). On rings of 4 or more the robber escapes forever
+/// from most positions: draws, found only when the fixpoint is reached.
+struct Chase {
+    n: u64,
+}
+
+impl LayeredGame for Chase {
+    type State = (u64, u64, bool);
+
+    fn layer_descriptor(&self, _layer: usize) -> String {
+        format!("chase ring={}", self.n)
+    }
+
+    fn layer_size(&self, _layer: usize) -> u64 {
+        self.n * self.n * 2
+    }
+
+    fn new_state(&self) -> Self::State {
+        (0, 0, true)
+    }
+
+    fn unrank(&self, _layer: usize, rank: u64, state: &mut Self::State) {
+        *state = (rank / (2 * self.n), rank / 2 % self.n, rank.is_multiple_of(2));
+    }
+
+    fn rank(&self, _layer: usize, &(cop, robber, cop_to_move): &Self::State) -> u64 {
+        (cop * self.n + robber) * 2 + (!cop_to_move) as u64
+    }
+
+    fn mover(&self, state: &Self::State) -> Player {
+        if state.2 {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+
+    fn successors<F: FnMut(Successor) -> bool>(
+        &self,
+        layer: usize,
+        &(cop, robber, cop_to_move): &Self::State,
+        mut emit: F,
+    ) {
+        if cop == robber {
+            return;
+        }
+        let steps: &[u64] = if cop_to_move {
+            &[1, self.n - 1]
+        } else {
+            &[0, 1, self.n - 1]
+        };
+        for &step in steps {
+            let next = if cop_to_move {
+                ((cop + step) % self.n, robber, false)
+            } else {
+                (cop, (robber + step) % self.n, true)
+            };
+            if !emit(Successor {
+                layer,
+                rank: self.rank(layer, &next),
+            }) {
+                return;
+            }
+        }
+    }
+
+    fn predecessors<F: FnMut(u64)>(
+        &self,
+        layer: usize,
+        &(cop, robber, cop_to_move): &Self::State,
+        mut emit: F,
+    ) {
+        let steps: &[u64] = if cop_to_move {
+            &[0, 1, self.n - 1]
+        } else {
+            &[1, self.n - 1]
+        };
+        for &step in steps {
+            let previous = if cop_to_move {
+                (cop, (robber + step) % self.n, false)
+            } else {
+                ((cop + step) % self.n, robber, true)
+            };
+            if previous.0 != previous.1 {
+                emit(self.rank(layer, &previous));
+            }
+        }
+    }
+
+    fn no_move_value(&self, _state: &Self::State) -> Value {
+        Value::FirstWins
+    }
+}
+
+#[test]
+fn a_chase_with_cycles_and_draws_matches_plain_scans() {
+    for n in [2, 3, 4, 7] {
+        let game = Chase { n };
+        let dir = scratch(&format!("chase-{n}"));
+        let reports = solve(&game, 0, 2, Backing::Directory(dir.clone()));
+        let values = stored_values(&game, 0, &dir);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(values, plain_scans(&game, 0), "ring of {n}");
+        if n >= 4 {
+            assert!(reports[0].draws > 0, "the robber escapes on a ring of {n}");
+        } else {
+            assert_eq!(
+                reports[0].draws, 0,
+                "the cop catches the robber on a ring of {n}"
+            );
+        }
+    }
+}
+
+/// Aborts a solve after some chunks, as a crash would.
+struct Crash {
+    limit: u64,
+    done: AtomicU64,
+}
+
+impl Progress for Crash {
+    fn advance(&self, units: u64) {
+        if self.done.fetch_add(units, Ordering::SeqCst) + units >= self.limit {
+            panic!("simulated crash");
+        }
+    }
+}
+
+#[test]
+fn an_interrupted_layer_resumes_to_the_same_values() {
+    let game = FoxGeese::new(false, false).unwrap();
+    let dir = scratch("resume");
+    let crash = Crash {
+        limit: 400,
+        done: AtomicU64::new(0),
+    };
+    let options = RetroOptions {
+        backing: Backing::Directory(dir.clone()),
+        progress: &crash,
+    };
+    assert!(catch_unwind(AssertUnwindSafe(|| solve_layers(&game, 5, &options))).is_err());
+    let resumed = solve(&game, 5, 2, Backing::Directory(dir.clone()));
+    assert!(resumed[1].already_solved, "finished layers are skipped");
+    assert_eq!(resumed[5].second_wins, 1_280);
+    let again = solve(&game, 5, 2, Backing::Directory(dir.clone()));
+    assert!(again.iter().all(|r| r.already_solved));
+    let values = stored_values(&game, 5, &dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let fresh_dir = scratch("fresh");
+    solve(&game, 5, 2, Backing::Directory(fresh_dir.clone()));
+    assert!(values == stored_values(&game, 5, &fresh_dir));
+    std::fs::remove_dir_all(&fresh_dir).unwrap();
+}
