@@ -368,3 +368,50 @@ fn bad_boards_and_positions_get_one_line() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn fox_and_geese_database_answers_queries_and_plays() {
+    let dir = scratch("fox-geese");
+    let store = dir.to_str().unwrap();
+    let solved = json_of(&bitsolve(&["retro", "fox-geese", "--geese", "6", "--store", store, "--json"]));
+    let won: Vec<u64> = solved["layers"].as_array().unwrap().iter().map(|l| l["won_for_geese"].as_u64().unwrap()).collect();
+    assert_eq!(won, vec![0, 0, 0, 40, 1_280, 21_380]);
+    // A second run finds every layer in the store.
+    let again = json_of(&bitsolve(&["retro", "fox-geese", "--geese", "6", "--store", store, "--json"]));
+    assert!(again["layers"].as_array().unwrap().iter().all(|l| l["already_solved"] == true));
+
+    // The fox on c1, hemmed in by six geese: the geese have won.
+    let trapped = "Fgg gg. ..g.g.. ....... ....... ... ...:fox";
+    let answer = json_of(&bitsolve(&["query", "fox-geese", "--store", store, "--position", trapped, "--json"]));
+    assert_eq!(answer["value"], "won for the geese");
+    assert!(answer["moves"].as_array().unwrap().is_empty());
+    // One goose less on e1: the fox captures or escapes.
+    let open = "Fg. gg. ..g.g.. ....... ....... ... ...:fox";
+    let answer = json_of(&bitsolve(&["query", "fox-geese", "--store", store, "--position", open, "--json"]));
+    let moves = answer["moves"].as_array().unwrap();
+    assert!(moves.iter().any(|m| m["move"] == "c1xe1"), "{answer}");
+    assert_eq!(answer["value"], "won for the fox");
+
+    // Play as the fox from a position with the geese to move: the program
+    // moves, a wrong move is refused, and 'quit' ends the game.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
+        .args(["play", "fox-geese", "--store", store, "--side", "fox", "--position", "... ... ....... ...F... ....... ggg .g.:geese"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.as_mut().unwrap().write_all(b"z9-z9\nquit\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(text.contains("bitsolve plays"), "{text}");
+    assert!(text.contains("'z9-z9' is not a legal move here"), "{text}");
+
+    assert_clear_error(&["query", "fox-geese", "--store", store, "--position", "F:fox"], "33 points");
+    let missing = scratch("empty-store");
+    let position = "Fgg gg. ..g.g.. ....... ....... ... ...:fox";
+    assert_clear_error(&["query", "fox-geese", "--store", missing.to_str().unwrap(), "--position", position], "not in");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

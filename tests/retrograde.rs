@@ -448,6 +448,7 @@ fn an_interrupted_layer_resumes_to_the_same_values() {
     let options = RetroOptions {
         backing: Backing::Directory(dir.clone()),
         progress: &crash,
+        ..Default::default()
     };
     assert!(catch_unwind(AssertUnwindSafe(|| solve_layers(&game, 5, &options))).is_err());
     let resumed = solve(&game, 5, 2, Backing::Directory(dir.clone()));

@@ -63,6 +63,11 @@ impl<'a> Display<'a> {
         }
     }
 
+    /// Runs `print` with the progress bar out of the way.
+    pub fn suspend(&self, print: impl FnOnce()) {
+        self.bar.suspend(print);
+    }
+
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }

@@ -92,13 +92,17 @@ pub(super) fn run_retro(args: RetroArgs) -> Result<()> {
     } else {
         Display::new(Some(header), None)
     };
+    // Rows are printed as layers finish: long runs show their progress.
+    let print_layer = |report: &LayerReport| {
+        if !args.json && report.layer > 0 {
+            display.print_header();
+            display.suspend(|| print_row(report));
+        }
+    };
     let options = RetroOptions {
-        backing: args
-            .store
-            .clone()
-            .map(Backing::Directory)
-            .unwrap_or(Backing::Heap),
+        backing: args.store.clone().map(Backing::Directory).unwrap_or(Backing::Heap),
         progress: &display,
+        on_layer: &print_layer,
     };
     let reports = pool.install(|| solve_layers(&game, top, &options));
     display.finish();
@@ -128,9 +132,6 @@ pub(super) fn run_retro(args: RetroArgs) -> Result<()> {
             json!({ "game": game.layer_descriptor(top), "bits_per_position": BITS_PER_POSITION, "layers": layers })
         );
         return Ok(());
-    }
-    for report in shown {
-        print_row(report);
     }
     let examined: u64 = shown.iter().map(|r| r.examined.iter().sum::<u64>()).sum();
     let full: u64 = shown.iter().map(|r| r.full_scan_work()).sum();

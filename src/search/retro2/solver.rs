@@ -21,14 +21,13 @@ pub struct RetroOptions<'a> {
     /// solved database, and lets a later run skip or resume layers.
     pub backing: Backing,
     pub progress: &'a dyn Progress,
+    /// Called with each layer's report as soon as the layer is solved.
+    pub on_layer: &'a (dyn Fn(&LayerReport) + Sync),
 }
 
 impl Default for RetroOptions<'_> {
     fn default() -> Self {
-        RetroOptions {
-            backing: Backing::Heap,
-            progress: &Silent,
-        }
+        RetroOptions { backing: Backing::Heap, progress: &Silent, on_layer: &|_| {} }
     }
 }
 
@@ -72,6 +71,7 @@ pub fn solve_layers<G: LayeredGame>(
     let mut lower: Option<TwoBitTable> = None;
     for layer in 0..=top {
         let (table, report) = solve_layer(game, layer, lower.as_ref(), options)?;
+        (options.on_layer)(&report);
         reports.push(report);
         // The layer below is no longer needed: release it.
         lower = Some(table);
