@@ -4,9 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# System packages the tests need (none yet beyond the Rust toolchain); as
-# root on a fresh machine they are installed through apt.
-packages=()
+# System packages the tests need beyond the Rust toolchain: DepQBF, the
+# QBF solver the encodings are checked with. As root on a fresh machine
+# they are installed through apt.
+packages=(depqbf)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -19,6 +19,8 @@ pub enum Error {
         available: u64,
         what: String,
     },
+    /// An external solver is missing, failed, or ran out of time.
+    Solver(String),
     /// A file operation on a store failed.
     Io { context: String, source: io::Error },
     /// A store file exists but does not belong to this run or is damaged.
@@ -46,6 +48,7 @@ impl fmt::Display for Error {
             Error::InvalidParameter(message) => write!(f, "invalid parameter: {message}"),
             Error::SpaceTooLarge(message) => write!(f, "space too large: {message}"),
             Error::Unsupported(message) => write!(f, "unsupported: {message}"),
+            Error::Solver(message) => write!(f, "{message}"),
             Error::OutOfMemory {
                 needed,
                 available,

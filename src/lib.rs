@@ -8,6 +8,7 @@ pub mod cli;
 pub mod error;
 pub mod games;
 pub mod hash;
+pub mod qbf;
 pub mod search;
 pub mod space;
 pub mod table;

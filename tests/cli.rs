@@ -373,21 +373,64 @@ fn bad_boards_and_positions_get_one_line() {
 fn fox_and_geese_database_answers_queries_and_plays() {
     let dir = scratch("fox-geese");
     let store = dir.to_str().unwrap();
-    let solved = json_of(&bitsolve(&["retro", "fox-geese", "--geese", "6", "--store", store, "--json"]));
-    let won: Vec<u64> = solved["layers"].as_array().unwrap().iter().map(|l| l["won_for_geese"].as_u64().unwrap()).collect();
+    let solved = json_of(&bitsolve(&[
+        "retro",
+        "fox-geese",
+        "--geese",
+        "6",
+        "--store",
+        store,
+        "--json",
+    ]));
+    let won: Vec<u64> = solved["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["won_for_geese"].as_u64().unwrap())
+        .collect();
     assert_eq!(won, vec![0, 0, 0, 40, 1_280, 21_380]);
     // A second run finds every layer in the store.
-    let again = json_of(&bitsolve(&["retro", "fox-geese", "--geese", "6", "--store", store, "--json"]));
-    assert!(again["layers"].as_array().unwrap().iter().all(|l| l["already_solved"] == true));
+    let again = json_of(&bitsolve(&[
+        "retro",
+        "fox-geese",
+        "--geese",
+        "6",
+        "--store",
+        store,
+        "--json",
+    ]));
+    assert!(
+        again["layers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|l| l["already_solved"] == true)
+    );
 
     // The fox on c1, hemmed in by six geese: the geese have won.
     let trapped = "Fgg gg. ..g.g.. ....... ....... ... ...:fox";
-    let answer = json_of(&bitsolve(&["query", "fox-geese", "--store", store, "--position", trapped, "--json"]));
+    let answer = json_of(&bitsolve(&[
+        "query",
+        "fox-geese",
+        "--store",
+        store,
+        "--position",
+        trapped,
+        "--json",
+    ]));
     assert_eq!(answer["value"], "won for the geese");
     assert!(answer["moves"].as_array().unwrap().is_empty());
     // One goose less on e1: the fox captures or escapes.
     let open = "Fg. gg. ..g.g.. ....... ....... ... ...:fox";
-    let answer = json_of(&bitsolve(&["query", "fox-geese", "--store", store, "--position", open, "--json"]));
+    let answer = json_of(&bitsolve(&[
+        "query",
+        "fox-geese",
+        "--store",
+        store,
+        "--position",
+        open,
+        "--json",
+    ]));
     let moves = answer["moves"].as_array().unwrap();
     assert!(moves.iter().any(|m| m["move"] == "c1xe1"), "{answer}");
     assert_eq!(answer["value"], "won for the fox");
@@ -395,23 +438,179 @@ fn fox_and_geese_database_answers_queries_and_plays() {
     // Play as the fox from a position with the geese to move: the program
     // moves, a wrong move is refused, and 'quit' ends the game.
     let mut child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(["play", "fox-geese", "--store", store, "--side", "fox", "--position", "... ... ....... ...F... ....... ggg .g.:geese"])
+        .args([
+            "play",
+            "fox-geese",
+            "--store",
+            store,
+            "--side",
+            "fox",
+            "--position",
+            "... ... ....... ...F... ....... ggg .g.:geese",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     use std::io::Write;
-    child.stdin.as_mut().unwrap().write_all(b"z9-z9\nquit\n").unwrap();
+    child
+        .stdin
+        .as_mut()
+        .unwrap()
+        .write_all(b"z9-z9\nquit\n")
+        .unwrap();
     let output = child.wait_with_output().unwrap();
     let text = String::from_utf8(output.stdout).unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     assert!(text.contains("bitsolve plays"), "{text}");
     assert!(text.contains("'z9-z9' is not a legal move here"), "{text}");
 
-    assert_clear_error(&["query", "fox-geese", "--store", store, "--position", "F:fox"], "33 points");
+    assert_clear_error(
+        &[
+            "query",
+            "fox-geese",
+            "--store",
+            store,
+            "--position",
+            "F:fox",
+        ],
+        "33 points",
+    );
     let missing = scratch("empty-store");
     let position = "Fgg gg. ..g.g.. ....... ....... ... ...:fox";
-    assert_clear_error(&["query", "fox-geese", "--store", missing.to_str().unwrap(), "--position", position], "not in");
+    assert_clear_error(
+        &[
+            "query",
+            "fox-geese",
+            "--store",
+            missing.to_str().unwrap(),
+            "--position",
+            position,
+        ],
+        "not in",
+    );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn qbf_check_deepens_to_the_shortest_win_in_json() {
+    let json = json_of(&bitsolve(&[
+        "qbf",
+        "check",
+        "hex",
+        "--size",
+        "3",
+        "--depths",
+        "1..9",
+        "--encodings",
+        "cor+,ea,en,et,sn",
+        "--json",
+    ]));
+    assert_eq!(json["shortest_depth"], 5);
+    assert_eq!(json["answer"], true);
+    let rows = json["encodings"].as_array().unwrap();
+    assert_eq!(rows.len(), 5);
+    for row in rows {
+        assert_eq!(row["agrees"], true, "{row}");
+        assert!(row["variables"].as_u64().unwrap() > 0);
+    }
+}
+
+#[test]
+fn qbf_export_writes_a_file_that_parses_back() {
+    let dir = scratch("qbf-export");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (encoding, qdimacs) in [("sn", false), ("sn", true), ("ea", false)] {
+        let file = dir.join(format!("hex-{encoding}-{qdimacs}"));
+        let mut args = vec![
+            "qbf",
+            "export",
+            "hex",
+            "--size",
+            "3",
+            "--depth",
+            "5",
+            "--encoding",
+            encoding,
+            "-o",
+            file.to_str().unwrap(),
+            "--json",
+        ];
+        if qdimacs {
+            args.push("--qdimacs");
+        }
+        let json = json_of(&bitsolve(&args));
+        let text = std::fs::read_to_string(&file).unwrap();
+        let (variables, clauses) = if json["format"] == "qcir" {
+            let circuit = bitsolve::qbf::formula::parse_qcir(&text).unwrap();
+            let inputs: usize = circuit.prefix.iter().map(|(_, v)| v.len()).sum();
+            (inputs + circuit.gates.len(), circuit.gates.len())
+        } else {
+            let cnf = bitsolve::qbf::formula::parse_qdimacs(&text).unwrap();
+            (cnf.variables as usize, cnf.clauses.len())
+        };
+        assert_eq!(json["variables"], variables as u64);
+        assert_eq!(json["clauses"], clauses as u64);
+        assert_eq!(
+            json["format"],
+            if encoding == "sn" && !qdimacs {
+                "qcir"
+            } else {
+                "qdimacs"
+            }
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn qbf_bad_input_gets_one_line_and_a_non_zero_exit() {
+    assert_clear_error(
+        &[
+            "qbf", "check", "harary", "--size", "4", "--shape", "blob", "--depth", "3",
+        ],
+        "blob",
+    );
+    assert_clear_error(&["qbf", "check", "hex", "--size", "3"], "--depth");
+    assert_clear_error(
+        &["qbf", "check", "hex", "--size", "3", "--depth", "0"],
+        "at least 1",
+    );
+    assert_clear_error(
+        &[
+            "qbf",
+            "solve",
+            "hex",
+            "--size",
+            "3",
+            "--depth",
+            "3",
+            "--solver",
+            "no-such-qbf-solver {file}",
+        ],
+        "not installed",
+    );
+    assert_clear_error(
+        &["qbf", "check", "pg", "data/positional/no-such-file.pg"],
+        "no-such-file.pg",
+    );
+    assert_clear_error(
+        &[
+            "qbf",
+            "export",
+            "hex",
+            "--size",
+            "3",
+            "--depth",
+            "3",
+            "--encoding",
+            "ea",
+        ],
+        "-o FILE",
+    );
 }

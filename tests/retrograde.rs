@@ -331,7 +331,11 @@ impl LayeredGame for Chase {
     }
 
     fn unrank(&self, _layer: usize, rank: u64, state: &mut Self::State) {
-        *state = (rank / (2 * self.n), rank / 2 % self.n, rank.is_multiple_of(2));
+        *state = (
+            rank / (2 * self.n),
+            rank / 2 % self.n,
+            rank.is_multiple_of(2),
+        );
     }
 
     fn rank(&self, _layer: usize, &(cop, robber, cop_to_move): &Self::State) -> u64 {

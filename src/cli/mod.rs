@@ -7,6 +7,7 @@ mod games;
 mod info;
 mod plot;
 mod progress;
+mod qbf;
 mod retro;
 mod show;
 
@@ -45,6 +46,9 @@ enum Command {
     Query(retro::QueryArgs),
     /// Play against the perfect player of a solved database in the terminal.
     Play(retro::PlayArgs),
+    /// Positional games as quantified Boolean formulas.
+    #[command(subcommand)]
+    Qbf(qbf::QbfCommand),
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,6 +136,7 @@ pub fn main() -> ExitCode {
         Command::Retro(args) => retro::run_retro(args),
         Command::Query(args) => retro::run_query(args),
         Command::Play(args) => retro::run_play(args),
+        Command::Qbf(command) => qbf::run(command),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -100,7 +100,11 @@ pub(super) fn run_retro(args: RetroArgs) -> Result<()> {
         }
     };
     let options = RetroOptions {
-        backing: args.store.clone().map(Backing::Directory).unwrap_or(Backing::Heap),
+        backing: args
+            .store
+            .clone()
+            .map(Backing::Directory)
+            .unwrap_or(Backing::Heap),
         progress: &display,
         on_layer: &print_layer,
     };

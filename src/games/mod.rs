@@ -6,6 +6,7 @@ pub mod frogs_toads;
 pub mod pancake;
 pub mod peg_solitaire;
 mod permutation_state;
+pub mod positional;
 pub mod sliding_tile;
 pub mod top_spin;
 

@@ -41,7 +41,10 @@
 
 mod solver;
 
-pub use solver::{BITS_PER_POSITION, LayerReport, RetroOptions, open_layer, solve_layers};
+pub use solver::{
+    BITS_PER_POSITION, LayerReport, RetroOptions, open_layer, solve_layers,
+    solve_layers_keeping_top,
+};
 
 use crate::space::Block;
 

@@ -27,7 +27,11 @@ pub struct RetroOptions<'a> {
 
 impl Default for RetroOptions<'_> {
     fn default() -> Self {
-        RetroOptions { backing: Backing::Heap, progress: &Silent, on_layer: &|_| {} }
+        RetroOptions {
+            backing: Backing::Heap,
+            progress: &Silent,
+            on_layer: &|_| {},
+        }
     }
 }
 
@@ -67,6 +71,15 @@ pub fn solve_layers<G: LayeredGame>(
     top: usize,
     options: &RetroOptions,
 ) -> Result<Vec<LayerReport>> {
+    solve_layers_keeping_top(game, top, options).map(|(reports, _)| reports)
+}
+
+/// As [`solve_layers`], also handing back the value table of layer `top`.
+pub fn solve_layers_keeping_top<G: LayeredGame>(
+    game: &G,
+    top: usize,
+    options: &RetroOptions,
+) -> Result<(Vec<LayerReport>, TwoBitTable)> {
     let mut reports = Vec::with_capacity(top + 1);
     let mut lower: Option<TwoBitTable> = None;
     for layer in 0..=top {
@@ -76,7 +89,7 @@ pub fn solve_layers<G: LayeredGame>(
         // The layer below is no longer needed: release it.
         lower = Some(table);
     }
-    Ok(reports)
+    Ok((reports, lower.expect("at least layer 0")))
 }
 
 /// Opens a layer's value table (solved or not) for reading values.

@@ -1,0 +1,420 @@
+//! `bitsolve qbf export|solve|check`: positional games as QBF.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+use serde_json::json;
+
+use super::format::group_digits;
+use crate::error::{Error, Result};
+use crate::games::positional::builtins::{harary, hex, tic_tac_toe};
+use crate::games::positional::{PositionalGame, Query, pg};
+use crate::qbf::check::{Check, CheckOptions, check};
+use crate::qbf::encodings::{ALL, Encoding};
+use crate::qbf::runner::{DEFAULT_SOLVER, solve_with};
+use crate::qbf::{Formula, Preprocessing, prepare};
+
+#[derive(Subcommand, Debug)]
+pub enum QbfCommand {
+    /// Write one encoding of the question to a file (QDIMACS or QCIR).
+    Export(QbfArgs),
+    /// Encode and run the QBF solver: does Black win within the depth?
+    Solve(QbfArgs),
+    /// Run encodings through the solver and the exhaustive solver, and compare.
+    Check(QbfArgs),
+}
+
+#[derive(Subcommand, Debug, Clone)]
+pub enum PositionalSpec {
+    /// m x n tic-tac-toe with k in a row (maker-maker unless --maker-breaker).
+    TicTacToe {
+        #[arg(long, default_value_t = 3)]
+        width: usize,
+        #[arg(long, default_value_t = 3)]
+        height: usize,
+        #[arg(long, default_value_t = 3)]
+        k: usize,
+        #[arg(long)]
+        maker_breaker: bool,
+    },
+    /// Harary's tic-tac-toe: make the shape (any rotation or reflection).
+    Harary {
+        #[arg(long)]
+        size: usize,
+        /// domino, tic, el, elly, tippy, skinny, knobby, fatty, l, z, snaky,
+        /// or cells as x,y;x,y;...
+        #[arg(long)]
+        shape: String,
+        #[arg(long)]
+        torus: bool,
+        #[arg(long)]
+        maker_breaker: bool,
+    },
+    /// Hex on an n x n board (Black joins rows 1 and n).
+    Hex {
+        #[arg(long)]
+        size: usize,
+    },
+    /// A game in the Positional Game Description format (.pg); its #times
+    /// give the depth and turn order.
+    Pg { file: PathBuf },
+}
+
+#[derive(Args, Debug)]
+pub struct QbfArgs {
+    #[command(subcommand)]
+    game: PositionalSpec,
+    /// A start position: one character per cell in cell order (X black, O
+    /// white, . empty), whitespace ignored.
+    #[arg(long, value_name = "FILE", global = true)]
+    position: Option<PathBuf>,
+    /// Number of moves (odd: Black moves first and last).
+    #[arg(long, global = true)]
+    depth: Option<usize>,
+    /// Iterative deepening over the odd depths of a range, e.g. 1..15 (check).
+    #[arg(long, global = true, value_name = "FROM..TO")]
+    depths: Option<String>,
+    /// The encoding (export, solve).
+    #[arg(long, value_enum, global = true)]
+    encoding: Option<Encoding>,
+    /// Encodings for check: "all" or a comma-separated list.
+    #[arg(long, global = true, default_value = "all")]
+    encodings: String,
+    /// Output file (export).
+    #[arg(short, long, global = true)]
+    output: Option<PathBuf>,
+    /// Export QCIR encodings as QDIMACS through the Tseitin translation.
+    #[arg(long, global = true)]
+    qdimacs: bool,
+    /// QBF solver command; {file} stands for the QDIMACS file.
+    #[arg(long, global = true, default_value = DEFAULT_SOLVER)]
+    solver: String,
+    /// Seconds the solver may take on one formula.
+    #[arg(long, global = true, default_value_t = 300)]
+    timeout: u64,
+    /// Drop winning sets longer than Black's moves and non-minimal ones.
+    #[arg(long, global = true)]
+    prune: bool,
+    /// Drop cells in no winning set (maker-breaker, explicit sets).
+    #[arg(long, global = true)]
+    drop_useless: bool,
+    /// Restrict the game's first move to its symmetry-breaking cells.
+    #[arg(long, global = true)]
+    symmetry_breaking: bool,
+    /// Print one JSON object on stdout.
+    #[arg(long, global = true)]
+    json: bool,
+}
+
+impl QbfArgs {
+    fn game(&self) -> Result<(PositionalGame, Option<Query>)> {
+        let (game, query) = match &self.game {
+            PositionalSpec::TicTacToe {
+                width,
+                height,
+                k,
+                maker_breaker,
+            } => (tic_tac_toe(*width, *height, *k, !maker_breaker)?, None),
+            PositionalSpec::Harary {
+                size,
+                shape,
+                torus,
+                maker_breaker,
+            } => (harary(*size, shape, *torus, *maker_breaker)?, None),
+            PositionalSpec::Hex { size } => (hex(*size, true)?, None),
+            PositionalSpec::Pg { file } => {
+                let text = std::fs::read_to_string(file)
+                    .map_err(|e| Error::io(format!("cannot read {}", file.display()), e))?;
+                let (game, query) = pg::parse(&text, &file.display().to_string())?;
+                (game, Some(query))
+            }
+        };
+        let game = match &self.position {
+            Some(file) => {
+                let text = std::fs::read_to_string(file)
+                    .map_err(|e| Error::io(format!("cannot read {}", file.display()), e))?;
+                game.with_position(&text)?
+            }
+            None => game,
+        };
+        Ok((game, query))
+    }
+
+    fn query(&self, file_query: Option<Query>) -> Result<Query> {
+        match (self.depth, file_query) {
+            (Some(0), _) => Err(Error::InvalidParameter("--depth must be at least 1".into())),
+            (Some(depth), _) => Ok(Query::alternating(depth)),
+            (None, Some(query)) => Ok(query),
+            (None, None) => Err(Error::InvalidParameter("give --depth D".into())),
+        }
+    }
+
+    fn preprocessing(&self) -> Preprocessing {
+        Preprocessing {
+            prune_sets: self.prune,
+            drop_useless_cells: self.drop_useless,
+            symmetry_breaking: self.symmetry_breaking,
+        }
+    }
+
+    fn encodings(&self) -> Result<Vec<Encoding>> {
+        if self.encodings == "all" {
+            return Ok(ALL.to_vec());
+        }
+        self.encodings
+            .split(',')
+            .map(|name| {
+                ALL.iter()
+                    .copied()
+                    .find(|e| e.name() == name.trim())
+                    .ok_or_else(|| {
+                        let names: Vec<&str> = ALL.iter().map(|e| e.name()).collect();
+                        Error::InvalidParameter(format!(
+                            "unknown encoding '{name}': choose from {}",
+                            names.join(", ")
+                        ))
+                    })
+            })
+            .collect()
+    }
+
+    fn check_options(&self) -> CheckOptions {
+        CheckOptions {
+            preprocessing: self.preprocessing(),
+            solver: self.solver.clone(),
+            timeout: Duration::from_secs(self.timeout),
+        }
+    }
+}
+
+/// "1..15" -> the odd numbers in it.
+fn odd_depths(range: &str) -> Result<Vec<usize>> {
+    let bad = || {
+        Error::InvalidParameter(format!(
+            "--depths wants FROM..TO, e.g. 1..15, got '{range}'"
+        ))
+    };
+    let (from, to) = range.split_once("..").ok_or_else(bad)?;
+    let from: usize = from.trim().parse().map_err(|_| bad())?;
+    let to: usize = to
+        .trim()
+        .trim_start_matches('=')
+        .parse()
+        .map_err(|_| bad())?;
+    let depths: Vec<usize> = (from.max(1)..=to).filter(|d| d % 2 == 1).collect();
+    if depths.is_empty() {
+        return Err(bad());
+    }
+    Ok(depths)
+}
+
+pub(super) fn run(command: QbfCommand) -> Result<()> {
+    match command {
+        QbfCommand::Export(args) => export(&args),
+        QbfCommand::Solve(args) => solve(&args),
+        QbfCommand::Check(args) => check_command(&args),
+    }
+}
+
+fn export(args: &QbfArgs) -> Result<()> {
+    let (game, file_query) = args.game()?;
+    let query = args.query(file_query)?;
+    let encoding = args
+        .encoding
+        .ok_or_else(|| Error::InvalidParameter("give --encoding".into()))?;
+    let output = args
+        .output
+        .as_ref()
+        .ok_or_else(|| Error::InvalidParameter("give -o FILE".into()))?;
+    let mut formula = encoding.encode(&prepare(&game, &query, args.preprocessing())?)?;
+    if args.qdimacs {
+        formula = Formula::Cnf(formula.to_cnf());
+    }
+    std::fs::write(output, formula.write())
+        .map_err(|e| Error::io(format!("cannot write {}", output.display()), e))?;
+    let (variables, clauses) = formula.size();
+    let unit = if formula.extension() == "qcir" {
+        "gates"
+    } else {
+        "clauses"
+    };
+    if args.json {
+        println!(
+            "{}",
+            json!({"encoding": encoding.name(), "format": formula.extension(), "variables": variables, "clauses": clauses, "file": output.display().to_string()})
+        );
+    } else {
+        println!(
+            "{} depth {}: {} encoding, {} variables, {} {unit}, written to {} ({})",
+            game.name,
+            query.depth(),
+            encoding.name(),
+            group_digits(variables),
+            group_digits(clauses),
+            output.display(),
+            formula.extension()
+        );
+    }
+    Ok(())
+}
+
+fn solve(args: &QbfArgs) -> Result<()> {
+    let (game, file_query) = args.game()?;
+    let query = args.query(file_query)?;
+    let encoding = args.encoding.unwrap_or(Encoding::CorPlus);
+    let formula = encoding.encode(&prepare(&game, &query, args.preprocessing())?)?;
+    let file = std::env::temp_dir().join(format!("bitsolve-solve-{}.qdimacs", std::process::id()));
+    let outcome = solve_with(
+        &args.solver,
+        &formula.to_cnf(),
+        &file,
+        Duration::from_secs(args.timeout),
+    );
+    let _ = std::fs::remove_file(&file);
+    let solved = outcome?;
+    let black_wins = solved.answer != encoding.is_complement();
+    if args.json {
+        println!(
+            "{}",
+            json!({"encoding": encoding.name(), "formula": solved.answer, "black_wins": black_wins, "seconds": solved.seconds})
+        );
+    } else {
+        let meaning = if encoding.is_complement() {
+            if solved.answer {
+                "White has a pair-paving blocking strategy: Black cannot win"
+            } else {
+                "no pair-paving blocking strategy within the depth"
+            }
+        } else if solved.answer {
+            "Black wins"
+        } else {
+            "Black does not win"
+        };
+        println!(
+            "{} depth {} ({}): formula {} in {:.3} s: {meaning}",
+            game.name,
+            query.depth(),
+            encoding.name(),
+            solved.answer,
+            solved.seconds
+        );
+    }
+    Ok(())
+}
+
+fn yes_no(value: Option<bool>) -> &'static str {
+    match value {
+        Some(true) => "yes",
+        Some(false) => "NO",
+        None => "-",
+    }
+}
+
+fn print_check(name: &str, depth: usize, result: &Check) {
+    println!(
+        "{name} depth {depth}: exhaustive search says Black {} ({} positions, {:.3} s)",
+        if result.black_wins {
+            "wins"
+        } else {
+            "does not win"
+        },
+        group_digits(result.states),
+        result.exhaustive_seconds
+    );
+    println!(
+        "{:<9} {:>10} {:>12} {:>10} {:>7} {:>7}",
+        "encoding", "variables", "clauses", "seconds", "answer", "agrees"
+    );
+    for row in &result.rows {
+        match row.size {
+            Some((variables, clauses)) => println!(
+                "{:<9} {:>10} {:>12} {:>10.3} {:>7} {:>7}  {}",
+                row.encoding.name(),
+                group_digits(variables),
+                group_digits(clauses),
+                row.seconds,
+                row.answer.map_or("-", |a| if a { "true" } else { "false" }),
+                yes_no(row.agrees),
+                row.note
+            ),
+            None => println!(
+                "{:<9} {:>10} {:>12} {:>10} {:>7} {:>7}  {}",
+                row.encoding.name(),
+                "-",
+                "-",
+                "-",
+                "-",
+                "-",
+                row.note
+            ),
+        }
+    }
+}
+
+fn check_command(args: &QbfArgs) -> Result<()> {
+    let (game, file_query) = args.game()?;
+    let encodings = args.encodings()?;
+    let options = args.check_options();
+    let depths: Vec<Query> = match &args.depths {
+        Some(range) => odd_depths(range)?
+            .into_iter()
+            .map(Query::alternating)
+            .collect(),
+        None => vec![args.query(file_query)?],
+    };
+    let deepening = args.depths.is_some();
+    let mut shortest = None;
+    let mut last = None;
+    let mut disagreements = 0;
+    for query in depths {
+        let result = check(&game, &query, &encodings, &options)?;
+        disagreements += result
+            .rows
+            .iter()
+            .filter(|r| r.agrees == Some(false))
+            .count();
+        if !args.json {
+            print_check(&game.name, query.depth(), &result);
+        }
+        let won = result.black_wins;
+        last = Some((query.depth(), result));
+        if won && deepening {
+            shortest = Some(query.depth());
+            break;
+        }
+    }
+    let (depth, result) = last.expect("at least one depth");
+    if args.json {
+        let rows: Vec<serde_json::Value> = result
+            .rows
+            .iter()
+            .map(|row| {
+                json!({
+                    "name": row.encoding.name(),
+                    "variables": row.size.map(|s| s.0),
+                    "clauses": row.size.map(|s| s.1),
+                    "seconds": row.seconds,
+                    "answer": row.answer,
+                    "agrees": row.agrees,
+                    "note": row.note,
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            json!({"game": game.name, "depth": depth, "answer": result.black_wins, "shortest_depth": shortest, "exhaustive_seconds": result.exhaustive_seconds, "states": result.states, "encodings": rows})
+        );
+    } else if deepening {
+        match shortest {
+            Some(depth) => println!("shortest winning depth: {depth}"),
+            None => println!("Black does not win within the depths checked"),
+        }
+    }
+    if disagreements > 0 {
+        return Err(Error::Unsupported(format!(
+            "{disagreements} encoding answer(s) disagree with exhaustive search"
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,211 @@
+//! Positional games: two players, Black and White, claim cells in turn;
+//! Black wins by claiming all cells of one of its winning sets (and, in
+//! maker-maker games, White by claiming one of its own first).
+//!
+//! A game is its cells, the winning sets, optionally a neighbour graph with
+//! two borders for games whose goal is a connection (Hex: the sets are then
+//! implicit, every path between the borders), the stones already on the
+//! board, and optionally the cells Black's first move is restricted to
+//! (symmetry breaking). A [`Query`] adds the turn order: which player moves
+//! at each of the d time points.
+
+pub mod builtins;
+pub mod pg;
+pub mod solver;
+
+use crate::error::{Error, Result};
+
+/// One of the two players of a positional game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    Black,
+    White,
+}
+
+/// A neighbour graph with Black's two borders: Black wins by connecting a
+/// cell of `start` to a cell of `end` through black cells. For the
+/// transversal goal (ET) the graph also names White's two borders.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Graph {
+    pub neighbours: Vec<Vec<usize>>,
+    pub start: Vec<usize>,
+    pub end: Vec<usize>,
+    pub white_start: Vec<usize>,
+    pub white_end: Vec<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionalGame {
+    pub name: String,
+    pub cells: Vec<String>,
+    pub black_wins: Vec<Vec<usize>>,
+    /// Empty for maker-breaker games.
+    pub white_wins: Vec<Vec<usize>>,
+    pub graph: Option<Graph>,
+    pub black_stones: Vec<usize>,
+    pub white_stones: Vec<usize>,
+    /// Cells the game's first move (at t1, whoever makes it) may take:
+    /// symmetry breaking of the start position, if restricted.
+    pub first_moves: Option<Vec<usize>>,
+}
+
+/// Who moves at each time point: `turns[t]` for t = 0..d.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Query {
+    pub turns: Vec<Side>,
+}
+
+impl Query {
+    /// Black first, alternating, d time points.
+    pub fn alternating(depth: usize) -> Query {
+        Query {
+            turns: (0..depth)
+                .map(|t| if t % 2 == 0 { Side::Black } else { Side::White })
+                .collect(),
+        }
+    }
+
+    pub fn depth(&self) -> usize {
+        self.turns.len()
+    }
+
+    /// True for Black first, strict alternation and Black moving last (odd
+    /// d): the setting of the implicit-goal encodings.
+    pub fn is_standard(&self) -> bool {
+        self.turns.len() % 2 == 1 && *self == Query::alternating(self.turns.len())
+    }
+
+    pub fn black_moves(&self) -> usize {
+        self.turns.iter().filter(|&&s| s == Side::Black).count()
+    }
+}
+
+/// A cell set as a mask (boards have at most 64 cells).
+pub fn mask_of(cells: &[usize]) -> u64 {
+    cells.iter().fold(0u64, |acc, &c| acc | 1 << c)
+}
+
+impl PositionalGame {
+    /// Checks the game is well formed: at most 64 cells, sets and stones on
+    /// the board, no cell with two stones.
+    pub fn validate(&self) -> Result<()> {
+        let n = self.cells.len();
+        let bad = |why: String| Err(Error::InvalidParameter(format!("{}: {why}", self.name)));
+        if n == 0 || n > 64 {
+            return bad(format!("a positional game needs 1 to 64 cells, got {n}"));
+        }
+        let in_board = |cells: &[usize]| cells.iter().all(|&c| c < n);
+        if !self
+            .black_wins
+            .iter()
+            .chain(&self.white_wins)
+            .all(|set| in_board(set) && !set.is_empty())
+        {
+            return bad("a winning set is empty or names a cell outside the board".into());
+        }
+        if !in_board(&self.black_stones) || !in_board(&self.white_stones) {
+            return bad("a stone lies outside the board".into());
+        }
+        if mask_of(&self.black_stones) & mask_of(&self.white_stones) != 0 {
+            return bad("a cell holds both a black and a white stone".into());
+        }
+        if let Some(graph) = &self.graph
+            && graph.neighbours.len() != n
+        {
+            return bad("the neighbour graph does not match the cells".into());
+        }
+        if self.black_wins.is_empty() && self.graph.is_none() {
+            return bad("Black has no winning set".into());
+        }
+        Ok(())
+    }
+
+    pub fn is_maker_maker(&self) -> bool {
+        !self.white_wins.is_empty()
+    }
+
+    pub fn cell_index(&self, name: &str) -> Result<usize> {
+        self.cells.iter().position(|c| c == name).ok_or_else(|| {
+            Error::InvalidParameter(format!("{}: there is no cell '{name}'", self.name))
+        })
+    }
+
+    /// The free cells (no stone on them).
+    pub fn free_cells(&self) -> Vec<usize> {
+        let taken = mask_of(&self.black_stones) | mask_of(&self.white_stones);
+        (0..self.cells.len())
+            .filter(|&c| taken >> c & 1 == 0)
+            .collect()
+    }
+
+    /// True when the black cells `black` contain a black winning set (or,
+    /// with a graph, connect Black's borders).
+    pub fn black_has_won(&self, black: u64) -> bool {
+        if let Some(graph) = &self.graph {
+            return connects(graph, black, &graph.start, &graph.end);
+        }
+        self.black_wins.iter().any(|set| mask_of(set) & !black == 0)
+    }
+
+    pub fn white_has_won(&self, white: u64) -> bool {
+        self.white_wins.iter().any(|set| mask_of(set) & !white == 0)
+    }
+
+    /// Places stones from a picture: rows of `X` (black), `O` (white) and
+    /// `.` (empty), one character per cell in cell order; whitespace is
+    /// ignored. Replaces the game's stones.
+    pub fn with_position(mut self, picture: &str) -> Result<Self> {
+        let symbols: Vec<char> = picture.chars().filter(|c| !c.is_whitespace()).collect();
+        if symbols.len() != self.cells.len() {
+            return Err(Error::InvalidParameter(format!(
+                "{}: a position needs {} cells ('X' black, 'O' white, '.' empty), got {}",
+                self.name,
+                self.cells.len(),
+                symbols.len()
+            )));
+        }
+        self.black_stones.clear();
+        self.white_stones.clear();
+        // The symmetry-breaking cells belong to the empty board; with stones
+        // placed the board's symmetries no longer hold.
+        if symbols.iter().any(|c| !matches!(c, '.' | '-')) {
+            self.first_moves = None;
+        }
+        for (cell, symbol) in symbols.into_iter().enumerate() {
+            match symbol {
+                'X' | 'x' | 'B' | 'b' => self.black_stones.push(cell),
+                'O' | 'o' | 'W' | 'w' => self.white_stones.push(cell),
+                '.' | '-' => {}
+                other => {
+                    return Err(Error::InvalidParameter(format!(
+                        "'{other}' at cell {}: expected X, O or .",
+                        self.cells[cell]
+                    )));
+                }
+            }
+        }
+        Ok(self)
+    }
+}
+
+/// True when `owned` connects a cell of `from` to a cell of `to` in the graph.
+pub fn connects(graph: &Graph, owned: u64, from: &[usize], to: &[usize]) -> bool {
+    let mut reached = mask_of(from) & owned;
+    let target = mask_of(to);
+    let mut frontier = reached;
+    while frontier != 0 {
+        if reached & target != 0 {
+            return true;
+        }
+        let mut next = 0u64;
+        let mut rest = frontier;
+        while rest != 0 {
+            let cell = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            next |= mask_of(&graph.neighbours[cell]);
+        }
+        frontier = next & owned & !reached;
+        reached |= frontier;
+    }
+    reached & target != 0
+}

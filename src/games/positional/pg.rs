@@ -1,0 +1,318 @@
+//! The Positional Game Description format (`.pg`, version 1.0) of the
+//! published benchmark instances: `#` code words (`#times`, `#blackturns`,
+//! `#positions`, `#blackwins`, `#whitewins`, `#blackinitials`,
+//! `#whiteinitials`, `#firstmoves`) each followed by lines of names
+//! separated by whitespace (one winning set per line); `%` starts a comment.
+
+use std::collections::HashMap;
+
+use super::{PositionalGame, Query, Side};
+use crate::error::{Error, Result};
+
+/// Reads a `.pg` text; `origin` names it in errors.
+pub fn parse(text: &str, origin: &str) -> Result<(PositionalGame, Query)> {
+    let mut sections: HashMap<String, Vec<(usize, Vec<String>)>> = HashMap::new();
+    let mut current: Option<String> = None;
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('%') {
+            continue;
+        }
+        if let Some(word) = line.strip_prefix('#') {
+            let word = word.trim().to_ascii_lowercase();
+            const KNOWN: [&str; 8] = [
+                "times",
+                "blackturns",
+                "positions",
+                "blackwins",
+                "whitewins",
+                "blackinitials",
+                "whiteinitials",
+                "firstmoves",
+            ];
+            if !KNOWN.contains(&word.as_str()) {
+                return Err(Error::InvalidParameter(format!(
+                    "{origin}, line {}: unknown code word '#{word}'",
+                    number + 1
+                )));
+            }
+            sections.entry(word.clone()).or_default();
+            current = Some(word);
+            continue;
+        }
+        let Some(section) = &current else {
+            return Err(Error::InvalidParameter(format!(
+                "{origin}, line {}: names before any #code word",
+                number + 1
+            )));
+        };
+        let names = line.split_whitespace().map(str::to_string).collect();
+        sections.get_mut(section).unwrap().push((number + 1, names));
+    }
+    let flat = |word: &str| -> Vec<(usize, String)> {
+        sections
+            .get(word)
+            .map(|lines| {
+                lines
+                    .iter()
+                    .flat_map(|(n, names)| names.iter().map(move |name| (*n, name.clone())))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let cells: Vec<String> = flat("positions")
+        .into_iter()
+        .map(|(_, name)| name)
+        .collect();
+    if cells.is_empty() {
+        return Err(Error::InvalidParameter(format!("{origin}: no #positions")));
+    }
+    let index: HashMap<&str, usize> = cells
+        .iter()
+        .enumerate()
+        .map(|(i, name)| (name.as_str(), i))
+        .collect();
+    let lookup = |line: usize, name: &str| -> Result<usize> {
+        index.get(name).copied().ok_or_else(|| {
+            Error::InvalidParameter(format!(
+                "{origin}, line {line}: '{name}' is not among the #positions"
+            ))
+        })
+    };
+    let cell_list = |word: &str| -> Result<Vec<usize>> {
+        flat(word)
+            .iter()
+            .map(|(line, name)| lookup(*line, name))
+            .collect()
+    };
+    let sets = |word: &str| -> Result<Vec<Vec<usize>>> {
+        sections
+            .get(word)
+            .map(|lines| {
+                lines
+                    .iter()
+                    .map(|(line, names)| names.iter().map(|n| lookup(*line, n)).collect())
+                    .collect()
+            })
+            .unwrap_or(Ok(Vec::new()))
+    };
+    let times: Vec<String> = flat("times").into_iter().map(|(_, t)| t).collect();
+    let black_turns: Vec<String> = flat("blackturns").into_iter().map(|(_, t)| t).collect();
+    if let Some(unknown) = black_turns.iter().find(|t| !times.contains(t)) {
+        return Err(Error::InvalidParameter(format!(
+            "{origin}: black turn '{unknown}' is not among the #times"
+        )));
+    }
+    let query = Query {
+        turns: times
+            .iter()
+            .map(|t| {
+                if black_turns.contains(t) {
+                    Side::Black
+                } else {
+                    Side::White
+                }
+            })
+            .collect(),
+    };
+    let first_moves = sections
+        .contains_key("firstmoves")
+        .then(|| cell_list("firstmoves"))
+        .transpose()?;
+    let name = std::path::Path::new(origin)
+        .file_stem()
+        .map(|stem| stem.to_string_lossy().to_string())
+        .unwrap_or_else(|| origin.to_string());
+    let game = PositionalGame {
+        name,
+        black_wins: sets("blackwins")?,
+        white_wins: sets("whitewins")?,
+        graph: None,
+        black_stones: cell_list("blackinitials")?,
+        white_stones: cell_list("whiteinitials")?,
+        first_moves,
+        cells,
+    };
+    game.validate()?;
+    let mut game = game;
+    game.graph = hex_graph(&game, &query);
+    Ok((game, query))
+}
+
+/// The Hex graph behind a `.pg` file's winning sets, when there is one.
+///
+/// The format lists Black's sets explicitly, but the implicit-goal
+/// encodings (EN, ET, LN, SN) need the board's neighbour graph. A file is
+/// taken to be Hex on an n x n board when its cells are named like the
+/// built-in board (`a1`..: letter = column, number = row), every set is a
+/// minimal path between two opposite borders, and every minimal path that
+/// avoids White's stones and has at most as many empty cells as Black has
+/// moves is among the sets. Then "connect the borders" and "claim a set"
+/// have the same answer within the depth, so the graph may stand in for
+/// the sets. Both orientations (Black joining rows or columns) are tried.
+fn hex_graph(game: &PositionalGame, query: &Query) -> Option<super::Graph> {
+    use std::collections::HashSet;
+    let n = game.cells.len();
+    let size = (1..=8).find(|s| s * s == n)?;
+    if !game.white_wins.is_empty() || game.black_wins.is_empty() {
+        return None;
+    }
+    let hex = super::builtins::hex(size, false).ok()?;
+    let index: HashMap<&str, usize> = game
+        .cells
+        .iter()
+        .enumerate()
+        .map(|(i, name)| (name.as_str(), i))
+        .collect();
+    let sorted = |mut set: Vec<usize>| {
+        set.sort_unstable();
+        set
+    };
+    let file_sets: HashSet<Vec<usize>> = game.black_wins.iter().cloned().map(sorted).collect();
+    let white = super::mask_of(&game.white_stones);
+    let black = super::mask_of(&game.black_stones);
+    // Long enough for every file set and every path Black could complete.
+    let longest = game
+        .black_wins
+        .iter()
+        .map(Vec::len)
+        .max()
+        .unwrap_or(0)
+        .max(query.black_moves() + game.black_stones.len());
+    for transposed in [false, true] {
+        // to_file[c]: the file's cell index of built-in cell c.
+        let to_file: Option<Vec<usize>> = (0..n)
+            .map(|c| {
+                let (column, row) = (c % size, c / size);
+                let (column, row) = if transposed {
+                    (row, column)
+                } else {
+                    (column, row)
+                };
+                let name = format!("{}{}", (b'a' + column as u8) as char, row + 1);
+                index.get(name.as_str()).copied()
+            })
+            .collect();
+        let Some(to_file) = to_file else { continue };
+        let graph = hex.graph.as_ref()?;
+        let map = |cells: &[usize]| -> Vec<usize> { cells.iter().map(|&c| to_file[c]).collect() };
+        let mut neighbours = vec![Vec::new(); n];
+        for (c, around) in graph.neighbours.iter().enumerate() {
+            neighbours[to_file[c]] = map(around);
+        }
+        let mapped = super::Graph {
+            neighbours,
+            start: map(&graph.start),
+            end: map(&graph.end),
+            white_start: map(&graph.white_start),
+            white_end: map(&graph.white_end),
+        };
+        let paths: HashSet<Vec<usize>> = super::builtins::minimal_paths(&mapped, longest)
+            .into_iter()
+            .map(sorted)
+            .collect();
+        let sets_are_paths = file_sets.iter().all(|set| paths.contains(set));
+        let winnable_are_sets = paths.iter().all(|path| {
+            let mask = super::mask_of(path);
+            let empty = (mask & !black).count_ones() as usize;
+            mask & white != 0 || empty > query.black_moves() || file_sets.contains(path)
+        });
+        if sets_are_paths && winnable_are_sets {
+            return Some(mapped);
+        }
+    }
+    None
+}
+
+/// Writes a game and a query as `.pg` text (times t1..td).
+pub fn write(game: &PositionalGame, query: &Query) -> String {
+    let name = |cell: &usize| game.cells[*cell].clone();
+    let line = |cells: &[usize]| cells.iter().map(name).collect::<Vec<_>>().join(" ");
+    let mut text = format!("% {}\n", game.name);
+    let times: Vec<String> = (1..=query.depth()).map(|t| format!("t{t}")).collect();
+    text.push_str(&format!("#times\n{}\n", times.join(" ")));
+    let black: Vec<String> = query
+        .turns
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| **s == Side::Black)
+        .map(|(t, _)| format!("t{}", t + 1))
+        .collect();
+    text.push_str(&format!("#blackturns\n{}\n", black.join(" ")));
+    text.push_str(&format!("#positions\n{}\n", game.cells.join(" ")));
+    if !game.black_stones.is_empty() {
+        text.push_str(&format!("#blackinitials\n{}\n", line(&game.black_stones)));
+    }
+    if !game.white_stones.is_empty() {
+        text.push_str(&format!("#whiteinitials\n{}\n", line(&game.white_stones)));
+    }
+    text.push_str("#blackwins\n");
+    for set in &game.black_wins {
+        text.push_str(&line(set));
+        text.push('\n');
+    }
+    if !game.white_wins.is_empty() {
+        text.push_str("#whitewins\n");
+        for set in &game.white_wins {
+            text.push_str(&line(set));
+            text.push('\n');
+        }
+    }
+    if let Some(first) = &game.first_moves {
+        text.push_str(&format!("#firstmoves\n{}\n", line(first)));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEIN_3X3: &str = "%\n#blackinitials\na1\n#whiteinitials\nb1\nc2\n#times\nt1 t2 t3\n#blackturns\nt1 t3\n#positions\na1 a2 a3 b1 b2 b3 c1 c2 c3\n#blackwins\na1 a2 a3\na1 a2 b2 b3\nc1 b2 a3\nc1 b2 b3\n";
+
+    #[test]
+    fn reads_and_writes_round_trip() {
+        let (game, query) = parse(HEIN_3X3, "hein_04_3x3-03.pg").unwrap();
+        assert_eq!(game.cells.len(), 9);
+        assert_eq!(game.black_wins.len(), 4);
+        assert_eq!(game.black_stones, vec![0]);
+        assert_eq!(game.white_stones, vec![3, 7]);
+        assert_eq!(query, Query::alternating(3));
+        let (again, query_again) = parse(&write(&game, &query), "again.pg").unwrap();
+        assert_eq!(
+            (again.black_wins, again.black_stones, query_again),
+            (game.black_wins, game.black_stones, query)
+        );
+    }
+
+    #[test]
+    fn hex_is_recognised_only_when_every_winnable_path_is_listed() {
+        let (game, _) = parse(HEIN_3X3, "hein_04_3x3-03.pg").unwrap();
+        let graph = game.graph.expect("Hein's 3x3 puzzle is Hex");
+        // Black joins rows 1 and 3 of the built-in naming.
+        let names = |cells: &[usize]| -> Vec<&str> {
+            cells.iter().map(|&c| game.cells[c].as_str()).collect()
+        };
+        assert_eq!(names(&graph.start), ["a1", "b1", "c1"]);
+        assert_eq!(names(&graph.end), ["a3", "b3", "c3"]);
+        // Without the path a1 a2 a3, which Black completes in two moves,
+        // the sets are no longer Hex's within the depth.
+        let missing = HEIN_3X3.replace("a1 a2 a3\n", "");
+        let (game, _) = parse(&missing, "missing.pg").unwrap();
+        assert_eq!(game.black_wins.len(), 3);
+        assert!(game.graph.is_none());
+        // Sets that are not paths at all.
+        let (game, _) = parse(&HEIN_3X3.replace("c1 b2 a3", "a1 b1 c1"), "odd.pg").unwrap();
+        assert!(game.graph.is_none());
+    }
+
+    #[test]
+    fn bad_files_name_the_line() {
+        let error = parse("#positions\na b\n#blackwins\na c\n", "x.pg")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("line 4") && error.contains("'c'"), "{error}");
+        assert!(parse("#nonsense\n", "x.pg").is_err());
+        assert!(parse("a b\n", "x.pg").is_err());
+    }
+}

@@ -1,0 +1,159 @@
+//! Cross-checking encodings: every encoding's formula through a QBF
+//! solver, against the exhaustive solver's answer.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::encodings::Encoding;
+use super::formula::Formula;
+use super::prepare::{Preprocessing, prepare};
+use super::runner::solve_with;
+use crate::error::Result;
+use crate::games::positional::solver::{Outcome, solve};
+use crate::games::positional::{PositionalGame, Query};
+
+/// One encoding's row of a check.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub encoding: Encoding,
+    /// Variables (and gates) and clauses (gates for QCIR), of the formula
+    /// as written; `None` when the encoding does not apply.
+    pub size: Option<(u64, u64)>,
+    pub seconds: f64,
+    /// The solver's answer to "does Black win within d moves?" (for the
+    /// pairing encoding, the answer it implies, when it implies one).
+    pub answer: Option<bool>,
+    /// Whether that agrees with exhaustive search (`None`: nothing to compare).
+    pub agrees: Option<bool>,
+    /// Why there is no answer (not applicable, inconclusive, solver error).
+    pub note: String,
+}
+
+pub struct CheckOptions {
+    pub preprocessing: Preprocessing,
+    pub solver: String,
+    pub timeout: Duration,
+}
+
+/// The exhaustive answer, and the rows of the encodings.
+pub struct Check {
+    pub black_wins: bool,
+    pub exhaustive_seconds: f64,
+    pub states: u64,
+    pub rows: Vec<Row>,
+}
+
+fn scratch_file(encoding: Encoding) -> PathBuf {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let unique = COUNTER.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!(
+        "bitsolve-{}-{}-{unique}.qdimacs",
+        std::process::id(),
+        encoding.name()
+    ))
+}
+
+/// Runs `encodings` on `game` under `query` and compares with the
+/// exhaustive solver.
+pub fn check(
+    game: &PositionalGame,
+    query: &Query,
+    encodings: &[Encoding],
+    options: &CheckOptions,
+) -> Result<Check> {
+    let exhaustive = solve(game, query)?;
+    let black_wins = exhaustive.outcome == Outcome::BlackWins;
+    let prepared = prepare(game, query, options.preprocessing)?;
+    // The pairing encoding speaks of the whole maker-breaker game.
+    let mut full_game: Option<bool> = None;
+    let mut rows = Vec::new();
+    for &encoding in encodings {
+        let formula = match encoding.encode(&prepared) {
+            Ok(formula) => formula,
+            Err(error) => {
+                rows.push(Row {
+                    encoding,
+                    size: None,
+                    seconds: 0.0,
+                    answer: None,
+                    agrees: None,
+                    note: error.to_string(),
+                });
+                continue;
+            }
+        };
+        let size = Some(formula.size());
+        let file = scratch_file(encoding);
+        let started = std::time::Instant::now();
+        let outcome = solve_with(&options.solver, &formula.to_cnf(), &file, options.timeout);
+        let _ = std::fs::remove_file(&file);
+        let solved = match outcome {
+            Ok(solved) => solved,
+            Err(error) => {
+                rows.push(Row {
+                    encoding,
+                    size,
+                    seconds: started.elapsed().as_secs_f64(),
+                    answer: None,
+                    agrees: None,
+                    note: error.to_string(),
+                });
+                continue;
+            }
+        };
+        let mut row = Row {
+            encoding,
+            size,
+            seconds: solved.seconds,
+            answer: None,
+            agrees: None,
+            note: String::new(),
+        };
+        if encoding.is_complement() {
+            let full = match full_game {
+                Some(full) => full,
+                None => {
+                    let mut breaker = game.clone();
+                    breaker.white_wins.clear();
+                    let whole = Query::alternating(game.free_cells().len());
+                    let full = solve(&breaker, &whole)?.outcome == Outcome::BlackWins;
+                    full_game = Some(full);
+                    full
+                }
+            };
+            let whole_game = prepared.depth() >= prepared.n();
+            if solved.answer {
+                // A pair-paving blocking strategy: Black cannot win at all.
+                row.answer = Some(false);
+                row.agrees = Some(!full);
+                row.note = "blocking pair paving found".into();
+            } else if whole_game {
+                row.answer = Some(true);
+                row.agrees = Some(full);
+            } else {
+                row.note = "no pair paving within the depth: inconclusive".into();
+            }
+        } else {
+            row.answer = Some(solved.answer);
+            row.agrees = Some(solved.answer == black_wins);
+        }
+        rows.push(row);
+    }
+    Ok(Check {
+        black_wins,
+        exhaustive_seconds: exhaustive.seconds,
+        states: exhaustive.states,
+        rows,
+    })
+}
+
+impl Formula {
+    /// File extension of the formula's own format.
+    pub fn extension(&self) -> &'static str {
+        match self {
+            Formula::Cnf(_) => "qdimacs",
+            Formula::Circuit(_) => "qcir",
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! Every encoding of a bounded positional-game question into QBF, one
+//! module each, behind one enum that knows where each applies.
+
+pub mod cor_plus;
+pub mod explicit_board;
+pub mod pairing;
+pub mod symbolic;
+
+use clap::ValueEnum;
+
+use super::formula::{Cnf, Formula, Quantifier};
+use super::prepare::Prepared;
+use crate::error::{Error, Result};
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// Corrective+ (seed 003): any game, any turn order, maker-maker too.
+    #[value(name = "cor+")]
+    CorPlus,
+    /// Explicit board, explicit sets (seed 001, section 3.1).
+    Ea,
+    /// Explicit board, neighbour-based path goal (section 4.2).
+    En,
+    /// Explicit board, transversal goal (section 4.5; Hex).
+    Et,
+    /// Lifted board, explicit sets (section 3.2), QCIR.
+    La,
+    /// Lifted board, neighbour-based goal (section 4.3), QCIR.
+    Ln,
+    /// Stateless, explicit sets (section 3.3), QCIR.
+    Sa,
+    /// Stateless, neighbour-based goal (section 4.4), QCIR.
+    Sn,
+    /// Pair paving of a blocking strategy (seed 004): true when Black cannot win.
+    Pairing,
+}
+
+pub const ALL: [Encoding; 9] = [
+    Encoding::CorPlus,
+    Encoding::Ea,
+    Encoding::En,
+    Encoding::Et,
+    Encoding::La,
+    Encoding::Ln,
+    Encoding::Sa,
+    Encoding::Sn,
+    Encoding::Pairing,
+];
+
+impl Encoding {
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::CorPlus => "cor+",
+            Encoding::Ea => "ea",
+            Encoding::En => "en",
+            Encoding::Et => "et",
+            Encoding::La => "la",
+            Encoding::Ln => "ln",
+            Encoding::Sa => "sa",
+            Encoding::Sn => "sn",
+            Encoding::Pairing => "pairing",
+        }
+    }
+
+    /// True when the formula answers the opposite question (Black cannot win).
+    pub fn is_complement(self) -> bool {
+        self == Encoding::Pairing
+    }
+
+    /// Why the encoding does not fit the game, if it does not.
+    pub fn unfit(self, game: &Prepared) -> Option<String> {
+        let implicit = matches!(self, Encoding::En | Encoding::Ln | Encoding::Sn);
+        let explicit = matches!(
+            self,
+            Encoding::Ea | Encoding::La | Encoding::Sa | Encoding::Pairing
+        );
+        if self != Encoding::CorPlus && game.is_maker_maker() {
+            return Some("a maker-breaker encoding, and the game is maker-maker".into());
+        }
+        if self != Encoding::CorPlus && self != Encoding::Pairing && !game.standard_turns() {
+            return Some("needs Black first, alternating, and an odd depth".into());
+        }
+        if self == Encoding::Pairing && !Query::standard_start(&game.turns) {
+            return Some("needs Black first and alternating turns".into());
+        }
+        if implicit && game.black_connection.is_none() {
+            return Some("needs a neighbour graph (Hex)".into());
+        }
+        if self == Encoding::Et && game.white_connection.is_none() {
+            return Some("needs Hex's transversal graph".into());
+        }
+        if explicit && game.black_sets.is_empty() && game.black_connection.is_some() {
+            return Some("needs explicit winning sets".into());
+        }
+        None
+    }
+
+    /// The formula for `game` (already prepared).
+    pub fn encode(self, game: &Prepared) -> Result<Formula> {
+        if let Some(why) = self.unfit(game) {
+            return Err(Error::Unsupported(format!("{}: {why}", self.name())));
+        }
+        if let Some(black_wins) = game.decided {
+            // Settled before any move: a constant formula.
+            return Ok(Formula::Cnf(constant(black_wins != self.is_complement())));
+        }
+        use explicit_board::Goal as Board;
+        use symbolic::{Board::*, Goal};
+        Ok(match self {
+            Encoding::CorPlus => Formula::Cnf(cor_plus::encode(game)),
+            Encoding::Ea => Formula::Cnf(explicit_board::encode(game, Board::Sets)),
+            Encoding::En => Formula::Cnf(explicit_board::encode(
+                game,
+                Board::Path(game.black_connection.as_ref().unwrap()),
+            )),
+            Encoding::Et => Formula::Cnf(explicit_board::encode(
+                game,
+                Board::Transversal(game.white_connection.as_ref().unwrap()),
+            )),
+            Encoding::La => Formula::Circuit(symbolic::encode(game, Lifted, Goal::Sets)),
+            Encoding::Ln => Formula::Circuit(symbolic::encode(
+                game,
+                Lifted,
+                Goal::Path(game.black_connection.as_ref().unwrap()),
+            )),
+            Encoding::Sa => Formula::Circuit(symbolic::encode(game, Stateless, Goal::Sets)),
+            Encoding::Sn => Formula::Circuit(symbolic::encode(
+                game,
+                Stateless,
+                Goal::Path(game.black_connection.as_ref().unwrap()),
+            )),
+            Encoding::Pairing => Formula::Cnf(pairing::encode(game)),
+        })
+    }
+}
+
+use crate::games::positional::Query;
+
+impl Query {
+    /// Black first and alternating (any length).
+    pub fn standard_start(turns: &[crate::games::positional::Side]) -> bool {
+        Query {
+            turns: turns.to_vec(),
+        } == Query::alternating(turns.len())
+    }
+}
+
+/// A formula that is simply true or false: exists x. x (and not x).
+fn constant(value: bool) -> Cnf {
+    let clauses = if value {
+        vec![vec![1]]
+    } else {
+        vec![vec![1], vec![-1]]
+    };
+    Cnf {
+        variables: 1,
+        prefix: vec![(Quantifier::Exists, vec![1])],
+        clauses,
+    }
+}

@@ -1,0 +1,14 @@
+//! Bounded positional-game questions ("does Black win within d moves?")
+//! as quantified Boolean formulas: the published encodings, QDIMACS and
+//! QCIR writers, and a runner for an external solver.
+
+pub mod builder;
+pub mod check;
+pub mod encodings;
+pub mod formula;
+pub mod prepare;
+pub mod runner;
+
+pub use encodings::Encoding;
+pub use formula::Formula;
+pub use prepare::{Prepared, Preprocessing, prepare};
