@@ -259,13 +259,20 @@ pub struct QueryArgs {
     json: bool,
 }
 
-pub(super) fn run_query(args: QueryArgs) -> Result<()> {
-    let RetroGame::FoxGeese(game_args) = &args.game;
-    let game = game_args.game()?;
-    let dir = args
-        .store
+/// The game and the database directory that `query` and `play` both need.
+fn game_and_store<'a>(
+    game: &RetroGame,
+    store: &'a Option<PathBuf>,
+) -> Result<(FoxGeese, &'a PathBuf)> {
+    let RetroGame::FoxGeese(game_args) = game;
+    let dir = store
         .as_ref()
         .ok_or_else(|| Error::InvalidParameter("give --store DIR".into()))?;
+    Ok((game_args.game()?, dir))
+}
+
+pub(super) fn run_query(args: QueryArgs) -> Result<()> {
+    let (game, dir) = game_and_store(&args.game, &args.store)?;
     let text = args
         .position
         .as_ref()
@@ -340,12 +347,7 @@ fn default_start(game: &FoxGeese, geese: usize) -> Result<FoxGeeseState> {
 }
 
 pub(super) fn run_play(args: PlayArgs) -> Result<()> {
-    let RetroGame::FoxGeese(game_args) = &args.game;
-    let game = game_args.game()?;
-    let dir = args
-        .store
-        .as_ref()
-        .ok_or_else(|| Error::InvalidParameter("give --store DIR".into()))?;
+    let (game, dir) = game_and_store(&args.game, &args.store)?;
     let side = args
         .side
         .ok_or_else(|| Error::InvalidParameter("give --side fox|geese".into()))?;
