@@ -5,9 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # System packages the tests need beyond the Rust toolchain: DepQBF, the
-# QBF solver the encodings are checked with. As root on a fresh machine
-# they are installed through apt.
-packages=(depqbf)
+# QBF solver the encodings are checked with, and Mesa's software Vulkan
+# driver (lavapipe) with the Vulkan loader, on which the GPU kernels are
+# tested where there is no GPU. As root on a fresh machine they are
+# installed through apt.
+packages=(depqbf mesa-vulkan-drivers libvulkan1)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
@@ -20,6 +22,13 @@ if [ "${#missing[@]}" -gt 0 ]; then
     echo "scripts/test.sh: missing packages ${missing[*]} (run as root to install them)" >&2
     exit 1
   fi
+fi
+
+# The Vulkan loader warns when XDG_RUNTIME_DIR is unset; give it a private one.
+if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
+  XDG_RUNTIME_DIR="$(mktemp -d)"
+  chmod 700 "$XDG_RUNTIME_DIR"
+  export XDG_RUNTIME_DIR
 fi
 
 cargo fmt --all -- --check

@@ -25,6 +25,8 @@ pub enum Error {
     Io { context: String, source: io::Error },
     /// A store file exists but does not belong to this run or is damaged.
     BadStore { path: PathBuf, reason: String },
+    /// No GPU adapter, or the device refused a buffer, shader or dispatch.
+    Gpu(String),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -49,6 +51,7 @@ impl fmt::Display for Error {
             Error::SpaceTooLarge(message) => write!(f, "space too large: {message}"),
             Error::Unsupported(message) => write!(f, "unsupported: {message}"),
             Error::Solver(message) => write!(f, "{message}"),
+            Error::Gpu(message) => write!(f, "GPU: {message}"),
             Error::OutOfMemory {
                 needed,
                 available,

@@ -4,6 +4,7 @@
 //! algorithms ([`search`]) run over any space and write one- or two-bit
 //! [`table`]s; the CLI ([`cli`]) reports what they found.
 
+pub mod backend;
 pub mod cli;
 pub mod error;
 pub mod games;

@@ -138,6 +138,16 @@ impl FrogsToads {
         &self.board
     }
 
+    /// The cells whose piece can move into `empty` when it is the empty
+    /// cell: the move table the CPU expansion and the GPU kernel share.
+    pub fn movers(&self, empty: usize) -> &[usize] {
+        &self.movers[empty]
+    }
+
+    pub fn black_pieces(&self) -> usize {
+        self.ranker.ones()
+    }
+
     pub fn start(&self) -> FrogsState {
         self.start
     }

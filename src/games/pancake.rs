@@ -66,6 +66,14 @@ impl Pancake {
         self.burned
     }
 
+    /// The moves: how many pancakes a flip turns over. Flipping one plain
+    /// pancake changes nothing; a burned one turns over. The CPU expansion
+    /// and the GPU kernel both read this list.
+    pub fn flip_lengths(&self) -> std::ops::RangeInclusive<usize> {
+        let smallest = if self.burned { 1 } else { 2 };
+        smallest..=self.n
+    }
+
     fn side_patterns(&self) -> u64 {
         if self.burned { 1u64 << self.n } else { 1 }
     }
@@ -140,9 +148,7 @@ impl Space for Pancake {
 
     #[inline]
     fn expand<F: FnMut(u64)>(&self, state: &PancakeState, _moves: MoveFilter, mut emit: F) {
-        // Flipping one plain pancake changes nothing; a burned one turns over.
-        let smallest = if self.burned { 1 } else { 2 };
-        for k in smallest..=self.n {
+        for k in self.flip_lengths() {
             emit(self.flipped_rank(state, k));
         }
     }

@@ -127,6 +127,12 @@ impl PegSolitaire {
         self.start.count_ones() as usize
     }
 
+    /// The jumps landing in cell `to`, each as the mask of the two cells it
+    /// empties: the rule table the CPU expansion and the GPU kernel share.
+    pub fn jumps_into(&self, to: usize) -> impl Iterator<Item = u64> + '_ {
+        self.jumps_into[to].iter().map(|jump| jump.emptied)
+    }
+
     /// Symmetries in use (1 when reduction is off).
     pub fn symmetry_count(&self) -> usize {
         self.symmetries.len().max(1)

@@ -84,6 +84,12 @@ impl SlidingTile {
         self.width * self.height
     }
 
+    /// Per blank cell, whether the reachable tile orders there are odd (the
+    /// class the folded hash unranks into).
+    pub fn odd_orders(&self) -> &[bool] {
+        &self.odd_in_block
+    }
+
     /// Parity of the tile orders reachable with the blank at `blank`: each
     /// row the blank changes adds a rotation of w entries (parity w-1).
     fn reachable_parity(&self, blank: usize) -> bool {

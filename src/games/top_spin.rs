@@ -78,6 +78,18 @@ impl TopSpin {
         })
     }
 
+    pub fn tokens(&self) -> usize {
+        self.n
+    }
+
+    /// The position pairs the twist at `start` swaps, in order: the rule
+    /// itself, read by the CPU expansion and uploaded for the GPU kernel.
+    #[inline(always)]
+    pub fn twist_swaps(&self, start: usize) -> impl Iterator<Item = (usize, usize)> + use<> {
+        let (n, k) = (self.n, self.k);
+        (0..k / 2).map(move |offset| ((start + offset) % n, (start + k - 1 - offset) % n))
+    }
+
     pub fn is_folded(&self) -> bool {
         self.folded
     }
@@ -103,9 +115,7 @@ impl TopSpin {
     fn twisted_order(&self, ring: &[u8; 32], start: usize, order: &mut [u8; 32]) {
         let (n, k) = (self.n, self.k);
         let mut twisted = *ring;
-        for offset in 0..k / 2 {
-            let a = (start + offset) % n;
-            let b = (start + k - 1 - offset) % n;
+        for (a, b) in self.twist_swaps(start) {
             twisted.swap(a, b);
         }
         // Token 0 stays at position 0 unless this twist covers position 0.

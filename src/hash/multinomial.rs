@@ -154,6 +154,14 @@ impl MultinomialRanker {
         self.size
     }
 
+    /// The lookup tables the rank walks (prefix sums per count vector and
+    /// colour, the stride of each colour's digit, the full count vector's
+    /// index), for kernels that rank the same way; `None` when the ranker
+    /// computes multinomials on the fly.
+    pub fn lookup_tables(&self) -> Option<(&[u64], &[usize], usize)> {
+        (!self.table.is_empty()).then_some((&self.prefix, &self.strides, self.full_index))
+    }
+
     /// Algorithm 10, generalised: the rank of `cells` (length n, colour
     /// counts as given to the constructor).
     #[inline]

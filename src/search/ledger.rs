@@ -190,6 +190,17 @@ impl<'a> Ledger<'a> {
         self.passes += 1;
     }
 
+    /// Accounts for a pass run elsewhere (on the GPU), which reported its
+    /// progress itself.
+    pub fn account_pass(&mut self, work: Work) {
+        self.work += work;
+        self.passes += 1;
+    }
+
+    pub fn progress(&self) -> &'a dyn Progress {
+        self.progress
+    }
+
     /// Ends a pass: `next` is what it added, or `None` when it found nothing
     /// and the search is over. The checkpoint goes to disk either way.
     pub fn record(

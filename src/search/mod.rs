@@ -7,7 +7,7 @@
 //! counts whatever the number of threads.
 
 pub(crate) mod chunks;
-mod ledger;
+pub(crate) mod ledger;
 pub mod one_bit_bfs;
 pub mod reachability;
 pub mod retro2;

@@ -1,0 +1,49 @@
+// Binomial rank and unrank of n-bit vectors with k ones (Algorithms 8 and 9
+// of 002_f83af64931234a7c.txt), as src/hash/binomial.rs, over 64-bit masks.
+// Needs: `tables` and const BINOMIAL_AT, where tables[BINOMIAL_AT + 65 n + k]
+// holds C(n, k) saturated at 2^32 - 1. Every term a rank adds is at most the
+// rank, and a saturated term is only ever compared with a rank below it, so
+// saturation is exact for vector sets of fewer than 2^32 - 1 elements.
+
+fn binomial(n: u32, k: u32) -> u32 {
+    return tables[BINOMIAL_AT + 65u * n + k];
+}
+
+// Algorithm 8 over the set bits only: the j-th one from the bottom, at
+// position i, adds C(i, j).
+fn binomial_rank(bits: vec2<u32>) -> u32 {
+    var rank = 0u;
+    var remaining = bits;
+    var ones_below = 0u;
+    while (remaining.x != 0u || remaining.y != 0u) {
+        let position = mask64_lowest(remaining);
+        remaining = mask64_drop_lowest(remaining);
+        ones_below += 1u;
+        if (ones_below <= position) {
+            rank += binomial(position, ones_below);
+        }
+    }
+    return rank;
+}
+
+// Algorithm 9: the n-bit vector with `ones` ones of rank `rank`.
+fn binomial_unrank(rank: u32, n: u32, ones: u32) -> vec2<u32> {
+    var r = rank;
+    var zeros = n - ones;
+    var bits = vec2<u32>(0u, 0u);
+    for (var i = n; i > 0u; i--) {
+        let position = i - 1u;
+        // Vectors that continue with a zero here: C(position, zeros - 1).
+        var with_zero = 0u;
+        if (zeros > 0u && zeros - 1u <= position) {
+            with_zero = binomial(position, zeros - 1u);
+        }
+        if (r >= with_zero) {
+            bits |= mask64_bit(position);
+            r -= with_zero;
+        } else {
+            zeros -= 1u;
+        }
+    }
+    return bits;
+}

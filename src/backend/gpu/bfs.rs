@@ -1,0 +1,184 @@
+//! Two-bit BFS on the GPU: the same search, cell values and table files as
+//! [`crate::search::two_bit_bfs`], with the table resident on the device.
+//!
+//! Per layer the host dispatches the expansion kernel over the blocks that
+//! can hold the frontier (all of them, unless the space's move-alternation
+//! layering rules some out), reads back four counters, closes the frontier
+//! and records the layer. A file-backed table is copied back after every
+//! layer before its checkpoint is written, so an interrupted GPU run resumes
+//! like a CPU one (and either backend can resume the other's file).
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use super::device::GpuDevice;
+use super::kernels::{Kernel, TwoBitKernels};
+use super::programs::GpuRules;
+use super::table::DeviceTable;
+use crate::error::{Error, Result};
+use crate::search::ledger::{LayerCount, Ledger};
+use crate::search::two_bit_bfs::{UNSEEN, frontier_value};
+use crate::search::{
+    Algorithm, DEEPEST_SAMPLE, SearchOptions, SearchReport, Work, checked_start_ranks,
+};
+use crate::space::{Block, Space};
+use crate::table::{Backing, TwoBitTable};
+
+/// Table word indices are u32 on the device: 2^32 words of 16 cells.
+const MAX_CELLS: u64 = 1 << 36;
+
+pub fn two_bit_bfs<S: GpuRules>(
+    space: &S,
+    gpu: &GpuDevice,
+    options: &SearchOptions,
+) -> Result<SearchReport> {
+    if space.symmetry_reduced() {
+        return Err(Error::Unsupported(
+            "symmetry reduction is not implemented in the GPU kernels (run it with --backend cpu)"
+                .into(),
+        ));
+    }
+    let program = space.gpu_program()?;
+    let blocks = space.blocks();
+    check_fits(space, &blocks)?;
+    // The CPU's descriptor: a table file from either backend resumes on the other.
+    let descriptor = format!("{}; two-bit BFS", space.descriptor());
+    let (table, checkpoint) =
+        TwoBitTable::open(&options.backing, &descriptor, space.size(), UNSEEN)?;
+    let stored = matches!(options.backing, Backing::Directory(_));
+    let mut ledger = Ledger::open(
+        Algorithm::TwoBitBfs,
+        table.storage(),
+        checkpoint,
+        options.progress,
+        space.goal_ranks(),
+        || {
+            for rank in checked_start_ranks(space)? {
+                table.set(rank, frontier_value(0));
+            }
+            Ok(LayerCount::plain(table.count(frontier_value(0))))
+        },
+        |rank| table.get(rank) != UNSEEN,
+    )?;
+    let device_table = DeviceTable::create(gpu, table.words().len(), &descriptor)?;
+    device_table.upload(gpu, table.words())?;
+    let kernels = TwoBitKernels::new(gpu, program, &blocks, &device_table)?;
+    let goals = space.goal_ranks();
+    let mut goal_values = read_goals(gpu, &device_table, &goals)?;
+
+    let mut deepest = Vec::new();
+    while !ledger.finished && !options.deep_enough(ledger.counts.len()) {
+        let level = ledger.counts.len();
+        let frontier = frontier_value(level - 1);
+        let unseen = space.size() - ledger.representatives.iter().sum::<u64>();
+        let backward = space.reversible() && unseen < ledger.representatives[level - 1];
+        let frontier_blocks = blocks_holding(space, level - 1);
+        let (kernel, scanned, label) = if backward {
+            let label = format!("layer {level} (checking parents)");
+            (Kernel::CheckParents, blocks_holding(space, level), label)
+        } else {
+            (
+                Kernel::Expand,
+                frontier_blocks.clone(),
+                format!("layer {level}"),
+            )
+        };
+        let progress = ledger.progress();
+        progress.begin_pass(&label, kernels.piece_count(&scanned));
+        let counts = kernels.run(gpu, kernel, &scanned, frontier, &|| progress.advance(1));
+        progress.end_pass();
+        let counts = counts?;
+        ledger.account_pass(Work {
+            expanded: counts.expanded,
+            successors: counts.successors,
+            parent_checks: counts.parent_checks,
+        });
+        if counts.marked == 0 {
+            // The frontier was the deepest layer: note a few of its states
+            // before it closes.
+            deepest = first_ranks(gpu, &device_table, &blocks, &frontier_blocks, frontier)?;
+        }
+        kernels.run(
+            gpu,
+            Kernel::CloseFrontier,
+            &frontier_blocks,
+            frontier,
+            &|| {},
+        )?;
+        if stored {
+            device_table.download(gpu, table.words())?;
+        }
+        goal_values = read_goals(gpu, &device_table, &goals)?;
+        let found = (counts.marked > 0).then_some(LayerCount::plain(counts.marked));
+        ledger.record(found, |rank| reached(&goal_values, &table, rank))?;
+    }
+    if deepest.is_empty() && !ledger.finished {
+        // Stopped at --max-depth: the last layer is still unexpanded.
+        let last = ledger.counts.len() - 1;
+        deepest = first_ranks(
+            gpu,
+            &device_table,
+            &blocks,
+            &blocks_holding(space, last),
+            frontier_value(last),
+        )?;
+    }
+    Ok(ledger.report(deepest, |rank| reached(&goal_values, &table, rank)))
+}
+
+/// Whether `rank` was reached: goals are read from the device after every
+/// layer; any other rank is looked up in the host table.
+fn reached(goal_values: &HashMap<u64, u8>, table: &TwoBitTable, rank: u64) -> bool {
+    match goal_values.get(&rank) {
+        Some(&value) => value != UNSEEN,
+        None => table.get(rank) != UNSEEN,
+    }
+}
+
+fn read_goals(gpu: &GpuDevice, table: &DeviceTable, goals: &[u64]) -> Result<HashMap<u64, u8>> {
+    let values = table.read_cells(gpu, goals)?;
+    Ok(goals.iter().copied().zip(values).collect())
+}
+
+/// Blocks that can hold states of BFS layer `layer`: those whose residue
+/// under the space's move-alternation layering matches (all without one).
+fn blocks_holding<S: Space>(space: &S, layer: usize) -> Vec<usize> {
+    let count = space.blocks().len();
+    match space.layering() {
+        Some(layering) => (0..count)
+            .filter(|&b| layering.residues[b] == layer as u64 % layering.modulus)
+            .collect(),
+        None => (0..count).collect(),
+    }
+}
+
+/// The first few ranks of `chosen` blocks whose cells hold `value`.
+fn first_ranks(
+    gpu: &GpuDevice,
+    table: &DeviceTable,
+    blocks: &[Block],
+    chosen: &[usize],
+    value: u8,
+) -> Result<Vec<u64>> {
+    let ranges: Vec<Range<u64>> = chosen.iter().map(|&b| blocks[b].range()).collect();
+    table.first_cells_equal(gpu, &ranges, value, DEEPEST_SAMPLE)
+}
+
+/// The kernels index blocks with u32 ranks and the table with u32 words.
+fn check_fits<S: Space>(space: &S, blocks: &[Block]) -> Result<()> {
+    if let Some(block) = blocks.iter().find(|b| b.len >= u32::MAX as u64 - 16) {
+        return Err(Error::Unsupported(format!(
+            "{}: a block of {} states does not fit the GPU kernels' 32-bit ranks (run it with --backend cpu)",
+            space.descriptor(),
+            block.len
+        )));
+    }
+    if space.size() >= MAX_CELLS {
+        return Err(Error::Unsupported(format!(
+            "{}: {} states exceed the GPU table's 2^36 cells (run it with --backend cpu)",
+            space.descriptor(),
+            space.size()
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,261 @@
+//! A two-bit table resident on the device, split into windows: each window
+//! is one storage buffer no larger than the adapter's binding limit, and the
+//! kernels pick the window of a word by its high bits (see
+//! `shader::window_accessors`). The device's u32 words hold the same cells,
+//! in the same bytes, as the host table's little-endian u64 words, so
+//! copies between them are plain byte copies.
+
+use std::ops::Range;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
+
+use rayon::prelude::*;
+
+use super::device::GpuDevice;
+use crate::error::{Error, Result};
+
+/// Cells per device word.
+pub const CELLS_PER_WORD: u64 = 16;
+/// Bytes moved per staging copy between host and device.
+const STAGING_BYTES: u64 = 64 << 20;
+
+pub(crate) struct DeviceTable {
+    windows: Vec<wgpu::Buffer>,
+    window_bytes: u64,
+    bytes: u64,
+}
+
+impl DeviceTable {
+    /// Device memory for a table of `host_words` u64 words.
+    pub fn create(gpu: &GpuDevice, host_words: usize, what: &str) -> Result<Self> {
+        let bytes = (host_words as u64 * 8).max(8);
+        let window_bytes = gpu.window_bytes();
+        let count = bytes.div_ceil(window_bytes);
+        let limit = gpu.limits().max_storage_buffers_per_shader_stage as u64;
+        // Two storage bindings (tables, counters) besides the windows.
+        if count + 2 > limit {
+            return Err(Error::Gpu(format!(
+                "{what} needs {count} windows of {} MiB, more than the {} storage bindings a kernel may use",
+                window_bytes >> 20,
+                limit.saturating_sub(2)
+            )));
+        }
+        let windows = (0..count)
+            .map(|window| {
+                let size = (bytes - window * window_bytes).min(window_bytes);
+                gpu.checked(&format!("allocating {what} on the device"), || {
+                    gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                        label: Some("table window"),
+                        size,
+                        usage: wgpu::BufferUsages::STORAGE
+                            | wgpu::BufferUsages::COPY_SRC
+                            | wgpu::BufferUsages::COPY_DST,
+                        mapped_at_creation: false,
+                    })
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(DeviceTable {
+            windows,
+            window_bytes,
+            bytes,
+        })
+    }
+
+    pub fn windows(&self) -> &[wgpu::Buffer] {
+        &self.windows
+    }
+
+    /// log2 of the u32 words per window.
+    pub fn window_words_log2(&self) -> u32 {
+        (self.window_bytes / 4).trailing_zeros()
+    }
+
+    /// The window holding byte `at` and the offset in it.
+    fn locate(&self, at: u64) -> (&wgpu::Buffer, u64) {
+        (
+            &self.windows[(at / self.window_bytes) as usize],
+            at % self.window_bytes,
+        )
+    }
+
+    /// Byte ranges of at most [`STAGING_BYTES`] that never cross a window.
+    fn pieces(&self, range: Range<u64>) -> Vec<Range<u64>> {
+        let mut pieces = Vec::new();
+        let mut at = range.start;
+        while at < range.end {
+            let window_end = (at / self.window_bytes + 1) * self.window_bytes;
+            let end = range.end.min(window_end).min(at + STAGING_BYTES);
+            pieces.push(at..end);
+            at = end;
+        }
+        pieces
+    }
+
+    /// Copies the host table's words to the device.
+    pub fn upload(&self, gpu: &GpuDevice, host: &[AtomicU64]) -> Result<()> {
+        for piece in self.pieces(0..self.bytes.min(host.len() as u64 * 8)) {
+            let words = &host[(piece.start / 8) as usize..(piece.end / 8) as usize];
+            let mut bytes = vec![0u8; words.len() * 8];
+            bytes
+                .par_chunks_mut(8 << 12)
+                .zip(words.par_chunks(1 << 12))
+                .for_each(|(out, words)| {
+                    for (slot, word) in out.chunks_exact_mut(8).zip(words) {
+                        slot.copy_from_slice(&word.load(Relaxed).to_le_bytes());
+                    }
+                });
+            let (buffer, offset) = self.locate(piece.start);
+            gpu.queue.write_buffer(buffer, offset, &bytes);
+            // Let the queue drain so staging memory stays bounded.
+            gpu.queue.submit([]);
+            gpu.wait()?;
+        }
+        Ok(())
+    }
+
+    /// Copies the device table into the host table's words.
+    pub fn download(&self, gpu: &GpuDevice, host: &[AtomicU64]) -> Result<()> {
+        let total = self.bytes.min(host.len() as u64 * 8);
+        let staging = Staging::new(gpu, STAGING_BYTES.min(total).max(8))?;
+        for piece in self.pieces(0..total) {
+            staging.read(
+                gpu,
+                self.locate(piece.start),
+                piece.end - piece.start,
+                |bytes| {
+                    let words = &host[(piece.start / 8) as usize..(piece.end / 8) as usize];
+                    words
+                        .par_chunks(1 << 12)
+                        .zip(bytes.par_chunks(8 << 12))
+                        .for_each(|(words, bytes)| {
+                            for (word, slot) in words.iter().zip(bytes.chunks_exact(8)) {
+                                word.store(u64::from_le_bytes(slot.try_into().unwrap()), Relaxed);
+                            }
+                        });
+                },
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The value of each cell in `cells` (few: goal positions).
+    pub fn read_cells(&self, gpu: &GpuDevice, cells: &[u64]) -> Result<Vec<u8>> {
+        let staging = Staging::new(gpu, 4)?;
+        cells
+            .iter()
+            .map(|&cell| {
+                let at = cell / CELLS_PER_WORD * 4;
+                let mut value = 0u8;
+                staging.read(gpu, self.locate(at), 4, |bytes| {
+                    let word = u32::from_le_bytes(bytes[..4].try_into().unwrap());
+                    value = ((word >> (2 * (cell % CELLS_PER_WORD))) & 3) as u8;
+                })?;
+                Ok(value)
+            })
+            .collect()
+    }
+
+    /// Up to `limit` cells holding `value` in `ranges` (ascending, each
+    /// range scanned in order), read back piece by piece until enough are found.
+    pub fn first_cells_equal(
+        &self,
+        gpu: &GpuDevice,
+        ranges: &[Range<u64>],
+        value: u8,
+        limit: usize,
+    ) -> Result<Vec<u64>> {
+        let staging = Staging::new(gpu, STAGING_BYTES.min(self.bytes))?;
+        let mut found = Vec::new();
+        for range in ranges {
+            let bytes = range.start / CELLS_PER_WORD * 4..range.end.div_ceil(CELLS_PER_WORD) * 4;
+            for piece in self.pieces(bytes) {
+                staging.read(
+                    gpu,
+                    self.locate(piece.start),
+                    piece.end - piece.start,
+                    |bytes| {
+                        for (index, word) in bytes.chunks_exact(4).enumerate() {
+                            let word = u32::from_le_bytes(word.try_into().unwrap());
+                            let first = (piece.start / 4 + index as u64) * CELLS_PER_WORD;
+                            for cell in first..first + CELLS_PER_WORD {
+                                let held = (word >> (2 * (cell - first))) & 3;
+                                if held == value as u32
+                                    && range.contains(&cell)
+                                    && found.len() < limit
+                                {
+                                    found.push(cell);
+                                }
+                            }
+                        }
+                    },
+                )?;
+                if found.len() >= limit {
+                    return Ok(found);
+                }
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// A mappable buffer for reading device memory back.
+pub(crate) struct Staging {
+    buffer: wgpu::Buffer,
+}
+
+impl Staging {
+    pub fn new(gpu: &GpuDevice, bytes: u64) -> Result<Self> {
+        let buffer = gpu.checked("allocating a read-back buffer", || {
+            gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("read-back"),
+                size: bytes.next_multiple_of(4),
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        })?;
+        Ok(Staging { buffer })
+    }
+
+    /// Copies `len` bytes from (`source`, `offset`) and hands them to `use_bytes`.
+    pub fn read(
+        &self,
+        gpu: &GpuDevice,
+        (source, offset): (&wgpu::Buffer, u64),
+        len: u64,
+        use_bytes: impl FnOnce(&[u8]),
+    ) -> Result<()> {
+        let mut encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        encoder.copy_buffer_to_buffer(source, offset, &self.buffer, 0, len);
+        gpu.queue.submit([encoder.finish()]);
+        self.map(gpu, len, use_bytes)
+    }
+
+    /// Maps the first `len` bytes (after the caller's copies were submitted).
+    pub fn map(&self, gpu: &GpuDevice, len: u64, use_bytes: impl FnOnce(&[u8])) -> Result<()> {
+        let slice = self.buffer.slice(0..len);
+        let (sender, receiver) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |outcome| {
+            let _ = sender.send(outcome);
+        });
+        gpu.wait()?;
+        receiver
+            .recv()
+            .map_err(|_| Error::Gpu("the device dropped a read-back".into()))?
+            .map_err(|e| Error::Gpu(format!("reading device memory back: {e}")))?;
+        {
+            let view = slice
+                .get_mapped_range()
+                .map_err(|e| Error::Gpu(format!("mapping a read-back: {e}")))?;
+            use_bytes(&view);
+        }
+        self.buffer.unmap();
+        Ok(())
+    }
+
+    pub fn buffer(&self) -> &wgpu::Buffer {
+        &self.buffer
+    }
+}

@@ -1,0 +1,275 @@
+//! The GPU backend against the CPU: the device's rank/unrank functions on
+//! whole small spaces and samples of large ones, and two-bit BFS layer
+//! counts of every game with a kernel. In CI (software Vulkan, lavapipe) a
+//! missing adapter fails these tests; elsewhere they are skipped with the
+//! reason printed.
+
+mod common;
+
+use bitsolve::backend::gpu::{self, GpuDevice, GpuOptions, GpuRules, hash_check};
+use bitsolve::games::{Board, FrogsToads, Pancake, PegSolitaire, SlidingTile, TopSpin};
+use bitsolve::hash::permutation::{factorial, is_odd, rank_mr, rank_mr_folded, unrank_mr};
+use bitsolve::hash::{BinomialRanker, MultinomialRanker, splitmix64};
+use bitsolve::search::{Algorithm, SearchOptions, SearchReport};
+use bitsolve::table::Backing;
+
+/// The device, or `None` (with the reason printed) where there is none and
+/// the tests do not run in CI.
+fn device(options: GpuOptions) -> Option<GpuDevice> {
+    match GpuDevice::open(&options) {
+        Ok(device) => Some(device),
+        Err(error) if std::env::var_os("CI").is_some() => {
+            panic!("CI is set, so the GPU tests must run: {error}")
+        }
+        Err(error) => {
+            eprintln!("skipping GPU test: {error}");
+            None
+        }
+    }
+}
+
+fn gpu_bfs<S: GpuRules>(space: &S, device: &GpuDevice, options: &SearchOptions) -> SearchReport {
+    gpu::two_bit_bfs(space, device, options).unwrap()
+}
+
+/// GPU and CPU two-bit BFS agree on every layer (and on the goal distances).
+fn assert_backends_agree<S: GpuRules>(space: &S, device: &GpuDevice, max_depth: Option<usize>) {
+    let options = SearchOptions {
+        max_depth,
+        ..SearchOptions::default()
+    };
+    let on_gpu = gpu_bfs(space, device, &options);
+    let on_cpu = Algorithm::TwoBitBfs.run(space, &options).unwrap();
+    assert_eq!(on_gpu.layers, on_cpu.layers, "{}", space.descriptor());
+    assert_eq!(on_gpu.goals, on_cpu.goals, "{}", space.descriptor());
+    assert_eq!(on_gpu.reachable, on_cpu.reachable);
+    if max_depth.is_none() {
+        // Both switch to checking parents at the same layer, so they expand
+        // the same states; the GPU checks only unseen states of blocks that
+        // can hold the layer (the move-alternation layering), so no more.
+        assert_eq!(on_gpu.expanded, on_cpu.expanded, "{}", space.descriptor());
+        assert!(on_gpu.parent_checks <= on_cpu.parent_checks);
+    }
+}
+
+#[test]
+fn device_permutation_hash_matches_on_all_of_8_factorial_and_samples_of_12() {
+    let Some(device) = device(GpuOptions::default()) else {
+        return;
+    };
+    for n in [2usize, 5, 8] {
+        let ranks: Vec<u32> = (0..factorial(n).unwrap() as u32).collect();
+        check_permutations(&device, n, &ranks);
+    }
+    let size = factorial(12).unwrap();
+    let mut state = 12;
+    let ranks: Vec<u32> = (0..20_000)
+        .map(|_| {
+            state = splitmix64(state);
+            (state % size) as u32
+        })
+        .chain([0, size as u32 - 1])
+        .collect();
+    check_permutations(&device, 12, &ranks);
+}
+
+fn check_permutations(device: &GpuDevice, n: usize, ranks: &[u32]) {
+    let half = factorial(n).unwrap() / 2;
+    let checks = hash_check::permutations(device, n, ranks).unwrap();
+    let mut expected = vec![0u8; n];
+    for (&rank, check) in ranks.iter().zip(&checks) {
+        let odd = unrank_mr(rank as u64, &mut expected);
+        assert_eq!(check.permutation, expected, "n={n} rank {rank}");
+        assert_eq!(check.odd, odd);
+        assert_eq!(check.rank, rank_mr(&expected));
+        let mut folded = vec![0u8; n];
+        bitsolve::hash::permutation::unrank_mr_folded(
+            rank as u64 % half,
+            rank & 1 == 1,
+            &mut folded,
+        );
+        assert_eq!(check.folded, folded, "folded n={n} rank {rank}");
+        assert_eq!(is_odd(&check.folded), rank & 1 == 1);
+        assert_eq!(check.folded_rank, rank_mr_folded(&folded));
+        assert_eq!(check.folded_rank, rank as u64 % half);
+    }
+}
+
+#[test]
+fn device_binomial_hash_matches_on_all_of_16_choose_8_and_samples_of_33_choose_16() {
+    let Some(device) = device(GpuOptions::default()) else {
+        return;
+    };
+    let small = BinomialRanker::new(16, 8).unwrap();
+    let ranks: Vec<u32> = (0..small.size() as u32).collect();
+    for (&rank, &(bits, back)) in ranks
+        .iter()
+        .zip(&hash_check::binomials(&device, 16, 8, &ranks).unwrap())
+    {
+        assert_eq!(bits, small.unrank(rank as u64));
+        assert_eq!(back, rank as u64);
+    }
+    for (n, ones) in [(33usize, 16usize), (33, 1), (33, 32), (30, 15), (40, 20)] {
+        let ranker = BinomialRanker::new(n, ones).unwrap();
+        let mut state = n as u64 * 100 + ones as u64;
+        let ranks: Vec<u32> = (0..5_000)
+            .map(|_| {
+                state = splitmix64(state);
+                (state % ranker.size()) as u32
+            })
+            .chain([0, ranker.size() as u32 - 1])
+            .collect();
+        let checks = hash_check::binomials(&device, n, ones, &ranks).unwrap();
+        for (&rank, &(bits, back)) in ranks.iter().zip(&checks) {
+            assert_eq!(
+                bits,
+                ranker.unrank(rank as u64),
+                "C({n},{ones}) rank {rank}"
+            );
+            assert_eq!(back, rank as u64);
+        }
+    }
+}
+
+#[test]
+fn device_multinomial_hash_matches_on_all_of_9_cells_4_4_1_and_samples_of_31_cells() {
+    let Some(device) = device(GpuOptions::default()) else {
+        return;
+    };
+    let small = MultinomialRanker::new(&[4, 4, 1]).unwrap();
+    let ranks: Vec<u64> = (0..small.size()).collect();
+    check_multinomials(&device, &small, &ranks);
+    let large = MultinomialRanker::new(&[1, 15, 15]).unwrap();
+    let mut state = 31;
+    let ranks: Vec<u64> = (0..5_000)
+        .map(|_| {
+            state = splitmix64(state);
+            state % large.size()
+        })
+        .chain([0, large.size() - 1, (1 << 32) - 1, 1 << 32])
+        .collect();
+    check_multinomials(&device, &large, &ranks);
+}
+
+fn check_multinomials(device: &GpuDevice, ranker: &MultinomialRanker, ranks: &[u64]) {
+    let checks = hash_check::multinomials(device, ranker, ranks).unwrap();
+    let mut expected = vec![0u8; ranker.len()];
+    for (&rank, (cells, back)) in ranks.iter().zip(&checks) {
+        ranker.unrank(rank, &mut expected);
+        assert_eq!(cells, &expected, "{:?} rank {rank}", ranker.counts());
+        assert_eq!(*back, rank);
+    }
+}
+
+#[test]
+fn pancake_layers_agree_for_1_to_9_and_burned_1_to_6() {
+    let Some(device) = device(GpuOptions::default()) else {
+        return;
+    };
+    for n in 1..=9 {
+        assert_backends_agree(&Pancake::new(n, false).unwrap(), &device, None);
+    }
+    for n in 1..=6 {
+        assert_backends_agree(&Pancake::new(n, true).unwrap(), &device, None);
+    }
+}
+
+#[test]
+fn top_spin_9_4_eight_puzzle_and_fore_and_aft_agree() {
+    let Some(device) = device(GpuOptions::default()) else {
+        return;
+    };
+    assert_backends_agree(&TopSpin::new(9, 4).unwrap(), &device, None);
+    assert_backends_agree(&TopSpin::new(7, 2).unwrap(), &device, None);
+    assert_backends_agree(&SlidingTile::new(3, 3).unwrap(), &device, None);
+    assert_backends_agree(&SlidingTile::new(4, 2).unwrap(), &device, None);
+    let fore_and_aft = FrogsToads::standard(3).unwrap();
+    assert_backends_agree(&fore_and_aft, &device, None);
+    let report = gpu_bfs(&fore_and_aft, &device, &SearchOptions::default());
+    assert_eq!(report.reachable, 218_790);
+    assert_eq!(report.goals[0].distance, Some(46));
+}
+
+#[test]
+fn english_peg_solitaire_agrees_down_to_26_pegs() {
+    let Some(device) = device(GpuOptions::default()) else {
+        return;
+    };
+    let board = Board::load("english").unwrap();
+    let centre = board.centre().unwrap();
+    let game = PegSolitaire::new(board, &[centre], false).unwrap();
+    assert_backends_agree(&game, &device, Some(6));
+    let report = gpu_bfs(
+        &game,
+        &device,
+        &SearchOptions {
+            max_depth: Some(6),
+            ..Default::default()
+        },
+    );
+    assert_eq!(report.layers.unwrap(), [1, 4, 12, 60, 296, 1338, 5648]);
+}
+
+#[test]
+fn tables_spanning_many_binding_windows_give_the_same_counts() {
+    // 16 KiB windows: Pancake 9's 90 KiB table spans six, the 8-puzzle's 45 KiB three.
+    let Some(device) = device(GpuOptions {
+        window_bytes: Some(16 << 10),
+    }) else {
+        return;
+    };
+    assert_eq!(device.window_bytes(), 16 << 10);
+    assert_backends_agree(&Pancake::new(9, false).unwrap(), &device, None);
+    assert_backends_agree(&SlidingTile::new(3, 3).unwrap(), &device, None);
+    assert_backends_agree(&FrogsToads::standard(3).unwrap(), &device, None);
+}
+
+#[test]
+fn a_gpu_run_resumes_a_stored_table_from_either_backend() {
+    let Some(device) = device(GpuOptions::default()) else {
+        return;
+    };
+    let space = SlidingTile::new(3, 3).unwrap();
+    let whole = common::run(&space, Algorithm::TwoBitBfs, 1);
+    for cpu_first in [false, true] {
+        let dir = std::env::temp_dir().join(format!(
+            "bitsolve-gpu-resume-{}-{cpu_first}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let stored = |max_depth| SearchOptions {
+            backing: Backing::Directory(dir.clone()),
+            max_depth,
+            ..Default::default()
+        };
+        let first = if cpu_first {
+            Algorithm::TwoBitBfs.run(&space, &stored(Some(12))).unwrap()
+        } else {
+            gpu_bfs(&space, &device, &stored(Some(12)))
+        };
+        assert_eq!(first.layers.as_ref().unwrap().len(), 13);
+        let resumed = gpu_bfs(&space, &device, &stored(None));
+        assert_eq!(resumed.resumed_from, Some(12));
+        assert_eq!(resumed.layers, whole.layers);
+        // And the CPU reads the finished GPU table as complete.
+        let again = Algorithm::TwoBitBfs.run(&space, &stored(None)).unwrap();
+        assert_eq!(again.layers, whole.layers);
+        assert_eq!(again.passes, 0);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
+fn spaces_beyond_the_kernels_are_clear_errors() {
+    let Some(device) = device(GpuOptions::default()) else {
+        return;
+    };
+    let board = Board::load("english").unwrap();
+    let centre = board.centre().unwrap();
+    let symmetric = PegSolitaire::new(board, &[centre], true).unwrap();
+    let error = gpu::two_bit_bfs(&symmetric, &device, &SearchOptions::default()).unwrap_err();
+    assert!(error.to_string().contains("symmetry"), "{error}");
+    let too_big = Pancake::new(13, false).unwrap();
+    let error = gpu::two_bit_bfs(&too_big, &device, &SearchOptions::default()).unwrap_err();
+    assert!(error.to_string().contains("32-bit"), "{error}");
+}
