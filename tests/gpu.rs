@@ -273,3 +273,101 @@ fn spaces_beyond_the_kernels_are_clear_errors() {
     let error = gpu::two_bit_bfs(&too_big, &device, &SearchOptions::default()).unwrap_err();
     assert!(error.to_string().contains("32-bit"), "{error}");
 }
+
+fn bitsolve(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_bitsolve"))
+        .args(args)
+        .output()
+        .expect("run bitsolve")
+}
+
+fn json_of(output: &std::process::Output) -> serde_json::Value {
+    assert!(
+        output.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("one JSON object on stdout")
+}
+
+#[test]
+fn bfs_with_backend_gpu_prints_the_cpu_layers_in_json() {
+    if device(GpuOptions::default()).is_none() {
+        return;
+    }
+    let args = ["bfs", "frogs-toads", "--k", "3", "--json", "--backend"];
+    let on_gpu = json_of(&bitsolve(&[&args[..], &["gpu"]].concat()));
+    let on_cpu = json_of(&bitsolve(&[&args[..], &["cpu"]].concat()));
+    assert_eq!(on_gpu["backend"], "gpu");
+    assert!(on_gpu["device"].is_string());
+    assert_eq!(on_cpu["backend"], "cpu");
+    assert_eq!(on_gpu["layers"], on_cpu["layers"]);
+    assert_eq!(on_gpu["goal_distance"], 46);
+    assert_eq!(on_gpu["total"], 218_790);
+    assert_eq!(on_gpu["deepest"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn bench_runs_every_backend_and_checks_their_layers() {
+    if device(GpuOptions::default()).is_none() {
+        return;
+    }
+    let json = json_of(&bitsolve(&[
+        "bench",
+        "sliding-tile",
+        "--width",
+        "3",
+        "--height",
+        "3",
+        "--json",
+    ]));
+    assert_eq!(json["identical_layers"], true);
+    assert_eq!(json["total"], 181_440);
+    assert_eq!(json["max_depth"], 31);
+    let runs = json["runs"].as_array().unwrap();
+    let backends: Vec<(&str, Option<u64>)> = runs
+        .iter()
+        .map(|run| (run["backend"].as_str().unwrap(), run["threads"].as_u64()))
+        .collect();
+    assert_eq!(backends[0], ("cpu", Some(1)));
+    assert_eq!(backends[2], ("gpu", None));
+    assert!((runs[0]["speedup_vs_one_thread"].as_f64().unwrap() - 1.0).abs() < 1e-9);
+    assert!(runs[2]["seconds"].as_f64().unwrap() > 0.0);
+
+    let human = bitsolve(&["bench", "pancake", "--n", "7", "--no-single-thread"]);
+    assert!(human.status.success());
+    let text = String::from_utf8(human.stdout).unwrap();
+    assert!(text.contains("layers identical on every run"), "{text}");
+    assert!(!text.contains("cpu, 1 thread"), "{text}");
+}
+
+#[test]
+fn gpu_requests_it_cannot_serve_get_one_line_and_a_non_zero_exit() {
+    let cases: [(&[&str], &str); 2] = [
+        (
+            &[
+                "bfs",
+                "pancake",
+                "--n",
+                "8",
+                "--backend",
+                "gpu",
+                "--algo",
+                "one-bit",
+            ],
+            "two-bit",
+        ),
+        (
+            &["bfs", "peg-solitaire", "--symmetry", "--backend", "gpu"],
+            "GPU",
+        ),
+    ];
+    for (args, expected) in cases {
+        let output = bitsolve(args);
+        assert!(!output.status.success(), "{args:?}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.starts_with("bitsolve: error: "), "{stderr}");
+        assert!(stderr.contains(expected), "{stderr}");
+    }
+}

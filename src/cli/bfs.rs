@@ -5,8 +5,9 @@ use serde_json::json;
 use super::format::{bytes, group_digits, si};
 use super::plot::plot_layers;
 use super::progress::{Display, RowFormat};
-use super::{BfsArgs, SpaceVisitor, thread_pool};
-use crate::error::Result;
+use super::{BackendArg, BfsArgs, SpaceVisitor, thread_pool};
+use crate::backend::gpu::{self, GpuDevice, GpuOptions, GpuRules};
+use crate::error::{Error, Result};
 use crate::search::{Algorithm, SearchOptions, SearchReport};
 use crate::space::{Picture, Space};
 use crate::table::Backing;
@@ -14,10 +15,24 @@ use crate::table::Backing;
 pub(super) fn run(args: BfsArgs) -> Result<()> {
     let pool = thread_pool(args.threads)?;
     let threads = pool.current_num_threads();
+    let device = match args.backend {
+        BackendArg::Cpu => None,
+        BackendArg::Gpu => {
+            let algorithm: Algorithm = args.algo.into();
+            if algorithm != Algorithm::TwoBitBfs {
+                return Err(Error::Unsupported(format!(
+                    "the GPU backend runs the two-bit BFS; --algo {} runs with --backend cpu",
+                    algorithm.name()
+                )));
+            }
+            Some(GpuDevice::open(&GpuOptions::default())?)
+        }
+    };
     args.game.visit(BfsCommand {
         args: &args,
         pool: &pool,
         threads,
+        device: device.as_ref(),
     })
 }
 
@@ -25,6 +40,22 @@ struct BfsCommand<'a> {
     args: &'a BfsArgs,
     pool: &'a rayon::ThreadPool,
     threads: usize,
+    /// Set when the search runs on the GPU.
+    device: Option<&'a GpuDevice>,
+}
+
+impl BfsCommand<'_> {
+    /// Where the search runs, for the header.
+    fn machine(&self) -> String {
+        match self.device {
+            Some(device) => format!("GPU {}", device.describe()),
+            None => format!(
+                "{} thread{}",
+                self.threads,
+                if self.threads == 1 { "" } else { "s" }
+            ),
+        }
+    }
 }
 
 /// Ranks that can hold layer `layer`, when the layering pins layers to
@@ -86,17 +117,16 @@ fn table_layout<'s, S: Space>(space: &'s S, algorithm: Algorithm) -> (String, Ro
 impl SpaceVisitor for BfsCommand<'_> {
     type Output = ();
 
-    fn visit<S: Space + Picture>(self, space: &S) -> Result<()> {
+    fn visit<S: Space + Picture + GpuRules>(self, space: &S) -> Result<()> {
         let algorithm: Algorithm = self.args.algo.into();
         let table_bytes = space.size().div_ceil(64 / algorithm.bits_per_state()) * 8;
         let human = !self.args.json;
         let (columns, row) = table_layout(space, algorithm);
         let header = format!(
-            "{} · {} · {} thread{} · {} of {}\n{columns}",
+            "{} · {} · {} · {} of {}\n{columns}",
             space.descriptor(),
             describe(algorithm),
-            self.threads,
-            if self.threads == 1 { "" } else { "s" },
+            self.machine(),
             match &self.args.store {
                 Some(dir) => format!("file table in {}", dir.display()),
                 None => "heap table".to_string(),
@@ -117,7 +147,10 @@ impl SpaceVisitor for BfsCommand<'_> {
             meet_in_middle: self.args.inversion,
             max_depth: self.args.max_depth,
         };
-        let outcome = self.pool.install(|| algorithm.run(space, &options));
+        let outcome = self.pool.install(|| match self.device {
+            Some(device) => gpu::two_bit_bfs(space, device, &options),
+            None => algorithm.run(space, &options),
+        });
         display.finish();
         let report = outcome?;
         display.print_header();
@@ -131,7 +164,7 @@ impl SpaceVisitor for BfsCommand<'_> {
         if human {
             print_summary(space, &report);
         } else {
-            println!("{}", to_json(space, &report, self.threads));
+            println!("{}", to_json(space, &report, self.threads, self.device));
         }
         Ok(())
     }
@@ -247,6 +280,7 @@ fn to_json<S: Space + Picture>(
     space: &S,
     report: &SearchReport,
     threads: usize,
+    device: Option<&GpuDevice>,
 ) -> serde_json::Value {
     let goals: Vec<serde_json::Value> = report
         .goals
@@ -256,6 +290,8 @@ fn to_json<S: Space + Picture>(
     json!({
         "game": space.descriptor(),
         "algo": report.algorithm.name(),
+        "backend": if device.is_some() { "gpu" } else { "cpu" },
+        "device": device.map(|d| d.describe()),
         "threads": threads,
         "layers": report.layers,
         "representatives": report.representatives,

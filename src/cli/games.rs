@@ -3,6 +3,7 @@
 
 use clap::Subcommand;
 
+use crate::backend::gpu::GpuRules;
 use crate::error::{Error, Result};
 use crate::games::{Board, FrogsToads, Pancake, PegSolitaire, SlidingTile, TopSpin};
 use crate::space::{Picture, Space};
@@ -66,7 +67,7 @@ pub enum GameSpec {
 /// [`GameSpec::visit`] picks the concrete game.
 pub trait SpaceVisitor {
     type Output;
-    fn visit<S: Space + Picture>(self, space: &S) -> Result<Self::Output>;
+    fn visit<S: Space + Picture + GpuRules>(self, space: &S) -> Result<Self::Output>;
 }
 
 impl GameSpec {

@@ -1,6 +1,7 @@
 //! The `bitsolve` command line: argument parsing, and the commands that turn
 //! a search report into a table for people or JSON for programs.
 
+mod bench;
 mod bfs;
 mod format;
 mod games;
@@ -36,6 +37,9 @@ pub struct Cli {
 enum Command {
     /// Breadth-first search of a whole state space: states per layer.
     Bfs(BfsArgs),
+    /// Two-bit BFS on one CPU core, on all CPU cores and on the GPU:
+    /// identical layers, and the time of each.
+    Bench(bench::BenchArgs),
     /// Size of a game's state space and the memory a search of it needs.
     Info(InfoArgs),
     /// Draw a position given by its rank or as text, with its rank.
@@ -61,6 +65,15 @@ pub enum AlgorithmArg {
     Reach,
 }
 
+/// Where a search runs.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackendArg {
+    /// All CPU cores (or --threads).
+    Cpu,
+    /// The GPU, through Vulkan (two-bit BFS).
+    Gpu,
+}
+
 impl From<AlgorithmArg> for Algorithm {
     fn from(arg: AlgorithmArg) -> Algorithm {
         match arg {
@@ -78,6 +91,9 @@ struct BfsArgs {
     /// Search algorithm.
     #[arg(long, value_enum, default_value = "two-bit", global = true)]
     algo: AlgorithmArg,
+    /// Where the search runs; the GPU runs the two-bit BFS.
+    #[arg(long, value_enum, default_value = "cpu", global = true)]
+    backend: BackendArg,
     /// Worker threads (default: all cores).
     #[arg(long, global = true)]
     threads: Option<usize>,
@@ -131,6 +147,7 @@ pub fn main() -> ExitCode {
     };
     let outcome = match cli.command {
         Command::Bfs(args) => bfs::run(args),
+        Command::Bench(args) => bench::run(args),
         Command::Info(args) => info::run(args),
         Command::Show(args) => show::run(args),
         Command::Retro(args) => retro::run_retro(args),
