@@ -212,13 +212,18 @@ fn english_peg_solitaire_agrees_down_to_26_pegs() {
 
 #[test]
 fn tables_spanning_many_binding_windows_give_the_same_counts() {
-    // 16 KiB windows: Pancake 9's 90 KiB table spans six, the 8-puzzle's 45 KiB three.
+    // 16 KiB windows: Pancake 9's 90 KiB table spans six, the 8-puzzle's 45
+    // KiB three. Dispatches of 1000 words cut blocks into pieces, and at most
+    // 3 workgroups a dimension make their grids 2-D.
     let Some(device) = device(GpuOptions {
         window_bytes: Some(16 << 10),
+        piece_words: Some(1000),
+        max_workgroups_per_dimension: Some(3),
     }) else {
         return;
     };
     assert_eq!(device.window_bytes(), 16 << 10);
+    assert_eq!(device.max_workgroups(), 3);
     assert_backends_agree(&Pancake::new(9, false).unwrap(), &device, None);
     assert_backends_agree(&SlidingTile::new(3, 3).unwrap(), &device, None);
     assert_backends_agree(&FrogsToads::standard(3).unwrap(), &device, None);

@@ -11,6 +11,13 @@ pub struct GpuOptions {
     /// default the adapter's own limit. Tests force small windows so that
     /// tables span several.
     pub window_bytes: Option<u64>,
+    /// Words of the table one dispatch covers (default
+    /// [`PIECE_WORDS`](super::kernels::PIECE_WORDS)); tests cut blocks into
+    /// many pieces with a small value.
+    pub piece_words: Option<u64>,
+    /// Workgroups per grid dimension, below the adapter's limit; tests force
+    /// 2-D grids on small tables with a small value.
+    pub max_workgroups_per_dimension: Option<u32>,
 }
 
 pub struct GpuDevice {
@@ -19,6 +26,8 @@ pub struct GpuDevice {
     info: wgpu::AdapterInfo,
     limits: wgpu::Limits,
     window_bytes: u64,
+    piece_words: u64,
+    max_workgroups: u32,
     /// Errors the device reported outside an error scope (a lost device).
     uncaptured: Arc<Mutex<Option<String>>>,
 }
@@ -69,8 +78,18 @@ impl GpuDevice {
                 *slot = Some(first_line(&error.to_string()));
             }
         }));
+        let max_workgroups = options
+            .max_workgroups_per_dimension
+            .unwrap_or(u32::MAX)
+            .min(limits.max_compute_workgroups_per_dimension)
+            .max(1);
         Ok(GpuDevice {
             window_bytes: window_size(&limits, options.window_bytes),
+            piece_words: options
+                .piece_words
+                .unwrap_or(super::kernels::PIECE_WORDS)
+                .max(1),
+            max_workgroups,
             info: adapter.get_info(),
             limits,
             device,
@@ -97,6 +116,16 @@ impl GpuDevice {
     /// Bytes of one table window (one storage binding).
     pub fn window_bytes(&self) -> u64 {
         self.window_bytes
+    }
+
+    /// Table words per dispatch.
+    pub fn piece_words(&self) -> u64 {
+        self.piece_words
+    }
+
+    /// Workgroups per grid dimension.
+    pub fn max_workgroups(&self) -> u32 {
+        self.max_workgroups
     }
 
     pub fn limits(&self) -> &wgpu::Limits {

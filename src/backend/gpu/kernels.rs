@@ -30,8 +30,8 @@ pub struct Piece {
     pub tail_mask: u32,
 }
 
-/// Cuts `block` (number `index`) into pieces of at most [`PIECE_WORDS`] words.
-pub fn pieces_of(index: usize, block: &Block) -> Vec<Piece> {
+/// Cuts `block` (number `index`) into pieces of at most `piece_words` words.
+pub fn pieces_of(index: usize, block: &Block, piece_words: u64) -> Vec<Piece> {
     if block.len == 0 {
         return Vec::new();
     }
@@ -49,7 +49,7 @@ pub fn pieces_of(index: usize, block: &Block) -> Vec<Piece> {
     let mut pieces = Vec::new();
     let mut word = first;
     while word <= last {
-        let end = (word + PIECE_WORDS).min(last + 1);
+        let end = (word + piece_words).min(last + 1);
         pieces.push(Piece {
             block: index as u32,
             first_word: word as u32,
@@ -190,7 +190,7 @@ impl TwoBitKernels {
         let pieces: Vec<Vec<Piece>> = blocks
             .iter()
             .enumerate()
-            .map(|(index, block)| pieces_of(index, block))
+            .map(|(index, block)| pieces_of(index, block, gpu.piece_words()))
             .collect();
         let params_stride =
             PARAMS_BYTES.next_multiple_of(gpu.limits().min_uniform_buffer_offset_alignment as u64);
@@ -286,7 +286,7 @@ impl TwoBitKernels {
             readback: Staging::new(gpu, 32)?,
             pieces,
             piece_slot,
-            max_groups: gpu.limits().max_compute_workgroups_per_dimension,
+            max_groups: gpu.max_workgroups(),
         })
     }
 
@@ -385,7 +385,7 @@ mod tests {
     #[test]
     fn pieces_cover_a_block_and_mask_its_neighbours() {
         let block = Block { start: 21, len: 40 };
-        let pieces = pieces_of(3, &block);
+        let pieces = pieces_of(3, &block, PIECE_WORDS);
         assert_eq!(pieces.len(), 1);
         let piece = &pieces[0];
         assert_eq!((piece.first_word, piece.words), (1, 3));
@@ -400,7 +400,7 @@ mod tests {
             start: 0,
             len: PIECE_WORDS * 16 * 2 + 1,
         };
-        let pieces = pieces_of(0, &long);
+        let pieces = pieces_of(0, &long, PIECE_WORDS);
         assert_eq!(pieces.len(), 3);
         assert_eq!(pieces[1].local_base, (PIECE_WORDS * 16) as u32);
         assert_eq!(pieces[1].head_mask, LOW_BITS);
