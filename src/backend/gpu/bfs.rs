@@ -4,12 +4,19 @@
 //! Per layer the host dispatches the expansion kernel over the blocks that
 //! can hold the frontier (all of them, unless the space's move-alternation
 //! layering rules some out), reads back four counters, closes the frontier
-//! and records the layer. A file-backed table is copied back after every
-//! layer before its checkpoint is written, so an interrupted GPU run resumes
-//! like a CPU one (and either backend can resume the other's file).
+//! and records the layer.
+//!
+//! A file-backed table keeps the CPU's resumable order: the blocks the
+//! layer changed are copied back *before* the frontier closes (so a kill
+//! during the copy leaves the frontier intact with some successors marked),
+//! then the host closes its frontier and writes the checkpoint. A resumed
+//! layer counts the successors an interrupted run had already marked, so
+//! either backend resumes the other's file.
 
 use std::collections::HashMap;
 use std::ops::Range;
+
+use rayon::prelude::*;
 
 use super::device::GpuDevice;
 use super::kernels::{Kernel, TwoBitKernels};
@@ -65,6 +72,12 @@ pub fn two_bit_bfs<S: GpuRules>(
     let kernels = TwoBitKernels::new(gpu, program, &blocks, &device_table)?;
     let goals = space.goal_ranks();
     let mut goal_values = read_goals(gpu, &device_table, &goals)?;
+    // Successors an interrupted run marked in the layer it did not finish.
+    let mut marked_before = if ledger.resumed_from.is_none() || ledger.finished {
+        0
+    } else {
+        table.count(frontier_value(ledger.counts.len()))
+    };
 
     let mut deepest = Vec::new();
     while !ledger.finished && !options.deep_enough(ledger.counts.len()) {
@@ -73,9 +86,10 @@ pub fn two_bit_bfs<S: GpuRules>(
         let unseen = space.size() - ledger.representatives.iter().sum::<u64>();
         let backward = space.reversible() && unseen < ledger.representatives[level - 1];
         let frontier_blocks = blocks_holding(space, level - 1);
+        let next_blocks = blocks_holding(space, level);
         let (kernel, scanned, label) = if backward {
             let label = format!("layer {level} (checking parents)");
-            (Kernel::CheckParents, blocks_holding(space, level), label)
+            (Kernel::CheckParents, next_blocks.clone(), label)
         } else {
             (
                 Kernel::Expand,
@@ -87,7 +101,8 @@ pub fn two_bit_bfs<S: GpuRules>(
         progress.begin_pass(&label, kernels.piece_count(&scanned));
         let counts = kernels.run(gpu, kernel, &scanned, frontier, &|| progress.advance(1));
         progress.end_pass();
-        let counts = counts?;
+        let mut counts = counts?;
+        counts.marked += std::mem::take(&mut marked_before);
         ledger.account_pass(Work {
             expanded: counts.expanded,
             successors: counts.successors,
@@ -98,6 +113,12 @@ pub fn two_bit_bfs<S: GpuRules>(
             // before it closes.
             deepest = first_ranks(gpu, &device_table, &blocks, &frontier_blocks, frontier)?;
         }
+        if stored {
+            let changed = union(&frontier_blocks, &next_blocks);
+            let ranges: Vec<Range<u64>> = changed.iter().map(|&b| blocks[b].range()).collect();
+            device_table.download(gpu, table.words(), &ranges)?;
+            close_on_host(&table, &blocks, &frontier_blocks, frontier);
+        }
         kernels.run(
             gpu,
             Kernel::CloseFrontier,
@@ -105,9 +126,6 @@ pub fn two_bit_bfs<S: GpuRules>(
             frontier,
             &|| {},
         )?;
-        if stored {
-            device_table.download(gpu, table.words())?;
-        }
         goal_values = read_goals(gpu, &device_table, &goals)?;
         let found = (counts.marked > 0).then_some(LayerCount::plain(counts.marked));
         ledger.record(found, |rank| reached(&goal_values, &table, rank))?;
@@ -124,6 +142,37 @@ pub fn two_bit_bfs<S: GpuRules>(
         )?;
     }
     Ok(ledger.report(deepest, |rank| reached(&goal_values, &table, rank)))
+}
+
+/// The blocks in either list, ascending.
+fn union(a: &[usize], b: &[usize]) -> Vec<usize> {
+    let mut both: Vec<usize> = a.iter().chain(b).copied().collect();
+    both.sort_unstable();
+    both.dedup();
+    both
+}
+
+/// Closes the frontier cells of `chosen` blocks in the host table, in
+/// parallel over word-aligned pieces.
+fn close_on_host(table: &TwoBitTable, blocks: &[Block], chosen: &[usize], frontier: u8) {
+    const PIECE: u64 = 1 << 20;
+    let ranges: Vec<Range<u64>> = chosen
+        .iter()
+        .flat_map(|&b| {
+            let block = blocks[b].range();
+            let mut pieces = Vec::new();
+            let mut at = block.start;
+            while at < block.end {
+                let end = ((at / PIECE + 1) * PIECE).min(block.end);
+                pieces.push(at..end);
+                at = end;
+            }
+            pieces
+        })
+        .collect();
+    ranges
+        .into_par_iter()
+        .for_each(|range| table.clear_equal_in(range, frontier));
 }
 
 /// Whether `rank` was reached: goals are read from the device after every

@@ -114,27 +114,41 @@ impl DeviceTable {
         Ok(())
     }
 
-    /// Copies the device table into the host table's words.
-    pub fn download(&self, gpu: &GpuDevice, host: &[AtomicU64]) -> Result<()> {
+    /// Copies the cells of `ranges` (ascending, disjoint) from the device
+    /// into the host table's words. Whole host words move, so cells of a
+    /// neighbouring block that share a word are copied too: the caller
+    /// passes every range whose cells may differ.
+    pub fn download(
+        &self,
+        gpu: &GpuDevice,
+        host: &[AtomicU64],
+        ranges: &[Range<u64>],
+    ) -> Result<()> {
         let total = self.bytes.min(host.len() as u64 * 8);
         let staging = Staging::new(gpu, STAGING_BYTES.min(total).max(8))?;
-        for piece in self.pieces(0..total) {
-            staging.read(
-                gpu,
-                self.locate(piece.start),
-                piece.end - piece.start,
-                |bytes| {
-                    let words = &host[(piece.start / 8) as usize..(piece.end / 8) as usize];
-                    words
-                        .par_chunks(1 << 12)
-                        .zip(bytes.par_chunks(8 << 12))
-                        .for_each(|(words, bytes)| {
-                            for (word, slot) in words.iter().zip(bytes.chunks_exact(8)) {
-                                word.store(u64::from_le_bytes(slot.try_into().unwrap()), Relaxed);
-                            }
-                        });
-                },
-            )?;
+        for range in ranges.iter().filter(|r| !r.is_empty()) {
+            let bytes = (range.start / 32 * 8)..(range.end.div_ceil(32) * 8).min(total);
+            for piece in self.pieces(bytes) {
+                staging.read(
+                    gpu,
+                    self.locate(piece.start),
+                    piece.end - piece.start,
+                    |bytes| {
+                        let words = &host[(piece.start / 8) as usize..(piece.end / 8) as usize];
+                        words
+                            .par_chunks(1 << 12)
+                            .zip(bytes.par_chunks(8 << 12))
+                            .for_each(|(words, bytes)| {
+                                for (word, slot) in words.iter().zip(bytes.chunks_exact(8)) {
+                                    word.store(
+                                        u64::from_le_bytes(slot.try_into().unwrap()),
+                                        Relaxed,
+                                    );
+                                }
+                            });
+                    },
+                )?;
+            }
         }
         Ok(())
     }
