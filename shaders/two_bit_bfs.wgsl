@@ -197,3 +197,17 @@ fn close_frontier(
         }
     }
 }
+
+// A fresh table: every cell unseen. New buffers read as zero, so OR-ing in
+// ones is a fill.
+@compute @workgroup_size(256)
+fn fill_unseen(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local_index: u32,
+) {
+    let index = invocation_index(group, groups, local_index);
+    if (index < params.words) {
+        _ = table_or(params.first_word + index, 0xffffffffu);
+    }
+}

@@ -50,9 +50,12 @@ pub fn two_bit_bfs<S: GpuRules>(
     check_fits(space, &blocks)?;
     // The CPU's descriptor: a table file from either backend resumes on the other.
     let descriptor = format!("{}; two-bit BFS", space.descriptor());
-    let (table, checkpoint) =
-        TwoBitTable::open(&options.backing, &descriptor, space.size(), UNSEEN)?;
+    // A file-backed table has a host copy, written back after every layer;
+    // a heap run keeps the table on the device alone.
     let stored = matches!(options.backing, Backing::Directory(_));
+    let host_cells = if stored { space.size() } else { 0 };
+    let (table, checkpoint) = TwoBitTable::open(&options.backing, &descriptor, host_cells, UNSEEN)?;
+    let starts = checked_start_ranks(space)?;
     let mut ledger = Ledger::open(
         Algorithm::TwoBitBfs,
         table.storage(),
@@ -60,16 +63,26 @@ pub fn two_bit_bfs<S: GpuRules>(
         options.progress,
         space.goal_ranks(),
         || {
-            for rank in checked_start_ranks(space)? {
-                table.set(rank, frontier_value(0));
+            if stored {
+                for &rank in &starts {
+                    table.set(rank, frontier_value(0));
+                }
             }
-            Ok(LayerCount::plain(table.count(frontier_value(0))))
+            let mut distinct = starts.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            Ok(LayerCount::plain(distinct.len() as u64))
         },
-        |rank| table.get(rank) != UNSEEN,
+        |rank| starts.contains(&rank),
     )?;
-    let device_table = DeviceTable::create(gpu, table.words().len(), &descriptor)?;
-    device_table.upload(gpu, table.words())?;
+    let device_table = DeviceTable::create(gpu, space.size().div_ceil(32) as usize, &descriptor)?;
     let kernels = TwoBitKernels::new(gpu, program, &blocks, &device_table)?;
+    if stored {
+        device_table.upload(gpu, table.words())?;
+    } else {
+        kernels.fill_unseen(gpu)?;
+        device_table.set_cells_of_unseen_table(gpu, &starts, frontier_value(0))?;
+    }
     let goals = space.goal_ranks();
     let mut goal_values = read_goals(gpu, &device_table, &goals)?;
     // Successors an interrupted run marked in the layer it did not finish.
@@ -128,7 +141,7 @@ pub fn two_bit_bfs<S: GpuRules>(
         )?;
         goal_values = read_goals(gpu, &device_table, &goals)?;
         let found = (counts.marked > 0).then_some(LayerCount::plain(counts.marked));
-        ledger.record(found, |rank| reached(&goal_values, &table, rank))?;
+        ledger.record(found, |rank| reached(&goal_values, rank))?;
     }
     if deepest.is_empty() && !ledger.finished {
         // Stopped at --max-depth: the last layer is still unexpanded.
@@ -141,7 +154,7 @@ pub fn two_bit_bfs<S: GpuRules>(
             frontier_value(last),
         )?;
     }
-    Ok(ledger.report(deepest, |rank| reached(&goal_values, &table, rank)))
+    Ok(ledger.report(deepest, |rank| reached(&goal_values, rank)))
 }
 
 /// The blocks in either list, ascending.
@@ -175,13 +188,10 @@ fn close_on_host(table: &TwoBitTable, blocks: &[Block], chosen: &[usize], fronti
         .for_each(|range| table.clear_equal_in(range, frontier));
 }
 
-/// Whether `rank` was reached: goals are read from the device after every
-/// layer; any other rank is looked up in the host table.
-fn reached(goal_values: &HashMap<u64, u8>, table: &TwoBitTable, rank: u64) -> bool {
-    match goal_values.get(&rank) {
-        Some(&value) => value != UNSEEN,
-        None => table.get(rank) != UNSEEN,
-    }
+/// Whether goal `rank` was reached, from its cell as read from the device
+/// after the last layer (the ledger asks only about goals).
+fn reached(goal_values: &HashMap<u64, u8>, rank: u64) -> bool {
+    goal_values.get(&rank).is_some_and(|&value| value != UNSEEN)
 }
 
 fn read_goals(gpu: &GpuDevice, table: &DeviceTable, goals: &[u64]) -> Result<HashMap<u64, u8>> {

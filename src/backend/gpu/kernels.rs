@@ -87,6 +87,7 @@ pub enum Kernel {
     Expand,
     CheckParents,
     CloseFrontier,
+    FillUnseen,
 }
 
 /// Counts a pass returns.
@@ -102,6 +103,7 @@ pub(crate) struct TwoBitKernels {
     expand: wgpu::ComputePipeline,
     check_parents: wgpu::ComputePipeline,
     close_frontier: wgpu::ComputePipeline,
+    fill_unseen: wgpu::ComputePipeline,
     bind_group: wgpu::BindGroup,
     /// Held for the bind group's dynamic uniform binding.
     _params: wgpu::Buffer,
@@ -185,10 +187,17 @@ impl TwoBitKernels {
         let expand = pipeline("expand_frontier")?;
         let check_parents = pipeline("check_parents")?;
         let close_frontier = pipeline("close_frontier")?;
+        let fill_unseen = pipeline("fill_unseen")?;
 
         // Parameters of every piece for both frontier values, written once.
+        // After the blocks, one pseudo-block over the whole table for the fill.
+        let whole_table = Block {
+            start: 0,
+            len: table.words() * CELLS_PER_WORD,
+        };
         let pieces: Vec<Vec<Piece>> = blocks
             .iter()
+            .chain([&whole_table])
             .enumerate()
             .map(|(index, block)| pieces_of(index, block, gpu.piece_words()))
             .collect();
@@ -279,6 +288,7 @@ impl TwoBitKernels {
             expand,
             check_parents,
             close_frontier,
+            fill_unseen,
             bind_group,
             _params: params,
             params_stride,
@@ -305,6 +315,7 @@ impl TwoBitKernels {
             Kernel::Expand => &self.expand,
             Kernel::CheckParents => &self.check_parents,
             Kernel::CloseFrontier => &self.close_frontier,
+            Kernel::FillUnseen => &self.fill_unseen,
         };
         let mut submissions = Vec::new();
         let mut first = true;
@@ -354,6 +365,13 @@ impl TwoBitKernels {
             successors: pair(2),
             parent_checks: pair(3),
         })
+    }
+
+    /// Sets every cell of the device table to unseen (3).
+    pub fn fill_unseen(&self, gpu: &GpuDevice) -> Result<()> {
+        let whole_table = self.pieces.len() - 1;
+        self.run(gpu, Kernel::FillUnseen, &[whole_table], 1, &|| {})?;
+        Ok(())
     }
 
     /// Number of pieces (progress units) of `blocks`.

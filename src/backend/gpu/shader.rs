@@ -112,7 +112,7 @@ impl Program {
 }
 
 /// Declarations of the table windows (bindings `first_binding`..) and the
-/// accessors the kernels use, `table_load` and `table_and`, which pick the
+/// accessors the kernels use, `table_load`, `table_and` and `table_or`, which pick the
 /// window of a word by its high bits. One window needs no switch.
 pub(crate) fn window_accessors(
     windows: usize,
@@ -164,6 +164,11 @@ pub(crate) fn window_accessors(
         "table_and",
         "word: u32, mask: u32",
         "atomicAnd(&WINDOW[OFFSET], mask)",
+    ));
+    text.push_str(&accessor(
+        "table_or",
+        "word: u32, mask: u32",
+        "atomicOr(&WINDOW[OFFSET], mask)",
     ));
     text
 }

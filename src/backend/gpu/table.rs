@@ -62,6 +62,33 @@ impl DeviceTable {
         })
     }
 
+    /// Number of u32 words.
+    pub fn words(&self) -> u64 {
+        self.bytes / 4
+    }
+
+    /// Sets cells to `value` in a table that holds unseen (3) everywhere
+    /// else: one write per word of the given cells (start positions).
+    pub fn set_cells_of_unseen_table(
+        &self,
+        gpu: &GpuDevice,
+        cells: &[u64],
+        value: u8,
+    ) -> Result<()> {
+        let mut words: std::collections::BTreeMap<u64, u32> = Default::default();
+        for &cell in cells {
+            let shift = 2 * (cell % CELLS_PER_WORD);
+            let word = words.entry(cell / CELLS_PER_WORD).or_insert(u32::MAX);
+            *word = (*word & !(3 << shift)) | ((value as u32 & 3) << shift);
+        }
+        for (word, bits) in words {
+            let (buffer, offset) = self.locate(word * 4);
+            gpu.queue.write_buffer(buffer, offset, &bits.to_le_bytes());
+        }
+        gpu.queue.submit([]);
+        gpu.wait()
+    }
+
     pub fn windows(&self) -> &[wgpu::Buffer] {
         &self.windows
     }
