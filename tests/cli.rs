@@ -366,6 +366,7 @@ fn bad_boards_and_positions_get_one_line() {
         ],
         "move-alternation",
     );
+    assert_clear_error(&["bfs", "peg-solitaire", "--inversion"], "--algo one-bit");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -15,6 +15,11 @@ use crate::table::Backing;
 pub(super) fn run(args: BfsArgs) -> Result<()> {
     let pool = thread_pool(args.threads)?;
     let threads = pool.current_num_threads();
+    if args.inversion && Algorithm::from(args.algo) != Algorithm::OneBitBfs {
+        return Err(Error::Unsupported(
+            "--inversion joins the halves of a one-bit BFS: add --algo one-bit".into(),
+        ));
+    }
     let device = match args.backend {
         BackendArg::Cpu => None,
         BackendArg::Gpu => {
