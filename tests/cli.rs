@@ -124,8 +124,17 @@ fn info_reports_size_and_memory() {
     assert_eq!(info["blocks"], 12);
     assert_eq!(info["table_bytes"]["two-bit"], 59_875_200u64);
     assert_eq!(info["table_bytes"]["one-bit"], 29_937_600u64);
+    assert_eq!(info["gpu"], true);
+    assert!(info["gpu_unavailable_because"].is_null());
     let info = json_of(&bitsolve(&["info", "pancake", "--n", "20", "--json"]));
     assert_eq!(info["states"], 2_432_902_008_176_640_000u64);
+    assert_eq!(info["gpu"], false);
+    assert!(
+        info["gpu_unavailable_because"]
+            .as_str()
+            .unwrap()
+            .contains("32-bit ranks")
+    );
     assert!(
         info["algorithms"]
             .as_array()

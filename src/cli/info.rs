@@ -38,6 +38,9 @@ impl SpaceVisitor for InfoCommand {
         .filter(|&a| a != Algorithm::OneBitBfs || one_bit_bfs)
         .collect();
         let available = available_memory();
+        // Whether the GPU backend can run the two-bit BFS, decided without
+        // opening a device.
+        let gpu = crate::backend::gpu::bfs::gpu_program(space).err();
         if self.json {
             let memory: serde_json::Map<String, serde_json::Value> = algorithms
                 .iter()
@@ -52,6 +55,8 @@ impl SpaceVisitor for InfoCommand {
                     "largest_block": largest_block,
                     "table_bytes": memory,
                     "algorithms": algorithms.iter().map(|a| a.name()).collect::<Vec<_>>(),
+                    "gpu": gpu.is_none(),
+                    "gpu_unavailable_because": gpu.as_ref().map(|e| e.to_string()),
                     "available_memory": available,
                 })
             );
@@ -75,6 +80,13 @@ impl SpaceVisitor for InfoCommand {
             } else {
                 println!("{name:<13} not available (no move-alternation property)");
             }
+        }
+        match &gpu {
+            None => println!(
+                "--backend gpu {} of device memory (two-bit BFS)",
+                bytes(table_bytes(space, Algorithm::TwoBitBfs))
+            ),
+            Some(reason) => println!("--backend gpu not available: {reason}"),
         }
         if let Some(available) = available {
             println!(

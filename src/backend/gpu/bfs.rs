@@ -21,6 +21,7 @@ use rayon::prelude::*;
 use super::device::GpuDevice;
 use super::kernels::{Kernel, TwoBitKernels};
 use super::programs::GpuRules;
+use super::shader::Program;
 use super::table::DeviceTable;
 use crate::error::{Error, Result};
 use crate::search::ledger::{LayerCount, Ledger};
@@ -39,15 +40,8 @@ pub fn two_bit_bfs<S: GpuRules>(
     gpu: &GpuDevice,
     options: &SearchOptions,
 ) -> Result<SearchReport> {
-    if space.symmetry_reduced() {
-        return Err(Error::Unsupported(
-            "symmetry reduction is not implemented in the GPU kernels (run it with --backend cpu)"
-                .into(),
-        ));
-    }
-    let program = space.gpu_program()?;
+    let program = gpu_program(space)?;
     let blocks = space.blocks();
-    check_fits(space, &blocks)?;
     // The CPU's descriptor: a table file from either backend resumes on the other.
     let descriptor = format!("{}; two-bit BFS", space.descriptor());
     // A file-backed table has a host copy, written back after every layer;
@@ -221,6 +215,20 @@ fn first_ranks(
 ) -> Result<Vec<u64>> {
     let ranges: Vec<Range<u64>> = chosen.iter().map(|&b| blocks[b].range()).collect();
     table.first_cells_equal(gpu, &ranges, value, DEEPEST_SAMPLE)
+}
+
+/// The program that runs `space` on the GPU, or why there is none:
+/// symmetry reduction, blocks beyond 32-bit ranks, tables beyond 2^36 cells.
+pub fn gpu_program<S: GpuRules>(space: &S) -> Result<Program> {
+    if space.symmetry_reduced() {
+        return Err(Error::Unsupported(
+            "symmetry reduction is not implemented in the GPU kernels (run it with --backend cpu)"
+                .into(),
+        ));
+    }
+    let program = space.gpu_program()?;
+    check_fits(space, &space.blocks())?;
+    Ok(program)
 }
 
 /// The kernels index blocks with u32 ranks and the table with u32 words.
