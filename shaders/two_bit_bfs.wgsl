@@ -28,8 +28,9 @@ struct Params {
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> tables: array<u32>;
 // 64-bit counters as (low, high) pairs: new states of the next layer,
-// states expanded, successors generated, parents checked.
-@group(0) @binding(2) var<storage, read_write> counters: array<atomic<u32>, 8>;
+// states expanded, successors generated, parents checked, and successors
+// that fell in a block not in device memory (streaming; must stay 0).
+@group(0) @binding(2) var<storage, read_write> counters: array<atomic<u32>, 10>;
 
 const UNSEEN: u32 = 3u;
 const LOW_BITS: u32 = 0x55555555u;
@@ -41,8 +42,13 @@ var<private> looking_for_parent: bool;
 var<private> parent_found: bool;
 var<private> marked: u32;
 var<private> generated: u32;
+var<private> missed: u32;
 
-var<workgroup> group_counts: array<atomic<u32>, 4>;
+var<workgroup> group_counts: array<atomic<u32>, 5>;
+
+// The high word of a block start that marks the block as not in device
+// memory (while blocks stream through it).
+const ABSENT: u32 = 0xffffffffu;
 
 fn block_start(block: u32) -> vec2<u32> {
     return vec2<u32>(tables[BLOCK_STARTS_AT + 2u * block], tables[BLOCK_STARTS_AT + 2u * block + 1u]);
@@ -56,7 +62,16 @@ fn cells_equal(word: u32, value: u32) -> u32 {
 
 fn successor(block: u32, local: u32) {
     generated += 1u;
-    let global = u64_add(block_start(block), u64_from(local));
+    let start = block_start(block);
+    if (start.y == ABSENT) {
+        // A parent cannot lie outside the blocks in place (they hold the
+        // frontier); a successor must not.
+        if (!looking_for_parent) {
+            missed += 1u;
+        }
+        return;
+    }
+    let global = u64_add(start, u64_from(local));
     // Tables hold fewer than 2^36 cells, so the word index fits 32 bits.
     let word = (global.y << 28u) | (global.x >> 4u);
     let shift = 2u * (global.x & 15u);
@@ -99,10 +114,10 @@ fn add_to_counter(pair: u32, amount: u32) {
 }
 
 // Sums the invocations' counts in the workgroup, then one invocation adds
-// them to the global counters: four global atomics per workgroup.
+// them to the global counters: five global atomics per workgroup.
 fn flush_counts(local_index: u32, expanded: u32, checked: u32) {
     if (local_index == 0u) {
-        for (var i = 0u; i < 4u; i++) {
+        for (var i = 0u; i < 5u; i++) {
             atomicStore(&group_counts[i], 0u);
         }
     }
@@ -111,9 +126,10 @@ fn flush_counts(local_index: u32, expanded: u32, checked: u32) {
     atomicAdd(&group_counts[1], expanded);
     atomicAdd(&group_counts[2], generated);
     atomicAdd(&group_counts[3], checked);
+    atomicAdd(&group_counts[4], missed);
     workgroupBarrier();
     if (local_index == 0u) {
-        for (var i = 0u; i < 4u; i++) {
+        for (var i = 0u; i < 5u; i++) {
             add_to_counter(i, atomicLoad(&group_counts[i]));
         }
     }
@@ -130,6 +146,7 @@ fn expand_frontier(
     looking_for_parent = false;
     marked = 0u;
     generated = 0u;
+    missed = 0u;
     var expanded = 0u;
     let index = invocation_index(group, groups, local_index);
     if (index < params.words) {
@@ -157,6 +174,7 @@ fn check_parents(
     looking_for_parent = true;
     marked = 0u;
     generated = 0u;
+    missed = 0u;
     var checked = 0u;
     let index = invocation_index(group, groups, local_index);
     if (index < params.words) {

@@ -15,6 +15,8 @@ const WORKGROUP: u64 = 256;
 const LOW_BITS: u32 = 0x5555_5555;
 /// Bytes of the kernels' `Params` struct.
 const PARAMS_BYTES: u64 = 32;
+/// Five 64-bit counters: marked, expanded, successors, parent checks, missed.
+const COUNTER_BYTES: u64 = 40;
 /// First binding of the table windows.
 const FIRST_WINDOW_BINDING: u32 = 3;
 
@@ -105,16 +107,26 @@ pub(crate) struct TwoBitKernels {
     close_frontier: wgpu::ComputePipeline,
     fill_unseen: wgpu::ComputePipeline,
     bind_group: wgpu::BindGroup,
-    /// Held for the bind group's dynamic uniform binding.
-    _params: wgpu::Buffer,
+    params: wgpu::Buffer,
     params_stride: u64,
+    tables: wgpu::Buffer,
+    /// Where the block starts sit in `tables` (u32 index).
+    block_starts_at: u64,
     counters: wgpu::Buffer,
     readback: Staging,
-    /// Every block's pieces, in block order.
-    pub pieces: Vec<Vec<Piece>>,
-    piece_slot: Vec<Vec<u64>>,
+    blocks: Vec<Block>,
+    /// Cells the device table holds, and the rank of its first cell: 0
+    /// while the whole table is resident, the first rank of the blocks in
+    /// place while blocks stream through.
+    device_cells: u64,
+    base: u64,
     max_groups: u32,
+    piece_words: u64,
 }
+
+/// Marks a block that is not in device memory (successors into it are
+/// counted as missed).
+const ABSENT: u32 = u32::MAX;
 
 impl TwoBitKernels {
     pub fn new(
@@ -127,6 +139,7 @@ impl TwoBitKernels {
             .iter()
             .flat_map(|b| [b.start as u32, (b.start >> 32) as u32])
             .collect();
+        let block_starts_at = program.tables().len() as u64;
         program
             .table("BLOCK_STARTS_AT", &starts)
             .source(shader::U64)
@@ -189,53 +202,24 @@ impl TwoBitKernels {
         let close_frontier = pipeline("close_frontier")?;
         let fill_unseen = pipeline("fill_unseen")?;
 
-        // Parameters of every piece for both frontier values, written once.
-        // After the blocks, one pseudo-block over the whole table for the fill.
-        let whole_table = Block {
-            start: 0,
-            len: table.words() * CELLS_PER_WORD,
-        };
-        let pieces: Vec<Vec<Piece>> = blocks
+        // Room for the parameters of every piece of every block, or of the
+        // whole device table (the fill), whichever is more.
+        let device_cells = table.words() * CELLS_PER_WORD;
+        let piece_words = gpu.piece_words();
+        let block_pieces: usize = blocks
             .iter()
-            .chain([&whole_table])
             .enumerate()
-            .map(|(index, block)| pieces_of(index, block, gpu.piece_words()))
-            .collect();
+            .map(|(index, block)| pieces_of(index, block, piece_words).len())
+            .sum();
+        let fill_pieces = table.words().div_ceil(piece_words) as usize;
         let params_stride =
             PARAMS_BYTES.next_multiple_of(gpu.limits().min_uniform_buffer_offset_alignment as u64);
-        let mut slots = Vec::new();
-        let mut piece_slot = Vec::new();
-        for block_pieces in &pieces {
-            let mut block_slots = Vec::new();
-            for piece in block_pieces {
-                block_slots.push(slots.len() as u64 / 2);
-                for frontier in [1u32, 2] {
-                    slots.push([
-                        piece.block,
-                        piece.first_word,
-                        piece.words,
-                        piece.local_base,
-                        piece.head_mask,
-                        piece.tail_mask,
-                        frontier,
-                        3 - frontier,
-                    ]);
-                }
-            }
-            piece_slot.push(block_slots);
-        }
-        let mut bytes = vec![0u8; (slots.len() as u64 * params_stride).max(params_stride) as usize];
-        for (index, slot) in slots.iter().enumerate() {
-            let at = index * params_stride as usize;
-            bytes[at..at + PARAMS_BYTES as usize].copy_from_slice(bytemuck::cast_slice(slot));
-        }
         let params = create_buffer(
             gpu,
             "parameters",
-            bytes.len() as u64,
+            block_pieces.max(fill_pieces).max(1) as u64 * params_stride,
             wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         )?;
-        gpu.queue.write_buffer(&params, 0, &bytes);
         let tables = program.tables();
         let tables_buffer = create_buffer(
             gpu,
@@ -248,10 +232,8 @@ impl TwoBitKernels {
         let counters = create_buffer(
             gpu,
             "counters",
-            32,
-            wgpu::BufferUsages::STORAGE
-                | wgpu::BufferUsages::COPY_SRC
-                | wgpu::BufferUsages::COPY_DST,
+            COUNTER_BYTES,
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
         )?;
         let mut bindings = vec![
             wgpu::BindGroupEntry {
@@ -284,25 +266,56 @@ impl TwoBitKernels {
                 entries: &bindings,
             })
         })?;
-        Ok(TwoBitKernels {
+        let mut kernels = TwoBitKernels {
             expand,
             check_parents,
             close_frontier,
             fill_unseen,
             bind_group,
-            _params: params,
+            params,
             params_stride,
+            tables: tables_buffer,
+            block_starts_at,
             counters,
-            readback: Staging::new(gpu, 32)?,
-            pieces,
-            piece_slot,
+            readback: Staging::new(gpu, COUNTER_BYTES)?,
+            blocks: blocks.to_vec(),
+            device_cells,
+            base: 0,
             max_groups: gpu.max_workgroups(),
-        })
+            piece_words,
+        };
+        kernels.place(gpu, 0);
+        Ok(kernels)
     }
 
-    /// Runs `kernel` over the pieces of `blocks` with frontier value
-    /// `frontier`, one submission per piece, calling `advance` as each piece
-    /// completes; returns the counters.
+    /// Lays the device table over the ranks from `base` (a multiple of 32):
+    /// blocks wholly inside it are addressed there, the others are absent.
+    pub fn place(&mut self, gpu: &GpuDevice, base: u64) {
+        debug_assert_eq!(base % 32, 0);
+        self.base = base;
+        let end = base + self.device_cells;
+        let starts: Vec<u32> = self
+            .blocks
+            .iter()
+            .flat_map(|b| {
+                if b.start >= base && b.end() <= end {
+                    let at = b.start - base;
+                    [at as u32, (at >> 32) as u32]
+                } else {
+                    [ABSENT, ABSENT]
+                }
+            })
+            .collect();
+        gpu.queue.write_buffer(
+            &self.tables,
+            self.block_starts_at * 4,
+            bytemuck::cast_slice(&starts),
+        );
+    }
+
+    /// Runs `kernel` over the pieces of `blocks` (all in place) with
+    /// frontier value `frontier`, one submission per piece, calling
+    /// `advance` as each piece completes; returns the counters.
     pub fn run(
         &self,
         gpu: &GpuDevice,
@@ -317,30 +330,64 @@ impl TwoBitKernels {
             Kernel::CloseFrontier => &self.close_frontier,
             Kernel::FillUnseen => &self.fill_unseen,
         };
+        let pieces: Vec<Piece> = if kernel == Kernel::FillUnseen {
+            let whole = Block {
+                start: 0,
+                len: self.device_cells,
+            };
+            pieces_of(0, &whole, self.piece_words)
+        } else {
+            blocks
+                .iter()
+                .flat_map(|&b| {
+                    let placed = Block {
+                        start: self.blocks[b].start - self.base,
+                        len: self.blocks[b].len,
+                    };
+                    pieces_of(b, &placed, self.piece_words)
+                })
+                .collect()
+        };
+        if pieces.is_empty() {
+            return Ok(PassCounts::default());
+        }
+        let frontier = frontier as u32;
+        let mut bytes = vec![0u8; pieces.len() * self.params_stride as usize];
+        for (index, piece) in pieces.iter().enumerate() {
+            let slot = [
+                piece.block,
+                piece.first_word,
+                piece.words,
+                piece.local_base,
+                piece.head_mask,
+                piece.tail_mask,
+                frontier,
+                3 - frontier,
+            ];
+            let at = index * self.params_stride as usize;
+            bytes[at..at + PARAMS_BYTES as usize].copy_from_slice(bytemuck::cast_slice(&slot));
+        }
+        gpu.queue.write_buffer(&self.params, 0, &bytes);
         let mut submissions = Vec::new();
-        let mut first = true;
-        for &block in blocks {
-            for (piece, &slot) in self.pieces[block].iter().zip(&self.piece_slot[block]) {
-                let mut encoder = gpu
-                    .device
-                    .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-                if first {
-                    encoder.clear_buffer(&self.counters, 0, None);
-                    first = false;
-                }
-                {
-                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                        label: None,
-                        timestamp_writes: None,
-                    });
-                    pass.set_pipeline(pipeline);
-                    let offset = (2 * slot + (frontier as u64 - 1)) * self.params_stride;
-                    pass.set_bind_group(0, &self.bind_group, &[offset as u32]);
-                    let (x, y) = grid(piece.words as u64, self.max_groups);
-                    pass.dispatch_workgroups(x, y, 1);
-                }
-                submissions.push(gpu.queue.submit([encoder.finish()]));
+        for (index, piece) in pieces.iter().enumerate() {
+            let mut encoder = gpu
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+            if index == 0 {
+                encoder.clear_buffer(&self.counters, 0, None);
             }
+            {
+                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: None,
+                    timestamp_writes: None,
+                });
+                pass.set_pipeline(pipeline);
+                let offset = index as u64 * self.params_stride;
+                pass.set_bind_group(0, &self.bind_group, &[offset as u32]);
+                let (x, y) = grid(piece.words as u64, self.max_groups);
+                pass.dispatch_workgroups(x, y, 1);
+            }
+            submissions.push(gpu.queue.submit([encoder.finish()]));
         }
         for submission in submissions {
             gpu.device
@@ -351,32 +398,39 @@ impl TwoBitKernels {
                 .map_err(|e| Error::Gpu(format!("waiting for a kernel: {e}")))?;
             advance();
         }
-        if first {
-            return Ok(PassCounts::default());
-        }
-        let mut counts = [0u32; 8];
-        self.readback.read(gpu, (&self.counters, 0), 32, |bytes| {
-            counts.copy_from_slice(bytemuck::cast_slice(&bytes[..32]));
-        })?;
+        let mut counts = [0u32; COUNTER_BYTES as usize / 4];
+        self.readback
+            .read(gpu, (&self.counters, 0), COUNTER_BYTES, |bytes| {
+                counts.copy_from_slice(bytemuck::cast_slice(&bytes[..COUNTER_BYTES as usize]));
+            })?;
         let pair = |i: usize| counts[2 * i] as u64 | (counts[2 * i + 1] as u64) << 32;
-        Ok(PassCounts {
+        let counts = PassCounts {
             marked: pair(0),
             expanded: pair(1),
             successors: pair(2),
             parent_checks: pair(3),
-        })
+        };
+        if pair(4) > 0 {
+            return Err(Error::Gpu(format!(
+                "{} successors fell outside the blocks in device memory (a game's layering is wrong)",
+                pair(4)
+            )));
+        }
+        Ok(counts)
     }
 
     /// Sets every cell of the device table to unseen (3).
     pub fn fill_unseen(&self, gpu: &GpuDevice) -> Result<()> {
-        let whole_table = self.pieces.len() - 1;
-        self.run(gpu, Kernel::FillUnseen, &[whole_table], 1, &|| {})?;
+        self.run(gpu, Kernel::FillUnseen, &[], 1, &|| {})?;
         Ok(())
     }
 
     /// Number of pieces (progress units) of `blocks`.
     pub fn piece_count(&self, blocks: &[usize]) -> u64 {
-        blocks.iter().map(|&b| self.pieces[b].len() as u64).sum()
+        blocks
+            .iter()
+            .map(|&b| pieces_of(b, &self.blocks[b], self.piece_words).len() as u64)
+            .sum()
     }
 }
 
