@@ -219,6 +219,7 @@ fn tables_spanning_many_binding_windows_give_the_same_counts() {
         window_bytes: Some(16 << 10),
         piece_words: Some(1000),
         max_workgroups_per_dimension: Some(3),
+        ..GpuOptions::default()
     }) else {
         return;
     };
@@ -439,4 +440,43 @@ fn a_gpu_run_killed_mid_search_resumes_to_the_same_table() {
     assert_eq!(resumed["layers"], uninterrupted["layers"]);
     assert_eq!(resumed["total"], 3_628_800);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn blocks_stream_through_a_device_memory_smaller_than_the_table() {
+    // 32 MiB of device memory for Peg Solitaire's 2 GiB table: each layer's
+    // two peg-count blocks are uploaded, expanded and copied back.
+    let Some(device) = device(GpuOptions {
+        device_bytes: Some(32 << 20),
+        window_bytes: Some(4 << 20),
+        ..GpuOptions::default()
+    }) else {
+        return;
+    };
+    let board = Board::load("english").unwrap();
+    let centre = board.centre().unwrap();
+    let game = PegSolitaire::new(board, &[centre], false).unwrap();
+    assert_backends_agree(&game, &device, Some(6));
+    // A stored, streamed run resumes like any other.
+    let dir = std::env::temp_dir().join(format!("bitsolve-gpu-stream-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let stored = |max_depth| SearchOptions {
+        backing: Backing::Directory(dir.clone()),
+        max_depth: Some(max_depth),
+        ..Default::default()
+    };
+    gpu_bfs(&game, &device, &stored(4));
+    let resumed = gpu_bfs(&game, &device, &stored(6));
+    assert_eq!(resumed.resumed_from, Some(4));
+    assert_eq!(resumed.layers.unwrap(), [1, 4, 12, 60, 296, 1338, 5648]);
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // A game without exact layers cannot stream: a clear error.
+    let error = gpu::two_bit_bfs(
+        &Pancake::new(12, false).unwrap(),
+        &device,
+        &SearchOptions::default(),
+    )
+    .unwrap_err();
+    assert!(error.to_string().contains("stream"), "{error}");
 }

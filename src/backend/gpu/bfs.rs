@@ -44,10 +44,21 @@ pub fn two_bit_bfs<S: GpuRules>(
     let blocks = space.blocks();
     // The CPU's descriptor: a table file from either backend resumes on the other.
     let descriptor = format!("{}; two-bit BFS", space.descriptor());
-    // A file-backed table has a host copy, written back after every layer;
-    // a heap run keeps the table on the device alone.
+    let host_words = space.size().div_ceil(32) as usize;
+    let (device_table, streamed) = device_table_for(
+        space,
+        gpu,
+        &blocks,
+        host_words,
+        &descriptor,
+        options.max_depth,
+    )?;
+    // A file-backed table has a host copy, written back after every layer,
+    // and so has a streamed one (the host holds the table, the device the
+    // blocks of one layer); a heap run keeps the table on the device alone.
     let stored = matches!(options.backing, Backing::Directory(_));
-    let host_cells = if stored { space.size() } else { 0 };
+    let on_host = stored || streamed;
+    let host_cells = if on_host { space.size() } else { 0 };
     let (table, checkpoint) = TwoBitTable::open(&options.backing, &descriptor, host_cells, UNSEEN)?;
     let starts = checked_start_ranks(space)?;
     let mut ledger = Ledger::open(
@@ -57,7 +68,7 @@ pub fn two_bit_bfs<S: GpuRules>(
         options.progress,
         space.goal_ranks(),
         || {
-            if stored {
+            if on_host {
                 for &rank in &starts {
                     table.set(rank, frontier_value(0));
                 }
@@ -69,16 +80,23 @@ pub fn two_bit_bfs<S: GpuRules>(
         },
         |rank| starts.contains(&rank),
     )?;
-    let device_table = DeviceTable::create(gpu, space.size().div_ceil(32) as usize, &descriptor)?;
-    let kernels = TwoBitKernels::new(gpu, program, &blocks, &device_table)?;
-    if stored {
+    let mut kernels = TwoBitKernels::new(gpu, program, &blocks, &device_table)?;
+    if stored && !streamed {
         device_table.upload(gpu, table.words())?;
-    } else {
+    } else if !streamed {
         kernels.fill_unseen(gpu)?;
         device_table.set_cells_of_unseen_table(gpu, &starts, frontier_value(0))?;
     }
     let goals = space.goal_ranks();
-    let mut goal_values = read_goals(gpu, &device_table, &goals)?;
+    let read_goals = |device_table: &DeviceTable| -> Result<HashMap<u64, u8>> {
+        let values = if on_host {
+            goals.iter().map(|&goal| table.get(goal)).collect()
+        } else {
+            device_table.read_cells(gpu, &goals)?
+        };
+        Ok(goals.iter().copied().zip(values).collect())
+    };
+    let mut goal_values = read_goals(&device_table)?;
     // Successors an interrupted run marked in the layer it did not finish.
     let mut marked_before = if ledger.resumed_from.is_none() || ledger.finished {
         0
@@ -94,6 +112,7 @@ pub fn two_bit_bfs<S: GpuRules>(
         let backward = space.reversible() && unseen < ledger.representatives[level - 1];
         let frontier_blocks = blocks_holding(space, level - 1);
         let next_blocks = blocks_holding(space, level);
+        let changed = union(&frontier_blocks, &next_blocks);
         let (kernel, scanned, label) = if backward {
             let label = format!("layer {level} (checking parents)");
             (Kernel::CheckParents, next_blocks.clone(), label)
@@ -104,6 +123,12 @@ pub fn two_bit_bfs<S: GpuRules>(
                 format!("layer {level}"),
             )
         };
+        // Streaming: the blocks this layer reads and writes go to the device.
+        let span = hull(&blocks, &changed, host_words);
+        if streamed {
+            kernels.place(gpu, span.start);
+            device_table.upload(gpu, &table.words()[word_range(&span)])?;
+        }
         let progress = ledger.progress();
         progress.begin_pass(&label, kernels.piece_count(&scanned));
         let counts = kernels.run(gpu, kernel, &scanned, frontier, &|| progress.advance(1));
@@ -115,40 +140,148 @@ pub fn two_bit_bfs<S: GpuRules>(
             successors: counts.successors,
             parent_checks: counts.parent_checks,
         });
+        if streamed {
+            device_table.download(
+                gpu,
+                &table.words()[word_range(&span)],
+                std::slice::from_ref(&(0..span.end - span.start)),
+            )?;
+        } else if stored {
+            let ranges: Vec<Range<u64>> = changed.iter().map(|&b| blocks[b].range()).collect();
+            device_table.download(gpu, table.words(), &ranges)?;
+        }
         if counts.marked == 0 {
             // The frontier was the deepest layer: note a few of its states
             // before it closes.
-            deepest = first_ranks(gpu, &device_table, &blocks, &frontier_blocks, frontier)?;
+            deepest = if on_host {
+                first_ranks_on_host(&table, &blocks, &frontier_blocks, frontier)
+            } else {
+                first_ranks(gpu, &device_table, &blocks, &frontier_blocks, frontier)?
+            };
         }
-        if stored {
-            let changed = union(&frontier_blocks, &next_blocks);
-            let ranges: Vec<Range<u64>> = changed.iter().map(|&b| blocks[b].range()).collect();
-            device_table.download(gpu, table.words(), &ranges)?;
+        if on_host {
             close_on_host(&table, &blocks, &frontier_blocks, frontier);
         }
-        kernels.run(
-            gpu,
-            Kernel::CloseFrontier,
-            &frontier_blocks,
-            frontier,
-            &|| {},
-        )?;
-        goal_values = read_goals(gpu, &device_table, &goals)?;
+        if !streamed {
+            kernels.run(
+                gpu,
+                Kernel::CloseFrontier,
+                &frontier_blocks,
+                frontier,
+                &|| {},
+            )?;
+        }
+        goal_values = read_goals(&device_table)?;
         let found = (counts.marked > 0).then_some(LayerCount::plain(counts.marked));
         ledger.record(found, |rank| reached(&goal_values, rank))?;
     }
     if deepest.is_empty() && !ledger.finished {
         // Stopped at --max-depth: the last layer is still unexpanded.
         let last = ledger.counts.len() - 1;
-        deepest = first_ranks(
-            gpu,
-            &device_table,
-            &blocks,
-            &blocks_holding(space, last),
-            frontier_value(last),
-        )?;
+        let (chosen, value) = (blocks_holding(space, last), frontier_value(last));
+        deepest = if on_host {
+            first_ranks_on_host(&table, &blocks, &chosen, value)
+        } else {
+            first_ranks(gpu, &device_table, &blocks, &chosen, value)?
+        };
     }
     Ok(ledger.report(deepest, |rank| reached(&goal_values, rank)))
+}
+
+/// Device memory for the whole table, or, when it does not fit and the
+/// space's layering confines every layer's moves to a few blocks, for the
+/// largest span of blocks one layer touches (the blocks then stream through
+/// it), over the layers up to `max_depth`. The second value says which.
+fn device_table_for<S: Space>(
+    space: &S,
+    gpu: &GpuDevice,
+    blocks: &[Block],
+    host_words: usize,
+    descriptor: &str,
+    max_depth: Option<usize>,
+) -> Result<(DeviceTable, bool)> {
+    let bytes = host_words as u64 * 8;
+    let too_large = gpu.device_bytes().is_some_and(|limit| bytes > limit);
+    let whole = if too_large {
+        Err(Error::Gpu(format!(
+            "{descriptor} needs {} MiB, more than the {} MiB of device memory allowed",
+            bytes >> 20,
+            gpu.device_bytes().unwrap_or(0) >> 20
+        )))
+    } else {
+        DeviceTable::create(gpu, host_words, descriptor)
+    };
+    let refused = match whole {
+        Ok(table) => return Ok((table, false)),
+        Err(error) => error,
+    };
+    let Some(layering) = space.layering().filter(|l| l.exact) else {
+        return Err(Error::Gpu(format!(
+            "{refused}; only games whose blocks hold exactly one layer (Peg Solitaire) can stream blocks through a smaller device memory (run it with --backend cpu)"
+        )));
+    };
+    let layers = layering
+        .residues
+        .iter()
+        .max()
+        .map_or(0, |&r| r as usize + 1);
+    let last = max_depth.map_or(layers, |depth| layers.min(depth + 1));
+    let span_words = (1..last)
+        .map(|layer| {
+            let changed = union(
+                &blocks_holding(space, layer - 1),
+                &blocks_holding(space, layer),
+            );
+            let span = hull(blocks, &changed, host_words);
+            span.end - span.start
+        })
+        .max()
+        .unwrap_or(0)
+        .div_ceil(32) as usize;
+    let span_bytes = span_words as u64 * 8;
+    if gpu.device_bytes().is_some_and(|limit| span_bytes > limit) || span_words >= host_words {
+        return Err(Error::Gpu(format!(
+            "{refused}; streaming needs {} MiB for the blocks of one layer, which does not fit either",
+            span_bytes >> 20
+        )));
+    }
+    let table = DeviceTable::create(gpu, span_words, descriptor)
+        .map_err(|e| Error::Gpu(format!("{refused}; streaming the blocks of one layer: {e}")))?;
+    Ok((table, true))
+}
+
+/// The ranks from the first to the last cell of `chosen` blocks, widened
+/// to whole host words (32 cells), within a table of `host_words` words.
+fn hull(blocks: &[Block], chosen: &[usize], host_words: usize) -> Range<u64> {
+    let start = chosen.iter().map(|&b| blocks[b].start).min().unwrap_or(0);
+    let end = chosen.iter().map(|&b| blocks[b].end()).max().unwrap_or(0);
+    (start / 32 * 32)..(end.div_ceil(32) * 32).min(host_words as u64 * 32)
+}
+
+/// Host words holding the cells of `span` (whole words).
+fn word_range(span: &Range<u64>) -> Range<usize> {
+    (span.start / 32) as usize..span.end.div_ceil(32) as usize
+}
+
+/// The first few ranks of `chosen` blocks whose host cells hold `value`.
+fn first_ranks_on_host(
+    table: &TwoBitTable,
+    blocks: &[Block],
+    chosen: &[usize],
+    value: u8,
+) -> Vec<u64> {
+    let mut ranks = Vec::new();
+    for &b in chosen {
+        table.for_each_equal(blocks[b].range(), value, |rank| {
+            if ranks.len() < DEEPEST_SAMPLE {
+                ranks.push(rank);
+            }
+        });
+        if ranks.len() >= DEEPEST_SAMPLE {
+            break;
+        }
+    }
+    ranks
 }
 
 /// The blocks in either list, ascending.
@@ -186,11 +319,6 @@ fn close_on_host(table: &TwoBitTable, blocks: &[Block], chosen: &[usize], fronti
 /// after the last layer (the ledger asks only about goals).
 fn reached(goal_values: &HashMap<u64, u8>, rank: u64) -> bool {
     goal_values.get(&rank).is_some_and(|&value| value != UNSEEN)
-}
-
-fn read_goals(gpu: &GpuDevice, table: &DeviceTable, goals: &[u64]) -> Result<HashMap<u64, u8>> {
-    let values = table.read_cells(gpu, goals)?;
-    Ok(goals.iter().copied().zip(values).collect())
 }
 
 /// Blocks that can hold states of BFS layer `layer`: those whose residue

@@ -18,6 +18,10 @@ pub struct GpuOptions {
     /// Workgroups per grid dimension, below the adapter's limit; tests force
     /// 2-D grids on small tables with a small value.
     pub max_workgroups_per_dimension: Option<u32>,
+    /// Device memory a table may take before its blocks stream through a
+    /// smaller buffer instead (default: whatever the device allocates);
+    /// tests force streaming with a small value.
+    pub device_bytes: Option<u64>,
 }
 
 pub struct GpuDevice {
@@ -28,6 +32,7 @@ pub struct GpuDevice {
     window_bytes: u64,
     piece_words: u64,
     max_workgroups: u32,
+    device_bytes: Option<u64>,
     /// Errors the device reported outside an error scope (a lost device).
     uncaptured: Arc<Mutex<Option<String>>>,
 }
@@ -90,6 +95,7 @@ impl GpuDevice {
                 .unwrap_or(super::kernels::PIECE_WORDS)
                 .max(1),
             max_workgroups,
+            device_bytes: options.device_bytes,
             info: adapter.get_info(),
             limits,
             device,
@@ -121,6 +127,11 @@ impl GpuDevice {
     /// Table words per dispatch.
     pub fn piece_words(&self) -> u64 {
         self.piece_words
+    }
+
+    /// Device memory a table may take, when limited by [`GpuOptions`].
+    pub fn device_bytes(&self) -> Option<u64> {
+        self.device_bytes
     }
 
     /// Workgroups per grid dimension.

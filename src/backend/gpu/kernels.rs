@@ -233,7 +233,9 @@ impl TwoBitKernels {
             gpu,
             "counters",
             COUNTER_BYTES,
-            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+            wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_SRC
+                | wgpu::BufferUsages::COPY_DST,
         )?;
         let mut bindings = vec![
             wgpu::BindGroupEntry {
