@@ -1,11 +1,12 @@
 //! The command line as a user meets it: JSON output, error lines, and a run
 //! killed with SIGKILL and started again.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+mod common;
 
-use bitsolve::table::storage::{HEADER_LEN, decode_header};
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
 use serde_json::Value;
 
 fn bitsolve(args: &[&str]) -> Output {
@@ -202,44 +203,13 @@ fn bad_input_gets_one_line_and_a_non_zero_exit() {
     std::fs::remove_file(&file).unwrap();
 }
 
-/// The last completed layer recorded in the store's only table file.
-fn recorded_layer(dir: &Path) -> Option<u64> {
-    let entry = std::fs::read_dir(dir)
-        .ok()?
-        .flatten()
-        .find(|e| e.path().extension().is_some_and(|x| x == "bst"))?;
-    let bytes = std::fs::read(entry.path()).ok()?;
-    let (_, checkpoint) = decode_header(bytes.get(..HEADER_LEN)?).ok()?;
-    checkpoint.last_completed
-}
-
 #[test]
 fn a_run_killed_mid_search_resumes_to_the_same_table() {
     let dir = scratch("kill");
     let store = dir.to_str().unwrap();
     let args = ["bfs", "pancake", "--n", "11", "--json", "--store", store];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
     // Layers 9-11 of pancake 11 hold 83% of its states: kill during them.
-    while recorded_layer(&dir).is_none_or(|layer| layer < 8) {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "finished before it could be killed"
-        );
-        assert!(
-            started.elapsed() < Duration::from_secs(120),
-            "no progress recorded"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let killed_at = recorded_layer(&dir).unwrap();
+    let killed_at = common::kill_after_layer(&args, &dir, 8, Duration::from_secs(120));
     assert!(killed_at < 13, "killed after the search had finished");
 
     let resumed = json_of(&bitsolve(&args));

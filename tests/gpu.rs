@@ -378,21 +378,9 @@ fn gpu_requests_it_cannot_serve_get_one_line_and_a_non_zero_exit() {
     }
 }
 
-/// The last completed layer recorded in the store's only table file.
-fn recorded_layer(dir: &std::path::Path) -> Option<u64> {
-    use bitsolve::table::storage::{HEADER_LEN, decode_header};
-    let entry = std::fs::read_dir(dir)
-        .ok()?
-        .flatten()
-        .find(|e| e.path().extension().is_some_and(|x| x == "bst"))?;
-    let bytes = std::fs::read(entry.path()).ok()?;
-    let (_, checkpoint) = decode_header(bytes.get(..HEADER_LEN)?).ok()?;
-    checkpoint.last_completed
-}
-
 #[test]
 fn a_gpu_run_killed_mid_search_resumes_to_the_same_table() {
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
     if device(GpuOptions::default()).is_none() {
         return;
     }
@@ -410,28 +398,8 @@ fn a_gpu_run_killed_mid_search_resumes_to_the_same_table() {
         "--store",
         store,
     ];
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(args)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
     // Layers 8-11 hold 86% of the states: kill during them.
-    while recorded_layer(&dir).is_none_or(|layer| layer < 7) {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "finished before it could be killed"
-        );
-        assert!(
-            started.elapsed() < Duration::from_secs(300),
-            "no progress recorded"
-        );
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let killed_at = recorded_layer(&dir).unwrap();
+    let killed_at = common::kill_after_layer(&args, &dir, 7, Duration::from_secs(300));
     assert!(killed_at < 11, "killed after the search had finished");
 
     let resumed = json_of(&bitsolve(&args));

@@ -1,8 +1,13 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
 use bitsolve::search::{Algorithm, SearchOptions, SearchReport};
 use bitsolve::space::Space;
+use bitsolve::table::storage::{HEADER_LEN, decode_header};
 
 /// Runs `algorithm` on a pool of `threads` threads with a heap table.
 pub fn run<S: Space>(space: &S, algorithm: Algorithm, threads: usize) -> SearchReport {
@@ -24,4 +29,38 @@ pub fn thread_counts() -> [usize; 2] {
 
 pub fn layers(report: &SearchReport) -> Vec<u64> {
     report.layers.clone().expect("a BFS reports layers")
+}
+
+/// The last completed layer recorded in the store's only table file.
+pub fn recorded_layer(dir: &Path) -> Option<u64> {
+    let entry = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .find(|e| e.path().extension().is_some_and(|x| x == "bst"))?;
+    let bytes = std::fs::read(entry.path()).ok()?;
+    let (_, checkpoint) = decode_header(bytes.get(..HEADER_LEN)?).ok()?;
+    checkpoint.last_completed
+}
+
+/// Starts `bitsolve args` (a run with `--store dir`), kills it with SIGKILL
+/// once it has recorded layer `layer`, and returns the last layer recorded.
+pub fn kill_after_layer(args: &[&str], dir: &Path, layer: u64, patience: Duration) -> u64 {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while recorded_layer(dir).is_none_or(|recorded| recorded < layer) {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before it could be killed"
+        );
+        assert!(started.elapsed() < patience, "no progress recorded");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    recorded_layer(dir).unwrap()
 }

@@ -3,8 +3,10 @@
 //!
 //! Per layer the host dispatches the expansion kernel over the blocks that
 //! can hold the frontier (all of them, unless the space's move-alternation
-//! layering rules some out), reads back four counters, closes the frontier
-//! and records the layer.
+//! layering rules some out), reads back its counters, closes the frontier
+//! and records the layer. When the device cannot hold the table but every
+//! layer lives in a few blocks, the host keeps the table and each layer's
+//! blocks stream through a smaller device buffer.
 //!
 //! A file-backed table keeps the CPU's resumable order: the blocks the
 //! layer changed are copied back *before* the frontier closes (so a kill
@@ -315,8 +317,8 @@ fn close_on_host(table: &TwoBitTable, blocks: &[Block], chosen: &[usize], fronti
         .for_each(|range| table.clear_equal_in(range, frontier));
 }
 
-/// Whether goal `rank` was reached, from its cell as read from the device
-/// after the last layer (the ledger asks only about goals).
+/// Whether goal `rank` was reached, from its cell as read after the last
+/// layer (from the host copy or the device; the ledger asks only about goals).
 fn reached(goal_values: &HashMap<u64, u8>, rank: u64) -> bool {
     goal_values.get(&rank).is_some_and(|&value| value != UNSEEN)
 }
