@@ -99,7 +99,7 @@ pub fn two_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
 }
 
 /// The first few ranks (in rank order) whose cells hold `value`.
-fn first_ranks_holding(table: &TwoBitTable, chunks: &[Chunk], value: u8) -> Vec<u64> {
+pub(crate) fn first_ranks_holding(table: &TwoBitTable, chunks: &[Chunk], value: u8) -> Vec<u64> {
     let mut ranks = Vec::new();
     for chunk in chunks {
         table.for_each_equal(chunk.ranks.clone(), value, |rank| ranks.push(rank));

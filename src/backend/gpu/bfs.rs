@@ -26,8 +26,9 @@ use super::programs::GpuRules;
 use super::shader::Program;
 use super::table::DeviceTable;
 use crate::error::{Error, Result};
+use crate::search::chunks::chunks_of;
 use crate::search::ledger::{LayerCount, Ledger};
-use crate::search::two_bit_bfs::{UNSEEN, frontier_value};
+use crate::search::two_bit_bfs::{UNSEEN, first_ranks_holding, frontier_value};
 use crate::search::{
     Algorithm, DEEPEST_SAMPLE, SearchOptions, SearchReport, Work, checked_start_ranks,
 };
@@ -272,18 +273,12 @@ fn first_ranks_on_host(
     chosen: &[usize],
     value: u8,
 ) -> Vec<u64> {
-    let mut ranks = Vec::new();
-    for &b in chosen {
-        table.for_each_equal(blocks[b].range(), value, |rank| {
-            if ranks.len() < DEEPEST_SAMPLE {
-                ranks.push(rank);
-            }
-        });
-        if ranks.len() >= DEEPEST_SAMPLE {
-            break;
-        }
-    }
-    ranks
+    first_ranks_holding(table, &chunks_of(&selected(blocks, chosen)), value)
+}
+
+/// The blocks numbered in `chosen`.
+fn selected(blocks: &[Block], chosen: &[usize]) -> Vec<Block> {
+    chosen.iter().map(|&b| blocks[b].clone()).collect()
 }
 
 /// The blocks in either list, ascending.
@@ -295,26 +290,11 @@ fn union(a: &[usize], b: &[usize]) -> Vec<usize> {
 }
 
 /// Closes the frontier cells of `chosen` blocks in the host table, in
-/// parallel over word-aligned pieces.
+/// parallel over the CPU search's chunks.
 fn close_on_host(table: &TwoBitTable, blocks: &[Block], chosen: &[usize], frontier: u8) {
-    const PIECE: u64 = 1 << 20;
-    let ranges: Vec<Range<u64>> = chosen
-        .iter()
-        .flat_map(|&b| {
-            let block = blocks[b].range();
-            let mut pieces = Vec::new();
-            let mut at = block.start;
-            while at < block.end {
-                let end = ((at / PIECE + 1) * PIECE).min(block.end);
-                pieces.push(at..end);
-                at = end;
-            }
-            pieces
-        })
-        .collect();
-    ranges
+    chunks_of(&selected(blocks, chosen))
         .into_par_iter()
-        .for_each(|range| table.clear_equal_in(range, frontier));
+        .for_each(|chunk| table.clear_equal_in(chunk.ranks, frontier));
 }
 
 /// Whether goal `rank` was reached, from its cell as read after the last

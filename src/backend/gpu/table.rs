@@ -155,26 +155,43 @@ impl DeviceTable {
         let staging = Staging::new(gpu, STAGING_BYTES.min(total).max(8))?;
         for range in ranges.iter().filter(|r| !r.is_empty()) {
             let bytes = (range.start / 32 * 8)..(range.end.div_ceil(32) * 8).min(total);
-            for piece in self.pieces(bytes) {
-                staging.read(
-                    gpu,
-                    self.locate(piece.start),
-                    piece.end - piece.start,
-                    |bytes| {
-                        let words = &host[(piece.start / 8) as usize..(piece.end / 8) as usize];
-                        words
-                            .par_chunks(1 << 12)
-                            .zip(bytes.par_chunks(8 << 12))
-                            .for_each(|(words, bytes)| {
-                                for (word, slot) in words.iter().zip(bytes.chunks_exact(8)) {
-                                    word.store(
-                                        u64::from_le_bytes(slot.try_into().unwrap()),
-                                        Relaxed,
-                                    );
-                                }
-                            });
-                    },
-                )?;
+            self.read_back(gpu, &staging, bytes, |at, bytes| {
+                let words = &host[(at / 8) as usize..(at / 8) as usize + bytes.len() / 8];
+                words
+                    .par_chunks(1 << 12)
+                    .zip(bytes.par_chunks(8 << 12))
+                    .for_each(|(words, bytes)| {
+                        for (word, slot) in words.iter().zip(bytes.chunks_exact(8)) {
+                            word.store(u64::from_le_bytes(slot.try_into().unwrap()), Relaxed);
+                        }
+                    });
+                true
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Reads the bytes of `range` back piece by piece, handing each piece
+    /// and its offset to `visit`, until `visit` returns false.
+    fn read_back(
+        &self,
+        gpu: &GpuDevice,
+        staging: &Staging,
+        range: Range<u64>,
+        mut visit: impl FnMut(u64, &[u8]) -> bool,
+    ) -> Result<()> {
+        for piece in self.pieces(range) {
+            let mut more = true;
+            staging.read(
+                gpu,
+                self.locate(piece.start),
+                piece.end - piece.start,
+                |bytes| {
+                    more = visit(piece.start, bytes);
+                },
+            )?;
+            if !more {
+                break;
             }
         }
         Ok(())
@@ -210,30 +227,21 @@ impl DeviceTable {
         let mut found = Vec::new();
         for range in ranges {
             let bytes = range.start / CELLS_PER_WORD * 4..range.end.div_ceil(CELLS_PER_WORD) * 4;
-            for piece in self.pieces(bytes) {
-                staging.read(
-                    gpu,
-                    self.locate(piece.start),
-                    piece.end - piece.start,
-                    |bytes| {
-                        for (index, word) in bytes.chunks_exact(4).enumerate() {
-                            let word = u32::from_le_bytes(word.try_into().unwrap());
-                            let first = (piece.start / 4 + index as u64) * CELLS_PER_WORD;
-                            for cell in first..first + CELLS_PER_WORD {
-                                let held = (word >> (2 * (cell - first))) & 3;
-                                if held == value as u32
-                                    && range.contains(&cell)
-                                    && found.len() < limit
-                                {
-                                    found.push(cell);
-                                }
-                            }
+            self.read_back(gpu, &staging, bytes, |at, bytes| {
+                for (index, word) in bytes.chunks_exact(4).enumerate() {
+                    let word = u32::from_le_bytes(word.try_into().unwrap());
+                    let first = (at / 4 + index as u64) * CELLS_PER_WORD;
+                    for cell in first..first + CELLS_PER_WORD {
+                        let held = (word >> (2 * (cell - first))) & 3;
+                        if held == value as u32 && range.contains(&cell) && found.len() < limit {
+                            found.push(cell);
                         }
-                    },
-                )?;
-                if found.len() >= limit {
-                    return Ok(found);
+                    }
                 }
+                found.len() < limit
+            })?;
+            if found.len() >= limit {
+                break;
             }
         }
         Ok(found)
