@@ -6,10 +6,8 @@
 // one kernel scans the table words, unranks, expands, ranks and marks the
 // successors, and only counters come back.
 //
-// One invocation owns one 32-bit word (16 cells). A dispatch covers the
-// words of one block (or of a piece of it); the block's first and last
-// words may hold cells of the neighbouring blocks, which `params.head_mask`
-// / `params.tail_mask` leave out. Needs the game's `expand(block, local)`, which calls `successor`.
+// One invocation owns one 32-bit word (16 cells); see pass.wgsl. Needs the
+// game's `expand(block, local)`, which calls `successor`.
 
 struct Params {
     block: u32,
@@ -26,33 +24,10 @@ struct Params {
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> tables: array<u32>;
-// 64-bit counters as (low, high) pairs: new states of the next layer,
-// states expanded, successors generated, parents checked, and successors
-// that fell in a block not in device memory (streaming; must stay 0).
-@group(0) @binding(2) var<storage, read_write> counters: array<atomic<u32>, 10>;
 
 const UNSEEN: u32 = 3u;
 const LOW_BITS: u32 = 0x55555555u;
-const WORKGROUP: u32 = 256u;
-
-// What `successor` does: mark unseen successors (forward), or look for a
-// neighbour in the frontier (checking parents).
-var<private> looking_for_parent: bool;
-var<private> parent_found: bool;
-var<private> marked: u32;
-var<private> generated: u32;
-var<private> missed: u32;
-
-var<workgroup> group_counts: array<atomic<u32>, 5>;
-
-// The high word of a block start that marks the block as not in device
-// memory (while blocks stream through it).
-const ABSENT: u32 = 0xffffffffu;
-
-fn block_start(block: u32) -> vec2<u32> {
-    return vec2<u32>(tables[BLOCK_STARTS_AT + 2u * block], tables[BLOCK_STARTS_AT + 2u * block + 1u]);
-}
+const ALL_CELLS: u32 = LOW_BITS;
 
 // Low bit of every 2-bit cell of `word` equal to `value`.
 fn cells_equal(word: u32, value: u32) -> u32 {
@@ -88,51 +63,9 @@ fn successor(block: u32, local: u32) {
     }
 }
 
-// Cells of this dispatch's block in the invocation's word, as low bits.
-fn block_cells(index: u32) -> u32 {
-    var mask = LOW_BITS;
-    if (index == 0u) {
-        mask &= params.head_mask;
-    }
-    if (index == params.words - 1u) {
-        mask &= params.tail_mask;
-    }
-    return mask;
-}
-
-fn invocation_index(group: vec3<u32>, groups: vec3<u32>, local_index: u32) -> u32 {
-    return (group.y * groups.x + group.x) * WORKGROUP + local_index;
-}
-
-fn add_to_counter(pair: u32, amount: u32) {
-    if (amount != 0u) {
-        let before = atomicAdd(&counters[2u * pair], amount);
-        if (before + amount < before) {
-            atomicAdd(&counters[2u * pair + 1u], 1u);
-        }
-    }
-}
-
-// Sums the invocations' counts in the workgroup, then one invocation adds
-// them to the global counters: five global atomics per workgroup.
-fn flush_counts(local_index: u32, expanded: u32, checked: u32) {
-    if (local_index == 0u) {
-        for (var i = 0u; i < 5u; i++) {
-            atomicStore(&group_counts[i], 0u);
-        }
-    }
-    workgroupBarrier();
-    atomicAdd(&group_counts[0], marked);
-    atomicAdd(&group_counts[1], expanded);
-    atomicAdd(&group_counts[2], generated);
-    atomicAdd(&group_counts[3], checked);
-    atomicAdd(&group_counts[4], missed);
-    workgroupBarrier();
-    if (local_index == 0u) {
-        for (var i = 0u; i < 5u; i++) {
-            add_to_counter(i, atomicLoad(&group_counts[i]));
-        }
-    }
+// The two-bit BFS expands every move alike.
+fn rank_preserving_successor(block: u32, local: u32) {
+    successor(block, local);
 }
 
 // Forward step: expand every frontier cell of the block. The frontier stays
@@ -144,9 +77,7 @@ fn expand_frontier(
     @builtin(local_invocation_index) local_index: u32,
 ) {
     looking_for_parent = false;
-    marked = 0u;
-    generated = 0u;
-    missed = 0u;
+    reset_counts();
     var expanded = 0u;
     let index = invocation_index(group, groups, local_index);
     if (index < params.words) {
@@ -172,9 +103,7 @@ fn check_parents(
     @builtin(local_invocation_index) local_index: u32,
 ) {
     looking_for_parent = true;
-    marked = 0u;
-    generated = 0u;
-    missed = 0u;
+    reset_counts();
     var checked = 0u;
     let index = invocation_index(group, groups, local_index);
     if (index < params.words) {
@@ -228,4 +157,21 @@ fn fill_unseen(
     if (index < params.words) {
         _ = table_or(params.first_word + index, 0xffffffffu);
     }
+}
+
+// Counts the cells of the block holding `params.frontier` (into the first
+// counter): a layer's size, without reading the table back.
+@compute @workgroup_size(256)
+fn count_equal(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local_index: u32,
+) {
+    reset_counts();
+    let index = invocation_index(group, groups, local_index);
+    if (index < params.words) {
+        let word = params.first_word + index;
+        marked = countOneBits(cells_equal(table_load(word), params.frontier) & block_cells(index));
+    }
+    flush_counts(local_index, 0u, 0u);
 }

@@ -1,14 +1,17 @@
 //! bitsolve: exhaustive game solving over bit tables indexed by perfect hashes.
 //!
-//! Data flows one way: game rules ([`games`]) implement a [`space::Space`];
-//! algorithms ([`search`]) run over any space and write one- or two-bit
-//! [`table`]s; the CLI ([`cli`]) reports what they found.
+//! Data flows one way: game rules ([`games`]) implement a [`space::Space`]
+//! (and, for the GPU, a [`kernel::Program`]); a driver per algorithm
+//! ([`search`]) runs over any space, its passes on a [`backend`] (CPU or
+//! GPU) that writes one- or two-bit [`table`]s; the CLI ([`cli`]) reports
+//! what they found. [`games::registry`] opens a game by name.
 
 pub mod backend;
 pub mod cli;
 pub mod error;
 pub mod games;
 pub mod hash;
+pub mod kernel;
 pub mod qbf;
 pub mod search;
 pub mod space;

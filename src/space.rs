@@ -135,14 +135,11 @@ pub trait Space: Sync {
         None
     }
 
-    /// Batched expansion (the seam for other backends): successors of every
-    /// rank in `ranks`, appended to `out`.
-    fn expand_ranks(&self, ranks: &[u64], out: &mut Vec<u64>) {
-        let mut state = self.new_state();
-        for &rank in ranks {
-            self.unrank(rank, &mut state);
-            self.expand(&state, MoveFilter::All, |successor| out.push(successor));
-        }
+    /// The WGSL program that expands this space on a GPU (see
+    /// [`crate::kernel`]), or why there is none: a game without kernels
+    /// keeps this default and runs on the CPU only.
+    fn gpu_program(&self) -> crate::Result<crate::kernel::Program> {
+        crate::kernel::no_kernels(&self.descriptor())
     }
 }
 

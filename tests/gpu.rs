@@ -6,11 +6,13 @@
 
 mod common;
 
-use bitsolve::backend::gpu::{self, GpuDevice, GpuOptions, GpuRules, hash_check};
+use bitsolve::backend::gpu::{GpuDevice, GpuOptions, hash_check};
+use bitsolve::backend::{CpuBackend, GpuBackend};
 use bitsolve::games::{Board, FrogsToads, Pancake, PegSolitaire, SlidingTile, TopSpin};
 use bitsolve::hash::permutation::{factorial, is_odd, rank_mr, rank_mr_folded, unrank_mr};
 use bitsolve::hash::{BinomialRanker, MultinomialRanker, splitmix64};
 use bitsolve::search::{Algorithm, SearchOptions, SearchReport};
+use bitsolve::space::Space;
 use bitsolve::table::Backing;
 
 /// The device, or `None` (with the reason printed) where there is none and
@@ -28,18 +30,30 @@ fn device(options: GpuOptions) -> Option<GpuDevice> {
     }
 }
 
-fn gpu_bfs<S: GpuRules>(space: &S, device: &GpuDevice, options: &SearchOptions) -> SearchReport {
-    gpu::two_bit_bfs(space, device, options).unwrap()
+fn gpu_bfs<S: Space>(space: &S, device: &GpuDevice, options: &SearchOptions) -> SearchReport {
+    Algorithm::TwoBitBfs
+        .run(space, &GpuBackend::new(device), options)
+        .unwrap()
+}
+
+fn gpu_search<S: Space>(
+    space: &S,
+    device: &GpuDevice,
+    options: &SearchOptions,
+) -> bitsolve::Result<SearchReport> {
+    Algorithm::TwoBitBfs.run(space, &GpuBackend::new(device), options)
 }
 
 /// GPU and CPU two-bit BFS agree on every layer (and on the goal distances).
-fn assert_backends_agree<S: GpuRules>(space: &S, device: &GpuDevice, max_depth: Option<usize>) {
+fn assert_backends_agree<S: Space>(space: &S, device: &GpuDevice, max_depth: Option<usize>) {
     let options = SearchOptions {
         max_depth,
         ..SearchOptions::default()
     };
     let on_gpu = gpu_bfs(space, device, &options);
-    let on_cpu = Algorithm::TwoBitBfs.run(space, &options).unwrap();
+    let on_cpu = Algorithm::TwoBitBfs
+        .run(space, &CpuBackend, &options)
+        .unwrap();
     assert_eq!(on_gpu.layers, on_cpu.layers, "{}", space.descriptor());
     assert_eq!(on_gpu.goals, on_cpu.goals, "{}", space.descriptor());
     assert_eq!(on_gpu.reachable, on_cpu.reachable);
@@ -249,7 +263,9 @@ fn a_gpu_run_resumes_a_stored_table_from_either_backend() {
             ..Default::default()
         };
         let first = if cpu_first {
-            Algorithm::TwoBitBfs.run(&space, &stored(Some(12))).unwrap()
+            Algorithm::TwoBitBfs
+                .run(&space, &CpuBackend, &stored(Some(12)))
+                .unwrap()
         } else {
             gpu_bfs(&space, &device, &stored(Some(12)))
         };
@@ -258,7 +274,9 @@ fn a_gpu_run_resumes_a_stored_table_from_either_backend() {
         assert_eq!(resumed.resumed_from, Some(12));
         assert_eq!(resumed.layers, whole.layers);
         // And the CPU reads the finished GPU table as complete.
-        let again = Algorithm::TwoBitBfs.run(&space, &stored(None)).unwrap();
+        let again = Algorithm::TwoBitBfs
+            .run(&space, &CpuBackend, &stored(None))
+            .unwrap();
         assert_eq!(again.layers, whole.layers);
         assert_eq!(again.passes, 0);
         std::fs::remove_dir_all(&dir).unwrap();
@@ -273,10 +291,10 @@ fn spaces_beyond_the_kernels_are_clear_errors() {
     let board = Board::load("english").unwrap();
     let centre = board.centre().unwrap();
     let symmetric = PegSolitaire::new(board, &[centre], true).unwrap();
-    let error = gpu::two_bit_bfs(&symmetric, &device, &SearchOptions::default()).unwrap_err();
+    let error = gpu_search(&symmetric, &device, &SearchOptions::default()).unwrap_err();
     assert!(error.to_string().contains("symmetry"), "{error}");
     let too_big = Pancake::new(13, false).unwrap();
-    let error = gpu::two_bit_bfs(&too_big, &device, &SearchOptions::default()).unwrap_err();
+    let error = gpu_search(&too_big, &device, &SearchOptions::default()).unwrap_err();
     assert!(error.to_string().contains("32-bit"), "{error}");
 }
 
@@ -361,7 +379,7 @@ fn gpu_requests_it_cannot_serve_get_one_line_and_a_non_zero_exit() {
                 "--algo",
                 "one-bit",
             ],
-            "two-bit",
+            "move-alternation",
         ),
         (
             &["bfs", "peg-solitaire", "--symmetry", "--backend", "gpu"],
@@ -440,11 +458,197 @@ fn blocks_stream_through_a_device_memory_smaller_than_the_table() {
     std::fs::remove_dir_all(&dir).unwrap();
 
     // A game without exact layers cannot stream: a clear error.
-    let error = gpu::two_bit_bfs(
+    let error = gpu_search(
         &Pancake::new(12, false).unwrap(),
         &device,
         &SearchOptions::default(),
     )
     .unwrap_err();
     assert!(error.to_string().contains("stream"), "{error}");
+}
+
+/// `algorithm` gives the same answer on the GPU as on the CPU.
+fn assert_algorithm_agrees<S: Space>(
+    space: &S,
+    device: &GpuDevice,
+    algorithm: Algorithm,
+    max_depth: Option<usize>,
+) -> SearchReport {
+    let options = SearchOptions {
+        max_depth,
+        ..SearchOptions::default()
+    };
+    let on_gpu = algorithm
+        .run(space, &GpuBackend::new(device), &options)
+        .unwrap();
+    let on_cpu = algorithm.run(space, &CpuBackend, &options).unwrap();
+    let what = format!("{} {}", space.descriptor(), algorithm.name());
+    assert_eq!(on_gpu.layers, on_cpu.layers, "{what}");
+    assert_eq!(on_gpu.reachable, on_cpu.reachable, "{what}");
+    assert_eq!(on_gpu.goals, on_cpu.goals, "{what}");
+    assert_eq!(on_gpu.deepest, on_cpu.deepest, "{what}");
+    on_gpu
+}
+
+#[test]
+fn one_bit_bfs_and_reachability_run_on_the_gpu_too() {
+    let Some(device) = device(GpuOptions::default()) else {
+        return;
+    };
+    let two_by_four = SlidingTile::new(4, 2).unwrap();
+    let one_bit = assert_algorithm_agrees(&two_by_four, &device, Algorithm::OneBitBfs, None);
+    let two_bit = common::run(&two_by_four, Algorithm::TwoBitBfs, 1);
+    assert_eq!(one_bit.layers, two_bit.layers);
+    assert_eq!(one_bit.reachable, 20_160);
+    let reach = assert_algorithm_agrees(&two_by_four, &device, Algorithm::OneBitReachability, None);
+    assert_eq!(reach.reachable, 20_160);
+    let eight = SlidingTile::new(3, 3).unwrap();
+    assert_algorithm_agrees(&eight, &device, Algorithm::OneBitBfs, None);
+    assert_algorithm_agrees(&eight, &device, Algorithm::OneBitReachability, None);
+    let reach = assert_algorithm_agrees(
+        &Pancake::new(8, true).unwrap(),
+        &device,
+        Algorithm::OneBitReachability,
+        None,
+    );
+    assert_eq!(reach.reachable, 40_320 * 256);
+    for game in [TopSpin::new(9, 4).unwrap(), TopSpin::new(7, 2).unwrap()] {
+        assert_algorithm_agrees(&game, &device, Algorithm::OneBitReachability, None);
+    }
+    let fore_and_aft = FrogsToads::standard(3).unwrap();
+    let reach =
+        assert_algorithm_agrees(&fore_and_aft, &device, Algorithm::OneBitReachability, None);
+    assert_eq!(reach.reachable, 218_790);
+    let board = Board::load("english").unwrap();
+    let centre = board.centre().unwrap();
+    let peg = PegSolitaire::new(board, &[centre], false).unwrap();
+    let one_bit = assert_algorithm_agrees(&peg, &device, Algorithm::OneBitBfs, Some(6));
+    assert_eq!(one_bit.layers.unwrap(), [1, 4, 12, 60, 296, 1338, 5648]);
+}
+
+#[test]
+fn one_bit_blocks_or_across_windows_and_pieces() {
+    // 1 KiB windows: the 2x4 puzzle's 2.5 KiB one-bit table spans three, and
+    // its blocks of 2,520 bits start inside words, so the whole-block OR of
+    // the sideways moves reads its source across word and window edges.
+    let Some(device) = device(GpuOptions {
+        window_bytes: Some(1 << 10),
+        piece_words: Some(7),
+        max_workgroups_per_dimension: Some(1),
+        ..GpuOptions::default()
+    }) else {
+        return;
+    };
+    assert_algorithm_agrees(
+        &SlidingTile::new(4, 2).unwrap(),
+        &device,
+        Algorithm::OneBitBfs,
+        None,
+    );
+    assert_algorithm_agrees(
+        &SlidingTile::new(2, 3).unwrap(),
+        &device,
+        Algorithm::OneBitBfs,
+        None,
+    );
+    assert_algorithm_agrees(
+        &FrogsToads::standard(3).unwrap(),
+        &device,
+        Algorithm::OneBitReachability,
+        None,
+    );
+}
+
+#[test]
+fn a_one_bit_gpu_table_resumes_from_either_backend_and_streams() {
+    let Some(gpu) = device(GpuOptions::default()) else {
+        return;
+    };
+    let space = SlidingTile::new(3, 3).unwrap();
+    let whole = common::run(&space, Algorithm::OneBitBfs, 1);
+    for cpu_first in [false, true] {
+        let dir = std::env::temp_dir().join(format!(
+            "bitsolve-gpu-one-bit-{}-{cpu_first}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let stored = |max_depth| SearchOptions {
+            backing: Backing::Directory(dir.clone()),
+            max_depth,
+            ..Default::default()
+        };
+        let backend = GpuBackend::new(&gpu);
+        let first = if cpu_first {
+            Algorithm::OneBitBfs.run(&space, &CpuBackend, &stored(Some(12)))
+        } else {
+            Algorithm::OneBitBfs.run(&space, &backend, &stored(Some(12)))
+        };
+        assert_eq!(first.unwrap().layers.unwrap().len(), 13);
+        let resumed = Algorithm::OneBitBfs
+            .run(&space, &backend, &stored(None))
+            .unwrap();
+        assert_eq!(resumed.resumed_from, Some(12));
+        assert_eq!(resumed.layers, whole.layers);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    // Peg Solitaire's 1 GiB one-bit table through 16 MiB of device memory:
+    // each layer's two peg-count blocks stream through it, as in the
+    // two-bit run.
+    let Some(small) = device(GpuOptions {
+        device_bytes: Some(16 << 20),
+        window_bytes: Some(4 << 20),
+        ..GpuOptions::default()
+    }) else {
+        return;
+    };
+    let board = Board::load("english").unwrap();
+    let centre = board.centre().unwrap();
+    let peg = PegSolitaire::new(board, &[centre], false).unwrap();
+    let streamed = assert_algorithm_agrees(&peg, &small, Algorithm::OneBitBfs, Some(7));
+    assert_eq!(
+        streamed.layers.unwrap(),
+        [1, 4, 12, 60, 296, 1338, 5648, 21_842]
+    );
+}
+
+#[test]
+fn bfs_and_bench_run_one_bit_searches_on_the_gpu() {
+    if device(GpuOptions::default()).is_none() {
+        return;
+    }
+    let tiles = [
+        "bfs",
+        "sliding-tile",
+        "--width",
+        "4",
+        "--height",
+        "2",
+        "--json",
+    ];
+    for algo in ["one-bit", "reach"] {
+        let on_gpu = json_of(&bitsolve(
+            &[&tiles[..], &["--algo", algo, "--backend", "gpu"]].concat(),
+        ));
+        let on_cpu = json_of(&bitsolve(&[&tiles[..], &["--algo", algo]].concat()));
+        assert_eq!(on_gpu["backend"], "gpu");
+        assert_eq!(on_gpu["algo"], algo);
+        assert_eq!(on_gpu["layers"], on_cpu["layers"]);
+        assert_eq!(on_gpu["total"], 20_160);
+    }
+    let bench = json_of(&bitsolve(&[
+        "bench",
+        "sliding-tile",
+        "--width",
+        "3",
+        "--height",
+        "3",
+        "--algo",
+        "one-bit",
+        "--json",
+    ]));
+    assert_eq!(bench["algo"], "one-bit");
+    assert_eq!(bench["total"], 181_440);
+    assert_eq!(bench["max_depth"], 31);
+    assert_eq!(bench["runs"].as_array().unwrap().len(), 3);
 }

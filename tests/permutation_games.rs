@@ -3,6 +3,7 @@
 
 mod common;
 
+use bitsolve::backend::CpuBackend;
 use bitsolve::games::{Pancake, SlidingTile, TopSpin};
 use bitsolve::hash::permutation::factorial;
 use bitsolve::search::Algorithm::{OneBitBfs, OneBitReachability, TwoBitBfs};
@@ -127,6 +128,9 @@ fn one_and_many_threads_agree_for_every_algorithm() {
 fn one_bit_bfs_without_alternation_is_a_clear_error() {
     let space = Pancake::new(5, false).unwrap();
     let options = bitsolve::search::SearchOptions::default();
-    let error = OneBitBfs.run(&space, &options).unwrap_err().to_string();
+    let error = OneBitBfs
+        .run(&space, &CpuBackend, &options)
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("move-alternation"), "{error}");
 }

@@ -8,10 +8,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use bitsolve::games::positional::builtins::{POLYOMINOES, harary, hex, tic_tac_toe};
-use bitsolve::games::positional::solver::{Outcome, shortest_win, solve};
 use bitsolve::games::positional::{PositionalGame, Query, Side, pg};
 use bitsolve::qbf::check::{CheckOptions, check};
 use bitsolve::qbf::encodings::{ALL, Encoding};
+use bitsolve::qbf::exhaustive::{Outcome, shortest_win, solve};
 use bitsolve::qbf::formula::{Formula, parse_qcir, parse_qdimacs};
 use bitsolve::qbf::runner::DEFAULT_SOLVER;
 use bitsolve::qbf::{Preprocessing, prepare};

@@ -7,6 +7,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use bitsolve::backend::CpuBackend;
 use bitsolve::games::{Board, FrogsToads, Pancake, PegSolitaire, SlidingTile};
 use bitsolve::search::{Algorithm, Progress, SearchOptions};
 use bitsolve::space::Space;
@@ -49,7 +50,9 @@ fn interrupted_then_resumed<S: Space>(
         progress: &crash,
         ..Default::default()
     };
-    let outcome = catch_unwind(AssertUnwindSafe(|| algorithm.run(space, &options)));
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        algorithm.run(space, &CpuBackend, &options)
+    }));
     assert!(
         outcome.is_err(),
         "{name}: the search finished before the simulated crash"
@@ -59,14 +62,14 @@ fn interrupted_then_resumed<S: Space>(
         backing: Backing::Directory(dir.clone()),
         ..Default::default()
     };
-    let resumed = algorithm.run(space, &options).unwrap();
+    let resumed = algorithm.run(space, &CpuBackend, &options).unwrap();
     assert!(resumed.resumed_from.is_some(), "{name}: did not resume");
     assert_eq!(resumed.layers, expected.layers, "{name}");
     assert_eq!(resumed.reachable, expected.reachable, "{name}");
     assert_eq!(resumed.goals, expected.goals, "{name}");
 
     // A finished table answers again without searching.
-    let again = algorithm.run(space, &options).unwrap();
+    let again = algorithm.run(space, &CpuBackend, &options).unwrap();
     assert_eq!(again.layers, expected.layers);
     assert_eq!(again.passes, 0);
     std::fs::remove_dir_all(&dir).unwrap();
@@ -123,7 +126,7 @@ fn a_store_of_another_run_is_refused() {
         ..Default::default()
     };
     Algorithm::TwoBitBfs
-        .run(&Pancake::new(6, false).unwrap(), &options)
+        .run(&Pancake::new(6, false).unwrap(), &CpuBackend, &options)
         .unwrap();
     // Damage the header: the file is named for pancake n=6, so a rerun must
     // refuse it rather than trust it.
@@ -137,7 +140,7 @@ fn a_store_of_another_run_is_refused() {
     bytes[100] ^= 0xff;
     std::fs::write(&path, bytes).unwrap();
     let error = Algorithm::TwoBitBfs
-        .run(&Pancake::new(6, false).unwrap(), &options)
+        .run(&Pancake::new(6, false).unwrap(), &CpuBackend, &options)
         .unwrap_err();
     assert!(error.to_string().contains("checksum"), "{error}");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -5,6 +5,7 @@ mod common;
 
 use std::collections::HashSet;
 
+use bitsolve::backend::CpuBackend;
 use bitsolve::games::{Board, FrogsToads, PegSolitaire};
 use bitsolve::search::Algorithm::{OneBitBfs, OneBitReachability, TwoBitBfs};
 use bitsolve::search::{SearchOptions, SearchReport};
@@ -38,7 +39,7 @@ fn run_with(
     algorithm: bitsolve::search::Algorithm,
     options: SearchOptions,
 ) -> SearchReport {
-    algorithm.run(space, &options).unwrap()
+    algorithm.run(space, &CpuBackend, &options).unwrap()
 }
 
 #[test]

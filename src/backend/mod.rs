@@ -1,5 +1,10 @@
-//! Where a search runs besides the CPU cores (the searches of
-//! [`crate::search`], parallel through rayon): the GPU, through wgpu
-//! ([`gpu`]).
+//! Where the passes of a search run, behind the one seam of
+//! [`crate::search::backend`]: the CPU cores ([`cpu`], rayon over chunks of
+//! a host table) and the GPU ([`gpu`], wgpu compute kernels over a device
+//! table).
 
+pub mod cpu;
 pub mod gpu;
+
+pub use cpu::CpuBackend;
+pub use gpu::GpuBackend;

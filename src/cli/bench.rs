@@ -1,6 +1,7 @@
-//! `bitsolve bench`: the same two-bit BFS on one CPU core, on all CPU cores
-//! and on the GPU; checks the layers are identical and prints the times side
-//! by side, in the manner of Tables 1-3 of `002_f83af64931234a7c.txt`.
+//! `bitsolve bench`: the same search (two-bit BFS by default, or one-bit
+//! BFS or reachability) on one CPU core, on all CPU cores and on the GPU;
+//! checks the layers are identical and prints the times side by side, in
+//! the manner of Tables 1-3 of `002_f83af64931234a7c.txt`.
 
 use std::time::Instant;
 
@@ -8,11 +9,13 @@ use clap::Args;
 use serde_json::json;
 
 use super::format::{group_digits, si};
-use super::games::{GameSpec, SpaceVisitor};
+use super::games::GameSpec;
 use super::progress::Display;
-use super::thread_pool;
-use crate::backend::gpu::{self, GpuDevice, GpuOptions, GpuRules};
+use super::{AlgorithmArg, thread_pool};
+use crate::backend::gpu::{GpuDevice, GpuOptions};
+use crate::backend::{CpuBackend, GpuBackend};
 use crate::error::{Error, Result};
+use crate::games::registry::SpaceVisitor;
 use crate::search::{Algorithm, Progress, SearchOptions, SearchReport};
 use crate::space::{Picture, Space};
 
@@ -20,6 +23,9 @@ use crate::space::{Picture, Space};
 pub struct BenchArgs {
     #[command(subcommand)]
     game: GameSpec,
+    /// Search algorithm, the same on every run.
+    #[arg(long, value_enum, default_value = "two-bit", global = true)]
+    algo: AlgorithmArg,
     /// Threads of the all-cores run (default: all cores).
     #[arg(long, global = true)]
     threads: Option<usize>,
@@ -88,7 +94,7 @@ fn cpu_name() -> String {
 impl SpaceVisitor for BenchCommand<'_> {
     type Output = ();
 
-    fn visit<S: Space + Picture + GpuRules>(self, space: &S) -> Result<()> {
+    fn visit<S: Space + Picture>(self, space: &S) -> Result<()> {
         let human = !self.args.json;
         let all = thread_pool(self.args.threads)?;
         let mut pools = Vec::new();
@@ -96,15 +102,19 @@ impl SpaceVisitor for BenchCommand<'_> {
             pools.push(thread_pool(Some(1))?);
         }
         pools.push(all);
+        let algorithm: Algorithm = self.args.algo.into();
         let mut runs = Vec::new();
         let cpu = cpu_name();
         for pool in &pools {
             let threads = pool.current_num_threads();
             let display = Display::new(None, None);
-            display.note(&format!("two-bit BFS on {threads} CPU thread(s)"));
+            display.note(&format!(
+                "{} on {threads} CPU thread(s)",
+                algorithm.describe()
+            ));
             let options = self.options(&display);
             let started = Instant::now();
-            let report = pool.install(|| Algorithm::TwoBitBfs.run(space, &options));
+            let report = pool.install(|| algorithm.run(space, &CpuBackend, &options));
             display.finish();
             runs.push(Run {
                 backend: "cpu",
@@ -115,10 +125,14 @@ impl SpaceVisitor for BenchCommand<'_> {
             });
         }
         let display = Display::new(None, None);
-        display.note(&format!("two-bit BFS on {}", self.device.describe()));
+        display.note(&format!(
+            "{} on {}",
+            algorithm.describe(),
+            self.device.describe()
+        ));
         let options = self.options(&display);
         let started = Instant::now();
-        let report = gpu::two_bit_bfs(space, self.device, &options);
+        let report = algorithm.run(space, &GpuBackend::new(self.device), &options);
         display.finish();
         runs.push(Run {
             backend: "gpu",
@@ -152,7 +166,7 @@ impl BenchCommand<'_> {
         let all_cores = all_cores_seconds(runs);
         json!({
             "game": space.descriptor(),
-            "algo": "two-bit",
+            "algo": reference.algorithm.name(),
             "layers": reference.layers,
             "total": reference.reachable,
             "max_depth": reference.max_depth(),
@@ -191,10 +205,20 @@ fn all_cores_seconds(runs: &[Run]) -> f64 {
         .expect("a CPU run")
 }
 
-/// The searches must give the same layers; the first difference is an error.
+/// The searches must give the same layers (and reachable count); the first
+/// difference is an error.
 fn check_agreement(runs: &[Run]) -> Result<()> {
     let reference = &runs[0];
     for run in &runs[1..] {
+        if run.report.reachable != reference.report.reachable {
+            return Err(Error::InvalidParameter(format!(
+                "backends disagree: {} states reached on {} and {} on {}",
+                reference.report.reachable,
+                reference.label(),
+                run.report.reachable,
+                run.label()
+            )));
+        }
         if run.report.layers != reference.report.layers {
             let (a, b) = (
                 reference.report.layers.clone().unwrap_or_default(),
@@ -225,11 +249,15 @@ fn seconds(value: f64) -> String {
 
 fn print_table<S: Space>(space: &S, runs: &[Run], device: &GpuDevice) {
     let reference = &runs[0].report;
+    let shape = match &reference.layers {
+        Some(layers) => format!("{} layers · layers identical on every run", layers.len()),
+        None => format!("{} scans · counts identical on every run", reference.passes),
+    };
     println!(
-        "{} · two-bit BFS · {} states in {} layers · layers identical on every run",
+        "{} · {} · {} states in {shape}",
         space.descriptor(),
+        reference.algorithm.describe(),
         group_digits(reference.reachable),
-        reference.layers.as_ref().map_or(0, |l| l.len())
     );
     if device.is_software() {
         println!("(the GPU is a software rasteriser: its time measures correctness, not speed)");

@@ -6,7 +6,8 @@ use super::format::{bytes, group_digits, si};
 use super::plot::plot_layers;
 use super::progress::{Display, RowFormat};
 use super::{BackendArg, BfsArgs, SpaceVisitor, thread_pool};
-use crate::backend::gpu::{self, GpuDevice, GpuOptions, GpuRules};
+use crate::backend::gpu::{GpuDevice, GpuOptions};
+use crate::backend::{CpuBackend, GpuBackend};
 use crate::error::{Error, Result};
 use crate::search::{Algorithm, SearchOptions, SearchReport};
 use crate::space::{Picture, Space};
@@ -22,16 +23,7 @@ pub(super) fn run(args: BfsArgs) -> Result<()> {
     }
     let device = match args.backend {
         BackendArg::Cpu => None,
-        BackendArg::Gpu => {
-            let algorithm: Algorithm = args.algo.into();
-            if algorithm != Algorithm::TwoBitBfs {
-                return Err(Error::Unsupported(format!(
-                    "the GPU backend runs the two-bit BFS; --algo {} runs with --backend cpu",
-                    algorithm.name()
-                )));
-            }
-            Some(GpuDevice::open(&GpuOptions::default())?)
-        }
+        BackendArg::Gpu => Some(GpuDevice::open(&GpuOptions::default())?),
     };
     args.game.visit(BfsCommand {
         args: &args,
@@ -122,7 +114,7 @@ fn table_layout<'s, S: Space>(space: &'s S, algorithm: Algorithm) -> (String, Ro
 impl SpaceVisitor for BfsCommand<'_> {
     type Output = ();
 
-    fn visit<S: Space + Picture + GpuRules>(self, space: &S) -> Result<()> {
+    fn visit<S: Space + Picture>(self, space: &S) -> Result<()> {
         let algorithm: Algorithm = self.args.algo.into();
         let table_bytes = space.size().div_ceil(64 / algorithm.bits_per_state()) * 8;
         let human = !self.args.json;
@@ -130,7 +122,7 @@ impl SpaceVisitor for BfsCommand<'_> {
         let header = format!(
             "{} · {} · {} · {} of {}\n{columns}",
             space.descriptor(),
-            describe(algorithm),
+            algorithm.describe(),
             self.machine(),
             match &self.args.store {
                 Some(dir) => format!("file table in {}", dir.display()),
@@ -153,8 +145,8 @@ impl SpaceVisitor for BfsCommand<'_> {
             max_depth: self.args.max_depth,
         };
         let outcome = self.pool.install(|| match self.device {
-            Some(device) => gpu::two_bit_bfs(space, device, &options),
-            None => algorithm.run(space, &options),
+            Some(device) => algorithm.run(space, &GpuBackend::new(device), &options),
+            None => algorithm.run(space, &CpuBackend, &options),
         });
         display.finish();
         let report = outcome?;
@@ -162,7 +154,7 @@ impl SpaceVisitor for BfsCommand<'_> {
         if let (Some(path), Some(layers)) = (&self.args.plot, &report.layers) {
             plot_layers(
                 path,
-                &format!("{} · {}", space.descriptor(), describe(algorithm)),
+                &format!("{} · {}", space.descriptor(), algorithm.describe()),
                 layers,
             )?;
         }
@@ -172,14 +164,6 @@ impl SpaceVisitor for BfsCommand<'_> {
             println!("{}", to_json(space, &report, self.threads, self.device));
         }
         Ok(())
-    }
-}
-
-fn describe(algorithm: Algorithm) -> &'static str {
-    match algorithm {
-        Algorithm::TwoBitBfs => "two-bit BFS",
-        Algorithm::OneBitBfs => "one-bit BFS",
-        Algorithm::OneBitReachability => "one-bit reachability",
     }
 }
 

@@ -1,105 +1,99 @@
-//! The games the command line knows, their options, and the dispatch from a
-//! parsed game to code generic over [`Space`].
+//! The games as command-line subcommands, made from the library's registry
+//! ([`crate::games::registry`]): each registered one-player game becomes a
+//! subcommand whose flags are its options, and the parsed subcommand is a
+//! name plus options that the registry opens.
 
-use clap::Subcommand;
+use clap::{Arg, ArgAction, ArgMatches, Command, FromArgMatches, Subcommand};
 
-use crate::backend::gpu::GpuRules;
-use crate::error::{Error, Result};
-use crate::games::{Board, FrogsToads, Pancake, PegSolitaire, SlidingTile, TopSpin};
-use crate::space::{Picture, Space};
+use crate::error::Result;
+use crate::games::registry::{self, GameKind, GameOptions, SpaceVisitor};
 
-#[derive(Subcommand, Clone, Debug)]
-pub enum GameSpec {
-    /// n-Pancake: flip the top k of n pancakes until sorted.
-    Pancake {
-        /// Number of pancakes (1..=20, burned 1..=16).
-        #[arg(long)]
-        n: usize,
-        /// Pancakes burned on one side, which must end down.
-        #[arg(long)]
-        burned: bool,
-    },
-    /// (n, k) Top-Spin: reverse k consecutive tokens of a ring of n.
-    TopSpin {
-        /// Number of tokens on the ring (3..=21).
-        #[arg(long)]
-        n: usize,
-        /// Tokens reversed by one twist.
-        #[arg(long, default_value_t = 4)]
-        k: usize,
-    },
-    /// w x h sliding-tile puzzle, searched from the goal with the blank in the top-left corner.
-    SlidingTile {
-        /// Board width (columns).
-        #[arg(long)]
-        width: usize,
-        /// Board height (rows).
-        #[arg(long)]
-        height: usize,
-    },
-    /// Peg Solitaire: jump a peg over a neighbour into a hole, removing the neighbour.
-    PegSolitaire {
-        /// Board: english (33 holes), french (37 holes), or a board file.
-        #[arg(long, default_value = "english")]
-        board: String,
-        /// The empty hole of the start position (e.g. d4 or a cell number;
-        /// default the centre).
-        #[arg(long, value_name = "CELL")]
-        start_hole: Option<String>,
-        /// Store one position per class of board symmetries fixing the start
-        /// (counts are still those of the full space).
-        #[arg(long)]
-        symmetry: bool,
-    },
-    /// Frogs-and-Toads: k x k squares of black and white pieces change
-    /// places by sliding and jumping (k = 3 is Sam Loyd's Fore and Aft).
-    FrogsToads {
-        /// Size of the squares (2..=5); the standard board.
-        #[arg(long, conflicts_with = "board", required_unless_present = "board")]
-        k: Option<usize>,
-        /// A board file with 'b' and 'w' pieces and one empty cell '_'.
-        #[arg(long)]
-        board: Option<String>,
-    },
-}
-
-/// Code that runs on any space: the CLI's commands implement this once and
-/// [`GameSpec::visit`] picks the concrete game.
-pub trait SpaceVisitor {
-    type Output;
-    fn visit<S: Space + Picture + GpuRules>(self, space: &S) -> Result<Self::Output>;
+/// A game chosen on the command line: its registered name and options.
+#[derive(Clone, Debug)]
+pub struct GameSpec {
+    pub name: String,
+    pub options: GameOptions,
 }
 
 impl GameSpec {
+    /// Opens the game and runs `visitor` on it.
     pub fn visit<V: SpaceVisitor>(&self, visitor: V) -> Result<V::Output> {
-        match self {
-            GameSpec::Pancake { n, burned } => visitor.visit(&Pancake::new(*n, *burned)?),
-            GameSpec::TopSpin { n, k } => visitor.visit(&TopSpin::new(*n, *k)?),
-            GameSpec::SlidingTile { width, height } => {
-                visitor.visit(&SlidingTile::new(*width, *height)?)
+        registry::visit(&self.name, &self.options, visitor)
+    }
+}
+
+fn one_player_entries() -> impl Iterator<Item = registry::Entry> {
+    registry::entries()
+        .into_iter()
+        .filter(|e| e.kind == GameKind::OnePlayer)
+}
+
+impl FromArgMatches for GameSpec {
+    fn from_arg_matches(matches: &ArgMatches) -> std::result::Result<Self, clap::Error> {
+        let Some((name, game)) = matches.subcommand() else {
+            return Err(clap::Error::raw(
+                clap::error::ErrorKind::MissingSubcommand,
+                "a game is required",
+            ));
+        };
+        let entry = registry::entry(name).map_err(|e| {
+            clap::Error::raw(clap::error::ErrorKind::InvalidSubcommand, e.to_string())
+        })?;
+        let mut options = GameOptions::default();
+        for spec in entry.options {
+            match spec.value {
+                Some(_) => {
+                    if let Some(value) = game.get_one::<String>(spec.name) {
+                        options = options.with(spec.name, value);
+                    }
+                }
+                None => {
+                    if game.get_flag(spec.name) {
+                        options = options.with_flag(spec.name);
+                    }
+                }
             }
-            GameSpec::PegSolitaire {
-                board,
-                start_hole,
-                symmetry,
-            } => {
-                let board = Board::load(board)?;
-                let hole = match start_hole {
-                    Some(cell) => board.parse_cell(cell)?,
-                    None => board.centre().ok_or_else(|| {
-                        Error::InvalidParameter(format!(
-                            "{} has no centre cell: give --start-hole",
-                            board.name()
-                        ))
-                    })?,
-                };
-                visitor.visit(&PegSolitaire::new(board, &[hole], *symmetry)?)
-            }
-            GameSpec::FrogsToads { k, board } => match (k, board) {
-                (Some(k), _) => visitor.visit(&FrogsToads::standard(*k)?),
-                (None, Some(board)) => visitor.visit(&FrogsToads::new(Board::load(board)?)?),
-                (None, None) => Err(Error::InvalidParameter("give --k or --board".into())),
-            },
         }
+        Ok(GameSpec {
+            name: name.to_string(),
+            options,
+        })
+    }
+
+    fn update_from_arg_matches(
+        &mut self,
+        matches: &ArgMatches,
+    ) -> std::result::Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Subcommand for GameSpec {
+    fn augment_subcommands(mut command: Command) -> Command {
+        for entry in one_player_entries() {
+            let mut game = Command::new(entry.name).about(entry.summary);
+            for spec in entry.options {
+                let mut arg = Arg::new(spec.name).long(spec.name).help(spec.help);
+                arg = match spec.value {
+                    Some(placeholder) => arg.value_name(placeholder).action(ArgAction::Set),
+                    None => arg.action(ArgAction::SetTrue),
+                };
+                if let Some(default) = spec.default {
+                    arg = arg.default_value(default);
+                }
+                game = game.arg(arg);
+            }
+            command = command.subcommand(game);
+        }
+        command
+    }
+
+    fn augment_subcommands_for_update(command: Command) -> Command {
+        Self::augment_subcommands(command)
+    }
+
+    fn has_subcommand(name: &str) -> bool {
+        one_player_entries().any(|e| e.name == name)
     }
 }

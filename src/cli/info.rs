@@ -25,7 +25,7 @@ fn table_bytes<S: Space>(space: &S, algorithm: Algorithm) -> u64 {
 impl SpaceVisitor for InfoCommand {
     type Output = ();
 
-    fn visit<S: Space + Picture + crate::backend::gpu::GpuRules>(self, space: &S) -> Result<()> {
+    fn visit<S: Space + Picture>(self, space: &S) -> Result<()> {
         let blocks = space.blocks();
         let largest_block = blocks.iter().map(|b| b.len).max().unwrap_or(0);
         let one_bit_bfs = space.layering().is_some();
@@ -40,7 +40,7 @@ impl SpaceVisitor for InfoCommand {
         let available = available_memory();
         // Whether the GPU backend can run the two-bit BFS, decided without
         // opening a device.
-        let gpu = crate::backend::gpu::bfs::gpu_program(space).err();
+        let gpu = crate::backend::gpu::gpu_program(space).err();
         if self.json {
             let memory: serde_json::Map<String, serde_json::Value> = algorithms
                 .iter()

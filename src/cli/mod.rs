@@ -5,6 +5,7 @@ mod bench;
 mod bfs;
 mod format;
 mod games;
+mod games_list;
 mod info;
 mod plot;
 mod progress;
@@ -17,7 +18,9 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-pub use games::{GameSpec, SpaceVisitor};
+pub use games::GameSpec;
+
+use crate::games::registry::SpaceVisitor;
 
 use crate::error::{Error, Result};
 use crate::search::Algorithm;
@@ -42,6 +45,12 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Size of a game's state space and the memory a search of it needs.
     Info(InfoArgs),
+    /// The games this build knows, their options and their commands.
+    Games {
+        /// Print one JSON object on stdout instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Draw a position given by its rank or as text, with its rank.
     Show(ShowArgs),
     /// Two-bit retrograde analysis of a two-player game, layer by layer.
@@ -70,7 +79,7 @@ pub enum AlgorithmArg {
 pub enum BackendArg {
     /// All CPU cores (or --threads).
     Cpu,
-    /// The GPU, through Vulkan (two-bit BFS).
+    /// The GPU, through Vulkan.
     Gpu,
 }
 
@@ -91,7 +100,7 @@ struct BfsArgs {
     /// Search algorithm.
     #[arg(long, value_enum, default_value = "two-bit", global = true)]
     algo: AlgorithmArg,
-    /// Where the search runs; the GPU runs the two-bit BFS.
+    /// Where the search's passes run.
     #[arg(long, value_enum, default_value = "cpu", global = true)]
     backend: BackendArg,
     /// Worker threads (default: all cores).
@@ -149,6 +158,7 @@ pub fn main() -> ExitCode {
         Command::Bfs(args) => bfs::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Info(args) => info::run(args),
+        Command::Games { json } => games_list::run(json),
         Command::Show(args) => show::run(args),
         Command::Retro(args) => retro::run_retro(args),
         Command::Query(args) => retro::run_query(args),

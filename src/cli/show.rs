@@ -16,7 +16,7 @@ struct ShowCommand<'a> {
 impl SpaceVisitor for ShowCommand<'_> {
     type Output = ();
 
-    fn visit<S: Space + Picture + crate::backend::gpu::GpuRules>(self, space: &S) -> Result<()> {
+    fn visit<S: Space + Picture>(self, space: &S) -> Result<()> {
         let mut state = space.new_state();
         let rank = match (&self.args.rank, &self.args.position) {
             (Some(rank), _) => {

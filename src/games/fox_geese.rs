@@ -78,6 +78,10 @@ fn widen(mask: u64, gap: usize) -> u64 {
 }
 
 impl FoxGeese {
+    pub const NAME: &'static str = "fox-geese";
+    pub const SUMMARY: &'static str =
+        "Fox-and-Geese: 13 to 17 geese try to trap a fox that captures by jumping";
+
     pub fn new(capture_wins: bool, symmetry: bool) -> Result<Self> {
         let board = Board::load("english")?;
         if board.cells() != CELLS {

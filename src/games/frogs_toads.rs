@@ -14,9 +14,14 @@
 //! two-bit BFS may check parents once few states are unseen.
 
 use super::board::{Board, Mark, ORTHOGONAL};
+use super::registry::{GameOptions, OptionSpec, Registered};
 use crate::error::{Error, Result};
 use crate::hash::BinomialRanker;
+use crate::kernel::{self, Program};
 use crate::space::{Block, MoveFilter, Picture, Space};
+
+/// The GPU expansion of this game (see [`crate::kernel`]).
+const FROGS_TOADS_KERNEL: &str = include_str!("frogs_toads.wgsl");
 
 #[derive(Clone, Debug)]
 pub struct FrogsToads {
@@ -226,7 +231,48 @@ impl Picture for FrogsToads {
     }
 }
 
+impl Registered for FrogsToads {
+    const NAME: &'static str = "frogs-toads";
+    const SUMMARY: &'static str = "Frogs-and-Toads: k x k squares of black and white pieces change places by sliding and jumping (k = 3 is Sam Loyd's Fore and Aft)";
+    const OPTIONS: &'static [OptionSpec] = &[
+        OptionSpec::value("k", "K", "Size of the squares (2..=5); the standard board"),
+        OptionSpec::value(
+            "board",
+            "BOARD",
+            "A board file with 'b' and 'w' pieces and one empty cell '_'",
+        ),
+    ];
+
+    fn from_options(options: &GameOptions) -> Result<Self> {
+        match (options.number("k")?, options.get("board")) {
+            (Some(k), None) => FrogsToads::standard(k),
+            (None, Some(board)) => FrogsToads::new(Board::load(board)?),
+            (Some(_), Some(_)) => Err(Error::InvalidParameter(
+                "give --k or --board, not both".into(),
+            )),
+            (None, None) => Err(Error::InvalidParameter("give --k or --board".into())),
+        }
+    }
+}
+
 impl Space for FrogsToads {
+    fn gpu_program(&self) -> Result<Program> {
+        let cells = self.board().cells();
+        let lists: Vec<Vec<u32>> = (0..cells)
+            .map(|empty| self.movers(empty).iter().map(|&c| c as u32).collect())
+            .collect();
+        let (starts, movers) = kernel::per_cell_lists(&lists);
+        let mut program = Program::default();
+        program
+            .constant("CELLS", cells as u32)
+            .constant("BLACK_PIECES", self.black_pieces() as u32)
+            .table("MOVER_STARTS_AT", &starts)
+            .table("MOVERS_AT", &movers)
+            .binomial_hash()
+            .source(FROGS_TOADS_KERNEL);
+        Ok(program)
+    }
+
     type State = FrogsState;
 
     fn descriptor(&self) -> String {

@@ -1,4 +1,5 @@
-//! Game rules as [`Space`](crate::space::Space)s: one file per domain.
+//! Game rules as [`Space`](crate::space::Space)s: one file per game (and its
+//! WGSL expansion beside it), and the [`registry`] that opens them by name.
 
 pub mod board;
 pub mod fox_geese;
@@ -6,7 +7,9 @@ pub mod frogs_toads;
 pub mod pancake;
 pub mod peg_solitaire;
 mod permutation_state;
+pub mod pocket_cube;
 pub mod positional;
+pub mod registry;
 pub mod sliding_tile;
 pub mod top_spin;
 
@@ -16,5 +19,6 @@ pub use frogs_toads::FrogsToads;
 pub use pancake::Pancake;
 pub use peg_solitaire::PegSolitaire;
 pub use permutation_state::PermutationBuffer;
+pub use pocket_cube::{CubeMetric, PocketCube};
 pub use sliding_tile::SlidingTile;
 pub use top_spin::TopSpin;

@@ -10,9 +10,14 @@
 //! number.
 
 use super::permutation_state::{PermutationBuffer, check_permutation, parse_numbers};
+use super::registry::{GameOptions, OptionSpec, Registered};
 use crate::error::{Error, Result};
 use crate::hash::permutation::{factorial, rank_mr, unrank_mr};
+use crate::kernel::Program;
 use crate::space::{Block, MoveFilter, Picture, Space};
+
+/// The GPU expansion of this game (see [`crate::kernel`]).
+const PANCAKE_KERNEL: &str = include_str!("pancake.wgsl");
 
 /// The largest n the tool accepts: n! (times 2^n when burned) must fit a u64.
 pub const MAX_PANCAKES: usize = 20;
@@ -99,7 +104,33 @@ impl Pancake {
     }
 }
 
+impl Registered for Pancake {
+    const NAME: &'static str = "pancake";
+    const SUMMARY: &'static str = "n-Pancake: flip the top k of n pancakes until sorted";
+    const OPTIONS: &'static [OptionSpec] = &[
+        OptionSpec::value("n", "N", "Number of pancakes (1..=20, burned 1..=16)"),
+        OptionSpec::flag("burned", "Pancakes burned on one side, which must end down"),
+    ];
+
+    fn from_options(options: &GameOptions) -> Result<Self> {
+        Pancake::new(options.required_number("n")?, options.flag("burned"))
+    }
+}
+
 impl Space for Pancake {
+    fn gpu_program(&self) -> Result<Program> {
+        let flips: Vec<u32> = self.flip_lengths().map(|k| k as u32).collect();
+        let mut program = Program::default();
+        program
+            .constant("PANCAKES", self.n() as u32)
+            .constant("BURNED", self.burned() as u32)
+            .constant("FLIP_COUNT", flips.len() as u32)
+            .table("FLIPS_AT", &flips)
+            .permutation_hash(self.n())
+            .source(PANCAKE_KERNEL);
+        Ok(program)
+    }
+
     type State = PancakeState;
 
     fn descriptor(&self) -> String {

@@ -15,9 +15,14 @@
 //! each stored position by the size of its orbit (section 8.1).
 
 use super::board::{Board, MaskMap, ORTHOGONAL};
+use super::registry::{GameOptions, OptionSpec, Registered};
 use crate::error::{Error, Result};
 use crate::hash::BinomialRanker;
+use crate::kernel::{self, Program};
 use crate::space::{Block, BlockLayering, MoveFilter, Picture, Space};
+
+/// The GPU expansion of this game (see [`crate::kernel`]).
+const PEG_SOLITAIRE_KERNEL: &str = include_str!("peg_solitaire.wgsl");
 
 /// A jump into a hole: `over` and `from` must hold pegs.
 #[derive(Clone, Copy, Debug)]
@@ -223,7 +228,71 @@ impl Picture for PegSolitaire {
     }
 }
 
+impl Registered for PegSolitaire {
+    const NAME: &'static str = "peg-solitaire";
+    const SUMMARY: &'static str =
+        "Peg Solitaire: jump a peg over a neighbour into a hole, removing the neighbour";
+    const OPTIONS: &'static [OptionSpec] = &[
+        OptionSpec::value(
+            "board",
+            "BOARD",
+            "Board: english (33 holes), french (37 holes), or a board file",
+        )
+        .with_default("english"),
+        OptionSpec::value(
+            "start-hole",
+            "CELL",
+            "The empty hole of the start position (e.g. d4 or a cell number; default the centre)",
+        ),
+        OptionSpec::flag(
+            "symmetry",
+            "Store one position per class of board symmetries fixing the start (counts are still those of the full space)",
+        ),
+    ];
+
+    fn from_options(options: &GameOptions) -> Result<Self> {
+        let board = Board::load(options.get("board").unwrap_or("english"))?;
+        let hole = match options.get("start-hole") {
+            Some(cell) => board.parse_cell(cell)?,
+            None => board.centre().ok_or_else(|| {
+                Error::InvalidParameter(format!(
+                    "{} has no centre cell: give --start-hole",
+                    board.name()
+                ))
+            })?,
+        };
+        PegSolitaire::new(board, &[hole], options.flag("symmetry"))
+    }
+}
+
 impl Space for PegSolitaire {
+    fn gpu_program(&self) -> Result<Program> {
+        if self.symmetry_count() > 1 {
+            return Err(kernel::unsupported(
+                "--symmetry is not implemented in the GPU kernels".into(),
+            ));
+        }
+        let cells = self.cells();
+        let lists: Vec<Vec<u32>> = (0..cells)
+            .map(|to| {
+                self.jumps_into(to)
+                    .flat_map(|emptied| [emptied as u32, (emptied >> 32) as u32])
+                    .collect()
+            })
+            .collect();
+        let (mut starts, jumps) = kernel::per_cell_lists(&lists);
+        // Offsets count jumps, two words each.
+        starts.iter_mut().for_each(|start| *start /= 2);
+        let mut program = Program::default();
+        program
+            .constant("CELLS", cells as u32)
+            .table("JUMP_STARTS_AT", &starts)
+            .table("JUMPS_AT", &jumps)
+            .binomial_hash()
+            .source(PEG_SOLITAIRE_KERNEL);
+        Ok(program)
+    }
+
     type State = u64;
 
     fn descriptor(&self) -> String {

@@ -13,9 +13,14 @@
 //! Algorithm 7, with the sideways moves applied as whole-block ORs.
 
 use super::permutation_state::{PermutationBuffer, check_permutation, parse_numbers};
+use super::registry::{GameOptions, OptionSpec, Registered};
 use crate::error::{Error, Result};
 use crate::hash::permutation::{factorial, is_odd, rank_mr_folded, unrank_mr_folded};
+use crate::kernel::Program;
 use crate::space::{Block, BlockLayering, MoveFilter, Picture, Space};
+
+/// The GPU expansion of this game (see [`crate::kernel`]).
+const SLIDING_TILE_KERNEL: &str = include_str!("sliding_tile.wgsl");
 
 /// (w*h)!/2 must fit a u64.
 pub const MAX_CELLS: usize = 20;
@@ -117,7 +122,36 @@ impl SlidingTile {
     }
 }
 
+impl Registered for SlidingTile {
+    const NAME: &'static str = "sliding-tile";
+    const SUMMARY: &'static str =
+        "w x h sliding-tile puzzle, searched from the goal with the blank in the top-left corner";
+    const OPTIONS: &'static [OptionSpec] = &[
+        OptionSpec::value("width", "WIDTH", "Board width (columns)"),
+        OptionSpec::value("height", "HEIGHT", "Board height (rows)"),
+    ];
+
+    fn from_options(options: &GameOptions) -> Result<Self> {
+        SlidingTile::new(
+            options.required_number("width")?,
+            options.required_number("height")?,
+        )
+    }
+}
+
 impl Space for SlidingTile {
+    fn gpu_program(&self) -> Result<Program> {
+        let odd: Vec<u32> = self.odd_orders().iter().map(|&o| o as u32).collect();
+        let mut program = Program::default();
+        program
+            .constant("WIDTH", self.width() as u32)
+            .constant("HEIGHT", self.height() as u32)
+            .table("ODD_AT", &odd)
+            .permutation_hash(self.cells())
+            .source(SLIDING_TILE_KERNEL);
+        Ok(program)
+    }
+
     type State = SlidingTileState;
 
     fn descriptor(&self) -> String {

@@ -15,11 +15,16 @@
 //! each twist rather than trusting the condition.
 
 use super::permutation_state::{PermutationBuffer, check_permutation, parse_numbers};
+use super::registry::{GameOptions, OptionSpec, Registered};
 use crate::error::{Error, Result};
 use crate::hash::permutation::{
     MAX_PERMUTATION_LEN, factorial, is_odd, rank_mr, rank_mr_folded, unrank_mr, unrank_mr_folded,
 };
+use crate::kernel::Program;
 use crate::space::{MoveFilter, Picture, Space};
+
+/// The GPU expansion of this game (see [`crate::kernel`]).
+const TOP_SPIN_KERNEL: &str = include_str!("top_spin.wgsl");
 
 #[derive(Clone, Debug)]
 pub struct TopSpin {
@@ -137,7 +142,40 @@ impl TopSpin {
     }
 }
 
+impl Registered for TopSpin {
+    const NAME: &'static str = "top-spin";
+    const SUMMARY: &'static str = "(n, k) Top-Spin: reverse k consecutive tokens of a ring of n";
+    const OPTIONS: &'static [OptionSpec] = &[
+        OptionSpec::value("n", "N", "Number of tokens on the ring (3..=21)"),
+        OptionSpec::value("k", "K", "Tokens reversed by one twist").with_default("4"),
+    ];
+
+    fn from_options(options: &GameOptions) -> Result<Self> {
+        let k = options.number("k")?.unwrap_or(4);
+        TopSpin::new(options.required_number("n")?, k)
+    }
+}
+
 impl Space for TopSpin {
+    fn gpu_program(&self) -> Result<Program> {
+        let n = self.tokens();
+        let mut swaps = Vec::new();
+        for start in 0..n {
+            for (a, b) in self.twist_swaps(start) {
+                swaps.extend([a as u32, b as u32]);
+            }
+        }
+        let mut program = Program::default();
+        program
+            .constant("TOKENS", n as u32)
+            .constant("FOLDED", self.is_folded() as u32)
+            .constant("TWIST_SWAPS", (swaps.len() / (2 * n)) as u32)
+            .table("TWISTS_AT", &swaps)
+            .permutation_hash(n)
+            .source(TOP_SPIN_KERNEL);
+        Ok(program)
+    }
+
     type State = TopSpinState;
 
     fn descriptor(&self) -> String {
@@ -255,6 +293,7 @@ impl Picture for TopSpin {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::CpuBackend;
 
     #[test]
     fn rank_and_unrank_agree_on_the_whole_space() {
@@ -311,8 +350,9 @@ mod tests {
         for (n, k) in [(7, 4), (9, 4), (7, 2)] {
             let options = crate::search::SearchOptions::default();
             let folded =
-                crate::search::two_bit_bfs(&TopSpin::new(n, k).unwrap(), &options).unwrap();
-            let full = crate::search::two_bit_bfs(&unfolded(n, k), &options).unwrap();
+                crate::search::two_bit_bfs(&TopSpin::new(n, k).unwrap(), &CpuBackend, &options)
+                    .unwrap();
+            let full = crate::search::two_bit_bfs(&unfolded(n, k), &CpuBackend, &options).unwrap();
             assert_eq!(folded.layers, full.layers);
         }
     }

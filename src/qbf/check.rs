@@ -9,8 +9,8 @@ use super::formula::Formula;
 use super::prepare::{Preprocessing, prepare};
 use super::runner::solve_with;
 use crate::error::Result;
-use crate::games::positional::solver::{Outcome, solve};
 use crate::games::positional::{PositionalGame, Query};
+use crate::qbf::exhaustive::{Outcome, solve};
 
 /// One encoding's row of a check.
 #[derive(Clone, Debug, PartialEq)]

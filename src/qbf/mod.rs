@@ -5,6 +5,7 @@
 pub mod builder;
 pub mod check;
 pub mod encodings;
+pub mod exhaustive;
 pub mod formula;
 pub mod prepare;
 pub mod runner;

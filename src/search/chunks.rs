@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use crate::space::Block;
+use crate::space::{Block, Space};
 
 /// States per chunk: large enough to amortise scheduling, small enough that
 /// two cores (or sixteen) stay busy to the end of a pass. A multiple of 64 so
@@ -32,6 +32,36 @@ pub fn chunks_of(blocks: &[Block]) -> Vec<Chunk> {
         }
     }
     chunks
+}
+
+/// The space's chunks, and which of them belong to each block.
+pub struct ChunkIndex {
+    chunks: Vec<Chunk>,
+    /// Chunks of block b: `chunks[first[b]..first[b + 1]]`.
+    first: Vec<usize>,
+}
+
+impl ChunkIndex {
+    pub fn new<S: Space>(space: &S) -> Self {
+        let blocks = space.blocks();
+        let chunks = chunks_of(&blocks);
+        let mut first = vec![0; blocks.len() + 1];
+        for chunk in &chunks {
+            first[chunk.block + 1] += 1;
+        }
+        for b in 0..blocks.len() {
+            first[b + 1] += first[b];
+        }
+        ChunkIndex { chunks, first }
+    }
+
+    /// The chunks of `blocks`, in order.
+    pub fn of(&self, blocks: &[usize]) -> Vec<&Chunk> {
+        blocks
+            .iter()
+            .flat_map(|&b| &self.chunks[self.first[b]..self.first[b + 1]])
+            .collect()
+    }
 }
 
 #[cfg(test)]

@@ -1,23 +1,19 @@
-//! Bookkeeping shared by the searches: per-layer (or per-scan) counts,
-//! goal distances, resuming from a table file's checkpoint, recording one
-//! after every pass, running a pass over chunks, and the final report.
+//! Bookkeeping shared by the search drivers: per-layer (or per-scan)
+//! counts, goal distances, resuming from a table file's checkpoint,
+//! recording one after every pass, and the final report.
 
 use std::time::Instant;
 
-use rayon::prelude::*;
-
-use super::chunks::Chunk;
+use super::checkpoint::Checkpoint;
 use super::{Algorithm, GoalReport, Progress, SearchReport, Work};
 use crate::error::Result;
-use crate::space::Space;
-use crate::table::Checkpoint;
-use crate::table::storage::WordStorage;
+use crate::table::WordStorage;
 
 /// The states a pass added: positions of the full space, and the stored
 /// representatives they stand for (equal unless the space is reduced by
 /// symmetry).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct LayerCount {
+pub struct LayerCount {
     pub states: u64,
     pub representatives: u64,
 }
@@ -31,39 +27,8 @@ impl LayerCount {
     }
 }
 
-/// Counts the states visited by `visit_chunk` over `chunks`: with symmetry
-/// reduction each stored state counts for its orbit, else `representatives`
-/// (a population count the caller already has) is the answer.
-pub(crate) fn count_states<S: Space>(
-    space: &S,
-    chunks: &[&Chunk],
-    representatives: u64,
-    visit_chunk: impl Fn(&Chunk, &mut dyn FnMut(u64)) + Sync,
-) -> LayerCount {
-    if !space.symmetry_reduced() {
-        return LayerCount::plain(representatives);
-    }
-    let states = chunks
-        .par_iter()
-        .map(|chunk| {
-            let mut state = space.new_state();
-            let mut states = 0u64;
-            visit_chunk(chunk, &mut |rank| {
-                space.unrank(rank, &mut state);
-                states += space.orbit_size(&state);
-            });
-            states
-        })
-        .sum();
-    LayerCount {
-        states,
-        representatives,
-    }
-}
-
 pub(crate) struct Ledger<'a> {
     algorithm: Algorithm,
-    storage: &'a WordStorage,
     progress: &'a dyn Progress,
     started: Instant,
     /// States per layer (BFS) or states reached after each scan (reachability).
@@ -78,21 +43,19 @@ pub(crate) struct Ledger<'a> {
 }
 
 impl<'a> Ledger<'a> {
-    /// Continues from the checkpoint of a reopened table, or starts afresh:
-    /// `start` marks the start states and returns their count. `reached`
-    /// tells whether a rank is in the table (for goal distances).
+    /// Continues from the checkpoint of a reopened table, or starts afresh
+    /// (then the driver marks the start states and [`push`](Self::push)es
+    /// their count).
     pub fn open(
         algorithm: Algorithm,
-        storage: &'a WordStorage,
-        checkpoint: Option<Checkpoint>,
+        storage: &WordStorage,
+        record: Option<Vec<u8>>,
         progress: &'a dyn Progress,
         goals: Vec<u64>,
-        start: impl FnOnce() -> Result<LayerCount>,
-        reached: impl Fn(u64) -> bool,
     ) -> Result<Self> {
+        let checkpoint = Checkpoint::read(storage, record)?;
         let mut ledger = Ledger {
             algorithm,
-            storage,
             progress,
             started: Instant::now(),
             counts: Vec::new(),
@@ -104,36 +67,35 @@ impl<'a> Ledger<'a> {
             work: Work::default(),
             passes: 0,
         };
-        match checkpoint {
-            Some(Checkpoint {
-                last_completed: Some(last),
-                counts,
-                representatives,
-                goal_distances,
-                complete,
-            }) => {
-                progress.note(&format!(
-                    "resuming after completed {} {last}",
-                    ledger.unit()
-                ));
-                ledger.counts = counts;
-                ledger.representatives = representatives;
-                if goal_distances.len() == ledger.goals.len() {
-                    ledger.goal_distances = goal_distances;
-                }
-                ledger.resumed_from = Some(last);
-                ledger.finished = complete;
-                for (index, &count) in ledger.counts.iter().enumerate() {
-                    ledger.announce(index, count);
-                }
+        if let Some(Checkpoint {
+            last_completed: Some(last),
+            counts,
+            representatives,
+            goal_distances,
+            complete,
+        }) = checkpoint
+        {
+            progress.note(&format!(
+                "resuming after completed {} {last}",
+                ledger.unit()
+            ));
+            ledger.counts = counts;
+            ledger.representatives = representatives;
+            if goal_distances.len() == ledger.goals.len() {
+                ledger.goal_distances = goal_distances;
             }
-            _ => {
-                let first = start()?;
-                ledger.push(first, &reached);
-                ledger.checkpoint()?;
+            ledger.resumed_from = Some(last);
+            ledger.finished = complete;
+            for (index, &count) in ledger.counts.iter().enumerate() {
+                ledger.announce(index, count);
             }
         }
         Ok(ledger)
+    }
+
+    /// True when no layer is recorded yet: the start states are to be marked.
+    pub fn is_fresh(&self) -> bool {
+        self.counts.is_empty()
     }
 
     fn unit(&self) -> &'static str {
@@ -152,7 +114,9 @@ impl<'a> Ledger<'a> {
         }
     }
 
-    fn push(&mut self, count: LayerCount, reached: &impl Fn(u64) -> bool) {
+    /// Records a completed layer (or scan); `reached` tells whether a goal
+    /// rank is in the table now.
+    pub fn push(&mut self, count: LayerCount, reached: impl Fn(u64) -> bool) {
         self.counts.push(count.states);
         self.representatives.push(count.representatives);
         let layer = self.counts.len() as u64 - 1;
@@ -164,60 +128,32 @@ impl<'a> Ledger<'a> {
         self.announce(self.counts.len() - 1, count.states);
     }
 
-    fn checkpoint(&self) -> Result<()> {
-        self.storage.checkpoint(&Checkpoint {
+    /// Writes the ledger into the store's header (a no-op on the heap).
+    pub fn checkpoint(&self, storage: &WordStorage) -> Result<()> {
+        Checkpoint {
             last_completed: Some(self.counts.len() as u64 - 1),
             counts: self.counts.clone(),
             representatives: self.representatives.clone(),
             goal_distances: self.goal_distances.clone(),
             complete: self.finished,
-        })
+        }
+        .write(storage)
     }
 
-    /// Runs one pass of `visit` over `chunks` in parallel, with progress.
-    pub fn pass(&mut self, label: &str, chunks: &[&Chunk], visit: impl Fn(&Chunk) -> Work + Sync) {
-        let progress = self.progress;
-        progress.begin_pass(label, chunks.len() as u64);
-        self.work += chunks
-            .par_iter()
-            .map(|chunk| {
-                let done = visit(chunk);
-                progress.advance(1);
-                done
-            })
-            .reduce(Work::default, |a, b| a + b);
-        progress.end_pass();
-        self.passes += 1;
-    }
-
-    /// Accounts for a pass run elsewhere (on the GPU), which reported its
-    /// progress itself.
-    pub fn account_pass(&mut self, work: Work) {
+    /// Accounts for a pass a backend ran (it showed its progress itself).
+    pub fn add_pass(&mut self, work: Work) {
         self.work += work;
         self.passes += 1;
     }
 
-    pub fn progress(&self) -> &'a dyn Progress {
-        self.progress
-    }
-
-    /// Ends a pass: `next` is what it added, or `None` when it found nothing
-    /// and the search is over. The checkpoint goes to disk either way.
-    pub fn record(
-        &mut self,
-        next: Option<LayerCount>,
-        reached: impl Fn(u64) -> bool,
-    ) -> Result<()> {
-        match next {
-            Some(count) => self.push(count, &reached),
-            None => self.finished = true,
-        }
-        self.checkpoint()
-    }
-
     /// The final report; `deepest` holds a few ranks of the last layer when
     /// the algorithm can tell them apart.
-    pub fn report(self, deepest: Vec<u64>, reached: impl Fn(u64) -> bool) -> SearchReport {
+    pub fn report(
+        self,
+        deepest: Vec<u64>,
+        reached: impl Fn(u64) -> bool,
+        storage: &WordStorage,
+    ) -> SearchReport {
         let reachability = self.algorithm == Algorithm::OneBitReachability;
         let reached_goal = |goal: u64, distance: Option<u64>| distance.is_some() || reached(goal);
         let goals = self
@@ -263,7 +199,7 @@ impl<'a> Ledger<'a> {
             parent_checks: self.work.parent_checks,
             seconds: self.started.elapsed().as_secs_f64(),
             resumed_from: self.resumed_from,
-            store: self.storage.path().map(|p| p.to_path_buf()),
+            store: storage.path().map(|p| p.to_path_buf()),
         }
     }
 }

@@ -1,12 +1,15 @@
 //! Bit-state searches over any [`Space`]: two-bit BFS (Algorithm 1), one-bit
 //! reachability (Algorithm 2) and one-bit BFS (Algorithms 3 and 7) of
-//! `002_f83af64931234a7c.txt`.
+//! `002_f83af64931234a7c.txt`, one driver each, on any [`Backend`]; and the
+//! two-bit retrograde analysis of two-player games ([`retro2`]).
 //!
-//! Every algorithm runs on the current rayon pool, splits the table into
-//! word-aligned chunks that never straddle a block, and gives the same
-//! counts whatever the number of threads.
+//! A driver knows no game and no device: it runs passes through the
+//! backend's [`backend`] traits and gives the same counts on every backend
+//! and with any number of threads.
 
-pub(crate) mod chunks;
+pub mod backend;
+pub mod checkpoint;
+pub mod chunks;
 pub(crate) mod ledger;
 pub mod one_bit_bfs;
 pub mod reachability;
@@ -15,7 +18,10 @@ pub mod two_bit_bfs;
 
 use std::path::PathBuf;
 
+pub use backend::{Backend, OneBitPasses, Opened, Pass, TableRequest, TwoBitPasses};
+pub use checkpoint::Checkpoint;
 pub use chunks::Chunk;
+pub use ledger::LayerCount;
 pub use one_bit_bfs::one_bit_bfs;
 pub use reachability::one_bit_reachability;
 pub use two_bit_bfs::two_bit_bfs;
@@ -48,12 +54,26 @@ impl Algorithm {
         }
     }
 
-    /// Runs this algorithm on `space`.
-    pub fn run<S: Space>(self, space: &S, options: &SearchOptions) -> Result<SearchReport> {
+    /// Runs this algorithm on `space`, its passes on `backend`.
+    pub fn run<S: Space, B: Backend>(
+        self,
+        space: &S,
+        backend: &B,
+        options: &SearchOptions,
+    ) -> Result<SearchReport> {
         match self {
-            Algorithm::TwoBitBfs => two_bit_bfs(space, options),
-            Algorithm::OneBitBfs => one_bit_bfs(space, options),
-            Algorithm::OneBitReachability => one_bit_reachability(space, options),
+            Algorithm::TwoBitBfs => two_bit_bfs(space, backend, options),
+            Algorithm::OneBitBfs => one_bit_bfs(space, backend, options),
+            Algorithm::OneBitReachability => one_bit_reachability(space, backend, options),
+        }
+    }
+
+    /// The name used in report headers.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Algorithm::TwoBitBfs => "two-bit BFS",
+            Algorithm::OneBitBfs => "one-bit BFS",
+            Algorithm::OneBitReachability => "one-bit reachability",
         }
     }
 }
@@ -188,12 +208,14 @@ impl SearchReport {
     }
 }
 
-/// Work counters summed over chunks.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Work {
+/// What a pass did, summed over its pieces of work.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Work {
     pub expanded: u64,
     pub successors: u64,
     pub parent_checks: u64,
+    /// Cells or bits the pass changed (states it added).
+    pub marked: u64,
 }
 
 impl std::ops::Add for Work {
@@ -203,6 +225,7 @@ impl std::ops::Add for Work {
             expanded: self.expanded + other.expanded,
             successors: self.successors + other.successors,
             parent_checks: self.parent_checks + other.parent_checks,
+            marked: self.marked + other.marked,
         }
     }
 }
@@ -213,30 +236,24 @@ impl std::ops::AddAssign for Work {
     }
 }
 
-/// Successor ranks are collected and applied in batches: the table words of
-/// a batch are first read with plain loads, which the CPU overlaps, and only
-/// the unseen ones are then claimed with (serialising) atomic operations.
-pub(crate) const BATCH: usize = 512;
+/// Blocks that can hold states of BFS layer `layer`: those whose residue
+/// under the space's move-alternation layering matches (all without one).
+pub fn blocks_of_layer<S: Space>(space: &S, layer: usize) -> Vec<usize> {
+    let count = space.blocks().len();
+    match space.layering() {
+        Some(layering) => (0..count)
+            .filter(|&b| layering.residues[b] == layer as u64 % layering.modulus)
+            .collect(),
+        None => (0..count).collect(),
+    }
+}
 
-/// Parent checking in a reversible space: unranks `rank`, lists its
-/// neighbours (its parents, too) and tells whether any of them passes
-/// `is_parent`.
-#[inline]
-pub(crate) fn has_parent<S: Space>(
-    space: &S,
-    rank: u64,
-    moves: crate::space::MoveFilter,
-    scratch: &mut (S::State, Vec<u64>),
-    work: &mut Work,
-    is_parent: impl Fn(u64) -> bool,
-) -> bool {
-    let (state, neighbours) = scratch;
-    space.unrank(rank, state);
-    work.parent_checks += 1;
-    neighbours.clear();
-    space.expand(state, moves, |neighbour| neighbours.push(neighbour));
-    work.successors += neighbours.len() as u64;
-    neighbours.iter().any(|&neighbour| is_parent(neighbour))
+/// The blocks in either list, ascending.
+pub fn union(a: &[usize], b: &[usize]) -> Vec<usize> {
+    let mut both: Vec<usize> = a.iter().chain(b).copied().collect();
+    both.sort_unstable();
+    both.dedup();
+    both
 }
 
 /// Checks every start rank lies in the space (a game bug otherwise).

@@ -17,17 +17,22 @@
 //! pass picks whichever visits fewer states, which late in a search (most
 //! states found, re-expansion everywhere) is the clear bits by far.
 
+use super::backend::{Backend, OneBitPasses, Pass, TableRequest};
 use super::chunks::{Chunk, chunks_of};
-use super::ledger::{Ledger, count_states};
+use super::ledger::Ledger;
 use super::{
-    Algorithm, BATCH, DEEPEST_SAMPLE, MeetReport, SearchOptions, SearchReport, Work,
-    checked_start_ranks, has_parent,
+    Algorithm, DEEPEST_SAMPLE, MeetReport, SearchOptions, SearchReport, blocks_of_layer,
+    checked_start_ranks, union,
 };
 use crate::error::{Error, Result};
 use crate::space::{Block, BlockLayering, MoveFilter, Space};
 use crate::table::OneBitTable;
 
-pub fn one_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<SearchReport> {
+pub fn one_bit_bfs<S: Space, B: Backend>(
+    space: &S,
+    backend: &B,
+    options: &SearchOptions,
+) -> Result<SearchReport> {
     let layering = space.layering().ok_or_else(|| {
         Error::Unsupported(format!(
             "one-bit BFS needs a move-alternation property, and {} has none; use two-bit BFS or reachability",
@@ -42,8 +47,12 @@ pub fn one_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
             space.descriptor()
         )));
     }
+    let meet_at = if options.meet_in_middle {
+        Some(meeting_layers(space, &layering, &blocks)?)
+    } else {
+        None
+    };
 
-    let descriptor = format!("{}; one-bit BFS", space.descriptor());
     // With exact layers only three consecutive layers are ever in use: the
     // one expanded, the one filled, and the one before (kept for meeting in
     // the middle); older ones are discarded as the search goes.
@@ -54,7 +63,7 @@ pub fn one_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
             .filter(|&(_, &r)| r == residue);
         with_residue.map(|(block, _)| block.len).sum()
     };
-    let resident = if layering.exact {
+    let resident_cells = if layering.exact {
         (0..layering.modulus)
             .map(|r| {
                 (0..3)
@@ -66,63 +75,42 @@ pub fn one_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
     } else {
         space.size()
     };
-    let (table, checkpoint) =
-        OneBitTable::open(&options.backing, &descriptor, space.size(), resident)?;
+    let request = TableRequest {
+        backing: &options.backing,
+        descriptor: format!("{}; one-bit BFS", space.descriptor()),
+        resident_cells,
+        max_depth: options.max_depth,
+    };
+    let opened = backend.one_bit(space, &request)?;
+    let mut table = opened.passes;
     let residue_of_layer = |layer: usize| layer as u64 % layering.modulus;
-    let blocks_with_residue = |residue: u64| -> Vec<usize> {
-        (0..blocks.len())
-            .filter(|&b| layering.residues[b] == residue)
-            .collect()
-    };
-    let chunks = chunks_of(&blocks);
-    let chunks_with_residue = |residue: u64| -> Vec<&Chunk> {
-        chunks
-            .iter()
-            .filter(|c| layering.residues[c.block] == residue)
-            .collect()
-    };
-    // Set bits in the blocks of a residue, and (with exact layers) the full
-    // count they stand for.
-    let count_residue = |residue: u64, earlier: u64| {
-        let set: u64 = blocks_with_residue(residue)
-            .iter()
-            .map(|&b| table.count_in(blocks[b].range()))
-            .sum();
-        count_states(
-            space,
-            &chunks_with_residue(residue),
-            set - earlier,
-            |chunk, visit| table.for_each_set(chunk.ranks.clone(), visit),
-        )
-    };
-    let reached = |rank: u64| table.get(rank);
+    let goals = space.goal_ranks();
+    let mut goal_bits = Vec::new();
     let mut ledger = Ledger::open(
         Algorithm::OneBitBfs,
         table.storage(),
-        checkpoint,
+        opened.progress,
         options.progress,
-        space.goal_ranks(),
-        || {
-            for rank in checked_start_ranks(space)? {
-                let block = blocks.partition_point(|b| b.end() <= rank);
-                if layering.residues[block] != 0 {
-                    return Err(Error::InvalidParameter(format!(
-                        "start rank {rank} lies in a block of layer residue {}, not 0",
-                        layering.residues[block]
-                    )));
-                }
-                table.set(rank);
-            }
-            Ok(count_residue(0, 0))
-        },
-        reached,
+        goals.clone(),
     )?;
+    if ledger.is_fresh() {
+        let starts = checked_start_ranks(space)?;
+        for &rank in &starts {
+            let block = blocks.partition_point(|b| b.end() <= rank);
+            if layering.residues[block] != 0 {
+                return Err(Error::InvalidParameter(format!(
+                    "start rank {rank} lies in a block of layer residue {}, not 0",
+                    layering.residues[block]
+                )));
+            }
+        }
+        table.set_bits(&starts)?;
+        let first = table.count(&blocks_of_layer(space, 0))?;
+        goal_bits = table.bits(&goals)?;
+        ledger.push(first, reached(&goals, &goal_bits));
+        ledger.checkpoint(table.storage())?;
+    }
 
-    let meet_at = if options.meet_in_middle {
-        Some(meeting_layers(space, &layering, &blocks)?)
-    } else {
-        None
-    };
     let halfway = |layers: usize| meet_at.is_some_and(|(_, last)| layers > last);
     while !ledger.finished
         && !halfway(ledger.counts.len())
@@ -132,69 +120,95 @@ pub fn one_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
         let expanding = residue_of_layer(level - 1);
         let residue = residue_of_layer(level);
         // States stored so far with each residue, from the layer counts.
-        let found_with = |wanted: u64| -> u64 {
-            let layers = ledger.representatives.iter().enumerate();
+        let found_with = |counts: &[u64], wanted: u64| -> u64 {
+            let layers = counts.iter().enumerate();
             layers
                 .filter(|&(layer, _)| residue_of_layer(layer) == wanted)
                 .map(|(_, &n)| n)
                 .sum()
         };
-        let (earlier, sources) = (found_with(residue), found_with(expanding));
+        let earlier = found_with(&ledger.representatives, residue);
+        let sources = found_with(&ledger.representatives, expanding);
+        let earlier_states = found_with(&ledger.counts, residue);
+        let source_blocks = blocks_of_layer(space, level - 1);
+        let target_blocks = blocks_of_layer(space, level);
 
-        for source in blocks_with_residue(expanding) {
+        for &source in &source_blocks {
             for &target in &layering.rank_preserving[source] {
-                let len = blocks[source].len;
-                table.or_range(blocks[source].start, blocks[target].start, len);
+                table.or_block(source, target)?;
             }
         }
-        let capacity: u64 = blocks_with_residue(residue)
-            .iter()
-            .map(|&b| blocks[b].len)
-            .sum();
+        let capacity: u64 = target_blocks.iter().map(|&b| blocks[b].len).sum();
         let pull = space.reversible() && capacity - earlier < sources;
-        let active_residue = if pull { residue } else { expanding };
-        let active = chunks_with_residue(active_residue);
-        if pull {
-            ledger.pass(
-                &format!("layer {level} (checking parents)"),
-                &active,
-                |chunk| fill_chunk(space, &table, chunk),
-            );
+        // Pushing expands the set bits of the source blocks; pulling checks
+        // the clear bits of the target blocks.
+        let (label, scanned) = if pull {
+            (
+                format!("layer {level} (checking parents)"),
+                target_blocks.clone(),
+            )
         } else {
-            ledger.pass(&format!("layer {level}"), &active, |chunk| {
-                expand_chunk(space, &table, chunk)
-            });
-        }
+            (format!("layer {level}"), source_blocks.clone())
+        };
+        let pass = Pass {
+            label,
+            scanned,
+            touched: union(&source_blocks, &target_blocks),
+            progress: options.progress,
+        };
+        let moves = MoveFilter::SkipRankPreserving;
+        let work = if pull {
+            table.fill(&pass, moves)?
+        } else {
+            table.expand(&pass, moves)?
+        };
+        ledger.add_pass(work);
 
         // Theorem 3: this layer's states are the new bits of its residue.
-        let found = count_residue(residue, earlier);
-        ledger.record((found.representatives > 0).then_some(found), reached)?;
+        let set = table.count(&target_blocks)?;
+        let found = super::LayerCount {
+            states: set.states - earlier_states,
+            representatives: set.representatives - earlier,
+        };
+        goal_bits = table.bits(&goals)?;
+        match (found.representatives > 0).then_some(found) {
+            Some(found) => ledger.push(found, reached(&goals, &goal_bits)),
+            None => ledger.finished = true,
+        }
+        ledger.checkpoint(table.storage())?;
         if layering.exact && level >= 2 {
-            for block in blocks_with_residue(residue_of_layer(level - 2)) {
-                table.discard(blocks[block].range())?;
-            }
+            table.discard(&blocks_of_layer(space, level - 2))?;
         }
     }
+    if goal_bits.len() != goals.len() {
+        goal_bits = table.bits(&goals)?;
+    }
+    let storage_report = |ledger: Ledger, deepest, table: &dyn OneBitPasses| {
+        ledger.report(deepest, reached(&goals, &goal_bits), table.storage())
+    };
     if let Some((goal_layer, last)) = meet_at {
-        if ledger.counts.len() <= last {
-            // The search ended before the second half's layer: no path.
-            let report = ledger.report(Vec::new(), reached);
-            let meet = MeetReport {
-                goal_layer,
-                middle_layer: goal_layer / 2,
-                midpoints: 0,
-            };
-            return Ok(SearchReport {
-                meet: Some(meet),
-                ..report
-            });
-        }
         let middle = goal_layer / 2;
-        let midpoints = count_midpoints(space, &table, &chunks_with_residue(middle as u64));
-        let mut report = ledger.report(Vec::new(), reached);
-        for goal in &mut report.goals {
-            goal.reached = midpoints > 0;
-            goal.distance = (midpoints > 0).then_some(goal_layer);
+        let ended_early = ledger.counts.len() <= last;
+        let midpoints = if ended_early {
+            // The search ended before the second half's layer: no path.
+            0
+        } else {
+            let middle_blocks = blocks_of_layer(space, middle);
+            let view = union(&middle_blocks, &blocks_of_layer(space, last));
+            let host = table.host_view(&view)?;
+            let chunks = chunks_of(&blocks);
+            let middle_chunks: Vec<&Chunk> = chunks
+                .iter()
+                .filter(|c| layering.residues[c.block] == residue_of_layer(middle))
+                .collect();
+            count_midpoints(space, host, &middle_chunks)
+        };
+        let mut report = storage_report(ledger, Vec::new(), table.as_ref());
+        if !ended_early {
+            for goal in &mut report.goals {
+                goal.reached = midpoints > 0;
+                goal.distance = (midpoints > 0).then_some(goal_layer);
+            }
         }
         report.meet = Some(MeetReport {
             goal_layer,
@@ -204,18 +218,23 @@ pub fn one_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<Searc
         return Ok(report);
     }
     // With exact layers, the last layer is the set bits of its blocks.
-    let mut deepest = Vec::new();
-    if layering.exact {
-        let last = residue_of_layer(ledger.counts.len() - 1);
-        for chunk in chunks_with_residue(last) {
-            table.for_each_set(chunk.ranks.clone(), |rank| {
-                if deepest.len() < DEEPEST_SAMPLE {
-                    deepest.push(rank)
-                }
-            });
-        }
+    let deepest = if layering.exact {
+        let last = ledger.counts.len() - 1;
+        table.first_set(&blocks_of_layer(space, last), DEEPEST_SAMPLE)?
+    } else {
+        Vec::new()
+    };
+    Ok(storage_report(ledger, deepest, table.as_ref()))
+}
+
+/// Whether each goal's bit is set.
+fn reached<'g>(goals: &'g [u64], bits: &'g [bool]) -> impl Fn(u64) -> bool + 'g {
+    move |rank| {
+        goals
+            .iter()
+            .position(|&goal| goal == rank)
+            .is_some_and(|i| bits[i])
     }
-    Ok(ledger.report(deepest, reached))
 }
 
 /// For meeting in the middle: the goal's layer g and the last layer the
@@ -294,45 +313,4 @@ fn check_layering(layering: &BlockLayering, blocks: &[Block]) -> Result<()> {
         }
     }
     Ok(())
-}
-
-fn expand_chunk<S: Space>(space: &S, table: &OneBitTable, chunk: &Chunk) -> Work {
-    let mut state = space.new_state();
-    let mut batch = Vec::with_capacity(BATCH + 64);
-    let mut work = Work::default();
-    let flush = |batch: &mut Vec<u64>, work: &mut Work| {
-        work.successors += batch.len() as u64;
-        for &rank in batch.iter() {
-            table.set(rank);
-        }
-        batch.clear();
-    };
-    table.for_each_set(chunk.ranks.clone(), |rank| {
-        space.unrank(rank, &mut state);
-        work.expanded += 1;
-        space.expand(&state, MoveFilter::SkipRankPreserving, |successor| {
-            batch.push(successor)
-        });
-        if batch.len() >= BATCH {
-            flush(&mut batch, &mut work);
-        }
-    });
-    flush(&mut batch, &mut work);
-    work
-}
-
-/// Pull step: every clear bit of the chunk with a set neighbour is set. The
-/// rank-preserving moves were already applied block-wise.
-fn fill_chunk<S: Space>(space: &S, table: &OneBitTable, chunk: &Chunk) -> Work {
-    let mut scratch = (space.new_state(), Vec::with_capacity(64));
-    let mut work = Work::default();
-    let moves = MoveFilter::SkipRankPreserving;
-    table.for_each_clear(chunk.ranks.clone(), |rank| {
-        if has_parent(space, rank, moves, &mut scratch, &mut work, |n| {
-            table.get(n)
-        }) {
-            table.set(rank);
-        }
-    });
-    work
 }

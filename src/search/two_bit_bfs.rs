@@ -1,30 +1,28 @@
-//! Two-bit breadth-first search (Algorithm 1 of `002_f83af64931234a7c.txt`).
+//! Two-bit breadth-first search (Algorithm 1 of `002_f83af64931234a7c.txt`),
+//! on any [`Backend`].
 //!
 //! Cell values: 3 = unseen, 0 = closed (expanded), and 1 / 2 alternate as
 //! "frontier" and "next layer". Algorithm 1 as printed stores depth mod 3 and
-//! so re-expands layer l-4, l-7, ... whenever its value comes round again; a
-//! chunk here instead closes its frontier cells (value -> 0) as soon as their
-//! successors are written. That costs no extra pass, expands every state
-//! exactly once, makes each layer's size a plain count of the "next" value,
-//! and keeps a killed run resumable: a frontier cell is closed only after its
-//! successors are in the table, so redoing a half-finished level is safe.
+//! so re-expands layer l-4, l-7, ... whenever its value comes round again;
+//! here the frontier is closed (value -> 0) once its successors are in the
+//! store. That expands every state exactly once, makes each layer's size a
+//! plain count of the "next" value, and keeps a killed run resumable: a
+//! frontier cell is closed only after its successors are written, so redoing
+//! a half-finished layer is safe, and the recount finds what it had marked.
 //!
 //! Once fewer states are unseen than sit in the frontier, a reversible space
 //! switches to checking parents instead (the "backward" expansion of
 //! Rokicki's two-bit searches): each unseen state looks for a neighbour in
 //! the frontier and stops at the first one.
 
-use std::sync::Mutex;
-
-use super::chunks::{Chunk, chunks_of};
-use super::ledger::{Ledger, count_states};
+use super::backend::{Backend, Pass, TableRequest};
+use super::ledger::Ledger;
 use super::{
-    Algorithm, BATCH, DEEPEST_SAMPLE, SearchOptions, SearchReport, Work, checked_start_ranks,
-    has_parent,
+    Algorithm, DEEPEST_SAMPLE, SearchOptions, SearchReport, blocks_of_layer, checked_start_ranks,
+    union,
 };
 use crate::error::Result;
-use crate::space::{MoveFilter, Space};
-use crate::table::TwoBitTable;
+use crate::space::Space;
 
 pub const UNSEEN: u8 = 3;
 
@@ -33,163 +31,104 @@ pub fn frontier_value(layer: usize) -> u8 {
     1 + (layer % 2) as u8
 }
 
-pub fn two_bit_bfs<S: Space>(space: &S, options: &SearchOptions) -> Result<SearchReport> {
-    let descriptor = format!("{}; two-bit BFS", space.descriptor());
-    let (table, checkpoint) =
-        TwoBitTable::open(&options.backing, &descriptor, space.size(), UNSEEN)?;
-    let chunks = chunks_of(&space.blocks());
-    let all: Vec<&Chunk> = chunks.iter().collect();
-    // The states holding `value`, counted for the full space.
-    let count_value = |value: u8| {
-        count_states(space, &all, table.count(value), |chunk, visit| {
-            table.for_each_equal(chunk.ranks.clone(), value, visit)
-        })
+pub fn two_bit_bfs<S: Space, B: Backend>(
+    space: &S,
+    backend: &B,
+    options: &SearchOptions,
+) -> Result<SearchReport> {
+    let request = TableRequest {
+        backing: &options.backing,
+        descriptor: format!("{}; two-bit BFS", space.descriptor()),
+        resident_cells: space.size(),
+        max_depth: options.max_depth,
     };
-    let reached = |rank: u64| table.get(rank) != UNSEEN;
+    let opened = backend.two_bit(space, &request)?;
+    let mut table = opened.passes;
+    let goals = space.goal_ranks();
+    let mut goal_cells = Vec::new();
     let mut ledger = Ledger::open(
         Algorithm::TwoBitBfs,
         table.storage(),
-        checkpoint,
+        opened.progress,
         options.progress,
-        space.goal_ranks(),
-        || {
-            for rank in checked_start_ranks(space)? {
-                table.set(rank, frontier_value(0));
-            }
-            Ok(count_value(frontier_value(0)))
-        },
-        reached,
+        goals.clone(),
     )?;
+    if ledger.is_fresh() {
+        let starts = checked_start_ranks(space)?;
+        table.set_cells(&starts, frontier_value(0))?;
+        let first = table.count(&blocks_of_layer(space, 0), frontier_value(0))?;
+        goal_cells = table.cells(&goals)?;
+        ledger.push(first, reached(&goals, &goal_cells));
+        ledger.checkpoint(table.storage())?;
+    }
 
-    // A few states of the layer being expanded; when a pass finds nothing,
-    // they are the deepest layer's.
     let mut deepest = Vec::new();
     while !ledger.finished && !options.deep_enough(ledger.counts.len()) {
         let level = ledger.counts.len();
         let frontier = frontier_value(level - 1);
         let next = frontier_value(level);
+        let frontier_blocks = blocks_of_layer(space, level - 1);
+        let next_blocks = blocks_of_layer(space, level);
         let unseen = space.size() - ledger.representatives.iter().sum::<u64>();
-        let sample = Mutex::new(Vec::new());
         let backward = space.reversible() && unseen < ledger.representatives[level - 1];
-        if backward {
-            ledger.pass(
-                &format!("layer {level} (checking parents)"),
-                &all,
-                |chunk| check_parents(space, &table, chunk, frontier, next),
-            );
+        // Forward, the frontier's blocks are scanned; backward, the blocks
+        // the next layer can fill.
+        let (label, scanned) = if backward {
+            (
+                format!("layer {level} (checking parents)"),
+                next_blocks.clone(),
+            )
         } else {
-            ledger.pass(&format!("layer {level}"), &all, |chunk| {
-                expand_chunk(space, &table, chunk, frontier, next, &sample)
-            });
+            (format!("layer {level}"), frontier_blocks.clone())
+        };
+        let pass = Pass {
+            label,
+            scanned,
+            touched: union(&frontier_blocks, &next_blocks),
+            progress: options.progress,
+        };
+        let work = if backward {
+            table.check_parents(&pass, frontier, next)?
+        } else {
+            table.expand(&pass, frontier, next)?
+        };
+        ledger.add_pass(work);
+        let found = table.count(&next_blocks, next)?;
+        if found.representatives == 0 {
+            // The frontier was the deepest layer: note a few of its states
+            // before it closes.
+            deepest = table.first_ranks(&frontier_blocks, frontier, DEEPEST_SAMPLE)?;
         }
-        let found = count_value(next);
-        if backward {
-            if found.representatives == 0 {
-                *sample.lock().unwrap() = first_ranks_holding(&table, &chunks, frontier);
-            }
-            // The frontier had to stay intact until every check was done.
-            table.clear_equal(frontier);
+        // Only now, with every successor in the store, may the frontier close.
+        table.close(&frontier_blocks, frontier)?;
+        goal_cells = table.cells(&goals)?;
+        match (found.representatives > 0).then_some(found) {
+            Some(found) => ledger.push(found, reached(&goals, &goal_cells)),
+            None => ledger.finished = true,
         }
-        deepest = sample.into_inner().unwrap();
-        deepest.sort_unstable();
-        deepest.truncate(DEEPEST_SAMPLE);
-        ledger.record((found.representatives > 0).then_some(found), reached)?;
+        ledger.checkpoint(table.storage())?;
     }
-    Ok(ledger.report(deepest, reached))
+    if goal_cells.len() != goals.len() {
+        goal_cells = table.cells(&goals)?;
+    }
+    if deepest.is_empty() && !ledger.finished {
+        // Stopped at --max-depth: the last layer is still unexpanded.
+        let last = ledger.counts.len() - 1;
+        deepest = table.first_ranks(
+            &blocks_of_layer(space, last),
+            frontier_value(last),
+            DEEPEST_SAMPLE,
+        )?;
+    }
+    Ok(ledger.report(deepest, reached(&goals, &goal_cells), table.storage()))
 }
 
-/// The first few ranks (in rank order) whose cells hold `value`.
-pub(crate) fn first_ranks_holding(table: &TwoBitTable, chunks: &[Chunk], value: u8) -> Vec<u64> {
-    let mut ranks = Vec::new();
-    for chunk in chunks {
-        table.for_each_equal(chunk.ranks.clone(), value, |rank| ranks.push(rank));
-        if ranks.len() >= DEEPEST_SAMPLE {
-            break;
-        }
-    }
-    ranks.truncate(DEEPEST_SAMPLE);
-    ranks
-}
-
-/// Expands the frontier cells of one chunk, then closes them; the first few
-/// expanded ranks go into `sample`.
-fn expand_chunk<S: Space>(
-    space: &S,
-    table: &TwoBitTable,
-    chunk: &Chunk,
-    frontier: u8,
-    next: u8,
-    sample: &Mutex<Vec<u64>>,
-) -> Work {
-    let mut state = space.new_state();
-    let mut sampled = Vec::new();
-    let mut batch = Vec::with_capacity(BATCH + 64);
-    let mut unseen = Vec::with_capacity(BATCH + 64);
-    let mut work = Work::default();
-    table.for_each_equal(chunk.ranks.clone(), frontier, |rank| {
-        if sampled.len() < DEEPEST_SAMPLE {
-            sampled.push(rank);
-        }
-        space.unrank(rank, &mut state);
-        work.expanded += 1;
-        space.expand(&state, MoveFilter::All, |successor| batch.push(successor));
-        if batch.len() >= BATCH {
-            work.successors += batch.len() as u64;
-            mark_batch(table, &mut batch, &mut unseen, next);
-        }
-    });
-    work.successors += batch.len() as u64;
-    mark_batch(table, &mut batch, &mut unseen, next);
-    // Only now, with every successor written, may the frontier cells close.
-    table.clear_equal_in(chunk.ranks.clone(), frontier);
-    if !sampled.is_empty() {
-        let mut sample = sample.lock().unwrap();
-        if sample.len() < DEEPEST_SAMPLE {
-            sample.extend(sampled);
-        }
-    }
-    work
-}
-
-/// Writes `next` into the unseen cells among `batch`, then empties it.
-#[inline]
-fn mark_batch(table: &TwoBitTable, batch: &mut Vec<u64>, unseen: &mut Vec<u64>, next: u8) {
-    unseen.clear();
-    unseen.extend(
-        batch
+/// Whether each goal's cell says it was reached.
+fn reached<'g>(goals: &'g [u64], cells: &'g [u8]) -> impl Fn(u64) -> bool + 'g {
+    move |rank| {
+        goals
             .iter()
-            .copied()
-            .filter(|&rank| table.get(rank) == UNSEEN),
-    );
-    for &rank in unseen.iter() {
-        table.lower_from_three(rank, next);
+            .position(|&goal| goal == rank)
+            .is_some_and(|i| cells[i] != UNSEEN)
     }
-    batch.clear();
-}
-
-/// Backward step: every unseen state of the chunk with a neighbour in the
-/// frontier joins the next layer.
-fn check_parents<S: Space>(
-    space: &S,
-    table: &TwoBitTable,
-    chunk: &Chunk,
-    frontier: u8,
-    next: u8,
-) -> Work {
-    let mut scratch = (space.new_state(), Vec::with_capacity(64));
-    let mut work = Work::default();
-    table.for_each_equal(chunk.ranks.clone(), UNSEEN, |rank| {
-        let is_parent = |neighbour| table.get(neighbour) == frontier;
-        if has_parent(
-            space,
-            rank,
-            MoveFilter::All,
-            &mut scratch,
-            &mut work,
-            is_parent,
-        ) {
-            table.lower_from_three(rank, next);
-        }
-    });
-    work
 }

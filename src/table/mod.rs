@@ -7,5 +7,5 @@ pub mod two_bit;
 mod words;
 
 pub use one_bit::OneBitTable;
-pub use storage::{Backing, Checkpoint, TableIdentity};
+pub use storage::{Backing, TableIdentity, WordStorage};
 pub use two_bit::TwoBitTable;

@@ -12,7 +12,7 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use rayon::prelude::*;
 
-use super::storage::{Backing, Checkpoint, TableIdentity, WordStorage};
+use super::storage::{Backing, TableIdentity, WordStorage};
 use super::words::{count_items, items_in_range, visit_items};
 use crate::error::Result;
 
@@ -31,7 +31,7 @@ impl OneBitTable {
         descriptor: &str,
         bits: u64,
         resident_bits: u64,
-    ) -> Result<(Self, Option<Checkpoint>)> {
+    ) -> Result<(Self, Option<Vec<u8>>)> {
         let identity = TableIdentity {
             descriptor: descriptor.to_string(),
             bits_per_state: 1,
@@ -168,11 +168,6 @@ impl OneBitTable {
                     words[w].fetch_or(bits, Relaxed);
                 }
             });
-    }
-
-    /// Persists progress for a file-backed table (no-op on the heap).
-    pub fn checkpoint(&self, checkpoint: &Checkpoint) -> Result<()> {
-        self.storage.checkpoint(checkpoint)
     }
 }
 

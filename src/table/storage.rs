@@ -2,9 +2,11 @@
 //! header that lets a later run reopen the table and resume.
 //!
 //! File layout: a fixed [`HEADER_LEN`]-byte header, then the packed words
-//! (little-endian u64). The header is written with positioned writes to the
-//! file, never through the mapping, after the mapping has been flushed: a
-//! checkpoint on disk therefore never claims work whose bits are not there.
+//! (little-endian u64). The header holds the table's identity and a
+//! progress record whose meaning belongs to the algorithm that wrote it
+//! (`crate::search::checkpoint`). It is written with positioned writes to
+//! the file, never through the mapping, after the mapping has been flushed:
+//! a record on disk therefore never claims work whose bits are not there.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
@@ -19,21 +21,18 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 
 pub const MAGIC: &[u8; 8] = b"BITSOLVE";
-pub const FORMAT_VERSION: u32 = 1;
-/// Page-aligned, and room for [`MAX_CHECKPOINT_COUNTS`] per-layer counts.
+/// 2: the progress record became opaque to the table (version 1 had fixed
+/// count fields).
+pub const FORMAT_VERSION: u32 = 2;
+/// Page-aligned, and room for a progress record of a few thousand values.
 pub const HEADER_LEN: usize = 64 * 1024;
 const DESCRIPTOR_OFFSET: usize = 40;
 pub const MAX_DESCRIPTOR_LEN: usize = 256;
-const GOALS_LEN_OFFSET: usize = DESCRIPTOR_OFFSET + MAX_DESCRIPTOR_LEN;
-const GOALS_OFFSET: usize = GOALS_LEN_OFFSET + 8;
-pub const MAX_GOALS: usize = 16;
-const COUNTS_LEN_OFFSET: usize = GOALS_OFFSET + 8 * MAX_GOALS;
-const REPRESENTATIVES_LEN_OFFSET: usize = COUNTS_LEN_OFFSET + 8;
-const COUNTS_OFFSET: usize = REPRESENTATIVES_LEN_OFFSET + 8;
+const PROGRESS_LEN_OFFSET: usize = DESCRIPTOR_OFFSET + MAX_DESCRIPTOR_LEN;
+const PROGRESS_OFFSET: usize = PROGRESS_LEN_OFFSET + 8;
 const CHECKSUM_OFFSET: usize = HEADER_LEN - 8;
-/// Room for this many counts in each of the two count arrays.
-pub const MAX_CHECKPOINT_COUNTS: usize = (CHECKSUM_OFFSET - COUNTS_OFFSET) / 16;
-const REPRESENTATIVES_OFFSET: usize = COUNTS_OFFSET + 8 * MAX_CHECKPOINT_COUNTS;
+/// The longest progress record a header holds.
+pub const MAX_PROGRESS_BYTES: usize = CHECKSUM_OFFSET - PROGRESS_OFFSET;
 
 /// Where to keep a table.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -53,54 +52,24 @@ pub struct TableIdentity {
     pub states: u64,
 }
 
-/// Progress recorded in a file header: how far the run got and the per-layer
-/// (or per-scan) numbers it had produced by then.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Checkpoint {
-    /// Last completed layer (or scan); `None` before the first.
-    pub last_completed: Option<u64>,
-    pub counts: Vec<u64>,
-    /// Stored representatives per layer, for symmetry-reduced spaces.
-    pub representatives: Vec<u64>,
-    /// Layer at which each goal position was reached, if it was.
-    pub goal_distances: Vec<Option<u64>>,
-    pub complete: bool,
-}
-
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &b| {
         (hash ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }
 
-fn encode_header(identity: &TableIdentity, checkpoint: &Checkpoint) -> Vec<u8> {
+fn encode_header(identity: &TableIdentity, progress: &[u8]) -> Vec<u8> {
     let mut header = vec![0u8; HEADER_LEN];
     header[0..8].copy_from_slice(MAGIC);
     header[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
     header[12..16].copy_from_slice(&identity.bits_per_state.to_le_bytes());
     header[16..24].copy_from_slice(&identity.states.to_le_bytes());
-    let last = checkpoint.last_completed.unwrap_or(u64::MAX);
-    header[24..32].copy_from_slice(&last.to_le_bytes());
-    header[32..36].copy_from_slice(&(checkpoint.complete as u32).to_le_bytes());
     let descriptor = identity.descriptor.as_bytes();
     header[36..40].copy_from_slice(&(descriptor.len() as u32).to_le_bytes());
     header[DESCRIPTOR_OFFSET..DESCRIPTOR_OFFSET + descriptor.len()].copy_from_slice(descriptor);
-    let mut put = |at: usize, value: u64| header[at..at + 8].copy_from_slice(&value.to_le_bytes());
-    put(GOALS_LEN_OFFSET, checkpoint.goal_distances.len() as u64);
-    for (i, distance) in checkpoint.goal_distances.iter().enumerate() {
-        put(GOALS_OFFSET + 8 * i, distance.unwrap_or(u64::MAX));
-    }
-    put(COUNTS_LEN_OFFSET, checkpoint.counts.len() as u64);
-    for (i, &count) in checkpoint.counts.iter().enumerate() {
-        put(COUNTS_OFFSET + 8 * i, count);
-    }
-    put(
-        REPRESENTATIVES_LEN_OFFSET,
-        checkpoint.representatives.len() as u64,
-    );
-    for (i, &count) in checkpoint.representatives.iter().enumerate() {
-        put(REPRESENTATIVES_OFFSET + 8 * i, count);
-    }
+    header[PROGRESS_LEN_OFFSET..PROGRESS_OFFSET]
+        .copy_from_slice(&(progress.len() as u64).to_le_bytes());
+    header[PROGRESS_OFFSET..PROGRESS_OFFSET + progress.len()].copy_from_slice(progress);
     let checksum = fnv1a(&header[..CHECKSUM_OFFSET]);
     header[CHECKSUM_OFFSET..].copy_from_slice(&checksum.to_le_bytes());
     header
@@ -114,8 +83,9 @@ fn read_u64(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap())
 }
 
-/// Parses a header; `Err` holds the reason it is not a valid bitsolve header.
-pub fn decode_header(header: &[u8]) -> std::result::Result<(TableIdentity, Checkpoint), String> {
+/// Parses a header into the table's identity and its progress record;
+/// `Err` holds the reason it is not a valid bitsolve header.
+pub fn decode_header(header: &[u8]) -> std::result::Result<(TableIdentity, Vec<u8>), String> {
     if header.len() < HEADER_LEN || &header[0..8] != MAGIC {
         return Err("not a bitsolve table (bad magic)".into());
     }
@@ -129,39 +99,20 @@ pub fn decode_header(header: &[u8]) -> std::result::Result<(TableIdentity, Check
         return Err("header checksum mismatch".into());
     }
     let descriptor_len = read_u32(header, 36) as usize;
-    let goals_len = read_u64(header, GOALS_LEN_OFFSET) as usize;
-    let counts_len = read_u64(header, COUNTS_LEN_OFFSET) as usize;
-    let representatives_len = read_u64(header, REPRESENTATIVES_LEN_OFFSET) as usize;
-    if descriptor_len > MAX_DESCRIPTOR_LEN
-        || goals_len > MAX_GOALS
-        || counts_len > MAX_CHECKPOINT_COUNTS
-        || representatives_len > MAX_CHECKPOINT_COUNTS
-    {
+    let progress_len = read_u64(header, PROGRESS_LEN_OFFSET) as usize;
+    if descriptor_len > MAX_DESCRIPTOR_LEN || progress_len > MAX_PROGRESS_BYTES {
         return Err("header fields out of range".into());
     }
     let descriptor =
         String::from_utf8(header[DESCRIPTOR_OFFSET..DESCRIPTOR_OFFSET + descriptor_len].to_vec())
             .map_err(|_| "descriptor is not UTF-8".to_string())?;
-    let last = read_u64(header, 24);
     Ok((
         TableIdentity {
             descriptor,
             bits_per_state: read_u32(header, 12),
             states: read_u64(header, 16),
         },
-        Checkpoint {
-            last_completed: (last != u64::MAX).then_some(last),
-            counts: (0..counts_len)
-                .map(|i| read_u64(header, COUNTS_OFFSET + 8 * i))
-                .collect(),
-            representatives: (0..representatives_len)
-                .map(|i| read_u64(header, REPRESENTATIVES_OFFSET + 8 * i))
-                .collect(),
-            goal_distances: (0..goals_len)
-                .map(|i| Some(read_u64(header, GOALS_OFFSET + 8 * i)).filter(|&d| d != u64::MAX))
-                .collect(),
-            complete: read_u32(header, 32) != 0,
-        },
+        header[PROGRESS_OFFSET..PROGRESS_OFFSET + progress_len].to_vec(),
     ))
 }
 
@@ -218,8 +169,8 @@ unsafe impl Sync for WordStorage {}
 
 impl WordStorage {
     /// Opens or creates storage for `words` words. For a directory backing, an
-    /// existing file for the same identity is reopened and its checkpoint
-    /// returned; otherwise all words start as `fill`. `resident_words` is
+    /// existing file for the same identity is reopened and its progress
+    /// record returned; otherwise all words start as `fill`. `resident_words` is
     /// how many words the run will hold at once (all of them, unless the
     /// algorithm discards finished parts): memory beyond what the system has
     /// available is refused up front.
@@ -229,7 +180,7 @@ impl WordStorage {
         words: usize,
         fill: u64,
         resident_words: usize,
-    ) -> Result<(Self, Option<Checkpoint>)> {
+    ) -> Result<(Self, Option<Vec<u8>>)> {
         if identity.descriptor.len() > MAX_DESCRIPTOR_LEN {
             return Err(Error::InvalidParameter(format!(
                 "table descriptor longer than {MAX_DESCRIPTOR_LEN} bytes"
@@ -279,7 +230,7 @@ impl WordStorage {
         identity: TableIdentity,
         words: usize,
         fill: u64,
-    ) -> Result<(Self, Option<Checkpoint>)> {
+    ) -> Result<(Self, Option<Vec<u8>>)> {
         fs::create_dir_all(dir).map_err(|e| {
             Error::io(
                 format!("cannot create store directory {}", dir.display()),
@@ -288,7 +239,7 @@ impl WordStorage {
         })?;
         let path = dir.join(file_name_for(&identity.descriptor));
         let file_len = (HEADER_LEN + words * 8) as u64;
-        let checkpoint = if path.exists() {
+        let progress = if path.exists() {
             Some(Self::check_existing(&path, &identity, file_len)?)
         } else {
             Self::create_file(&path, &identity, words, fill)?;
@@ -309,10 +260,10 @@ impl WordStorage {
             len: words,
             identity,
         };
-        Ok((storage, checkpoint))
+        Ok((storage, progress))
     }
 
-    fn check_existing(path: &Path, identity: &TableIdentity, file_len: u64) -> Result<Checkpoint> {
+    fn check_existing(path: &Path, identity: &TableIdentity, file_len: u64) -> Result<Vec<u8>> {
         let bad = |reason: String| Error::BadStore {
             path: path.to_path_buf(),
             reason,
@@ -322,7 +273,7 @@ impl WordStorage {
         let mut header = vec![0u8; HEADER_LEN];
         file.read_exact_at(&mut header, 0)
             .map_err(|_| bad("too short to hold a header".into()))?;
-        let (found, checkpoint) = decode_header(&header).map_err(bad)?;
+        let (found, progress) = decode_header(&header).map_err(bad)?;
         if &found != identity {
             return Err(bad(format!(
                 "holds '{}' ({} bits x {} states), not '{}' ({} bits x {} states)",
@@ -341,7 +292,7 @@ impl WordStorage {
         if len != file_len {
             return Err(bad(format!("is {len} bytes, expected {file_len}")));
         }
-        Ok(checkpoint)
+        Ok(progress)
     }
 
     /// Writes header and fill with ordinary writes into a temporary file and
@@ -351,7 +302,7 @@ impl WordStorage {
         let temporary = path.with_extension("bst.tmp");
         let write_error = |e| Error::io(format!("cannot write {}", temporary.display()), e);
         let mut file = File::create(&temporary).map_err(write_error)?;
-        file.write_all(&encode_header(identity, &Checkpoint::default()))
+        file.write_all(&encode_header(identity, &[]))
             .map_err(write_error)?;
         let chunk_words = 1 << 17;
         let chunk: Vec<u8> = fill.to_le_bytes().repeat(chunk_words);
@@ -437,26 +388,21 @@ impl WordStorage {
     }
 
     /// Records progress: flushes the words to the file, then writes and syncs
-    /// the header. A heap table has nowhere to record it and ignores the call.
-    pub fn checkpoint(&self, checkpoint: &Checkpoint) -> Result<()> {
+    /// the header with `progress`. A heap table has nowhere to record it and
+    /// ignores the call.
+    pub fn record_progress(&self, progress: &[u8]) -> Result<()> {
         let Memory::File { map, file, path } = &self.memory else {
             return Ok(());
         };
-        if checkpoint.counts.len() > MAX_CHECKPOINT_COUNTS
-            || checkpoint.representatives.len() > MAX_CHECKPOINT_COUNTS
-        {
+        if progress.len() > MAX_PROGRESS_BYTES {
             return Err(Error::Unsupported(format!(
-                "more than {MAX_CHECKPOINT_COUNTS} layers cannot be recorded in a table header"
-            )));
-        }
-        if checkpoint.goal_distances.len() > MAX_GOALS {
-            return Err(Error::Unsupported(format!(
-                "more than {MAX_GOALS} goal positions cannot be recorded in a table header"
+                "a progress record of {} bytes does not fit a table header ({MAX_PROGRESS_BYTES} at most)",
+                progress.len()
             )));
         }
         let write_error = |e| Error::io(format!("cannot write {}", path.display()), e);
         map.flush().map_err(write_error)?;
-        file.write_all_at(&encode_header(&self.identity, checkpoint), 0)
+        file.write_all_at(&encode_header(&self.identity, progress), 0)
             .map_err(write_error)?;
         file.sync_data().map_err(write_error)
     }
@@ -476,15 +422,9 @@ mod tests {
 
     #[test]
     fn header_round_trips() {
-        let checkpoint = Checkpoint {
-            last_completed: Some(4),
-            counts: vec![1, 2, 3, 4, 5],
-            representatives: vec![1, 1, 2],
-            goal_distances: vec![None, Some(3)],
-            complete: true,
-        };
-        let bytes = encode_header(&identity(), &checkpoint);
-        assert_eq!(decode_header(&bytes).unwrap(), (identity(), checkpoint));
+        let progress = vec![1, 2, 3, 4, 5];
+        let bytes = encode_header(&identity(), &progress);
+        assert_eq!(decode_header(&bytes).unwrap(), (identity(), progress));
         let mut damaged = bytes.clone();
         damaged[20] ^= 1;
         assert!(decode_header(&damaged).unwrap_err().contains("checksum"));
@@ -501,15 +441,10 @@ mod tests {
             assert!(previous.is_none());
             assert!(storage.words().iter().all(|w| w.load(Relaxed) == u64::MAX));
             storage.words()[5].store(42, Relaxed);
-            let checkpoint = Checkpoint {
-                last_completed: Some(0),
-                counts: vec![1],
-                ..Default::default()
-            };
-            storage.checkpoint(&checkpoint).unwrap();
+            storage.record_progress(&[7, 8]).unwrap();
         }
         let (storage, previous) = WordStorage::open(&backing, identity(), 63, 0, 63).unwrap();
-        assert_eq!(previous.unwrap().counts, vec![1]);
+        assert_eq!(previous.unwrap(), vec![7, 8]);
         assert_eq!(storage.words()[5].load(Relaxed), 42);
         assert_eq!(storage.words()[6].load(Relaxed), u64::MAX);
         drop(storage);

@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use rayon::prelude::*;
 
-use super::storage::{Backing, Checkpoint, TableIdentity, WordStorage};
+use super::storage::{Backing, TableIdentity, WordStorage};
 use super::words::{count_items, items_in_range, visit_items};
 use crate::error::Result;
 
@@ -39,7 +39,7 @@ impl TwoBitTable {
         descriptor: &str,
         cells: u64,
         fill: u8,
-    ) -> Result<(Self, Option<Checkpoint>)> {
+    ) -> Result<(Self, Option<Vec<u8>>)> {
         let identity = TableIdentity {
             descriptor: descriptor.to_string(),
             bits_per_state: 2,

@@ -5,7 +5,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use bitsolve::search::{Algorithm, SearchOptions, SearchReport};
+use bitsolve::backend::CpuBackend;
+use bitsolve::search::{Algorithm, Checkpoint, SearchOptions, SearchReport};
 use bitsolve::space::Space;
 use bitsolve::table::storage::{HEADER_LEN, decode_header};
 
@@ -15,7 +16,7 @@ pub fn run<S: Space>(space: &S, algorithm: Algorithm, threads: usize) -> SearchR
         .num_threads(threads)
         .build()
         .unwrap();
-    pool.install(|| algorithm.run(space, &SearchOptions::default()))
+    pool.install(|| algorithm.run(space, &CpuBackend, &SearchOptions::default()))
         .unwrap()
 }
 
@@ -38,8 +39,8 @@ pub fn recorded_layer(dir: &Path) -> Option<u64> {
         .flatten()
         .find(|e| e.path().extension().is_some_and(|x| x == "bst"))?;
     let bytes = std::fs::read(entry.path()).ok()?;
-    let (_, checkpoint) = decode_header(bytes.get(..HEADER_LEN)?).ok()?;
-    checkpoint.last_completed
+    let (_, record) = decode_header(bytes.get(..HEADER_LEN)?).ok()?;
+    Checkpoint::decode(&record).ok()?.last_completed
 }
 
 /// Starts `bitsolve args` (a run with `--store dir`), kills it with SIGKILL

@@ -4,6 +4,12 @@ use std::sync::{Arc, Mutex};
 
 use crate::error::{Error, Result};
 
+/// Words per dispatch (268 M two-bit cells): big enough to fill a GPU,
+/// small enough that the progress bar moves. At 256 words a workgroup this
+/// is one more workgroup than a grid dimension holds, so large blocks use
+/// 2-D grids.
+pub const PIECE_WORDS: u64 = 1 << 24;
+
 /// How to open the device.
 #[derive(Clone, Debug, Default)]
 pub struct GpuOptions {
@@ -12,7 +18,7 @@ pub struct GpuOptions {
     /// tables span several.
     pub window_bytes: Option<u64>,
     /// Words of the table one dispatch covers (default
-    /// [`PIECE_WORDS`](super::kernels::PIECE_WORDS)); tests cut blocks into
+    /// [`PIECE_WORDS`]); tests cut blocks into
     /// many pieces with a small value.
     pub piece_words: Option<u64>,
     /// Workgroups per grid dimension, below the adapter's limit; tests force
@@ -90,10 +96,7 @@ impl GpuDevice {
             .max(1);
         Ok(GpuDevice {
             window_bytes: window_size(&limits, options.window_bytes),
-            piece_words: options
-                .piece_words
-                .unwrap_or(super::kernels::PIECE_WORDS)
-                .max(1),
+            piece_words: options.piece_words.unwrap_or(PIECE_WORDS).max(1),
             max_workgroups,
             device_bytes: options.device_bytes,
             info: adapter.get_info(),

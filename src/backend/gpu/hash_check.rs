@@ -2,9 +2,10 @@
 //! (and anyone porting a kernel) can compare them with the Rust hashes.
 
 use super::device::GpuDevice;
-use super::shader::{self, Program};
+use super::shader;
 use crate::error::{Error, Result};
 use crate::hash::MultinomialRanker;
+use crate::kernel::{self, Program};
 
 /// What the permutation kernels computed for one rank r.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,8 +89,8 @@ pub fn multinomials(
         .constant("MULTINOMIAL_FULL_INDEX", full_index as u32)
         .table("MULTINOMIAL_STRIDES_AT", &strides)
         .table("MULTINOMIAL_PREFIX_AT", &prefix)
-        .source(shader::U64)
-        .source(shader::MULTINOMIAL)
+        .source(kernel::U64)
+        .source(kernel::MULTINOMIAL)
         .source(shader::HASH_CHECK_MULTINOMIAL);
     let inputs: Vec<u32> = ranks
         .iter()
@@ -112,7 +113,7 @@ pub fn multinomials(
 fn run(gpu: &GpuDevice, program: &Program, inputs: &[u32], outputs: usize) -> Result<Vec<u32>> {
     use wgpu::util::DeviceExt;
     let device = &gpu.device;
-    let module = program.compile(gpu, "hash check", "")?;
+    let module = shader::compile(program, gpu, "hash check", "")?;
     let pipeline = gpu.checked("building the hash check kernel", || {
         device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some("hash check"),

@@ -1,18 +1,21 @@
-//! The two-bit BFS kernels of one program: pipelines, the bind group over
-//! the table windows, per-dispatch parameters and the counters.
+//! The kernels of one program and one algorithm (its entry points in
+//! `shaders/two_bit_bfs.wgsl` or `shaders/one_bit_bfs.wgsl`): pipelines, the
+//! bind group over the table windows, per-dispatch parameters and the
+//! counters.
 
 use super::device::GpuDevice;
-use super::shader::{self, Program, window_accessors};
-use super::table::{CELLS_PER_WORD, DeviceTable, Staging};
+use super::shader::{self, window_accessors};
+use super::table::{DeviceTable, Staging};
 use crate::error::{Error, Result};
+use crate::kernel::{self, Program};
 use crate::space::Block;
 
-/// Words per dispatch (268 M cells): big enough to fill a GPU, small enough
-/// that the progress bar moves. At 256 words a workgroup this is one more
-/// workgroup than a grid dimension holds, so large blocks use 2-D grids.
-pub const PIECE_WORDS: u64 = 1 << 24;
 const WORKGROUP: u64 = 256;
-const LOW_BITS: u32 = 0x5555_5555;
+
+/// The low bit of every cell of a u32 word of `bits`-bit cells.
+fn low_bits(bits: u32) -> u32 {
+    if bits == 2 { 0x5555_5555 } else { u32::MAX }
+}
 /// Bytes of the kernels' `Params` struct.
 const PARAMS_BYTES: u64 = 32;
 /// Five 64-bit counters: marked, expanded, successors, parent checks, missed.
@@ -32,22 +35,25 @@ pub struct Piece {
     pub tail_mask: u32,
 }
 
-/// Cuts `block` (number `index`) into pieces of at most `piece_words` words.
-pub fn pieces_of(index: usize, block: &Block, piece_words: u64) -> Vec<Piece> {
+/// Cuts `block` (number `index`) of a table of `bits`-bit cells into
+/// pieces of at most `piece_words` u32 words.
+pub fn pieces_of(index: usize, block: &Block, piece_words: u64, bits: u32) -> Vec<Piece> {
     if block.len == 0 {
         return Vec::new();
     }
-    let first = block.start / CELLS_PER_WORD;
-    let last = (block.end() - 1) / CELLS_PER_WORD;
-    let head = (block.start % CELLS_PER_WORD) as u32;
-    let tail = (block.end() - last * CELLS_PER_WORD) as u32;
+    let cells_per_word = 32 / bits as u64;
+    let first = block.start / cells_per_word;
+    let last = (block.end() - 1) / cells_per_word;
+    let head = (block.start % cells_per_word) as u32;
+    let tail = (block.end() - last * cells_per_word) as u32;
     let below = |cells: u32| -> u32 {
-        if cells >= 16 {
+        if cells as u64 >= cells_per_word {
             u32::MAX
         } else {
-            (1u32 << (2 * cells)) - 1
+            (1u32 << (bits * cells)) - 1
         }
     };
+    let all = low_bits(bits);
     let mut pieces = Vec::new();
     let mut word = first;
     while word <= last {
@@ -56,16 +62,16 @@ pub fn pieces_of(index: usize, block: &Block, piece_words: u64) -> Vec<Piece> {
             block: index as u32,
             first_word: word as u32,
             words: (end - word) as u32,
-            local_base: (word * CELLS_PER_WORD).wrapping_sub(block.start) as u32,
+            local_base: (word * cells_per_word).wrapping_sub(block.start) as u32,
             head_mask: if word == first {
-                LOW_BITS & !below(head)
+                all & !below(head)
             } else {
-                LOW_BITS
+                all
             },
             tail_mask: if end == last + 1 {
-                LOW_BITS & below(tail)
+                all & below(tail)
             } else {
-                LOW_BITS
+                all
             },
         });
         word = end;
@@ -84,12 +90,46 @@ pub fn grid(invocations: u64, max_per_dimension: u32) -> (u32, u32) {
     }
 }
 
+/// The entry points of one algorithm's WGSL, and the cells its table holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kernel {
-    Expand,
-    CheckParents,
-    CloseFrontier,
-    FillUnseen,
+pub struct Algorithm {
+    pub label: &'static str,
+    pub source: &'static str,
+    pub entry_points: &'static [&'static str],
+    pub bits_per_cell: u32,
+}
+
+/// The two-bit BFS: `shaders/two_bit_bfs.wgsl`.
+pub const TWO_BIT: Algorithm = Algorithm {
+    label: "two-bit BFS",
+    source: shader::TWO_BIT_BFS,
+    entry_points: &[
+        "expand_frontier",
+        "check_parents",
+        "close_frontier",
+        "fill_unseen",
+        "count_equal",
+    ],
+    bits_per_cell: 2,
+};
+
+/// One-bit BFS and reachability: `shaders/one_bit_bfs.wgsl`.
+pub const ONE_BIT: Algorithm = Algorithm {
+    label: "one-bit BFS",
+    source: shader::ONE_BIT_BFS,
+    entry_points: &["expand_set", "fill_clear", "or_block", "count_set"],
+    bits_per_cell: 1,
+};
+
+impl From<PassCounts> for crate::search::Work {
+    fn from(counts: PassCounts) -> Self {
+        crate::search::Work {
+            expanded: counts.expanded,
+            successors: counts.successors,
+            parent_checks: counts.parent_checks,
+            marked: counts.marked,
+        }
+    }
 }
 
 /// Counts a pass returns.
@@ -101,11 +141,9 @@ pub struct PassCounts {
     pub parent_checks: u64,
 }
 
-pub(crate) struct TwoBitKernels {
-    expand: wgpu::ComputePipeline,
-    check_parents: wgpu::ComputePipeline,
-    close_frontier: wgpu::ComputePipeline,
-    fill_unseen: wgpu::ComputePipeline,
+pub(crate) struct Kernels {
+    algorithm: Algorithm,
+    pipelines: Vec<wgpu::ComputePipeline>,
     bind_group: wgpu::BindGroup,
     params: wgpu::Buffer,
     params_stride: u64,
@@ -128,9 +166,10 @@ pub(crate) struct TwoBitKernels {
 /// counted as missed).
 const ABSENT: u32 = u32::MAX;
 
-impl TwoBitKernels {
+impl Kernels {
     pub fn new(
         gpu: &GpuDevice,
+        algorithm: Algorithm,
         mut program: Program,
         blocks: &[Block],
         table: &DeviceTable,
@@ -142,12 +181,14 @@ impl TwoBitKernels {
         let block_starts_at = program.tables().len() as u64;
         program
             .table("BLOCK_STARTS_AT", &starts)
-            .source(shader::U64)
-            .source(shader::TWO_BIT_BFS);
+            .source(kernel::U64)
+            .source(shader::PASS)
+            .source(algorithm.source);
         let windows = table.windows().len();
-        let module = program.compile(
+        let module = shader::compile(
+            &program,
             gpu,
-            "two-bit BFS",
+            algorithm.label,
             &window_accessors(windows, table.window_words_log2(), FIRST_WINDOW_BINDING),
         )?;
         let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
@@ -177,11 +218,11 @@ impl TwoBitKernels {
         entries.extend((0..windows as u32).map(|w| storage(FIRST_WINDOW_BINDING + w, false)));
         let device = &gpu.device;
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("two-bit BFS"),
+            label: Some(algorithm.label),
             entries: &entries,
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("two-bit BFS"),
+            label: Some(algorithm.label),
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
@@ -197,19 +238,22 @@ impl TwoBitKernels {
                 })
             })
         };
-        let expand = pipeline("expand_frontier")?;
-        let check_parents = pipeline("check_parents")?;
-        let close_frontier = pipeline("close_frontier")?;
-        let fill_unseen = pipeline("fill_unseen")?;
+        let pipelines = algorithm
+            .entry_points
+            .iter()
+            .map(|entry| pipeline(entry))
+            .collect::<Result<Vec<_>>>()?;
 
         // Room for the parameters of every piece of every block, or of the
         // whole device table (the fill), whichever is more.
-        let device_cells = table.words() * CELLS_PER_WORD;
+        let device_cells = table.words() * (32 / algorithm.bits_per_cell as u64);
         let piece_words = gpu.piece_words();
         let block_pieces: usize = blocks
             .iter()
             .enumerate()
-            .map(|(index, block)| pieces_of(index, block, piece_words).len())
+            .map(|(index, block)| {
+                pieces_of(index, block, piece_words, algorithm.bits_per_cell).len()
+            })
             .sum();
         let fill_pieces = table.words().div_ceil(piece_words) as usize;
         let params_stride =
@@ -263,16 +307,14 @@ impl TwoBitKernels {
         }));
         let bind_group = gpu.checked("binding the table", || {
             device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("two-bit BFS"),
+                label: Some(algorithm.label),
                 layout: &layout,
                 entries: &bindings,
             })
         })?;
-        let mut kernels = TwoBitKernels {
-            expand,
-            check_parents,
-            close_frontier,
-            fill_unseen,
+        let mut kernels = Kernels {
+            algorithm,
+            pipelines,
             bind_group,
             params,
             params_stride,
@@ -315,45 +357,67 @@ impl TwoBitKernels {
         );
     }
 
-    /// Runs `kernel` over the pieces of `blocks` (all in place) with
-    /// frontier value `frontier`, one submission per piece, calling
-    /// `advance` as each piece completes; returns the counters.
+    fn pipeline(&self, entry: &str) -> &wgpu::ComputePipeline {
+        let index = self
+            .algorithm
+            .entry_points
+            .iter()
+            .position(|&e| e == entry)
+            .unwrap_or_else(|| panic!("no entry point {entry} in {}", self.algorithm.label));
+        &self.pipelines[index]
+    }
+
+    /// The pieces of `blocks` as placed in device memory.
+    fn pieces(&self, blocks: &[usize]) -> Vec<Piece> {
+        blocks
+            .iter()
+            .flat_map(|&b| {
+                let placed = Block {
+                    start: self.blocks[b].start - self.base,
+                    len: self.blocks[b].len,
+                };
+                pieces_of(b, &placed, self.piece_words, self.algorithm.bits_per_cell)
+            })
+            .collect()
+    }
+
+    /// Runs entry point `entry` over the pieces of `blocks` (all in place)
+    /// with the two pass values (`values`: frontier and next for the
+    /// two-bit BFS), one submission per piece, calling `advance` as each
+    /// piece completes; returns the counters.
     pub fn run(
         &self,
         gpu: &GpuDevice,
-        kernel: Kernel,
+        entry: &str,
         blocks: &[usize],
-        frontier: u8,
+        values: [u32; 2],
         advance: &dyn Fn(),
     ) -> Result<PassCounts> {
-        let pipeline = match kernel {
-            Kernel::Expand => &self.expand,
-            Kernel::CheckParents => &self.check_parents,
-            Kernel::CloseFrontier => &self.close_frontier,
-            Kernel::FillUnseen => &self.fill_unseen,
+        self.dispatch(gpu, entry, &self.pieces(blocks), values, advance)
+    }
+
+    /// Runs entry point `entry` over every word of the device table.
+    pub fn run_on_whole_table(&self, gpu: &GpuDevice, entry: &str) -> Result<PassCounts> {
+        let whole = Block {
+            start: 0,
+            len: self.device_cells,
         };
-        let pieces: Vec<Piece> = if kernel == Kernel::FillUnseen {
-            let whole = Block {
-                start: 0,
-                len: self.device_cells,
-            };
-            pieces_of(0, &whole, self.piece_words)
-        } else {
-            blocks
-                .iter()
-                .flat_map(|&b| {
-                    let placed = Block {
-                        start: self.blocks[b].start - self.base,
-                        len: self.blocks[b].len,
-                    };
-                    pieces_of(b, &placed, self.piece_words)
-                })
-                .collect()
-        };
+        let pieces = pieces_of(0, &whole, self.piece_words, self.algorithm.bits_per_cell);
+        self.dispatch(gpu, entry, &pieces, [0, 0], &|| {})
+    }
+
+    fn dispatch(
+        &self,
+        gpu: &GpuDevice,
+        entry: &str,
+        pieces: &[Piece],
+        values: [u32; 2],
+        advance: &dyn Fn(),
+    ) -> Result<PassCounts> {
+        let pipeline = self.pipeline(entry);
         if pieces.is_empty() {
             return Ok(PassCounts::default());
         }
-        let frontier = frontier as u32;
         let mut bytes = vec![0u8; pieces.len() * self.params_stride as usize];
         for (index, piece) in pieces.iter().enumerate() {
             let slot = [
@@ -363,8 +427,8 @@ impl TwoBitKernels {
                 piece.local_base,
                 piece.head_mask,
                 piece.tail_mask,
-                frontier,
-                3 - frontier,
+                values[0],
+                values[1],
             ];
             let at = index * self.params_stride as usize;
             bytes[at..at + PARAMS_BYTES as usize].copy_from_slice(bytemuck::cast_slice(&slot));
@@ -421,18 +485,14 @@ impl TwoBitKernels {
         Ok(counts)
     }
 
-    /// Sets every cell of the device table to unseen (3).
-    pub fn fill_unseen(&self, gpu: &GpuDevice) -> Result<()> {
-        self.run(gpu, Kernel::FillUnseen, &[], 1, &|| {})?;
-        Ok(())
+    /// The rank ranges of `blocks`.
+    pub fn ranges(&self, blocks: &[usize]) -> Vec<std::ops::Range<u64>> {
+        blocks.iter().map(|&b| self.blocks[b].range()).collect()
     }
 
     /// Number of pieces (progress units) of `blocks`.
     pub fn piece_count(&self, blocks: &[usize]) -> u64 {
-        blocks
-            .iter()
-            .map(|&b| pieces_of(b, &self.blocks[b], self.piece_words).len() as u64)
-            .sum()
+        self.pieces(blocks).len() as u64
     }
 }
 
@@ -455,18 +515,20 @@ fn create_buffer(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::gpu::device::PIECE_WORDS;
 
     #[test]
     fn pieces_cover_a_block_and_mask_its_neighbours() {
         let block = Block { start: 21, len: 40 };
-        let pieces = pieces_of(3, &block, PIECE_WORDS);
+        let pieces = pieces_of(3, &block, PIECE_WORDS, 2);
         assert_eq!(pieces.len(), 1);
         let piece = &pieces[0];
         assert_eq!((piece.first_word, piece.words), (1, 3));
         // Cells 16..21 of the first word belong to the block before.
-        assert_eq!(piece.head_mask, LOW_BITS & !((1 << 10) - 1));
+        let all = low_bits(2);
+        assert_eq!(piece.head_mask, all & !((1 << 10) - 1));
         // The block ends at cell 61: cells 48..61 of the last word.
-        assert_eq!(piece.tail_mask, LOW_BITS & ((1 << 26) - 1));
+        assert_eq!(piece.tail_mask, all & ((1 << 26) - 1));
         assert_eq!(piece.local_base, (16u64.wrapping_sub(21)) as u32);
         assert_eq!(piece.local_base.wrapping_add(5), 0);
 
@@ -474,10 +536,10 @@ mod tests {
             start: 0,
             len: PIECE_WORDS * 16 * 2 + 1,
         };
-        let pieces = pieces_of(0, &long, PIECE_WORDS);
+        let pieces = pieces_of(0, &long, PIECE_WORDS, 2);
         assert_eq!(pieces.len(), 3);
         assert_eq!(pieces[1].local_base, (PIECE_WORDS * 16) as u32);
-        assert_eq!(pieces[1].head_mask, LOW_BITS);
+        assert_eq!(pieces[1].head_mask, low_bits(2));
         assert_eq!(pieces[2].words, 1);
         assert_eq!(pieces[2].tail_mask, 1);
     }

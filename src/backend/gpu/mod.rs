@@ -1,23 +1,66 @@
-//! The GPU backend: wgpu compute kernels written in WGSL (`shaders/`), with
-//! the search table resident in device memory.
+//! The GPU backend: wgpu compute kernels written in WGSL, with the search
+//! table resident in device memory.
 //!
 //! - [`device`]: adapter, device, queue, error scopes.
-//! - [`shader`]: programs assembled from the WGSL files.
-//! - [`programs`]: what each game uploads (its kernel and rule tables).
-//! - [`table`]: the two-bit table in windows of device memory.
-//! - [`kernels`]: pipelines, bindings, dispatches of the two-bit BFS.
-//! - [`bfs`]: the search itself.
+//! - [`shader`]: a game's [`Program`](crate::kernel::Program) joined with an
+//!   algorithm's entry points and compiled.
+//! - [`table`]: a one- or two-bit table in windows of device memory.
+//! - [`kernels`]: pipelines, bindings and dispatches of one algorithm.
+//! - `residency`: the whole table on the device, or blocks streaming
+//!   through it, and the host copy of a stored run.
+//! - `two_bit`, `one_bit`: the passes of the search drivers.
 //! - [`hash_check`]: the device's rank/unrank, run on lists for comparison
 //!   with the Rust hashes.
 
-pub mod bfs;
 pub mod device;
 pub mod hash_check;
 pub(crate) mod kernels;
-pub mod programs;
+mod one_bit;
+mod residency;
 pub mod shader;
 pub(crate) mod table;
+mod two_bit;
 
-pub use bfs::two_bit_bfs;
 pub use device::{GpuDevice, GpuOptions};
-pub use programs::GpuRules;
+pub use residency::gpu_program;
+
+use crate::error::Result;
+use crate::search::backend::{Backend, OneBitPasses, Opened, TableRequest, TwoBitPasses};
+use crate::space::Space;
+
+/// Runs every pass as compute kernels on one device.
+pub struct GpuBackend<'d> {
+    gpu: &'d GpuDevice,
+}
+
+impl<'d> GpuBackend<'d> {
+    pub fn new(gpu: &'d GpuDevice) -> Self {
+        GpuBackend { gpu }
+    }
+}
+
+impl Backend for GpuBackend<'_> {
+    fn name(&self) -> &'static str {
+        "gpu"
+    }
+
+    fn describe(&self) -> String {
+        format!("GPU {}", self.gpu.describe())
+    }
+
+    fn two_bit<'a, S: Space>(
+        &'a self,
+        space: &'a S,
+        request: &TableRequest,
+    ) -> Result<Opened<Box<dyn TwoBitPasses + 'a>>> {
+        two_bit::GpuTwoBit::open(self.gpu, space, request)
+    }
+
+    fn one_bit<'a, S: Space>(
+        &'a self,
+        space: &'a S,
+        request: &TableRequest,
+    ) -> Result<Opened<Box<dyn OneBitPasses + 'a>>> {
+        one_bit::GpuOneBit::open(self.gpu, space, request)
+    }
+}

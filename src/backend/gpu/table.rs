@@ -1,4 +1,4 @@
-//! A two-bit table resident on the device, split into windows: each window
+//! A one- or two-bit table resident on the device, split into windows: each window
 //! is one storage buffer no larger than the adapter's binding limit, and the
 //! kernels pick the window of a word by its high bits (see
 //! `shader::window_accessors`). The device's u32 words hold the same cells,
@@ -14,8 +14,6 @@ use rayon::prelude::*;
 use super::device::GpuDevice;
 use crate::error::{Error, Result};
 
-/// Cells per device word.
-pub const CELLS_PER_WORD: u64 = 16;
 /// Bytes moved per staging copy between host and device.
 const STAGING_BYTES: u64 = 64 << 20;
 
@@ -23,11 +21,13 @@ pub(crate) struct DeviceTable {
     windows: Vec<wgpu::Buffer>,
     window_bytes: u64,
     bytes: u64,
+    /// Bits per cell: 1 or 2.
+    bits: u32,
 }
 
 impl DeviceTable {
-    /// Device memory for a table of `host_words` u64 words.
-    pub fn create(gpu: &GpuDevice, host_words: usize, what: &str) -> Result<Self> {
+    /// Device memory for a table of `host_words` u64 words of `bits`-bit cells.
+    pub fn create(gpu: &GpuDevice, host_words: usize, bits: u32, what: &str) -> Result<Self> {
         let bytes = (host_words as u64 * 8).max(8);
         let window_bytes = gpu.window_bytes();
         let count = bytes.div_ceil(window_bytes);
@@ -59,7 +59,19 @@ impl DeviceTable {
             windows,
             window_bytes,
             bytes,
+            bits,
         })
+    }
+
+    /// Cells per u32 device word.
+    fn cells_per_word(&self) -> u64 {
+        32 / self.bits as u64
+    }
+
+    /// The value of cell `cell` in device word `word`.
+    fn cell_of(&self, word: u32, cell: u64) -> u8 {
+        let mask = (1u32 << self.bits) - 1;
+        ((word >> (self.bits as u64 * (cell % self.cells_per_word()))) & mask) as u8
     }
 
     /// Number of u32 words.
@@ -67,19 +79,26 @@ impl DeviceTable {
         self.bytes / 4
     }
 
-    /// Sets cells to `value` in a table that holds unseen (3) everywhere
-    /// else: one write per word of the given cells (start positions).
-    pub fn set_cells_of_unseen_table(
+    /// Sets cells to `value` in a table whose other cells all hold
+    /// `background` (every cell 3 in a fresh two-bit table, 0 in a one-bit
+    /// one): one write per word of the given cells (start positions).
+    pub fn set_cells_of_uniform_table(
         &self,
         gpu: &GpuDevice,
         cells: &[u64],
         value: u8,
+        background: u8,
     ) -> Result<()> {
+        let mask = (1u32 << self.bits) - 1;
+        let per_word = self.cells_per_word();
+        let fill = (0..per_word).fold(0u32, |word, cell| {
+            word | ((background as u32 & mask) << (self.bits as u64 * cell))
+        });
         let mut words: std::collections::BTreeMap<u64, u32> = Default::default();
         for &cell in cells {
-            let shift = 2 * (cell % CELLS_PER_WORD);
-            let word = words.entry(cell / CELLS_PER_WORD).or_insert(u32::MAX);
-            *word = (*word & !(3 << shift)) | ((value as u32 & 3) << shift);
+            let shift = self.bits as u64 * (cell % per_word);
+            let word = words.entry(cell / per_word).or_insert(fill);
+            *word = (*word & !(mask << shift)) | ((value as u32 & mask) << shift);
         }
         for (word, bits) in words {
             let (buffer, offset) = self.locate(word * 4);
@@ -153,8 +172,10 @@ impl DeviceTable {
     ) -> Result<()> {
         let total = self.bytes.min(host.len() as u64 * 8);
         let staging = Staging::new(gpu, STAGING_BYTES.min(total).max(8))?;
+        let host_cells_per_word = 2 * self.cells_per_word();
         for range in ranges.iter().filter(|r| !r.is_empty()) {
-            let bytes = (range.start / 32 * 8)..(range.end.div_ceil(32) * 8).min(total);
+            let bytes = (range.start / host_cells_per_word * 8)
+                ..(range.end.div_ceil(host_cells_per_word) * 8).min(total);
             self.read_back(gpu, &staging, bytes, |at, bytes| {
                 let words = &host[(at / 8) as usize..(at / 8) as usize + bytes.len() / 8];
                 words
@@ -203,11 +224,11 @@ impl DeviceTable {
         cells
             .iter()
             .map(|&cell| {
-                let at = cell / CELLS_PER_WORD * 4;
+                let at = cell / self.cells_per_word() * 4;
                 let mut value = 0u8;
                 staging.read(gpu, self.locate(at), 4, |bytes| {
                     let word = u32::from_le_bytes(bytes[..4].try_into().unwrap());
-                    value = ((word >> (2 * (cell % CELLS_PER_WORD))) & 3) as u8;
+                    value = self.cell_of(word, cell);
                 })?;
                 Ok(value)
             })
@@ -226,14 +247,15 @@ impl DeviceTable {
         let staging = Staging::new(gpu, STAGING_BYTES.min(self.bytes))?;
         let mut found = Vec::new();
         for range in ranges {
-            let bytes = range.start / CELLS_PER_WORD * 4..range.end.div_ceil(CELLS_PER_WORD) * 4;
+            let per_word = self.cells_per_word();
+            let bytes = range.start / per_word * 4..range.end.div_ceil(per_word) * 4;
             self.read_back(gpu, &staging, bytes, |at, bytes| {
                 for (index, word) in bytes.chunks_exact(4).enumerate() {
                     let word = u32::from_le_bytes(word.try_into().unwrap());
-                    let first = (at / 4 + index as u64) * CELLS_PER_WORD;
-                    for cell in first..first + CELLS_PER_WORD {
-                        let held = (word >> (2 * (cell - first))) & 3;
-                        if held == value as u32 && range.contains(&cell) && found.len() < limit {
+                    let first = (at / 4 + index as u64) * per_word;
+                    for cell in first..first + per_word {
+                        let held = self.cell_of(word, cell);
+                        if held == value && range.contains(&cell) && found.len() < limit {
                             found.push(cell);
                         }
                     }

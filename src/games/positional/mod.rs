@@ -11,7 +11,6 @@
 
 pub mod builtins;
 pub mod pg;
-pub mod solver;
 
 use crate::error::{Error, Result};
 

@@ -7,10 +7,11 @@ use rayon::prelude::*;
 
 use super::{LayeredGame, Player, Successor, Value};
 use crate::error::Result;
+use crate::search::checkpoint::Checkpoint;
 use crate::search::chunks::{Chunk, chunks_of};
 use crate::search::{Progress, Silent};
 use crate::space::Block;
-use crate::table::{Backing, Checkpoint, OneBitTable, TwoBitTable};
+use crate::table::{Backing, OneBitTable, TwoBitTable};
 
 /// Bits per position while a layer is being solved: the value (2), the
 /// frontier and the next frontier (1 each) and the candidates (1).
@@ -99,12 +100,14 @@ pub fn open_layer<G: LayeredGame>(
     backing: &Backing,
 ) -> Result<(TwoBitTable, Option<Checkpoint>)> {
     let descriptor = format!("{}; retrograde values", game.layer_descriptor(layer));
-    TwoBitTable::open(
+    let (table, record) = TwoBitTable::open(
         backing,
         &descriptor,
         game.layer_size(layer),
         Value::Unknown as u8,
-    )
+    )?;
+    let checkpoint = Checkpoint::read(table.storage(), record)?;
+    Ok((table, checkpoint))
 }
 
 fn solve_layer<G: LayeredGame>(
@@ -219,12 +222,13 @@ fn solve_layer<G: LayeredGame>(
 }
 
 fn record(values: &TwoBitTable, examined: &[u64], complete: bool) -> Result<()> {
-    values.storage().checkpoint(&Checkpoint {
+    Checkpoint {
         last_completed: Some(examined.len() as u64 - 1),
         counts: examined.to_vec(),
         complete,
         ..Default::default()
-    })
+    }
+    .write(values.storage())
 }
 
 fn count_report(

@@ -10,11 +10,13 @@ fn expand(block: u32, local: u32) {
     let row = blank / WIDTH;
     let column = blank % WIDTH;
     let length = WIDTH * HEIGHT - 1u;
+    // Sideways moves keep the rank: the one-bit BFS applies them to whole
+    // blocks at once (Algorithm 7, line 12).
     if (column > 0u) {
-        successor(blank - 1u, local);
+        rank_preserving_successor(blank - 1u, local);
     }
     if (column + 1u < WIDTH) {
-        successor(blank + 1u, local);
+        rank_preserving_successor(blank + 1u, local);
     }
     var tiles: Permutation;
     mr_unrank_folded(local, tables[ODD_AT + blank] == 1u, length, &tiles);

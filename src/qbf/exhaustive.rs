@@ -1,11 +1,12 @@
-//! The exhaustive solver of positional games: the boards reachable in d
+//! The exhaustive solver of positional games, the answer every formula is
+//! checked against: the boards reachable in d
 //! moves, ranked per number of stones placed with the multinomial hash over
 //! the free cells (empty / black / white), solved backwards layer by layer
 //! by the generic two-bit retrograde analysis. Layer r holds the boards
 //! with r moves left; every move goes one layer down.
 
-use super::{PositionalGame, Query, Side, mask_of};
 use crate::error::{Error, Result};
+use crate::games::positional::{PositionalGame, Query, Side, mask_of};
 use crate::hash::MultinomialRanker;
 use crate::search::retro2::{
     LayeredGame, Player, RetroOptions, Successor, Value, solve_layers_keeping_top,

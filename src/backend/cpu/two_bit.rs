@@ -1,0 +1,168 @@
+//! The two-bit BFS passes over a host [`TwoBitTable`].
+
+use rayon::prelude::*;
+
+use super::{BATCH, count_states, first_ranks, has_parent, run_pass};
+use crate::error::Result;
+use crate::search::backend::{Pass, TwoBitPasses};
+use crate::search::chunks::{Chunk, ChunkIndex};
+use crate::search::two_bit_bfs::UNSEEN;
+use crate::search::{LayerCount, Work};
+use crate::space::{MoveFilter, Space};
+use crate::table::{TwoBitTable, WordStorage};
+
+/// The passes over a host table: the CPU backend's table, and the host
+/// copy a GPU run keeps of its store.
+pub(crate) struct CpuTwoBit<'a, S: Space> {
+    space: &'a S,
+    pub(crate) table: TwoBitTable,
+    chunks: ChunkIndex,
+}
+
+impl<'a, S: Space> CpuTwoBit<'a, S> {
+    pub fn new(space: &'a S, table: TwoBitTable) -> Self {
+        CpuTwoBit {
+            space,
+            table,
+            chunks: ChunkIndex::new(space),
+        }
+    }
+}
+
+impl<S: Space> TwoBitPasses for CpuTwoBit<'_, S> {
+    fn storage(&self) -> &WordStorage {
+        self.table.storage()
+    }
+
+    fn set_cells(&mut self, ranks: &[u64], value: u8) -> Result<()> {
+        for &rank in ranks {
+            self.table.set(rank, value);
+        }
+        Ok(())
+    }
+
+    fn expand(&mut self, pass: &Pass, frontier: u8, next: u8) -> Result<Work> {
+        let chunks = self.chunks.of(&pass.scanned);
+        Ok(run_pass(pass, &chunks, |chunk| {
+            expand_chunk(self.space, &self.table, chunk, frontier, next)
+        }))
+    }
+
+    fn check_parents(&mut self, pass: &Pass, frontier: u8, next: u8) -> Result<Work> {
+        let chunks = self.chunks.of(&pass.scanned);
+        Ok(run_pass(pass, &chunks, |chunk| {
+            check_parents(self.space, &self.table, chunk, frontier, next)
+        }))
+    }
+
+    fn close(&mut self, blocks: &[usize], frontier: u8) -> Result<()> {
+        self.chunks
+            .of(blocks)
+            .par_iter()
+            .for_each(|chunk| self.table.clear_equal_in(chunk.ranks.clone(), frontier));
+        Ok(())
+    }
+
+    fn count(&mut self, blocks: &[usize], value: u8) -> Result<LayerCount> {
+        let space_blocks = self.space.blocks();
+        let representatives = blocks
+            .iter()
+            .map(|&b| self.table.count_in(space_blocks[b].range(), value))
+            .sum();
+        let table = &self.table;
+        Ok(count_states(
+            self.space,
+            &self.chunks.of(blocks),
+            representatives,
+            |chunk, visit| table.for_each_equal(chunk.ranks.clone(), value, visit),
+        ))
+    }
+
+    fn cells(&mut self, ranks: &[u64]) -> Result<Vec<u8>> {
+        Ok(ranks.iter().map(|&rank| self.table.get(rank)).collect())
+    }
+
+    fn first_ranks(&mut self, blocks: &[usize], value: u8, limit: usize) -> Result<Vec<u64>> {
+        let table = &self.table;
+        Ok(first_ranks(
+            &self.chunks.of(blocks),
+            limit,
+            |chunk, visit| table.for_each_equal(chunk.ranks.clone(), value, visit),
+        ))
+    }
+}
+
+/// Expands the frontier cells of one chunk.
+fn expand_chunk<S: Space>(
+    space: &S,
+    table: &TwoBitTable,
+    chunk: &Chunk,
+    frontier: u8,
+    next: u8,
+) -> Work {
+    let mut state = space.new_state();
+    let mut batch = Vec::with_capacity(BATCH + 64);
+    let mut unseen = Vec::with_capacity(BATCH + 64);
+    let mut work = Work::default();
+    table.for_each_equal(chunk.ranks.clone(), frontier, |rank| {
+        space.unrank(rank, &mut state);
+        work.expanded += 1;
+        space.expand(&state, MoveFilter::All, |successor| batch.push(successor));
+        if batch.len() >= BATCH {
+            mark_batch(table, &mut batch, &mut unseen, next, &mut work);
+        }
+    });
+    mark_batch(table, &mut batch, &mut unseen, next, &mut work);
+    work
+}
+
+/// Writes `next` into the unseen cells among `batch`, then empties it.
+#[inline]
+fn mark_batch(
+    table: &TwoBitTable,
+    batch: &mut Vec<u64>,
+    unseen: &mut Vec<u64>,
+    next: u8,
+    work: &mut Work,
+) {
+    work.successors += batch.len() as u64;
+    unseen.clear();
+    unseen.extend(
+        batch
+            .iter()
+            .copied()
+            .filter(|&rank| table.get(rank) == UNSEEN),
+    );
+    for &rank in unseen.iter() {
+        work.marked += table.lower_from_three(rank, next) as u64;
+    }
+    batch.clear();
+}
+
+/// Backward step: every unseen state of the chunk with a neighbour in the
+/// frontier joins the next layer.
+fn check_parents<S: Space>(
+    space: &S,
+    table: &TwoBitTable,
+    chunk: &Chunk,
+    frontier: u8,
+    next: u8,
+) -> Work {
+    let mut scratch = (space.new_state(), Vec::with_capacity(64));
+    let mut work = Work::default();
+    table.for_each_equal(chunk.ranks.clone(), UNSEEN, |rank| {
+        let is_parent = |neighbour| table.get(neighbour) == frontier;
+        if has_parent(
+            space,
+            rank,
+            MoveFilter::All,
+            &mut scratch,
+            &mut work,
+            is_parent,
+        ) {
+            table.lower_from_three(rank, next);
+            work.marked += 1;
+        }
+    });
+    work
+}

@@ -1,0 +1,300 @@
+//! The games the library knows, by name: a name plus options opens a game,
+//! the same way for the command line, library users and (later) the
+//! explorer. A new game is its file (rules, [`Registered`]) and one line in
+//! the [`registry!`] list at the bottom.
+
+use std::collections::BTreeMap;
+use std::str::FromStr;
+
+use super::{FoxGeese, FrogsToads, Pancake, PegSolitaire, PocketCube, SlidingTile, TopSpin};
+use crate::error::{Error, Result};
+use crate::space::{Picture, Space};
+
+/// One option a game takes: `--name VALUE`, or `--name` alone (a flag).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    /// The placeholder of the value (`N`, `FILE`); `None` for a flag.
+    pub value: Option<&'static str>,
+    /// The value when the option is not given.
+    pub default: Option<&'static str>,
+    pub help: &'static str,
+}
+
+impl OptionSpec {
+    pub const fn value(name: &'static str, value: &'static str, help: &'static str) -> Self {
+        OptionSpec {
+            name,
+            value: Some(value),
+            default: None,
+            help,
+        }
+    }
+
+    pub const fn flag(name: &'static str, help: &'static str) -> Self {
+        OptionSpec {
+            name,
+            value: None,
+            default: None,
+            help,
+        }
+    }
+
+    pub const fn with_default(self, default: &'static str) -> Self {
+        OptionSpec {
+            default: Some(default),
+            ..self
+        }
+    }
+}
+
+/// The options a game is opened with, by name (without the dashes).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameOptions {
+    values: BTreeMap<String, String>,
+    flags: Vec<String>,
+}
+
+impl GameOptions {
+    /// Sets option `name` to `value`.
+    pub fn with(mut self, name: &str, value: impl ToString) -> Self {
+        self.values.insert(name.to_string(), value.to_string());
+        self
+    }
+
+    /// Sets flag `name`.
+    pub fn with_flag(mut self, name: &str) -> Self {
+        self.flags.push(name.to_string());
+        self
+    }
+
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.values.get(name).map(String::as_str)
+    }
+
+    pub fn flag(&self, name: &str) -> bool {
+        self.flags.iter().any(|f| f == name)
+    }
+
+    /// Option `name` parsed as a number, if given.
+    pub fn number<T: FromStr>(&self, name: &str) -> Result<Option<T>> {
+        self.get(name)
+            .map(|text| {
+                text.trim().parse().map_err(|_| {
+                    Error::InvalidParameter(format!(
+                        "invalid value '{text}' for --{name}: expected a whole number"
+                    ))
+                })
+            })
+            .transpose()
+    }
+
+    /// Option `name` parsed as a number; an error names it when it is missing.
+    pub fn required_number<T: FromStr>(&self, name: &str) -> Result<T> {
+        self.number(name)?
+            .ok_or_else(|| Error::InvalidParameter(format!("--{name} is required")))
+    }
+
+    /// The options and flags set, for messages: `--n 11 --burned`.
+    pub fn describe(&self) -> String {
+        let values = self.values.iter().map(|(k, v)| format!("--{k} {v}"));
+        let flags = self.flags.iter().map(|f| format!("--{f}"));
+        values.chain(flags).collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// What a one-player game gives the registry.
+pub trait Registered: Space + Picture + Sized {
+    /// The name on the command line: `pancake`, `pocket-cube`.
+    const NAME: &'static str;
+    /// One line for `--help` and `bitsolve games`.
+    const SUMMARY: &'static str;
+    const OPTIONS: &'static [OptionSpec];
+
+    /// The game these options describe, or a one-line error saying why not.
+    fn from_options(options: &GameOptions) -> Result<Self>;
+}
+
+/// Code that runs on any one-player game: [`visit`] opens the game a name
+/// and options describe and hands it over.
+pub trait SpaceVisitor {
+    type Output;
+    fn visit<S: Space + Picture>(self, space: &S) -> Result<Self::Output>;
+}
+
+/// What kind of search a game is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameKind {
+    /// A state space searched by `bfs` (one player, or a puzzle).
+    OnePlayer,
+    /// A two-player game solved by retrograde analysis (`retro`).
+    TwoPlayer,
+}
+
+/// A registered game, for listings and help.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub options: &'static [OptionSpec],
+    pub kind: GameKind,
+}
+
+impl Entry {
+    const fn of<G: Registered>() -> Entry {
+        Entry {
+            name: G::NAME,
+            summary: G::SUMMARY,
+            options: G::OPTIONS,
+            kind: GameKind::OnePlayer,
+        }
+    }
+}
+
+/// What a game instance can do, decided without running anything.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Capabilities {
+    pub descriptor: String,
+    pub states: u64,
+    pub blocks: usize,
+    /// A move-alternation property on blocks (one-bit BFS runs).
+    pub layering: bool,
+    /// Every block holds exactly one BFS layer.
+    pub exact_layers: bool,
+    /// Every move can be undone (parent checking runs).
+    pub reversible: bool,
+    pub symmetry_reduced: bool,
+    /// `None` when the GPU backend can run it, else why not.
+    pub gpu_unavailable: Option<String>,
+    pub two_player: bool,
+}
+
+/// The capabilities of a one-player game value.
+pub fn capabilities<S: Space>(space: &S) -> Capabilities {
+    let layering = space.layering();
+    Capabilities {
+        descriptor: space.descriptor(),
+        states: space.size(),
+        blocks: space.blocks().len(),
+        layering: layering.is_some(),
+        exact_layers: layering.is_some_and(|l| l.exact),
+        reversible: space.reversible(),
+        symmetry_reduced: space.symmetry_reduced(),
+        gpu_unavailable: crate::backend::gpu::gpu_program(space)
+            .err()
+            .map(|e| e.to_string()),
+        two_player: false,
+    }
+}
+
+/// The registered game called `name`.
+pub fn entry(name: &str) -> Result<Entry> {
+    entries()
+        .into_iter()
+        .find(|e| e.name == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = entries().iter().map(|e| e.name).collect();
+            Error::InvalidParameter(format!(
+                "unknown game '{name}' (known: {})",
+                names.join(", ")
+            ))
+        })
+}
+
+macro_rules! registry {
+    (one_player: [$($game:ty),* $(,)?], two_player: [$(($name:expr, $summary:expr)),* $(,)?] $(,)?) => {
+        /// Every registered game, one-player games first.
+        pub fn entries() -> Vec<Entry> {
+            vec![
+                $(Entry::of::<$game>(),)*
+                $(Entry { name: $name, summary: $summary, options: &[], kind: GameKind::TwoPlayer },)*
+            ]
+        }
+
+        /// Opens one-player game `name` with `options` and runs `visitor` on it.
+        pub fn visit<V: SpaceVisitor>(name: &str, options: &GameOptions, visitor: V) -> Result<V::Output> {
+            $(
+                if name == <$game>::NAME {
+                    return visitor.visit(&<$game>::from_options(options)?);
+                }
+            )*
+            match entry(name)?.kind {
+                GameKind::TwoPlayer => Err(Error::Unsupported(format!(
+                    "{name} is a two-player game: solve it with 'bitsolve retro {name}'"
+                ))),
+                GameKind::OnePlayer => unreachable!("every one-player entry is visited above"),
+            }
+        }
+    };
+}
+
+// The registry: one line per game.
+registry! {
+    one_player: [Pancake, TopSpin, SlidingTile, PegSolitaire, FrogsToads, PocketCube],
+    two_player: [(FoxGeese::NAME, FoxGeese::SUMMARY)],
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Size;
+    impl SpaceVisitor for Size {
+        type Output = u64;
+        fn visit<S: Space + Picture>(self, space: &S) -> Result<u64> {
+            Ok(space.size())
+        }
+    }
+
+    #[test]
+    fn games_open_by_name_with_their_options() {
+        let options = GameOptions::default().with("n", 8);
+        assert_eq!(visit("pancake", &options, Size).unwrap(), 40_320);
+        let burned = options.clone().with_flag("burned");
+        assert_eq!(visit("pancake", &burned, Size).unwrap(), 40_320 * 256);
+        let error = visit("pancake", &GameOptions::default(), Size).unwrap_err();
+        assert_eq!(error.to_string(), "invalid parameter: --n is required");
+        let error = visit("pancakes", &options, Size).unwrap_err();
+        assert!(
+            error.to_string().contains("unknown game 'pancakes'"),
+            "{error}"
+        );
+        let error = visit("fox-geese", &options, Size).unwrap_err();
+        assert!(error.to_string().contains("bitsolve retro"), "{error}");
+        let bad = GameOptions::default().with("n", "eleven");
+        let error = visit("pancake", &bad, Size).unwrap_err();
+        assert!(
+            error.to_string().contains("invalid value 'eleven' for --n"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn names_are_unique_and_options_documented() {
+        let entries = entries();
+        for (i, entry) in entries.iter().enumerate() {
+            assert!(entries[i + 1..].iter().all(|e| e.name != entry.name));
+            assert!(!entry.summary.is_empty());
+            assert!(entry.options.iter().all(|o| !o.help.is_empty()));
+        }
+    }
+
+    #[test]
+    fn capabilities_say_what_a_game_can_do() {
+        struct Caps;
+        impl SpaceVisitor for Caps {
+            type Output = Capabilities;
+            fn visit<S: Space + Picture>(self, space: &S) -> Result<Capabilities> {
+                Ok(capabilities(space))
+            }
+        }
+        let tiles = GameOptions::default().with("width", 3).with("height", 2);
+        let caps = visit("sliding-tile", &tiles, Caps).unwrap();
+        assert!(caps.layering && caps.reversible && !caps.exact_layers);
+        assert!(caps.gpu_unavailable.is_none());
+        let symmetric = GameOptions::default().with_flag("symmetry");
+        let caps = visit("peg-solitaire", &symmetric, Caps).unwrap();
+        assert!(caps.symmetry_reduced && caps.exact_layers);
+        assert!(caps.gpu_unavailable.unwrap().contains("symmetry"));
+    }
+}

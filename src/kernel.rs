@@ -1,0 +1,115 @@
+//! What a game gives a compute backend to expand its states: a WGSL
+//! program made of named u32 constants, the rule tables its kernel reads
+//! (the same tables the Rust expansion reads, so a rule is written once and
+//! both backends apply it), and WGSL sources. WGSL has no includes, so a
+//! program lists the shared modules it needs (`shaders/`), then the game's
+//! own expansion (beside the game under `src/games/`); a backend appends an
+//! algorithm's entry points and compiles the whole.
+//!
+//! A game's kernel defines `fn expand(block: u32, local: u32)`, which calls
+//! `successor(block, local)` for every successor, and
+//! `rank_preserving_successor(block, local)` for the moves its
+//! [`BlockLayering`](crate::space::BlockLayering) lists as rank-preserving.
+
+use crate::error::{Error, Result};
+
+pub const U64: &str = include_str!("../shaders/u64.wgsl");
+pub const PERMUTATION: &str = include_str!("../shaders/permutation.wgsl");
+pub const BINOMIAL: &str = include_str!("../shaders/binomial.wgsl");
+pub const MULTINOMIAL: &str = include_str!("../shaders/multinomial.wgsl");
+
+/// The parts of one program: named u32 constants, the `tables` buffer the
+/// kernels read (constants named `*_AT` give where each table starts), and
+/// the WGSL sources in order.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    constants: Vec<(String, u32)>,
+    tables: Vec<u32>,
+    sources: Vec<&'static str>,
+}
+
+impl Program {
+    pub fn constant(&mut self, name: &str, value: u32) -> &mut Self {
+        self.constants.push((name.to_string(), value));
+        self
+    }
+
+    /// Appends `values` to the tables; constant `name` holds their offset.
+    pub fn table(&mut self, name: &str, values: &[u32]) -> &mut Self {
+        let offset = self.tables.len() as u32;
+        self.constant(name, offset);
+        self.tables.extend_from_slice(values);
+        self
+    }
+
+    pub fn source(&mut self, source: &'static str) -> &mut Self {
+        if !self.sources.contains(&source) {
+            self.sources.push(source);
+        }
+        self
+    }
+
+    /// The binomial hash and its table: C(n, k) for n, k <= 64, saturated at
+    /// 2^32 - 1 (see shaders/binomial.wgsl for why that is exact).
+    pub fn binomial_hash(&mut self) -> &mut Self {
+        let table: Vec<u32> = (0..=64)
+            .flat_map(|n| {
+                (0..=64).map(move |k| {
+                    crate::hash::binomial::binomial(n, k as i64).min(u32::MAX as u64) as u32
+                })
+            })
+            .collect();
+        self.source(U64)
+            .source(BINOMIAL)
+            .table("BINOMIAL_AT", &table)
+    }
+
+    /// The permutation hash, with arrays of `capacity` entries.
+    pub fn permutation_hash(&mut self, capacity: usize) -> &mut Self {
+        self.constant("PERM_CAP", capacity.max(2) as u32)
+            .source(PERMUTATION)
+    }
+
+    pub fn tables(&self) -> &[u32] {
+        &self.tables
+    }
+
+    /// The whole WGSL text, with `extra` (generated declarations) after the
+    /// constants.
+    pub fn text(&self, extra: &str) -> String {
+        let mut text = String::new();
+        for (name, value) in &self.constants {
+            text.push_str(&format!("const {name}: u32 = {value}u;\n"));
+        }
+        text.push_str(extra);
+        for source in &self.sources {
+            text.push('\n');
+            text.push_str(source);
+        }
+        text
+    }
+}
+
+/// Offsets into the move lists of each cell, then the lists: the layout of
+/// per-cell rule tables (Peg Solitaire's jumps, Frogs-and-Toads' movers).
+pub fn per_cell_lists(lists: &[Vec<u32>]) -> (Vec<u32>, Vec<u32>) {
+    let mut starts = vec![0u32];
+    let mut entries = Vec::new();
+    for list in lists {
+        entries.extend_from_slice(list);
+        starts.push(entries.len() as u32);
+    }
+    (starts, entries)
+}
+
+/// The error of a game instance its kernel cannot run.
+pub fn unsupported(what: String) -> Error {
+    Error::Unsupported(format!("{what} (run it with --backend cpu)"))
+}
+
+/// A space without GPU kernels.
+pub fn no_kernels(descriptor: &str) -> Result<Program> {
+    Err(Error::Unsupported(format!(
+        "no GPU kernels for {descriptor} (run it with --backend cpu)"
+    )))
+}
