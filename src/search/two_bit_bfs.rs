@@ -8,7 +8,8 @@
 //! store. That expands every state exactly once, makes each layer's size a
 //! plain count of the "next" value, and keeps a killed run resumable: a
 //! frontier cell is closed only after its successors are written, so redoing
-//! a half-finished layer is safe, and the recount finds what it had marked.
+//! a half-finished layer is safe; a resumed layer first counts what the
+//! interrupted run had marked.
 //!
 //! Once fewer states are unseen than sit in the frontier, a reversible space
 //! switches to checking parents instead (the "backward" expansion of
@@ -18,8 +19,8 @@
 use super::backend::{Backend, Pass, TableRequest};
 use super::ledger::Ledger;
 use super::{
-    Algorithm, DEEPEST_SAMPLE, SearchOptions, SearchReport, blocks_of_layer, checked_start_ranks,
-    union,
+    Algorithm, DEEPEST_SAMPLE, LayerCount, SearchOptions, SearchReport, blocks_of_layer,
+    checked_start_ranks, union,
 };
 use crate::error::Result;
 use crate::space::Space;
@@ -54,14 +55,29 @@ pub fn two_bit_bfs<S: Space, B: Backend>(
         goals.clone(),
     )?;
     if ledger.is_fresh() {
-        let starts = checked_start_ranks(space)?;
+        let mut starts = checked_start_ranks(space)?;
         table.set_cells(&starts, frontier_value(0))?;
-        let first = table.count(&blocks_of_layer(space, 0), frontier_value(0))?;
+        let first = if space.symmetry_reduced() {
+            table.count(&blocks_of_layer(space, 0), frontier_value(0))?
+        } else {
+            starts.sort_unstable();
+            starts.dedup();
+            LayerCount::plain(starts.len() as u64)
+        };
         goal_cells = table.cells(&goals)?;
         ledger.push(first, reached(&goals, &goal_cells));
         ledger.checkpoint(table.storage())?;
     }
 
+    // Successors an interrupted run had marked in the layer it did not
+    // finish: the passes count only the cells they change themselves.
+    let mut marked_before = if ledger.resumed_from.is_some() && !ledger.finished {
+        let level = ledger.counts.len();
+        let count = table.count(&blocks_of_layer(space, level), frontier_value(level))?;
+        count.representatives
+    } else {
+        0
+    };
     let mut deepest = Vec::new();
     while !ledger.finished && !options.deep_enough(ledger.counts.len()) {
         let level = ledger.counts.len();
@@ -93,7 +109,14 @@ pub fn two_bit_bfs<S: Space, B: Backend>(
             table.expand(&pass, frontier, next)?
         };
         ledger.add_pass(work);
-        let found = table.count(&next_blocks, next)?;
+        // A pass counts the cells it lowers from unseen, exactly, so the
+        // layer needs no recount (a full scan of the table) unless stored
+        // states stand for orbits.
+        let found = if space.symmetry_reduced() {
+            table.count(&next_blocks, next)?
+        } else {
+            LayerCount::plain(work.marked + std::mem::take(&mut marked_before))
+        };
         if found.representatives == 0 {
             // The frontier was the deepest layer: note a few of its states
             // before it closes.

@@ -68,6 +68,16 @@ impl DeviceTable {
         32 / self.bits as u64
     }
 
+    /// The low bit of every cell of device word `word` that holds `value`.
+    fn cells_matching(&self, word: u32, value: u8) -> u32 {
+        if self.bits == 1 {
+            return if value == 1 { word } else { !word };
+        }
+        const LOW_BITS: u32 = 0x5555_5555;
+        let difference = word ^ (LOW_BITS * value as u32);
+        !(difference | (difference >> 1)) & LOW_BITS
+    }
+
     /// The value of cell `cell` in device word `word`.
     fn cell_of(&self, word: u32, cell: u64) -> u8 {
         let mask = (1u32 << self.bits) - 1;
@@ -252,10 +262,14 @@ impl DeviceTable {
             self.read_back(gpu, &staging, bytes, |at, bytes| {
                 for (index, word) in bytes.chunks_exact(4).enumerate() {
                     let word = u32::from_le_bytes(word.try_into().unwrap());
+                    // One bit per matching cell (its low bit): most words have
+                    // none, and a whole table may be read for a small layer.
+                    let mut matching = self.cells_matching(word, value);
                     let first = (at / 4 + index as u64) * per_word;
-                    for cell in first..first + per_word {
-                        let held = self.cell_of(word, cell);
-                        if held == value && range.contains(&cell) && found.len() < limit {
+                    while matching != 0 && found.len() < limit {
+                        let cell = first + (matching.trailing_zeros() / self.bits) as u64;
+                        matching &= matching - 1;
+                        if range.contains(&cell) {
                             found.push(cell);
                         }
                     }
