@@ -652,3 +652,32 @@ fn bfs_and_bench_run_one_bit_searches_on_the_gpu() {
     assert_eq!(bench["max_depth"], 31);
     assert_eq!(bench["runs"].as_array().unwrap().len(), 3);
 }
+
+#[test]
+fn meeting_in_the_middle_on_the_gpu_finds_the_cpu_midpoints() {
+    let Some(device) = device(GpuOptions::default()) else {
+        return;
+    };
+    let square = Board::parse("oooo\noooo\noooo\noooo\n", "square 4x4").unwrap();
+    let wide = Board::parse("ooooo\nooooo\nooooo\n", "3x5").unwrap();
+    let options = SearchOptions {
+        meet_in_middle: true,
+        ..SearchOptions::default()
+    };
+    let mut joined = 0;
+    for board in [square, wide] {
+        for hole in 0..board.cells() {
+            let game = PegSolitaire::new(board.clone(), &[hole], false).unwrap();
+            let on_gpu = Algorithm::OneBitBfs
+                .run(&game, &GpuBackend::new(&device), &options)
+                .unwrap();
+            let on_cpu = Algorithm::OneBitBfs
+                .run(&game, &CpuBackend, &options)
+                .unwrap();
+            assert_eq!(on_gpu.meet, on_cpu.meet, "{}", game.descriptor());
+            assert_eq!(on_gpu.goals, on_cpu.goals, "{}", game.descriptor());
+            joined += on_gpu.meet.unwrap().midpoints;
+        }
+    }
+    assert!(joined > 0, "some of these boards must be solvable");
+}

@@ -224,3 +224,43 @@ pub fn gpu_program<S: Space>(space: &S) -> Result<crate::kernel::Program> {
     }
     Ok(program)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::space::MoveFilter;
+
+    /// A game with no kernel of its own: a counter that steps by one.
+    struct Counter;
+
+    impl Space for Counter {
+        type State = u64;
+        fn descriptor(&self) -> String {
+            "counter n=10".into()
+        }
+        fn size(&self) -> u64 {
+            10
+        }
+        fn start_ranks(&self) -> Vec<u64> {
+            vec![0]
+        }
+        fn new_state(&self) -> u64 {
+            0
+        }
+        fn unrank(&self, rank: u64, state: &mut u64) {
+            *state = rank;
+        }
+        fn rank(&self, state: &u64) -> u64 {
+            *state
+        }
+        fn expand<F: FnMut(u64)>(&self, state: &u64, _moves: MoveFilter, mut emit: F) {
+            emit((state + 1) % 10);
+        }
+    }
+
+    #[test]
+    fn a_game_without_kernels_is_refused_with_its_name() {
+        let error = gpu_program(&Counter).unwrap_err().to_string();
+        assert!(error.contains("no GPU kernels for counter n=10"), "{error}");
+    }
+}
