@@ -249,37 +249,37 @@ fn a_gpu_run_resumes_a_stored_table_from_either_backend() {
     let Some(device) = device(GpuOptions::default()) else {
         return;
     };
+    let gpu = GpuBackend::new(&device);
     let space = SlidingTile::new(3, 3).unwrap();
-    let whole = common::run(&space, Algorithm::TwoBitBfs, 1);
-    for cpu_first in [false, true] {
-        let dir = std::env::temp_dir().join(format!(
-            "bitsolve-gpu-resume-{}-{cpu_first}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        let stored = |max_depth| SearchOptions {
-            backing: Backing::Directory(dir.clone()),
-            max_depth,
-            ..Default::default()
-        };
-        let first = if cpu_first {
-            Algorithm::TwoBitBfs
-                .run(&space, &CpuBackend, &stored(Some(12)))
-                .unwrap()
-        } else {
-            gpu_bfs(&space, &device, &stored(Some(12)))
-        };
-        assert_eq!(first.layers.as_ref().unwrap().len(), 13);
-        let resumed = gpu_bfs(&space, &device, &stored(None));
-        assert_eq!(resumed.resumed_from, Some(12));
-        assert_eq!(resumed.layers, whole.layers);
-        // And the CPU reads the finished GPU table as complete.
-        let again = Algorithm::TwoBitBfs
-            .run(&space, &CpuBackend, &stored(None))
-            .unwrap();
-        assert_eq!(again.layers, whole.layers);
-        assert_eq!(again.passes, 0);
-        std::fs::remove_dir_all(&dir).unwrap();
+    for algorithm in [Algorithm::TwoBitBfs, Algorithm::OneBitBfs] {
+        let whole = common::run(&space, algorithm, 1);
+        for cpu_first in [false, true] {
+            let dir = std::env::temp_dir().join(format!(
+                "bitsolve-gpu-resume-{}-{}-{cpu_first}",
+                std::process::id(),
+                algorithm.name()
+            ));
+            let _ = std::fs::remove_dir_all(&dir);
+            let stored = |max_depth| SearchOptions {
+                backing: Backing::Directory(dir.clone()),
+                max_depth,
+                ..Default::default()
+            };
+            let first = if cpu_first {
+                algorithm.run(&space, &CpuBackend, &stored(Some(12)))
+            } else {
+                algorithm.run(&space, &gpu, &stored(Some(12)))
+            };
+            assert_eq!(first.unwrap().layers.unwrap().len(), 13);
+            let resumed = algorithm.run(&space, &gpu, &stored(None)).unwrap();
+            assert_eq!(resumed.resumed_from, Some(12));
+            assert_eq!(resumed.layers, whole.layers);
+            // And the CPU reads the finished GPU table as complete.
+            let again = algorithm.run(&space, &CpuBackend, &stored(None)).unwrap();
+            assert_eq!(again.layers, whole.layers);
+            assert_eq!(again.passes, 0);
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
     }
 }
 
@@ -560,38 +560,7 @@ fn one_bit_blocks_or_across_windows_and_pieces() {
 }
 
 #[test]
-fn a_one_bit_gpu_table_resumes_from_either_backend_and_streams() {
-    let Some(gpu) = device(GpuOptions::default()) else {
-        return;
-    };
-    let space = SlidingTile::new(3, 3).unwrap();
-    let whole = common::run(&space, Algorithm::OneBitBfs, 1);
-    for cpu_first in [false, true] {
-        let dir = std::env::temp_dir().join(format!(
-            "bitsolve-gpu-one-bit-{}-{cpu_first}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        let stored = |max_depth| SearchOptions {
-            backing: Backing::Directory(dir.clone()),
-            max_depth,
-            ..Default::default()
-        };
-        let backend = GpuBackend::new(&gpu);
-        let first = if cpu_first {
-            Algorithm::OneBitBfs.run(&space, &CpuBackend, &stored(Some(12)))
-        } else {
-            Algorithm::OneBitBfs.run(&space, &backend, &stored(Some(12)))
-        };
-        assert_eq!(first.unwrap().layers.unwrap().len(), 13);
-        let resumed = Algorithm::OneBitBfs
-            .run(&space, &backend, &stored(None))
-            .unwrap();
-        assert_eq!(resumed.resumed_from, Some(12));
-        assert_eq!(resumed.layers, whole.layers);
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
+fn a_one_bit_gpu_table_streams_through_a_small_device_memory() {
     // Peg Solitaire's 1 GiB one-bit table through 16 MiB of device memory:
     // each layer's two peg-count blocks stream through it, as in the
     // two-bit run.
@@ -606,10 +575,22 @@ fn a_one_bit_gpu_table_resumes_from_either_backend_and_streams() {
     let centre = board.centre().unwrap();
     let peg = PegSolitaire::new(board, &[centre], false).unwrap();
     let streamed = assert_algorithm_agrees(&peg, &small, Algorithm::OneBitBfs, Some(7));
-    assert_eq!(
-        streamed.layers.unwrap(),
-        [1, 4, 12, 60, 296, 1338, 5648, 21_842]
-    );
+    let layers = [1, 4, 12, 60, 296, 1338, 5648, 21_842];
+    assert_eq!(streamed.layers.unwrap(), layers);
+    // A stored, streamed one-bit run resumes like any other.
+    let dir = std::env::temp_dir().join(format!("bitsolve-gpu-stream-1-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let stored = |max_depth| SearchOptions {
+        backing: Backing::Directory(dir.clone()),
+        max_depth: Some(max_depth),
+        ..Default::default()
+    };
+    let gpu = GpuBackend::new(&small);
+    Algorithm::OneBitBfs.run(&peg, &gpu, &stored(4)).unwrap();
+    let resumed = Algorithm::OneBitBfs.run(&peg, &gpu, &stored(7)).unwrap();
+    assert_eq!(resumed.resumed_from, Some(4));
+    assert_eq!(resumed.layers.unwrap(), layers);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -59,24 +59,16 @@ impl<'a, S: Space> GpuOneBit<'a, S> {
         })
     }
 
-    /// Runs `entry` over the scanned blocks of `pass`, with the host copy
-    /// brought up to date before and after as the residency needs.
     fn run(&mut self, entry: &str, pass: &Pass, moves: MoveFilter) -> Result<Work> {
-        let host = self.host.table.words();
-        self.residency
-            .before_pass(self.gpu, &mut self.kernels, host, &pass.touched)?;
-        let progress = pass.progress;
-        progress.begin_pass(&pass.label, self.kernels.piece_count(&pass.scanned));
         let skip = (moves == MoveFilter::SkipRankPreserving) as u32;
-        let counts = self
-            .kernels
-            .run(self.gpu, entry, &pass.scanned, [skip, 0], &|| {
-                progress.advance(1)
-            });
-        progress.end_pass();
-        let counts = counts?;
-        self.residency.after_pass(self.gpu, host, &pass.touched)?;
-        Ok(counts.into())
+        self.residency.run_pass(
+            self.gpu,
+            &mut self.kernels,
+            self.host.table.words(),
+            pass,
+            entry,
+            [skip, 0],
+        )
     }
 }
 

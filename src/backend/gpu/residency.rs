@@ -11,8 +11,8 @@ use super::device::GpuDevice;
 use super::kernels::Kernels;
 use super::table::DeviceTable;
 use crate::error::{Error, Result};
-use crate::search::backend::TableRequest;
-use crate::search::{blocks_of_layer, union};
+use crate::search::backend::{Pass, TableRequest};
+use crate::search::{Work, blocks_of_layer, union};
 use crate::space::{Block, Space};
 use crate::table::Backing;
 
@@ -137,9 +137,31 @@ impl Residency {
         if self.on_host() { space.size() } else { 0 }
     }
 
+    /// Runs kernel `entry` with `values` over the scanned blocks of `pass`,
+    /// showing its progress, with the host copy `host` brought up to date
+    /// before and after as the residency needs.
+    pub fn run_pass(
+        &self,
+        gpu: &GpuDevice,
+        kernels: &mut Kernels,
+        host: &[AtomicU64],
+        pass: &Pass,
+        entry: &str,
+        values: [u32; 2],
+    ) -> Result<Work> {
+        self.before_pass(gpu, kernels, host, &pass.touched)?;
+        let progress = pass.progress;
+        progress.begin_pass(&pass.label, kernels.piece_count(&pass.scanned));
+        let counts = kernels.run(gpu, entry, &pass.scanned, values, &|| progress.advance(1));
+        progress.end_pass();
+        let counts = counts?;
+        self.after_pass(gpu, host, &pass.touched)?;
+        Ok(counts.into())
+    }
+
     /// Before a pass that writes `touched` blocks: a streamed table places
     /// and uploads their span.
-    pub fn before_pass(
+    fn before_pass(
         &self,
         gpu: &GpuDevice,
         kernels: &mut Kernels,

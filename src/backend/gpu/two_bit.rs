@@ -56,25 +56,15 @@ impl<'a, S: Space> GpuTwoBit<'a, S> {
         })
     }
 
-    /// Runs `entry` over the scanned blocks of `pass`, with the host copy
-    /// brought up to date before and after as the residency needs.
     fn run(&mut self, entry: &str, pass: &Pass, frontier: u8, next: u8) -> Result<Work> {
-        let host = self.host.table.words();
-        self.residency
-            .before_pass(self.gpu, &mut self.kernels, host, &pass.touched)?;
-        let progress = pass.progress;
-        progress.begin_pass(&pass.label, self.kernels.piece_count(&pass.scanned));
-        let counts = self.kernels.run(
+        self.residency.run_pass(
             self.gpu,
+            &mut self.kernels,
+            self.host.table.words(),
+            pass,
             entry,
-            &pass.scanned,
             [frontier as u32, next as u32],
-            &|| progress.advance(1),
-        );
-        progress.end_pass();
-        let counts = counts?;
-        self.residency.after_pass(self.gpu, host, &pass.touched)?;
-        Ok(counts.into())
+        )
     }
 }
 
