@@ -594,3 +594,140 @@ fn qbf_bad_input_gets_one_line_and_a_non_zero_exit() {
         "-o FILE",
     );
 }
+
+/// The text of a successful run.
+fn stdout_of(args: &[&str]) -> String {
+    let output = bitsolve(args);
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn a_search_stopped_at_max_depth_gives_no_false_verdict() {
+    // Fore and Aft's reversal lies at distance 46: ten layers decide nothing.
+    let capped = ["bfs", "frogs-toads", "--k", "3", "--max-depth", "10"];
+    let text = stdout_of(&capped);
+    assert!(text.contains("not reached within 10 moves"), "{text}");
+    assert!(!text.contains("not reachable"), "{text}");
+    let json = json_of(&bitsolve(&[&capped[..], &["--json"]].concat()));
+    assert_eq!(json["complete"], false);
+    assert_eq!(json["goals"][0]["reached"], false);
+    assert_eq!(json["goals"][0]["decided"], false);
+    let whole = json_of(&bitsolve(&["bfs", "frogs-toads", "--k", "3", "--json"]));
+    assert_eq!(whole["complete"], true);
+    assert_eq!(whole["goals"][0]["decided"], true);
+
+    // Meeting in the middle stopped before the halfway layer: no join, no verdict.
+    let capped = [
+        "bfs",
+        "peg-solitaire",
+        "--algo",
+        "one-bit",
+        "--inversion",
+        "--max-depth",
+        "3",
+    ];
+    let text = stdout_of(&capped);
+    assert!(!text.contains("inversion:"), "{text}");
+    assert!(text.contains("no verdict"), "{text}");
+    let json = json_of(&bitsolve(&[&capped[..], &["--json"]].concat()));
+    assert!(json["meet"].is_null());
+    assert_eq!(json["goals"][0]["decided"], false);
+}
+
+#[test]
+fn extreme_numbers_and_hyphenated_positions_are_handled() {
+    assert_clear_error(
+        &["bfs", "pancake", "--n", "5", "--threads", "100000"],
+        "--threads 100000",
+    );
+    assert_clear_error(
+        &["qbf", "solve", "tic-tac-toe", "--depth", "100000000000"],
+        "free cells (9)",
+    );
+    assert_clear_error(
+        &["qbf", "check", "tic-tac-toe", "--depths", "1..100000000000"],
+        "free cells (9)",
+    );
+    let json = json_of(&bitsolve(&[
+        "bfs",
+        "pancake",
+        "--n",
+        "5",
+        "--max-depth",
+        "18446744073709551615",
+        "--json",
+    ]));
+    assert_eq!(json["total"], 120);
+    assert_eq!(json["complete"], true);
+    // A burned pancake upside down on top starts the position with '-'.
+    let text = stdout_of(&[
+        "show",
+        "pancake",
+        "--n",
+        "3",
+        "--burned",
+        "--position",
+        "-3,1,2",
+    ]);
+    assert!(text.contains("rank"), "{text}");
+}
+
+#[test]
+fn peg_boards_take_their_start_holes_from_underscores() {
+    let dir = scratch("peg-boards");
+    std::fs::create_dir_all(&dir).unwrap();
+    let marked = dir.join("marked.txt");
+    std::fs::write(&marked, "oooo\no_oo\noooo\n").unwrap();
+    let plain = dir.join("plain.txt");
+    std::fs::write(&plain, "oooo\noooo\noooo\n").unwrap();
+    let by_mark = json_of(&bitsolve(&[
+        "bfs",
+        "peg-solitaire",
+        "--board",
+        marked.to_str().unwrap(),
+        "--json",
+    ]));
+    let by_flag = json_of(&bitsolve(&[
+        "bfs",
+        "peg-solitaire",
+        "--board",
+        plain.to_str().unwrap(),
+        "--start-hole",
+        "b2",
+        "--json",
+    ]));
+    assert_eq!(by_mark["layers"], by_flag["layers"]);
+    let centre_less = json_of(&bitsolve(&[
+        "bfs",
+        "peg-solitaire",
+        "--board",
+        plain.to_str().unwrap(),
+        "--start-hole",
+        "a1",
+        "--json",
+    ]));
+    assert_ne!(by_mark["layers"], centre_less["layers"]);
+    assert_clear_error(
+        &[
+            "bfs",
+            "peg-solitaire",
+            "--board",
+            marked.to_str().unwrap(),
+            "--start-hole",
+            "a1",
+        ],
+        "not both",
+    );
+    let pieces = dir.join("pieces.txt");
+    std::fs::write(&pieces, "oooo\nob_o\noooo\n").unwrap();
+    assert_clear_error(
+        &["bfs", "peg-solitaire", "--board", pieces.to_str().unwrap()],
+        "not 'b' or 'w'",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -221,7 +221,11 @@ fn print_summary<S: Space + Picture>(space: &S, report: &SearchReport) {
         match (goal.reached, goal.distance) {
             (true, Some(distance)) => println!("{label}: reached at distance {distance}"),
             (true, None) => println!("{label}: reachable"),
-            (false, _) => println!("{label}: not reachable"),
+            (false, _) if report.complete => println!("{label}: not reachable"),
+            (false, _) => println!(
+                "{label}: not reached within {} moves (the search stopped at --max-depth; no verdict)",
+                report.max_depth().unwrap_or(0)
+            ),
         }
     }
     println!(
@@ -274,7 +278,16 @@ fn to_json<S: Space + Picture>(
     let goals: Vec<serde_json::Value> = report
         .goals
         .iter()
-        .map(|goal| json!({"rank": goal.rank, "distance": goal.distance, "reached": goal.reached}))
+        .map(|goal| {
+            json!({
+                "rank": goal.rank,
+                "distance": goal.distance,
+                "reached": goal.reached,
+                // A goal not reached by a search stopped at --max-depth may
+                // still be reachable.
+                "decided": goal.reached || report.complete,
+            })
+        })
         .collect();
     json!({
         "game": space.descriptor(),
@@ -296,6 +309,7 @@ fn to_json<S: Space + Picture>(
         })),
         "deepest_positions": pictures(space, &report.deepest),
         "space_size": space.size(),
+        "complete": report.complete,
         "passes": report.passes,
         "expanded": report.expanded,
         "successors": report.successors,

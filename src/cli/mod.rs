@@ -133,8 +133,9 @@ struct ShowArgs {
     /// The rank of the position.
     #[arg(long, global = true, conflicts_with = "position")]
     rank: Option<u64>,
-    /// The position as text (see each game's format in the README).
-    #[arg(long, global = true)]
+    /// The position as text (see each game's format in the README); it may
+    /// start with '-' (a burned pancake upside down).
+    #[arg(long, global = true, allow_hyphen_values = true)]
     position: Option<String>,
 }
 
@@ -205,12 +206,21 @@ fn usage_error(error: clap::Error) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// Most worker threads a run may ask for: far beyond any machine's cores, far
+/// below the thousands of OS threads that would stall the start of a run.
+const MAX_THREADS: usize = 1024;
+
 /// A rayon pool of the requested size.
 fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     if threads == Some(0) {
         return Err(Error::InvalidParameter(
             "--threads must be at least 1".into(),
         ));
+    }
+    if let Some(threads) = threads.filter(|&t| t > MAX_THREADS) {
+        return Err(Error::InvalidParameter(format!(
+            "--threads {threads} is more than the {MAX_THREADS} a run may use"
+        )));
     }
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))

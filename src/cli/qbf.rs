@@ -141,10 +141,13 @@ impl QbfArgs {
         Ok((game, query))
     }
 
-    fn query(&self, file_query: Option<Query>) -> Result<Query> {
+    fn query(&self, game: &PositionalGame, file_query: Option<Query>) -> Result<Query> {
         match (self.depth, file_query) {
             (Some(0), _) => Err(Error::InvalidParameter("--depth must be at least 1".into())),
-            (Some(depth), _) => Ok(Query::alternating(depth)),
+            (Some(depth), _) => {
+                check_depth(game, depth, "--depth")?;
+                Ok(Query::alternating(depth))
+            }
             (None, Some(query)) => Ok(query),
             (None, None) => Err(Error::InvalidParameter("give --depth D".into())),
         }
@@ -188,8 +191,21 @@ impl QbfArgs {
     }
 }
 
-/// "1..15" -> the odd numbers in it.
-fn odd_depths(range: &str) -> Result<Vec<usize>> {
+/// A game on n free cells is over within n moves: a deeper question only
+/// makes larger formulas (and, for absurd depths, allocations that fail).
+fn check_depth(game: &PositionalGame, depth: usize, flag: &str) -> Result<()> {
+    let free = game.free_cells().len();
+    if depth > free {
+        return Err(Error::InvalidParameter(format!(
+            "{flag} {depth} is more moves than {} has free cells ({free}); a game there lasts at most {free} moves",
+            game.name
+        )));
+    }
+    Ok(())
+}
+
+/// "1..15" -> the odd numbers in it, at most the game's free cells.
+fn odd_depths(game: &PositionalGame, range: &str) -> Result<Vec<usize>> {
     let bad = || {
         Error::InvalidParameter(format!(
             "--depths wants FROM..TO, e.g. 1..15, got '{range}'"
@@ -202,6 +218,7 @@ fn odd_depths(range: &str) -> Result<Vec<usize>> {
         .trim_start_matches('=')
         .parse()
         .map_err(|_| bad())?;
+    check_depth(game, to, "--depths ..")?;
     let depths: Vec<usize> = (from.max(1)..=to).filter(|d| d % 2 == 1).collect();
     if depths.is_empty() {
         return Err(bad());
@@ -219,7 +236,7 @@ pub(super) fn run(command: QbfCommand) -> Result<()> {
 
 fn export(args: &QbfArgs) -> Result<()> {
     let (game, file_query) = args.game()?;
-    let query = args.query(file_query)?;
+    let query = args.query(&game, file_query)?;
     let encoding = args
         .encoding
         .ok_or_else(|| Error::InvalidParameter("give --encoding".into()))?;
@@ -261,7 +278,7 @@ fn export(args: &QbfArgs) -> Result<()> {
 
 fn solve(args: &QbfArgs) -> Result<()> {
     let (game, file_query) = args.game()?;
-    let query = args.query(file_query)?;
+    let query = args.query(&game, file_query)?;
     let encoding = args.encoding.unwrap_or(Encoding::CorPlus);
     let formula = encoding.encode(&prepare(&game, &query, args.preprocessing())?)?;
     let file = std::env::temp_dir().join(format!("bitsolve-solve-{}.qdimacs", std::process::id()));
@@ -357,11 +374,11 @@ fn check_command(args: &QbfArgs) -> Result<()> {
     let encodings = args.encodings()?;
     let options = args.check_options();
     let depths: Vec<Query> = match &args.depths {
-        Some(range) => odd_depths(range)?
+        Some(range) => odd_depths(&game, range)?
             .into_iter()
             .map(Query::alternating)
             .collect(),
-        None => vec![args.query(file_query)?],
+        None => vec![args.query(&game, file_query)?],
     };
     let deepening = args.depths.is_some();
     let mut shortest = None;

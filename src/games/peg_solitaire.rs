@@ -14,7 +14,7 @@
 //! centre) is stored; the searches still report the full counts, weighting
 //! each stored position by the size of its orbit (section 8.1).
 
-use super::board::{Board, MaskMap, ORTHOGONAL};
+use super::board::{Board, Mark, MaskMap, ORTHOGONAL};
 use super::registry::{GameOptions, OptionSpec, Registered};
 use crate::error::{Error, Result};
 use crate::hash::BinomialRanker;
@@ -252,16 +252,37 @@ impl Registered for PegSolitaire {
 
     fn from_options(options: &GameOptions) -> Result<Self> {
         let board = Board::load(options.get("board").unwrap_or("english"))?;
-        let hole = match options.get("start-hole") {
-            Some(cell) => board.parse_cell(cell)?,
-            None => board.centre().ok_or_else(|| {
+        if board
+            .marks()
+            .iter()
+            .any(|m| matches!(m, Mark::Black | Mark::White))
+        {
+            return Err(Error::InvalidParameter(format!(
+                "{}: Peg Solitaire boards mark cells 'o' (peg) or '_' (hole), not 'b' or 'w'",
+                board.name()
+            )));
+        }
+        // Holes marked '_' on the board are the start's holes.
+        let marked: Vec<usize> = (0..board.cells())
+            .filter(|&c| board.marks()[c] == Mark::Empty)
+            .collect();
+        let holes = match (options.get("start-hole"), marked.is_empty()) {
+            (Some(_), false) => {
+                return Err(Error::InvalidParameter(format!(
+                    "{} marks its start holes with '_': give --start-hole or the marks, not both",
+                    board.name()
+                )));
+            }
+            (Some(cell), true) => vec![board.parse_cell(cell)?],
+            (None, false) => marked,
+            (None, true) => vec![board.centre().ok_or_else(|| {
                 Error::InvalidParameter(format!(
-                    "{} has no centre cell: give --start-hole",
+                    "{} has no centre cell: give --start-hole or mark holes '_'",
                     board.name()
                 ))
-            })?,
+            })?],
         };
-        PegSolitaire::new(board, &[hole], options.flag("symmetry"))
+        PegSolitaire::new(board, &holes, options.flag("symmetry"))
     }
 }
 

@@ -199,6 +199,7 @@ impl<'a> Ledger<'a> {
             parent_checks: self.work.parent_checks,
             seconds: self.started.elapsed().as_secs_f64(),
             resumed_from: self.resumed_from,
+            complete: self.finished,
             store: storage.path().map(|p| p.to_path_buf()),
         }
     }

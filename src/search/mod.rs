@@ -186,6 +186,10 @@ pub struct SearchReport {
     pub seconds: f64,
     /// Layer (or scan) a previous run had completed, when this run resumed.
     pub resumed_from: Option<u64>,
+    /// True when the search ran to its end (or a meet in the middle was
+    /// joined): a goal not reached is then unreachable. False when it
+    /// stopped at `max_depth`: a goal not reached is only not reached yet.
+    pub complete: bool,
     /// File holding the table, for file-backed runs.
     pub store: Option<PathBuf>,
 }

@@ -189,6 +189,11 @@ pub fn one_bit_bfs<S: Space, B: Backend>(
     if let Some((goal_layer, last)) = meet_at {
         let middle = goal_layer / 2;
         let ended_early = ledger.counts.len() <= last;
+        if ended_early && !ledger.finished {
+            // Stopped by --max-depth before the second half's layer: the
+            // halves cannot be joined, and nothing is decided.
+            return Ok(storage_report(ledger, Vec::new(), table.as_ref()));
+        }
         let midpoints = if ended_early {
             // The search ended before the second half's layer: no path.
             0
@@ -215,6 +220,8 @@ pub fn one_bit_bfs<S: Space, B: Backend>(
             middle_layer: middle,
             midpoints,
         });
+        // The join decides the goal (so does a search that ran out early).
+        report.complete = true;
         return Ok(report);
     }
     // With exact layers, the last layer is the set bits of its blocks.

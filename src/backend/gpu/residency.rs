@@ -92,7 +92,7 @@ impl Residency {
             .map_or(0, |&r| r as usize + 1);
         let last = request
             .max_depth
-            .map_or(layers, |depth| layers.min(depth + 1));
+            .map_or(layers, |depth| layers.min(depth.saturating_add(1)));
         let span_cells = (1..last)
             .map(|layer| {
                 let touched = union(
