@@ -731,3 +731,33 @@ fn peg_boards_take_their_start_holes_from_underscores() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_bad_plot_path_fails_before_the_search_and_an_empty_check_fails() {
+    assert_clear_error(
+        &[
+            "bfs",
+            "pancake",
+            "--n",
+            "9",
+            "--plot",
+            "/nonexistent-bitsolve-dir/layers.svg",
+        ],
+        "cannot write --plot",
+    );
+    // Every encoding either refused (maker-breaker encodings on a
+    // maker-maker game) or failed: nothing was compared, so no pass.
+    let output = bitsolve(&[
+        "qbf",
+        "check",
+        "tic-tac-toe",
+        "--depth",
+        "3",
+        "--solver",
+        "sh -c false {file}",
+    ]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("no encoding could be checked"), "{stderr}");
+}

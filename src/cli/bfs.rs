@@ -21,6 +21,15 @@ pub(super) fn run(args: BfsArgs) -> Result<()> {
             "--inversion joins the halves of a one-bit BFS: add --algo one-bit".into(),
         ));
     }
+    if let Some(path) = &args.plot {
+        // Found out now, not after a long search whose output would be lost.
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)
+            .map_err(|e| Error::io(format!("cannot write --plot {}", path.display()), e))?;
+    }
     let device = match args.backend {
         BackendArg::Cpu => None,
         BackendArg::Gpu => Some(GpuDevice::open(&GpuOptions::default())?),

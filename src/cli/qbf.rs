@@ -384,6 +384,7 @@ fn check_command(args: &QbfArgs) -> Result<()> {
     let mut shortest = None;
     let mut last = None;
     let mut disagreements = 0;
+    let mut compared = 0;
     for query in depths {
         let result = check(&game, &query, &encodings, &options)?;
         disagreements += result
@@ -391,6 +392,7 @@ fn check_command(args: &QbfArgs) -> Result<()> {
             .iter()
             .filter(|r| r.agrees == Some(false))
             .count();
+        compared += result.rows.iter().filter(|r| r.agrees.is_some()).count();
         if !args.json {
             print_check(&game.name, query.depth(), &result);
         }
@@ -432,6 +434,12 @@ fn check_command(args: &QbfArgs) -> Result<()> {
         return Err(Error::Unsupported(format!(
             "{disagreements} encoding answer(s) disagree with exhaustive search"
         )));
+    }
+    if compared == 0 {
+        // A check that compared nothing has not passed.
+        return Err(Error::Unsupported(
+            "no encoding could be checked against exhaustive search (see the notes above)".into(),
+        ));
     }
     Ok(())
 }
