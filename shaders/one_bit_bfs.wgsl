@@ -24,6 +24,7 @@ struct Params {
 
 @group(0) @binding(0) var<uniform> params: Params;
 
+const CELL_BITS: u32 = 1u;
 const ALL_CELLS: u32 = 0xffffffffu;
 
 // The word and bit of a rank of the device table (fewer than 2^36 ranks).
@@ -73,13 +74,8 @@ fn expand_set(
     var expanded = 0u;
     let index = invocation_index(group, groups, local_index);
     if (index < params.words) {
-        var mask = table_load(params.first_word + index) & block_cells(index);
-        while (mask != 0u) {
-            let bit = firstTrailingBit(mask);
-            mask &= mask - 1u;
-            expanded += 1u;
-            expand(params.block, index * 32u + bit + params.local_base);
-        }
+        let set_bits = table_load(params.first_word + index) & block_cells(index);
+        expanded = expand_cells(index, set_bits);
     }
     flush_counts(local_index, expanded, 0u);
 }
@@ -98,19 +94,10 @@ fn fill_clear(
     let index = invocation_index(group, groups, local_index);
     if (index < params.words) {
         let word = params.first_word + index;
-        var mask = ~table_load(word) & block_cells(index);
-        var found = 0u;
-        while (mask != 0u) {
-            let bit = firstTrailingBit(mask);
-            mask &= mask - 1u;
-            checked += 1u;
-            parent_found = false;
-            expand(params.block, index * 32u + bit + params.local_base);
-            if (parent_found) {
-                found |= 1u << bit;
-                marked += 1u;
-            }
-        }
+        let clear = ~table_load(word) & block_cells(index);
+        checked = countOneBits(clear);
+        let found = cells_with_parent(index, clear);
+        marked += countOneBits(found);
         if (found != 0u) {
             _ = table_or(word, found);
         }

@@ -8,8 +8,8 @@
 // words may hold cells of the neighbouring blocks, which `params.head_mask`
 // / `params.tail_mask` leave out.
 // Needs from the algorithm: `params` with fields block, first_word, words,
-// local_base, head_mask and tail_mask, and ALL_CELLS (the low bit of every
-// cell of a word).
+// local_base, head_mask and tail_mask, CELL_BITS (bits per cell) and
+// ALL_CELLS (the low bit of every cell of a word); and the game's `expand`.
 
 @group(0) @binding(1) var<storage, read> tables: array<u32>;
 // 64-bit counters as (low, high) pairs: cells the pass changed (or counted),
@@ -46,6 +46,41 @@ fn block_cells(index: u32) -> u32 {
         mask &= params.tail_mask;
     }
     return mask;
+}
+
+// The rank in the block of the cell whose low bit is `bit` in the
+// dispatch's word `index`.
+fn local_rank(index: u32, bit: u32) -> u32 {
+    return index * (32u / CELL_BITS) + bit / CELL_BITS + params.local_base;
+}
+
+// Expands the cells whose low bits are set in `cells` (of the dispatch's
+// word `index`); returns how many.
+fn expand_cells(index: u32, cells: u32) -> u32 {
+    var mask = cells;
+    while (mask != 0u) {
+        let bit = firstTrailingBit(mask);
+        mask &= mask - 1u;
+        expand(params.block, local_rank(index, bit));
+    }
+    return countOneBits(cells);
+}
+
+// Looks for a parent of each cell whose low bit is set in `cells` (stopping
+// at the first); returns the low bits of the cells that have one.
+fn cells_with_parent(index: u32, cells: u32) -> u32 {
+    var mask = cells;
+    var found = 0u;
+    while (mask != 0u) {
+        let bit = firstTrailingBit(mask);
+        mask &= mask - 1u;
+        parent_found = false;
+        expand(params.block, local_rank(index, bit));
+        if (parent_found) {
+            found |= 1u << bit;
+        }
+    }
+    return found;
 }
 
 fn invocation_index(group: vec3<u32>, groups: vec3<u32>, local_index: u32) -> u32 {

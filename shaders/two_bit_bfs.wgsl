@@ -27,6 +27,7 @@ struct Params {
 
 const UNSEEN: u32 = 3u;
 const LOW_BITS: u32 = 0x55555555u;
+const CELL_BITS: u32 = 2u;
 const ALL_CELLS: u32 = LOW_BITS;
 
 // Low bit of every 2-bit cell of `word` equal to `value`.
@@ -82,13 +83,8 @@ fn expand_frontier(
     let index = invocation_index(group, groups, local_index);
     if (index < params.words) {
         let word = params.first_word + index;
-        var mask = cells_equal(table_load(word), params.frontier) & block_cells(index);
-        while (mask != 0u) {
-            let cell = firstTrailingBit(mask) >> 1u;
-            mask &= mask - 1u;
-            expanded += 1u;
-            expand(params.block, index * 16u + cell + params.local_base);
-        }
+        let frontier = cells_equal(table_load(word), params.frontier) & block_cells(index);
+        expanded = expand_cells(index, frontier);
     }
     flush_counts(local_index, expanded, 0u);
 }
@@ -108,21 +104,13 @@ fn check_parents(
     let index = invocation_index(group, groups, local_index);
     if (index < params.words) {
         let word = params.first_word + index;
-        var mask = cells_equal(table_load(word), UNSEEN) & block_cells(index);
-        var lower = 0u;
-        while (mask != 0u) {
-            let bit = firstTrailingBit(mask);
-            mask &= mask - 1u;
-            checked += 1u;
-            parent_found = false;
-            expand(params.block, index * 16u + (bit >> 1u) + params.local_base);
-            if (parent_found) {
-                lower |= (UNSEEN ^ params.next) << bit;
-                marked += 1u;
-            }
-        }
-        if (lower != 0u) {
-            _ = table_and(word, ~lower);
+        let unseen = cells_equal(table_load(word), UNSEEN) & block_cells(index);
+        checked = countOneBits(unseen);
+        let found = cells_with_parent(index, unseen);
+        marked += countOneBits(found);
+        if (found != 0u) {
+            // 3 -> next in every found cell: its low bit times the bits to clear.
+            _ = table_and(word, ~(found * (UNSEEN ^ params.next)));
         }
     }
     flush_counts(local_index, 0u, checked);

@@ -9,7 +9,7 @@ use super::{BackendArg, BfsArgs, SpaceVisitor, thread_pool};
 use crate::backend::gpu::{GpuDevice, GpuOptions};
 use crate::backend::{CpuBackend, GpuBackend};
 use crate::error::{Error, Result};
-use crate::search::{Algorithm, SearchOptions, SearchReport};
+use crate::search::{Algorithm, Backend, SearchOptions, SearchReport};
 use crate::space::{Picture, Space};
 use crate::table::Backing;
 
@@ -54,12 +54,8 @@ impl BfsCommand<'_> {
     /// Where the search runs, for the header.
     fn machine(&self) -> String {
         match self.device {
-            Some(device) => format!("GPU {}", device.describe()),
-            None => format!(
-                "{} thread{}",
-                self.threads,
-                if self.threads == 1 { "" } else { "s" }
-            ),
+            Some(device) => GpuBackend::new(device).describe(),
+            None => self.pool.install(|| CpuBackend.describe()),
         }
     }
 }
@@ -301,7 +297,7 @@ fn to_json<S: Space + Picture>(
     json!({
         "game": space.descriptor(),
         "algo": report.algorithm.name(),
-        "backend": if device.is_some() { "gpu" } else { "cpu" },
+        "backend": device.map_or(CpuBackend.name(), |d| GpuBackend::new(d).name()),
         "device": device.map(|d| d.describe()),
         "threads": threads,
         "layers": report.layers,

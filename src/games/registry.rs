@@ -94,13 +94,6 @@ impl GameOptions {
         self.number(name)?
             .ok_or_else(|| Error::InvalidParameter(format!("--{name} is required")))
     }
-
-    /// The options and flags set, for messages: `--n 11 --burned`.
-    pub fn describe(&self) -> String {
-        let values = self.values.iter().map(|(k, v)| format!("--{k} {v}"));
-        let flags = self.flags.iter().map(|f| format!("--{f}"));
-        values.chain(flags).collect::<Vec<_>>().join(" ")
-    }
 }
 
 /// What a one-player game gives the registry.
