@@ -45,7 +45,7 @@ fn main() {
         })
         .collect();
 
-    let (table, _) = OneBitTable::open(&Backing::Heap, "bench", BITS, BITS).unwrap();
+    let table = OneBitTable::scratch("bench", BITS).unwrap();
     let words: Vec<AtomicU64> = (0..BITS / 64).map(|_| AtomicU64::new(0)).collect();
     let bits = BitSlice::<AtomicU64, Lsb0>::from_slice(&words);
 

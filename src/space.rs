@@ -64,6 +64,15 @@ pub trait Space: Sync {
     /// The game and its parameters, e.g. `pancake n=12`: names table files.
     fn descriptor(&self) -> String;
 
+    /// What defines the space beyond its descriptor and its moves, as
+    /// `key=value` lines: the contents of a board read from a file, say. A
+    /// stored table records it (with fingerprints of the layout and the
+    /// moves, `crate::search::identity`) and is refused to a run whose
+    /// space differs.
+    fn definition(&self) -> String {
+        String::new()
+    }
+
     /// Number of ranks.
     fn size(&self) -> u64;
 

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use bitsolve::games::FoxGeese;
 use bitsolve::hash::MultinomialRanker;
-use bitsolve::search::Progress;
+use bitsolve::search::{Progress, Silent};
 use bitsolve::search::retro2::{
     LayerReport, LayeredGame, Player, RetroOptions, Successor, Value, open_layer, solve_layers,
 };
@@ -43,7 +43,7 @@ fn stored_values<G: LayeredGame>(game: &G, top: usize, dir: &Path) -> Vec<Vec<u8
     (0..=top)
         .map(|layer| {
             let (table, _) =
-                open_layer(game, layer, &Backing::Directory(dir.to_path_buf())).unwrap();
+                open_layer(game, layer, &Backing::ReadOnly(dir.to_path_buf()), &Silent).unwrap();
             (0..table.len()).map(|rank| table.get(rank)).collect()
         })
         .collect()

@@ -12,6 +12,7 @@ mod progress;
 mod qbf;
 mod retro;
 mod show;
+mod verify;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -59,6 +60,9 @@ enum Command {
     Query(retro::QueryArgs),
     /// Play against the perfect player of a solved database in the terminal.
     Play(retro::PlayArgs),
+    /// Check a store's table files (or one file) against their checksums:
+    /// exit 0 only when every one is intact.
+    Verify(verify::VerifyArgs),
     /// Positional games as quantified Boolean formulas.
     #[command(subcommand)]
     Qbf(qbf::QbfCommand),
@@ -164,6 +168,7 @@ pub fn main() -> ExitCode {
         Command::Retro(args) => retro::run_retro(args),
         Command::Query(args) => retro::run_query(args),
         Command::Play(args) => retro::run_play(args),
+        Command::Verify(args) => verify::run(args),
         Command::Qbf(command) => qbf::run(command),
     };
     match outcome {

@@ -82,6 +82,15 @@ impl Progress for Display<'_> {
         self.reveal_if_slow();
     }
 
+    /// Like a pass, but the held-back header stays back: the run may still
+    /// fail before its search starts.
+    fn begin_setup(&self, label: &str, units: u64) {
+        self.bar.set_length(units);
+        self.bar.set_position(0);
+        self.bar.set_message(label.to_string());
+        self.reveal_if_slow();
+    }
+
     fn advance(&self, units: u64) {
         self.bar.inc(units);
         self.reveal_if_slow();

@@ -172,10 +172,14 @@ fn print_row(report: &LayerReport) {
 }
 
 /// The solved layers of a store, opened on demand for reading values.
+/// Layers are opened read-only (a query never writes a store, and may read
+/// one on read-only media) and each is checked against its checksums in
+/// full when first opened.
 struct Database<'a> {
     game: &'a FoxGeese,
     dir: &'a Path,
     layers: Vec<Option<TwoBitTable>>,
+    progress: Display<'a>,
 }
 
 impl<'a> Database<'a> {
@@ -184,6 +188,7 @@ impl<'a> Database<'a> {
             game,
             dir,
             layers: (0..=game.max_geese()).map(|_| None).collect(),
+            progress: Display::new(None, None),
         }
     }
 
@@ -201,8 +206,10 @@ impl<'a> Database<'a> {
             let (table, checkpoint) = open_layer(
                 self.game,
                 layer,
-                &Backing::Directory(self.dir.to_path_buf()),
+                &Backing::ReadOnly(self.dir.to_path_buf()),
+                &self.progress,
             )?;
+            self.progress.finish();
             if !checkpoint.is_some_and(|c| c.complete) {
                 return Err(Error::InvalidParameter(format!(
                     "the layer of {layer} geese in {} is not completely solved yet",

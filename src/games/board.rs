@@ -195,6 +195,28 @@ impl Board {
         &self.name
     }
 
+    /// The board as `board-row=` lines in its file's characters, comments
+    /// and trailing blanks dropped: what defines it, wherever it was read
+    /// from (part of a stored table's identity).
+    pub fn definition(&self) -> String {
+        (0..self.rows)
+            .map(|row| {
+                let line: String = (0..self.columns)
+                    .map(|column| match self.grid[row * self.columns + column] {
+                        None => '.',
+                        Some(cell) => match self.marks[cell] {
+                            Mark::Cell => 'o',
+                            Mark::Empty => '_',
+                            Mark::Black => 'b',
+                            Mark::White => 'w',
+                        },
+                    })
+                    .collect();
+                format!("board-row={line}\n")
+            })
+            .collect()
+    }
+
     pub fn cells(&self) -> usize {
         self.positions.len()
     }

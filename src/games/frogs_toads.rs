@@ -275,6 +275,10 @@ impl Space for FrogsToads {
 
     type State = FrogsState;
 
+    fn definition(&self) -> String {
+        self.board.definition()
+    }
+
     fn descriptor(&self) -> String {
         format!("frogs-toads {}", self.board.name())
     }

@@ -316,6 +316,10 @@ impl Space for PegSolitaire {
 
     type State = u64;
 
+    fn definition(&self) -> String {
+        self.board.definition()
+    }
+
     fn descriptor(&self) -> String {
         let holes: Vec<String> = (0..self.cells())
             .filter(|&cell| self.start >> cell & 1 == 0)

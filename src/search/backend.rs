@@ -21,16 +21,18 @@ use super::ledger::LayerCount;
 use super::{Progress, Work};
 use crate::error::Result;
 use crate::space::{MoveFilter, Space};
-use crate::table::{Backing, OneBitTable, WordStorage};
+use crate::table::{Backing, OneBitTable, TableIdentity, WordStorage};
 
 /// What a driver asks of a backend's table.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct TableRequest<'r> {
     pub backing: &'r Backing,
-    /// Names the table (and its file): the game, its parameters and the
-    /// algorithm. The same descriptor on every backend, so either resumes
+    /// Names the table (and its file) and says what space it holds
+    /// ([`super::identity`]). The same on every backend, so either resumes
     /// the other's file.
-    pub descriptor: String,
+    pub identity: TableIdentity,
+    /// Shows creating or checking a large table file.
+    pub progress: &'r dyn Progress,
     /// Cells in use at once (fewer than the space when the driver discards
     /// finished blocks).
     pub resident_cells: u64,

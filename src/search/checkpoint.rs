@@ -87,9 +87,15 @@ impl Checkpoint {
             .transpose()
     }
 
-    /// Records this checkpoint in `storage` (a no-op on the heap).
+    /// Records this checkpoint in `storage` (a no-op on the heap); the
+    /// checkpoint of a complete table also seals it (its checksums vouch
+    /// for it from now on).
     pub fn write(&self, storage: &WordStorage) -> Result<()> {
-        storage.record_progress(&self.encode())
+        storage.record_progress(&self.encode())?;
+        if self.complete {
+            storage.seal()?;
+        }
+        Ok(())
     }
 }
 

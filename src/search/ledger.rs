@@ -90,6 +90,10 @@ impl<'a> Ledger<'a> {
                 ledger.announce(index, count);
             }
         }
+        if !ledger.finished {
+            // The run is about to change the table.
+            storage.begin_writing()?;
+        }
         Ok(ledger)
     }
 

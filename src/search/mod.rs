@@ -10,6 +10,7 @@
 pub mod backend;
 pub mod checkpoint;
 pub mod chunks;
+pub mod identity;
 pub(crate) mod ledger;
 pub mod one_bit_bfs;
 pub mod reachability;
@@ -82,6 +83,11 @@ impl Algorithm {
 pub trait Progress: Sync {
     /// A pass over the table begins (`units` chunks of work).
     fn begin_pass(&self, _label: &str, _units: u64) {}
+    /// Work before the search proper begins (creating or checking a table
+    /// file), shown like a pass.
+    fn begin_setup(&self, label: &str, units: u64) {
+        self.begin_pass(label, units);
+    }
     /// `units` more chunks are done.
     fn advance(&self, _units: u64) {}
     /// The pass ended.

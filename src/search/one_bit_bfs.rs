@@ -77,7 +77,8 @@ pub fn one_bit_bfs<S: Space, B: Backend>(
     };
     let request = TableRequest {
         backing: &options.backing,
-        descriptor: format!("{}; one-bit BFS", space.descriptor()),
+        identity: super::identity::space_identity(space, "one-bit BFS", 1),
+        progress: options.progress,
         resident_cells,
         max_depth: options.max_depth,
     };

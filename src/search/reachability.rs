@@ -20,7 +20,8 @@ pub fn one_bit_reachability<S: Space, B: Backend>(
 ) -> Result<SearchReport> {
     let request = TableRequest {
         backing: &options.backing,
-        descriptor: format!("{}; one-bit reachability", space.descriptor()),
+        identity: super::identity::space_identity(space, "one-bit reachability", 1),
+        progress: options.progress,
         resident_cells: space.size(),
         max_depth: None,
     };

@@ -39,7 +39,8 @@ pub fn two_bit_bfs<S: Space, B: Backend>(
 ) -> Result<SearchReport> {
     let request = TableRequest {
         backing: &options.backing,
-        descriptor: format!("{}; two-bit BFS", space.descriptor()),
+        identity: super::identity::space_identity(space, "two-bit BFS", 2),
+        progress: options.progress,
         resident_cells: space.size(),
         max_depth: options.max_depth,
     };

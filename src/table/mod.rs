@@ -1,11 +1,16 @@
 //! Packed one-bit and two-bit tables with concurrent atomic updates, on the
-//! heap or in a memory-mapped file with a resumable header.
+//! heap or in a memory-mapped file with a resumable, checksummed header.
 
+pub mod checksums;
+pub mod header;
 pub mod one_bit;
 pub mod storage;
+pub mod store_file;
 pub mod two_bit;
+pub mod verify;
 mod words;
 
+pub use header::TableIdentity;
 pub use one_bit::OneBitTable;
-pub use storage::{Backing, TableIdentity, WordStorage};
+pub use storage::{Backing, WordStorage};
 pub use two_bit::TwoBitTable;

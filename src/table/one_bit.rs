@@ -12,9 +12,11 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use rayon::prelude::*;
 
-use super::storage::{Backing, TableIdentity, WordStorage};
+use super::header::TableIdentity;
+use super::storage::{Backing, WordStorage};
 use super::words::{count_items, items_in_range, visit_items};
 use crate::error::Result;
+use crate::search::{Progress, Silent};
 
 pub const BITS_PER_WORD: u64 = 64;
 
@@ -24,23 +26,28 @@ pub struct OneBitTable {
 }
 
 impl OneBitTable {
-    /// Opens (or creates) a table of `bits` bits, all clear, of which at
-    /// most `resident_bits` will be in use at once (see [`discard`](Self::discard)).
+    /// Opens (or creates) the table `identity` names (its `states` bits),
+    /// all clear, of which at most `resident_bits` will be in use at once
+    /// (see [`discard`](Self::discard)); `progress` shows checking a large
+    /// file.
     pub fn open(
         backing: &Backing,
-        descriptor: &str,
-        bits: u64,
+        identity: TableIdentity,
         resident_bits: u64,
+        progress: &dyn Progress,
     ) -> Result<(Self, Option<Vec<u8>>)> {
-        let identity = TableIdentity {
-            descriptor: descriptor.to_string(),
-            bits_per_state: 1,
-            states: bits,
-        };
+        let bits = identity.states;
         let words = bits.div_ceil(BITS_PER_WORD) as usize;
         let resident_words = resident_bits.div_ceil(BITS_PER_WORD) as usize + 2;
-        let (storage, checkpoint) = WordStorage::open(backing, identity, words, 0, resident_words)?;
+        let (storage, checkpoint) =
+            WordStorage::open(backing, identity, words, 0, resident_words, progress)?;
         Ok((OneBitTable { storage, bits }, checkpoint))
+    }
+
+    /// A working table of `bits` clear bits on the heap, never stored.
+    pub fn scratch(descriptor: &str, bits: u64) -> Result<Self> {
+        let identity = TableIdentity::scratch(descriptor, 1, bits);
+        Ok(Self::open(&Backing::Heap, identity, bits, &Silent)?.0)
     }
 
     /// Releases the memory of the bits in `range` (whole pages inside it),
@@ -177,7 +184,7 @@ mod tests {
 
     #[test]
     fn test_and_set_and_counts() {
-        let (table, _) = OneBitTable::open(&Backing::Heap, "t", 200, 200).unwrap();
+        let table = OneBitTable::scratch("t", 200).unwrap();
         assert!(table.test_and_set(3));
         assert!(!table.test_and_set(3));
         table.set(199);
@@ -201,7 +208,7 @@ mod tests {
             (64, 128, 64),
             (1, 450, 1),
         ] {
-            let (table, _) = OneBitTable::open(&Backing::Heap, "t", 600, 600).unwrap();
+            let table = OneBitTable::scratch("t", 600).unwrap();
             let mut state = source * 31 + destination;
             let mut expected = vec![false; 600];
             for i in 0..len {

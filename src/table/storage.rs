@@ -8,112 +8,36 @@
 //! the file, never through the mapping, after the mapping has been flushed:
 //! a record on disk therefore never claims work whose bits are not there.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::Write;
+use std::fs::{self, File};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::Relaxed;
 
-use memmap2::{MmapMut, UncheckedAdvice};
+use memmap2::{MmapMut, MmapOptions, UncheckedAdvice};
 use rayon::prelude::*;
 
+pub use super::header::{
+    FORMAT_VERSION, HEADER_LEN, Header, MAX_PROGRESS_BYTES, Seal, TableIdentity, file_name_for,
+};
+use super::checksums::{chunk_checksums, encode_trailer, trailer_hash};
+use super::store_file::{self, BodyVerdict, Layout, bad};
 use crate::error::{Error, Result};
-
-pub const MAGIC: &[u8; 8] = b"BITSOLVE";
-/// 2: the progress record became opaque to the table (version 1 had fixed
-/// count fields).
-pub const FORMAT_VERSION: u32 = 2;
-/// Page-aligned, and room for a progress record of a few thousand values.
-pub const HEADER_LEN: usize = 64 * 1024;
-const DESCRIPTOR_OFFSET: usize = 40;
-pub const MAX_DESCRIPTOR_LEN: usize = 256;
-const PROGRESS_LEN_OFFSET: usize = DESCRIPTOR_OFFSET + MAX_DESCRIPTOR_LEN;
-const PROGRESS_OFFSET: usize = PROGRESS_LEN_OFFSET + 8;
-const CHECKSUM_OFFSET: usize = HEADER_LEN - 8;
-/// The longest progress record a header holds.
-pub const MAX_PROGRESS_BYTES: usize = CHECKSUM_OFFSET - PROGRESS_OFFSET;
+use crate::search::Progress;
 
 /// Where to keep a table.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Backing {
     #[default]
     Heap,
-    /// A memory-mapped file in this directory (created if missing).
+    /// A memory-mapped file in this directory (created if missing), locked
+    /// for this run alone.
     Directory(PathBuf),
-}
-
-/// What a table file says about itself.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TableIdentity {
-    /// The game, its parameters and the algorithm, e.g. "pancake n=12; two-bit BFS".
-    pub descriptor: String,
-    pub bits_per_state: u32,
-    pub states: u64,
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &b| {
-        (hash ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
-fn encode_header(identity: &TableIdentity, progress: &[u8]) -> Vec<u8> {
-    let mut header = vec![0u8; HEADER_LEN];
-    header[0..8].copy_from_slice(MAGIC);
-    header[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-    header[12..16].copy_from_slice(&identity.bits_per_state.to_le_bytes());
-    header[16..24].copy_from_slice(&identity.states.to_le_bytes());
-    let descriptor = identity.descriptor.as_bytes();
-    header[36..40].copy_from_slice(&(descriptor.len() as u32).to_le_bytes());
-    header[DESCRIPTOR_OFFSET..DESCRIPTOR_OFFSET + descriptor.len()].copy_from_slice(descriptor);
-    header[PROGRESS_LEN_OFFSET..PROGRESS_OFFSET]
-        .copy_from_slice(&(progress.len() as u64).to_le_bytes());
-    header[PROGRESS_OFFSET..PROGRESS_OFFSET + progress.len()].copy_from_slice(progress);
-    let checksum = fnv1a(&header[..CHECKSUM_OFFSET]);
-    header[CHECKSUM_OFFSET..].copy_from_slice(&checksum.to_le_bytes());
-    header
-}
-
-fn read_u32(bytes: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
-}
-
-fn read_u64(bytes: &[u8], at: usize) -> u64 {
-    u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap())
-}
-
-/// Parses a header into the table's identity and its progress record;
-/// `Err` holds the reason it is not a valid bitsolve header.
-pub fn decode_header(header: &[u8]) -> std::result::Result<(TableIdentity, Vec<u8>), String> {
-    if header.len() < HEADER_LEN || &header[0..8] != MAGIC {
-        return Err("not a bitsolve table (bad magic)".into());
-    }
-    let version = read_u32(header, 8);
-    if version != FORMAT_VERSION {
-        return Err(format!(
-            "format version {version}, this build reads {FORMAT_VERSION}"
-        ));
-    }
-    if read_u64(header, CHECKSUM_OFFSET) != fnv1a(&header[..CHECKSUM_OFFSET]) {
-        return Err("header checksum mismatch".into());
-    }
-    let descriptor_len = read_u32(header, 36) as usize;
-    let progress_len = read_u64(header, PROGRESS_LEN_OFFSET) as usize;
-    if descriptor_len > MAX_DESCRIPTOR_LEN || progress_len > MAX_PROGRESS_BYTES {
-        return Err("header fields out of range".into());
-    }
-    let descriptor =
-        String::from_utf8(header[DESCRIPTOR_OFFSET..DESCRIPTOR_OFFSET + descriptor_len].to_vec())
-            .map_err(|_| "descriptor is not UTF-8".to_string())?;
-    Ok((
-        TableIdentity {
-            descriptor,
-            bits_per_state: read_u32(header, 12),
-            states: read_u64(header, 16),
-        },
-        header[PROGRESS_OFFSET..PROGRESS_OFFSET + progress_len].to_vec(),
-    ))
+    /// An existing, sealed table file in this directory, opened for reading
+    /// only: the file is never written (the mapping is private) and others
+    /// may read it meanwhile, but no run may write it.
+    ReadOnly(PathBuf),
 }
 
 /// Bytes of memory the kernel reports as available, if it says.
@@ -130,28 +54,24 @@ fn page_size() -> usize {
     if size > 0 { size as usize } else { 4096 }
 }
 
-/// A file name made of the descriptor's letters and digits.
-pub fn file_name_for(descriptor: &str) -> String {
-    let mut name = String::new();
-    for c in descriptor.chars() {
-        if c.is_ascii_alphanumeric() {
-            name.push(c.to_ascii_lowercase());
-        } else if !name.ends_with('-') {
-            name.push('-');
-        }
-    }
-    format!("{}.bst", name.trim_end_matches('-'))
+/// A table file as a run holds it.
+struct StoreFile {
+    map: MmapMut,
+    file: File,
+    path: PathBuf,
+    /// False for [`Backing::ReadOnly`]: the mapping is private, nothing is
+    /// ever written to the file.
+    writable: bool,
+    chunk_words: u64,
+    /// The header as last written.
+    header: Mutex<Header>,
 }
 
 enum Memory {
     /// Anonymous memory: pages the table never touches cost nothing, and
     /// discarded pages go back to the system.
     Anonymous { map: MmapMut },
-    File {
-        map: MmapMut,
-        file: File,
-        path: PathBuf,
-    },
+    File(StoreFile),
 }
 
 /// The packed words of a table plus, for file-backed tables, the header.
@@ -169,23 +89,20 @@ unsafe impl Sync for WordStorage {}
 
 impl WordStorage {
     /// Opens or creates storage for `words` words. For a directory backing, an
-    /// existing file for the same identity is reopened and its progress
-    /// record returned; otherwise all words start as `fill`. `resident_words` is
-    /// how many words the run will hold at once (all of them, unless the
-    /// algorithm discards finished parts): memory beyond what the system has
-    /// available is refused up front.
+    /// existing file for the same identity is reopened (its body checked
+    /// against its checksums) and its progress record returned; otherwise
+    /// all words start as `fill`. `resident_words` is how many words the run
+    /// will hold at once (all of them, unless the algorithm discards
+    /// finished parts): memory beyond what the system has available is
+    /// refused up front. `progress` shows creating or checking a large file.
     pub fn open(
         backing: &Backing,
         identity: TableIdentity,
         words: usize,
         fill: u64,
         resident_words: usize,
+        progress: &dyn Progress,
     ) -> Result<(Self, Option<Vec<u8>>)> {
-        if identity.descriptor.len() > MAX_DESCRIPTOR_LEN {
-            return Err(Error::InvalidParameter(format!(
-                "table descriptor longer than {MAX_DESCRIPTOR_LEN} bytes"
-            )));
-        }
         match backing {
             Backing::Heap => {
                 let needed = resident_words.min(words) as u64 * 8;
@@ -198,7 +115,8 @@ impl WordStorage {
                 }
                 Ok((Self::anonymous(identity, words, fill)?, None))
             }
-            Backing::Directory(dir) => Self::mapped(dir, identity, words, fill),
+            Backing::Directory(dir) => Self::mapped(dir, identity, words, fill, progress),
+            Backing::ReadOnly(dir) => Self::read_only(dir, identity, words, progress),
         }
     }
 
@@ -230,7 +148,10 @@ impl WordStorage {
         identity: TableIdentity,
         words: usize,
         fill: u64,
+        progress: &dyn Progress,
     ) -> Result<(Self, Option<Vec<u8>>)> {
+        super::header::check_fits(&identity)
+            .map_err(|reason| Error::InvalidParameter(reason))?;
         fs::create_dir_all(dir).map_err(|e| {
             Error::io(
                 format!("cannot create store directory {}", dir.display()),
@@ -238,83 +159,115 @@ impl WordStorage {
             )
         })?;
         let path = dir.join(file_name_for(&identity.descriptor));
-        let file_len = (HEADER_LEN + words * 8) as u64;
-        let progress = if path.exists() {
-            Some(Self::check_existing(&path, &identity, file_len)?)
-        } else {
-            Self::create_file(&path, &identity, words, fill)?;
-            None
+        if !path.exists()
+            && let Some(file) =
+                store_file::create(&path, &identity, words as u64, fill, progress)?
+        {
+            let header = store_file::read_header(&file, &path)?;
+            let storage = Self::map_file(file, path, header, identity, words, true)?;
+            return Ok((storage, None));
+        }
+        let (file, header) = store_file::open_existing(&path, &identity, words as u64, true)?;
+        let record = header.progress.clone();
+        let storage = Self::map_file(file, path, header, identity, words, true)?;
+        match storage.examine(progress)? {
+            BodyVerdict::Unsealed => progress.note(&format!(
+                "{} was being written when its last run stopped: its checksums cannot vouch for the table, which resumes from its last checkpoint",
+                storage.path().expect("a file").display()
+            )),
+            verdict => {
+                let StoreFile { path, header, .. } = storage.store_file().expect("a file");
+                store_file::require_intact(path, &header.lock().expect("header"), &verdict)?
+            }
+        }
+        Ok((storage, Some(record)))
+    }
+
+    fn read_only(
+        dir: &Path,
+        identity: TableIdentity,
+        words: usize,
+        progress: &dyn Progress,
+    ) -> Result<(Self, Option<Vec<u8>>)> {
+        let path = dir.join(file_name_for(&identity.descriptor));
+        if !path.exists() {
+            return Err(bad(
+                &path,
+                format!("no table for '{}' in this store", identity.descriptor),
+            ));
+        }
+        let (file, header) = store_file::open_existing(&path, &identity, words as u64, false)?;
+        let record = header.progress.clone();
+        let storage = Self::map_file(file, path, header, identity, words, false)?;
+        let verdict = storage.examine(progress)?;
+        let StoreFile { path, header, .. } = storage.store_file().expect("a file");
+        if verdict == BodyVerdict::Unsealed {
+            return Err(bad(
+                path,
+                "its run stopped while writing it, so its checksums cannot vouch for it (run that search again with this store to finish it)",
+            ));
+        }
+        store_file::require_intact(path, &header.lock().expect("header"), &verdict)?;
+        Ok((storage, Some(record)))
+    }
+
+    fn map_file(
+        file: File,
+        path: PathBuf,
+        header: Header,
+        identity: TableIdentity,
+        words: usize,
+        writable: bool,
+    ) -> Result<Self> {
+        let len = HEADER_LEN + words * 8;
+        let options = {
+            let mut options = MmapOptions::new();
+            options.len(len);
+            options
         };
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&path)
-            .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
-        // SAFETY: the file is ours for the run; the length was checked above.
-        let mut map = unsafe { MmapMut::map_mut(&file) }
-            .map_err(|e| Error::io(format!("cannot map {}", path.display()), e))?;
+        // SAFETY: the file is locked for this run (shared for a reader,
+        // which maps it privately and so never writes it); its length was
+        // checked when it was opened.
+        let mut map = if writable {
+            unsafe { options.map_mut(&file) }
+        } else {
+            unsafe { options.map_copy(&file) }
+        }
+        .map_err(|e| Error::io(format!("cannot map {}", path.display()), e))?;
         let base = unsafe { map.as_mut_ptr().add(HEADER_LEN) } as *const AtomicU64;
-        let storage = WordStorage {
-            memory: Memory::File { map, file, path },
+        Ok(WordStorage {
+            memory: Memory::File(StoreFile {
+                map,
+                file,
+                path,
+                writable,
+                chunk_words: header.chunk_words,
+                header: Mutex::new(header),
+            }),
             base,
             len: words,
             identity,
-        };
-        Ok((storage, progress))
+        })
     }
 
-    fn check_existing(path: &Path, identity: &TableIdentity, file_len: u64) -> Result<Vec<u8>> {
-        let bad = |reason: String| Error::BadStore {
-            path: path.to_path_buf(),
-            reason,
-        };
-        let file = File::open(path)
-            .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
-        let mut header = vec![0u8; HEADER_LEN];
-        file.read_exact_at(&mut header, 0)
-            .map_err(|_| bad("too short to hold a header".into()))?;
-        let (found, progress) = decode_header(&header).map_err(bad)?;
-        if &found != identity {
-            return Err(bad(format!(
-                "holds '{}' ({} bits x {} states), not '{}' ({} bits x {} states)",
-                found.descriptor,
-                found.bits_per_state,
-                found.states,
-                identity.descriptor,
-                identity.bits_per_state,
-                identity.states
-            )));
+    fn store_file(&self) -> Option<&StoreFile> {
+        match &self.memory {
+            Memory::File(store) => Some(store),
+            Memory::Anonymous { .. } => None,
         }
-        let len = file
-            .metadata()
-            .map_err(|e| Error::io(format!("cannot stat {}", path.display()), e))?
-            .len();
-        if len != file_len {
-            return Err(bad(format!("is {len} bytes, expected {file_len}")));
-        }
-        Ok(progress)
     }
 
-    /// Writes header and fill with ordinary writes into a temporary file and
-    /// renames it into place: a full disk shows up as an error here, not as a
-    /// SIGBUS on a mapped page later, and a crash leaves no half-made table.
-    fn create_file(path: &Path, identity: &TableIdentity, words: usize, fill: u64) -> Result<()> {
-        let temporary = path.with_extension("bst.tmp");
-        let write_error = |e| Error::io(format!("cannot write {}", temporary.display()), e);
-        let mut file = File::create(&temporary).map_err(write_error)?;
-        file.write_all(&encode_header(identity, &[]))
-            .map_err(write_error)?;
-        let chunk_words = 1 << 17;
-        let chunk: Vec<u8> = fill.to_le_bytes().repeat(chunk_words);
-        let mut left = words;
-        while left > 0 {
-            let now = left.min(chunk_words);
-            file.write_all(&chunk[..now * 8]).map_err(write_error)?;
-            left -= now;
-        }
-        file.sync_all().map_err(write_error)?;
-        fs::rename(&temporary, path)
-            .map_err(|e| Error::io(format!("cannot rename to {}", path.display()), e))
+    /// The body's bytes, as mapped.
+    fn body(&self) -> &[u8] {
+        // SAFETY: `base` points at `len` initialised words owned by `memory`.
+        unsafe { std::slice::from_raw_parts(self.base as *const u8, self.len * 8) }
+    }
+
+    /// What the checksums say about the body of a file-backed table.
+    fn examine(&self, progress: &dyn Progress) -> Result<BodyVerdict> {
+        let store = self.store_file().expect("a file-backed table");
+        let header = store.header.lock().expect("header").clone();
+        store_file::examine_body(&store.file, &store.path, &header, self.body(), progress)
     }
 
     pub fn words(&self) -> &[AtomicU64] {
@@ -328,10 +281,7 @@ impl WordStorage {
 
     /// The file behind the table, if any.
     pub fn path(&self) -> Option<&Path> {
-        match &self.memory {
-            Memory::Anonymous { .. } => None,
-            Memory::File { path, .. } => Some(path),
-        }
+        self.store_file().map(|store| store.path.as_path())
     }
 
     /// Gives the whole pages inside `words` back to the system. Afterwards
@@ -342,31 +292,33 @@ impl WordStorage {
         let page = page_size();
         let offset = match &self.memory {
             Memory::Anonymous { .. } => 0,
-            Memory::File { .. } => HEADER_LEN,
+            Memory::File(_) => HEADER_LEN,
         };
         let start = (offset + words.start * 8).next_multiple_of(page);
         let end = (offset + words.end.min(self.len) * 8) / page * page;
         if start >= end {
             return Ok(());
         }
-        let (map, path) = match &self.memory {
-            Memory::Anonymous { map } => (map, None),
-            Memory::File { map, path, .. } => (map, Some(path)),
+        let map = match &self.memory {
+            Memory::Anonymous { map } => map,
+            Memory::File(store) => {
+                if store.writable {
+                    store.map.flush_range(start, end - start).map_err(|e| {
+                        Error::io(format!("cannot write {}", store.path.display()), e)
+                    })?;
+                }
+                &store.map
+            }
         };
-        let failed = |e| {
-            Error::io(
-                format!("cannot release table pages of {}", self.identity.descriptor),
-                e,
-            )
-        };
-        if let Some(path) = path {
-            map.flush_range(start, end - start)
-                .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))?;
-        }
         // SAFETY: the range lies inside the mapping, and the caller promises
         // that nothing reads or writes those words while the pages go.
         unsafe { map.unchecked_advise_range(UncheckedAdvice::DontNeed, start, end - start) }
-            .map_err(failed)
+            .map_err(|e| {
+                Error::io(
+                    format!("cannot release table pages of {}", self.identity.descriptor),
+                    e,
+                )
+            })
     }
 
     /// Sets every word to zero. Anonymous memory gives its pages back
@@ -387,11 +339,32 @@ impl WordStorage {
         Ok(())
     }
 
+    /// The file a run may write, if the table has one.
+    fn writable_file(&self) -> Option<&StoreFile> {
+        self.store_file().filter(|store| store.writable)
+    }
+
+    /// Announces in the header, before the run changes the body, that the
+    /// body's checksums no longer vouch for it. Every run that writes a
+    /// reopened or fresh table calls this first; [`seal`](Self::seal) (or
+    /// dropping the table) makes them vouch again.
+    pub fn begin_writing(&self) -> Result<()> {
+        let Some(store) = self.writable_file() else {
+            return Ok(());
+        };
+        let mut header = store.header.lock().expect("header");
+        if header.seal == Seal::Writing {
+            return Ok(());
+        }
+        header.seal = Seal::Writing;
+        store_file::write_header(&store.file, &store.path, &header)
+    }
+
     /// Records progress: flushes the words to the file, then writes and syncs
     /// the header with `progress`. A heap table has nowhere to record it and
     /// ignores the call.
     pub fn record_progress(&self, progress: &[u8]) -> Result<()> {
-        let Memory::File { map, file, path } = &self.memory else {
+        let Some(store) = self.writable_file() else {
             return Ok(());
         };
         if progress.len() > MAX_PROGRESS_BYTES {
@@ -400,50 +373,88 @@ impl WordStorage {
                 progress.len()
             )));
         }
-        let write_error = |e| Error::io(format!("cannot write {}", path.display()), e);
-        map.flush().map_err(write_error)?;
-        file.write_all_at(&encode_header(&self.identity, progress), 0)
+        store
+            .map
+            .flush()
+            .map_err(|e| Error::io(format!("cannot write {}", store.path.display()), e))?;
+        let mut header = store.header.lock().expect("header");
+        header.progress = progress.to_vec();
+        store_file::write_header(&store.file, &store.path, &header)
+    }
+
+    /// Makes the checksums vouch for the body again: flushes the words,
+    /// writes a checksum for every chunk and then a header that says so.
+    /// Whatever state the body is in, the header's progress record never
+    /// claims more than the body holds, so a sealed table is always safe to
+    /// resume.
+    pub fn seal(&self) -> Result<()> {
+        let Some(store) = self.writable_file() else {
+            return Ok(());
+        };
+        let mut header = store.header.lock().expect("header");
+        if header.seal == Seal::Sealed {
+            return Ok(());
+        }
+        let write_error = |e| Error::io(format!("cannot write {}", store.path.display()), e);
+        store.map.flush().map_err(write_error)?;
+        let trailer = encode_trailer(&chunk_checksums(self.body(), store.chunk_words, &|_| {}));
+        let layout = Layout::new(self.len as u64, store.chunk_words);
+        store
+            .file
+            .write_all_at(&trailer, layout.body_end())
             .map_err(write_error)?;
-        file.sync_data().map_err(write_error)
+        header.trailer_hash = trailer_hash(&trailer);
+        header.seal = Seal::Sealed;
+        store_file::write_header(&store.file, &store.path, &header)
+    }
+}
+
+impl Drop for WordStorage {
+    /// A run that stops without sealing (stopped at `--max-depth`, or by an
+    /// error) leaves its table sealed as far as it got; if even that fails,
+    /// the header still says "being written", which is safe.
+    fn drop(&mut self) {
+        let _ = self.seal();
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Silent;
 
     fn identity() -> TableIdentity {
         TableIdentity {
             descriptor: "test game n=3; two-bit".into(),
+            definition: "moves=1\n".into(),
             bits_per_state: 2,
             states: 1000,
         }
     }
 
-    #[test]
-    fn header_round_trips() {
-        let progress = vec![1, 2, 3, 4, 5];
-        let bytes = encode_header(&identity(), &progress);
-        assert_eq!(decode_header(&bytes).unwrap(), (identity(), progress));
-        let mut damaged = bytes.clone();
-        damaged[20] ^= 1;
-        assert!(decode_header(&damaged).unwrap_err().contains("checksum"));
+    fn scratch_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("bitsolve-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
     }
 
     #[test]
     fn file_backed_words_survive_reopening_with_their_checkpoint() {
-        let dir = std::env::temp_dir().join(format!("bitsolve-storage-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
+        let dir = scratch_dir("storage");
         let backing = Backing::Directory(dir.clone());
+        let open = |identity, fill| WordStorage::open(&backing, identity, 63, fill, 63, &Silent);
         {
-            let (storage, previous) =
-                WordStorage::open(&backing, identity(), 63, u64::MAX, 63).unwrap();
+            let (storage, previous) = open(identity(), u64::MAX).unwrap();
             assert!(previous.is_none());
             assert!(storage.words().iter().all(|w| w.load(Relaxed) == u64::MAX));
+            // A second writer is refused while this one holds the store.
+            let busy = open(identity(), u64::MAX).err().unwrap().to_string();
+            assert!(busy.contains("another bitsolve run"), "{busy}");
+            storage.begin_writing().unwrap();
             storage.words()[5].store(42, Relaxed);
             storage.record_progress(&[7, 8]).unwrap();
         }
-        let (storage, previous) = WordStorage::open(&backing, identity(), 63, 0, 63).unwrap();
+        let (storage, previous) = open(identity(), 0).unwrap();
         assert_eq!(previous.unwrap(), vec![7, 8]);
         assert_eq!(storage.words()[5].load(Relaxed), 42);
         assert_eq!(storage.words()[6].load(Relaxed), u64::MAX);
@@ -453,16 +464,42 @@ mod tests {
             states: 999,
             ..identity()
         };
-        let error = WordStorage::open(&backing, other, 63, 0, 63).err().unwrap();
+        let error = open(other, 0).err().unwrap();
         assert!(error.to_string().contains("not 'test game"), "{error}");
         fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
-    fn file_names_are_tame() {
-        assert_eq!(
-            file_name_for("pancake n=12; two-bit BFS"),
-            "pancake-n-12-two-bit-bfs.bst"
-        );
+    fn a_damaged_body_is_refused_and_a_read_only_table_is_never_written() {
+        let dir = scratch_dir("damage");
+        let path = dir.join(file_name_for(&identity().descriptor));
+        {
+            let (storage, _) =
+                WordStorage::open(&Backing::Directory(dir.clone()), identity(), 63, 0, 63, &Silent)
+                    .unwrap();
+            storage.begin_writing().unwrap();
+            storage.words()[3].store(3, Relaxed);
+        }
+        let reader = || WordStorage::open(&Backing::ReadOnly(dir.clone()), identity(), 63, 0, 63, &Silent);
+        let before = fs::read(&path).unwrap();
+        {
+            let (storage, _) = reader().unwrap();
+            assert_eq!(storage.words()[3].load(Relaxed), 3);
+            // Private mapping: the change never reaches the file.
+            storage.words()[4].store(9, Relaxed);
+            // Readers share the store but keep writers out.
+            assert!(reader().is_ok());
+            assert!(
+                WordStorage::open(&Backing::Directory(dir.clone()), identity(), 63, 0, 63, &Silent)
+                    .is_err()
+            );
+        }
+        assert_eq!(fs::read(&path).unwrap(), before);
+        let mut damaged = before.clone();
+        damaged[HEADER_LEN + 8 * 3] ^= 4;
+        fs::write(&path, &damaged).unwrap();
+        let error = reader().err().unwrap().to_string();
+        assert!(error.contains("damaged chunk"), "{error}");
+        fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -7,9 +7,11 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use rayon::prelude::*;
 
-use super::storage::{Backing, TableIdentity, WordStorage};
+use super::header::TableIdentity;
+use super::storage::{Backing, WordStorage};
 use super::words::{count_items, items_in_range, visit_items};
 use crate::error::Result;
+use crate::search::{Progress, Silent};
 
 pub const CELLS_PER_WORD: u64 = 32;
 const LOW_BITS: u64 = 0x5555_5555_5555_5555;
@@ -33,22 +35,26 @@ pub struct TwoBitTable {
 }
 
 impl TwoBitTable {
-    /// Opens (or creates) a table of `cells` cells, each starting at `fill`.
+    /// Opens (or creates) the table `identity` names (its `states` cells),
+    /// each cell starting at `fill`; `progress` shows creating or checking
+    /// a large file.
     pub fn open(
         backing: &Backing,
-        descriptor: &str,
-        cells: u64,
+        identity: TableIdentity,
         fill: u8,
+        progress: &dyn Progress,
     ) -> Result<(Self, Option<Vec<u8>>)> {
-        let identity = TableIdentity {
-            descriptor: descriptor.to_string(),
-            bits_per_state: 2,
-            states: cells,
-        };
+        let cells = identity.states;
         let words = cells.div_ceil(CELLS_PER_WORD) as usize;
         let (storage, checkpoint) =
-            WordStorage::open(backing, identity, words, broadcast(fill), words)?;
+            WordStorage::open(backing, identity, words, broadcast(fill), words, progress)?;
         Ok((TwoBitTable { storage, cells }, checkpoint))
+    }
+
+    /// A working table on the heap, never stored.
+    pub fn scratch(descriptor: &str, cells: u64, fill: u8) -> Result<Self> {
+        let identity = TableIdentity::scratch(descriptor, 2, cells);
+        Ok(Self::open(&Backing::Heap, identity, fill, &Silent)?.0)
     }
 
     pub fn len(&self) -> u64 {
@@ -196,7 +202,7 @@ mod tests {
 
     #[test]
     fn set_get_compare_and_count() {
-        let (table, _) = TwoBitTable::open(&Backing::Heap, "t", 100, 3).unwrap();
+        let table = TwoBitTable::scratch("t", 100, 3).unwrap();
         assert_eq!(table.count(3), 100);
         assert!(table.lower_from_three(7, 1));
         assert!(!table.lower_from_three(7, 1));

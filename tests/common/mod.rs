@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use bitsolve::backend::CpuBackend;
 use bitsolve::search::{Algorithm, Checkpoint, SearchOptions, SearchReport};
 use bitsolve::space::Space;
-use bitsolve::table::storage::{HEADER_LEN, decode_header};
+use bitsolve::table::header::{HEADER_LEN, Header};
 
 /// Runs `algorithm` on a pool of `threads` threads with a heap table.
 pub fn run<S: Space>(space: &S, algorithm: Algorithm, threads: usize) -> SearchReport {
@@ -39,8 +39,8 @@ pub fn recorded_layer(dir: &Path) -> Option<u64> {
         .flatten()
         .find(|e| e.path().extension().is_some_and(|x| x == "bst"))?;
     let bytes = std::fs::read(entry.path()).ok()?;
-    let (_, record) = decode_header(bytes.get(..HEADER_LEN)?).ok()?;
-    Checkpoint::decode(&record).ok()?.last_completed
+    let header = Header::decode(bytes.get(..HEADER_LEN)?).ok()?;
+    Checkpoint::decode(&header.progress).ok()?.last_completed
 }
 
 /// Starts `bitsolve args` (a run with `--store dir`), kills it with SIGKILL

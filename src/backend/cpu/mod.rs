@@ -38,7 +38,7 @@ impl Backend for CpuBackend {
         request: &TableRequest,
     ) -> Result<Opened<Box<dyn TwoBitPasses + 'a>>> {
         let (table, progress) =
-            TwoBitTable::open(request.backing, &request.descriptor, space.size(), UNSEEN)?;
+            TwoBitTable::open(request.backing, request.identity.clone(), UNSEEN, request.progress)?;
         let passes = CpuTwoBit::new(space, table);
         Ok(Opened {
             passes: Box::new(passes),
@@ -53,9 +53,9 @@ impl Backend for CpuBackend {
     ) -> Result<Opened<Box<dyn OneBitPasses + 'a>>> {
         let (table, progress) = OneBitTable::open(
             request.backing,
-            &request.descriptor,
-            space.size(),
+            request.identity.clone(),
             request.resident_cells,
+            request.progress,
         )?;
         let passes = CpuOneBit::new(space, table);
         Ok(Opened {

@@ -10,7 +10,7 @@ use crate::error::Result;
 use crate::search::backend::{OneBitPasses, Opened, Pass, TableRequest};
 use crate::search::{LayerCount, Work};
 use crate::space::{MoveFilter, Space};
-use crate::table::{Backing, OneBitTable, WordStorage};
+use crate::table::{OneBitTable, WordStorage};
 
 pub(super) struct GpuOneBit<'a, S: Space> {
     gpu: &'a GpuDevice,
@@ -36,9 +36,9 @@ impl<'a, S: Space> GpuOneBit<'a, S> {
         let host_bits = residency.host_cells(space);
         let (table, progress) = OneBitTable::open(
             request.backing,
-            &request.descriptor,
-            host_bits,
+            request.identity.with_states(host_bits),
             request.resident_cells.min(host_bits),
+            request.progress,
         )?;
         let kernels = Kernels::new(gpu, ONE_BIT, program, &space.blocks(), &residency.device)?;
         // New device buffers read as zero: a fresh table needs no fill.
@@ -150,7 +150,7 @@ impl<S: Space> OneBitPasses for GpuOneBit<'_, S> {
         // Anonymous memory: only the pages of the blocks read back are used.
         if self.view.is_none() {
             let size = self.space.size();
-            let (view, _) = OneBitTable::open(&Backing::Heap, "host view", size, size)?;
+            let view = OneBitTable::scratch("host view", size)?;
             self.view = Some(view);
         }
         let view = self.view.as_ref().expect("just made");

@@ -43,7 +43,7 @@ impl Residency {
         let blocks = space.blocks();
         let host_cells_per_word = 64 / bits as u64;
         let host_words = space.size().div_ceil(host_cells_per_word) as usize;
-        let descriptor = &request.descriptor;
+        let descriptor = &request.identity.descriptor;
         let bytes = host_words as u64 * 8;
         let too_large = gpu.device_bytes().is_some_and(|limit| bytes > limit);
         let whole = if too_large {
@@ -55,7 +55,7 @@ impl Residency {
         } else {
             DeviceTable::create(gpu, host_words, bits, descriptor)
         };
-        let stored = matches!(request.backing, Backing::Directory(_));
+        let stored = !matches!(request.backing, Backing::Heap);
         let device = match whole {
             Ok(table) => table,
             Err(refused) => return Self::streaming(gpu, space, bits, request, refused),
@@ -113,13 +113,13 @@ impl Residency {
             )));
         }
         let device =
-            DeviceTable::create(gpu, span_words, bits, &request.descriptor).map_err(|e| {
+            DeviceTable::create(gpu, span_words, bits, &request.identity.descriptor).map_err(|e| {
                 Error::Gpu(format!("{refused}; streaming the blocks of one layer: {e}"))
             })?;
         Ok(Residency {
             device,
             streamed: true,
-            stored: matches!(request.backing, Backing::Directory(_)),
+            stored: !matches!(request.backing, Backing::Heap),
             blocks,
             host_words,
             bits,

@@ -34,9 +34,9 @@ impl<'a, S: Space> GpuTwoBit<'a, S> {
         let residency = Residency::plan(gpu, space, TWO_BIT.bits_per_cell, request)?;
         let (table, progress) = TwoBitTable::open(
             request.backing,
-            &request.descriptor,
-            residency.host_cells(space),
+            request.identity.with_states(residency.host_cells(space)),
             UNSEEN,
+            request.progress,
         )?;
         let kernels = Kernels::new(gpu, TWO_BIT, program, &space.blocks(), &residency.device)?;
         if residency.stored && !residency.streamed {

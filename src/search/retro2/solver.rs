@@ -9,6 +9,7 @@ use super::{LayeredGame, Player, Successor, Value};
 use crate::error::Result;
 use crate::search::checkpoint::Checkpoint;
 use crate::search::chunks::{Chunk, chunks_of};
+use crate::search::identity::layer_identity;
 use crate::search::{Progress, Silent};
 use crate::space::Block;
 use crate::table::{Backing, OneBitTable, TwoBitTable};
@@ -98,14 +99,11 @@ pub fn open_layer<G: LayeredGame>(
     game: &G,
     layer: usize,
     backing: &Backing,
+    progress: &dyn Progress,
 ) -> Result<(TwoBitTable, Option<Checkpoint>)> {
-    let descriptor = format!("{}; retrograde values", game.layer_descriptor(layer));
-    let (table, record) = TwoBitTable::open(
-        backing,
-        &descriptor,
-        game.layer_size(layer),
-        Value::Unknown as u8,
-    )?;
+    // Two bits per position are stored; the frontiers live on the heap.
+    let identity = layer_identity(game, layer, "retrograde values", 2);
+    let (table, record) = TwoBitTable::open(backing, identity, Value::Unknown as u8, progress)?;
     let checkpoint = Checkpoint::read(table.storage(), record)?;
     Ok((table, checkpoint))
 }
@@ -118,7 +116,7 @@ fn solve_layer<G: LayeredGame>(
 ) -> Result<(TwoBitTable, LayerReport)> {
     let started = Instant::now();
     let progress = options.progress;
-    let (values, checkpoint) = open_layer(game, layer, &options.backing)?;
+    let (values, checkpoint) = open_layer(game, layer, &options.backing, progress)?;
     let size = game.layer_size(layer);
     if let Some(Checkpoint {
         complete: true,
@@ -140,13 +138,14 @@ fn solve_layer<G: LayeredGame>(
         }
         _ => Vec::new(),
     };
+    values.storage().begin_writing()?;
 
     let blocks = game.layer_blocks(layer);
     let chunks = chunks_of(&blocks);
     let chunk_refs: Vec<&Chunk> = chunks.iter().collect();
-    let (frontier, _) = OneBitTable::open(&Backing::Heap, "frontier", size, size)?;
-    let (next_frontier, _) = OneBitTable::open(&Backing::Heap, "next frontier", size, size)?;
-    let (candidates, _) = OneBitTable::open(&Backing::Heap, "candidates", size, size)?;
+    let frontier = OneBitTable::scratch("frontier", size)?;
+    let next_frontier = OneBitTable::scratch("next frontier", size)?;
+    let candidates = OneBitTable::scratch("candidates", size)?;
     let recorded = match game.undecided_value() {
         Value::FirstWins => Some(Value::SecondWins),
         Value::SecondWins => Some(Value::FirstWins),
