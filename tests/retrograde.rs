@@ -9,10 +9,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use bitsolve::games::FoxGeese;
 use bitsolve::hash::MultinomialRanker;
-use bitsolve::search::{Progress, Silent};
 use bitsolve::search::retro2::{
     LayerReport, LayeredGame, Player, RetroOptions, Successor, Value, open_layer, solve_layers,
 };
+use bitsolve::search::{Progress, Silent};
 use bitsolve::table::Backing;
 
 fn solve<G: LayeredGame>(

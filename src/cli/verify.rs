@@ -62,7 +62,11 @@ fn print_check(check: &FileCheck) {
             for damage in &check.damaged {
                 println!(
                     "          chunk {}: bytes {}..{}, ranks {}..{}",
-                    damage.chunk, damage.bytes[0], damage.bytes[1], damage.ranks[0], damage.ranks[1]
+                    damage.chunk,
+                    damage.bytes[0],
+                    damage.bytes[1],
+                    damage.ranks[0],
+                    damage.ranks[1]
                 );
             }
         }

@@ -333,7 +333,12 @@ mod tests {
             states: 999,
             ..identity()
         };
-        assert!(stored.difference(&other).unwrap().contains("not 'test game"));
+        assert!(
+            stored
+                .difference(&other)
+                .unwrap()
+                .contains("not 'test game")
+        );
     }
 
     #[test]

@@ -18,10 +18,10 @@ use std::sync::atomic::Ordering::Relaxed;
 use memmap2::{MmapMut, MmapOptions, UncheckedAdvice};
 use rayon::prelude::*;
 
+use super::checksums::{chunk_checksums, encode_trailer, trailer_hash};
 pub use super::header::{
     FORMAT_VERSION, HEADER_LEN, Header, MAX_PROGRESS_BYTES, Seal, TableIdentity, file_name_for,
 };
-use super::checksums::{chunk_checksums, encode_trailer, trailer_hash};
 use super::store_file::{self, BodyVerdict, Layout, bad};
 use crate::error::{Error, Result};
 use crate::search::Progress;
@@ -70,7 +70,9 @@ struct StoreFile {
 enum Memory {
     /// Anonymous memory: pages the table never touches cost nothing, and
     /// discarded pages go back to the system.
-    Anonymous { map: MmapMut },
+    Anonymous {
+        map: MmapMut,
+    },
     File(StoreFile),
 }
 
@@ -150,8 +152,7 @@ impl WordStorage {
         fill: u64,
         progress: &dyn Progress,
     ) -> Result<(Self, Option<Vec<u8>>)> {
-        super::header::check_fits(&identity)
-            .map_err(|reason| Error::InvalidParameter(reason))?;
+        super::header::check_fits(&identity).map_err(Error::InvalidParameter)?;
         fs::create_dir_all(dir).map_err(|e| {
             Error::io(
                 format!("cannot create store directory {}", dir.display()),
@@ -160,8 +161,7 @@ impl WordStorage {
         })?;
         let path = dir.join(file_name_for(&identity.descriptor));
         if !path.exists()
-            && let Some(file) =
-                store_file::create(&path, &identity, words as u64, fill, progress)?
+            && let Some(file) = store_file::create(&path, &identity, words as u64, fill, progress)?
         {
             let header = store_file::read_header(&file, &path)?;
             let storage = Self::map_file(file, path, header, identity, words, true)?;
@@ -474,13 +474,28 @@ mod tests {
         let dir = scratch_dir("damage");
         let path = dir.join(file_name_for(&identity().descriptor));
         {
-            let (storage, _) =
-                WordStorage::open(&Backing::Directory(dir.clone()), identity(), 63, 0, 63, &Silent)
-                    .unwrap();
+            let (storage, _) = WordStorage::open(
+                &Backing::Directory(dir.clone()),
+                identity(),
+                63,
+                0,
+                63,
+                &Silent,
+            )
+            .unwrap();
             storage.begin_writing().unwrap();
             storage.words()[3].store(3, Relaxed);
         }
-        let reader = || WordStorage::open(&Backing::ReadOnly(dir.clone()), identity(), 63, 0, 63, &Silent);
+        let reader = || {
+            WordStorage::open(
+                &Backing::ReadOnly(dir.clone()),
+                identity(),
+                63,
+                0,
+                63,
+                &Silent,
+            )
+        };
         let before = fs::read(&path).unwrap();
         {
             let (storage, _) = reader().unwrap();
@@ -490,8 +505,15 @@ mod tests {
             // Readers share the store but keep writers out.
             assert!(reader().is_ok());
             assert!(
-                WordStorage::open(&Backing::Directory(dir.clone()), identity(), 63, 0, 63, &Silent)
-                    .is_err()
+                WordStorage::open(
+                    &Backing::Directory(dir.clone()),
+                    identity(),
+                    63,
+                    0,
+                    63,
+                    &Silent
+                )
+                .is_err()
             );
         }
         assert_eq!(fs::read(&path).unwrap(), before);
@@ -500,6 +522,39 @@ mod tests {
         fs::write(&path, &damaged).unwrap();
         let error = reader().err().unwrap().to_string();
         assert!(error.contains("damaged chunk"), "{error}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Bytes this process has handed to write calls so far.
+    fn bytes_written() -> u64 {
+        let io = fs::read_to_string("/proc/self/io").unwrap();
+        let line = io.lines().find(|l| l.starts_with("wchar:")).unwrap();
+        line[6..].trim().parse().unwrap()
+    }
+
+    #[test]
+    fn a_large_zero_table_is_created_without_writing_its_body() {
+        let dir = scratch_dir("sparse");
+        let words = 64 << 20; // 512 MiB
+        let identity = TableIdentity {
+            states: words as u64 * 64,
+            bits_per_state: 1,
+            ..identity()
+        };
+        let before = bytes_written();
+        let (storage, _) = WordStorage::open(
+            &Backing::Directory(dir.clone()),
+            identity,
+            words,
+            0,
+            1,
+            &Silent,
+        )
+        .unwrap();
+        let written = bytes_written() - before;
+        assert!(written < 16 << 20, "{written} bytes written to create it");
+        assert_eq!(storage.words()[words - 1].load(Relaxed), 0);
+        drop(storage);
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -268,9 +268,9 @@ fn allocate(file: &File, path: &Path, len: u64) -> Result<()> {
         0 => Ok(()),
         libc::ENOSPC => Err(Error::io(
             format!(
-                "cannot create {}: the disk has no room for its {:.2} GiB",
+                "cannot create {}: the disk has no room for its {:.1} MiB",
                 path.display(),
-                len as f64 / (1u64 << 30) as f64
+                len as f64 / (1u64 << 20) as f64
             ),
             std::io::Error::from_raw_os_error(code),
         )),

@@ -37,8 +37,12 @@ impl Backend for CpuBackend {
         space: &'a S,
         request: &TableRequest,
     ) -> Result<Opened<Box<dyn TwoBitPasses + 'a>>> {
-        let (table, progress) =
-            TwoBitTable::open(request.backing, request.identity.clone(), UNSEEN, request.progress)?;
+        let (table, progress) = TwoBitTable::open(
+            request.backing,
+            request.identity.clone(),
+            UNSEEN,
+            request.progress,
+        )?;
         let passes = CpuTwoBit::new(space, table);
         Ok(Opened {
             passes: Box::new(passes),

@@ -112,8 +112,8 @@ impl Residency {
                 span_bytes >> 20
             )));
         }
-        let device =
-            DeviceTable::create(gpu, span_words, bits, &request.identity.descriptor).map_err(|e| {
+        let device = DeviceTable::create(gpu, span_words, bits, &request.identity.descriptor)
+            .map_err(|e| {
                 Error::Gpu(format!("{refused}; streaming the blocks of one layer: {e}"))
             })?;
         Ok(Residency {
