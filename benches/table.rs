@@ -11,7 +11,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
 use bitsolve::hash::splitmix64;
-use bitsolve::table::{Backing, OneBitTable};
+use bitsolve::table::OneBitTable;
 use bitvec::prelude::*;
 
 const BITS: u64 = 1 << 28;
