@@ -761,3 +761,65 @@ fn a_bad_plot_path_fails_before_the_search_and_an_empty_check_fails() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("no encoding could be checked"), "{stderr}");
 }
+
+#[test]
+fn pg_files_naming_a_cell_or_time_twice_are_refused() {
+    let dir = scratch("pg-duplicates");
+    std::fs::create_dir_all(&dir).unwrap();
+    // Black takes one cell, White one, and Black's second completes a pair.
+    let good =
+        "#times\nt1 t2 t3\n#blackturns\nt1 t3\n#positions\na b c\n#blackwins\na b\na c\nb c\n";
+    let run = |name: &str, text: &str| {
+        let file = dir.join(name);
+        std::fs::write(&file, text).unwrap();
+        let file = file.to_str().unwrap().to_string();
+        vec!["qbf", "solve", "pg"]
+            .into_iter()
+            .map(str::to_string)
+            .chain([file])
+            .collect::<Vec<String>>()
+    };
+    let args = run("good.pg", good);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert!(stdout_of(&args).contains("Black wins"));
+    for (name, text, expected) in [
+        (
+            "cells.pg",
+            good.replace("#positions\na b c", "#positions\na b c\nb"),
+            "line 7: duplicate cell 'b'",
+        ),
+        (
+            "times.pg",
+            good.replace("t1 t2 t3", "t1 t2 t1"),
+            "line 2: duplicate time 't1'",
+        ),
+    ] {
+        let args = run(name, &text);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        assert_clear_error(&args, expected);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_peg_board_of_64_cells_is_refused_before_any_table() {
+    let dir = scratch("peg-64");
+    std::fs::create_dir_all(&dir).unwrap();
+    let board = dir.join("square.txt");
+    std::fs::write(&board, "oooooooo\n".repeat(8)).unwrap();
+    let board = board.to_str().unwrap();
+    for command in ["bfs", "info"] {
+        assert_clear_error(
+            &[
+                command,
+                "peg-solitaire",
+                "--board",
+                board,
+                "--start-hole",
+                "a1",
+            ],
+            "a board of 64 cells has 2^64 positions",
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

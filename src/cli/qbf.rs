@@ -282,14 +282,12 @@ fn solve(args: &QbfArgs) -> Result<()> {
     let encoding = args.encoding.unwrap_or(Encoding::CorPlus);
     let formula = encoding.encode(&prepare(&game, &query, args.preprocessing())?)?;
     let file = std::env::temp_dir().join(format!("bitsolve-solve-{}.qdimacs", std::process::id()));
-    let outcome = solve_with(
+    let solved = solve_with(
         &args.solver,
         &formula.to_cnf(),
         &file,
         Duration::from_secs(args.timeout),
-    );
-    let _ = std::fs::remove_file(&file);
-    let solved = outcome?;
+    )?;
     let black_wins = solved.answer != encoding.is_complement();
     if args.json {
         println!(

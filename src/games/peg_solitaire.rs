@@ -51,12 +51,21 @@ impl PegSolitaire {
     /// The board full of pegs but for the cells in `holes`.
     pub fn new(board: Board, holes: &[usize], symmetry: bool) -> Result<Self> {
         let n = board.cells();
+        // Every set of pegs is a rank, 2^n in all: a u64 rank (and with it a
+        // table's length) holds them only below 64 cells. Refused here, as the
+        // sum of the blocks would wrap to 0 and the search allocate unbounded.
+        if n >= 64 {
+            return Err(Error::SpaceTooLarge(format!(
+                "{}: a board of {n} cells has 2^{n} positions, more than a 64-bit rank can index (Peg Solitaire boards hold at most 63 cells)",
+                board.name()
+            )));
+        }
         if holes.is_empty() {
             return Err(Error::InvalidParameter(
                 "Peg Solitaire starts with at least one hole".into(),
             ));
         }
-        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let all = (1u64 << n) - 1;
         let mut start = all;
         for &hole in holes {
             if hole >= n {
@@ -468,6 +477,21 @@ mod tests {
             game.unrank(rank, &mut state);
             assert_eq!(game.rank(&state), rank);
         }
+    }
+
+    #[test]
+    fn a_board_of_64_cells_is_refused_and_63_fit() {
+        let square = |cells: usize| {
+            let text: String = (0..cells)
+                .map(|c| if c % 8 == 7 { "o\n" } else { "o" })
+                .collect();
+            Board::parse(&text, "square").unwrap()
+        };
+        let error = PegSolitaire::new(square(64), &[0], false).unwrap_err();
+        assert!(matches!(error, Error::SpaceTooLarge(_)), "{error}");
+        assert!(error.to_string().contains("2^64"), "{error}");
+        let game = PegSolitaire::new(square(63), &[0], false).unwrap();
+        assert_eq!(game.size(), 1u64 << 63);
     }
 
     #[test]

@@ -87,7 +87,6 @@ pub fn check(
         let file = scratch_file(encoding);
         let started = std::time::Instant::now();
         let outcome = solve_with(&options.solver, &formula.to_cnf(), &file, options.timeout);
-        let _ = std::fs::remove_file(&file);
         let solved = match outcome {
             Ok(solved) => solved,
             Err(error) => {

@@ -4,6 +4,7 @@
 
 pub mod builder;
 pub mod check;
+pub mod cleanup;
 pub mod encodings;
 pub mod exhaustive;
 pub mod formula;

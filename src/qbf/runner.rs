@@ -1,10 +1,12 @@
 //! Running an external QDIMACS solver on a formula, with a time limit.
 
 use std::io::Read;
+use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use super::cleanup::{ProcessGroup, TempFile};
 use super::formula::{Cnf, write_qdimacs};
 use crate::error::{Error, Result};
 
@@ -21,12 +23,17 @@ pub struct SolverAnswer {
 /// Writes `cnf` to `file` and runs `command` on it (`{file}` stands for the
 /// path; without it the path is appended). True/false comes from exit code
 /// 10/20, or else from the output (`SAT`/`UNSAT`, `s cnf 1`/`s cnf 0`).
+///
+/// The solver runs in a process group of its own, killed whole when it
+/// exits, times out, or bitsolve is stopped, so nothing it started lives on;
+/// `file` is removed again on every way out.
 pub fn solve_with(
     command: &str,
     cnf: &Cnf,
     file: &Path,
     timeout: Duration,
 ) -> Result<SolverAnswer> {
+    let _file = TempFile::new(file);
     std::fs::write(file, write_qdimacs(cnf))
         .map_err(|e| Error::io(format!("cannot write {}", file.display()), e))?;
     let mut words: Vec<String> = command.split_whitespace().map(str::to_string).collect();
@@ -49,6 +56,7 @@ pub fn solve_with(
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
+        .process_group(0)
         .spawn()
         .map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
@@ -60,6 +68,7 @@ pub fn solve_with(
                 Error::io(format!("cannot start the QBF solver '{}'", words[0]), e)
             }
         })?;
+    let group = ProcessGroup::new(child.id());
     // Drain both pipes while waiting so a chatty solver cannot block on a
     // full pipe.
     let drain = |mut pipe: Box<dyn Read + Send>| {
@@ -71,25 +80,28 @@ pub fn solve_with(
     };
     let reader = drain(Box::new(child.stdout.take().expect("piped stdout")));
     let error_reader = drain(Box::new(child.stderr.take().expect("piped stderr")));
-    let status = loop {
-        if let Some(status) = child
-            .try_wait()
-            .map_err(|e| Error::io("cannot wait for the QBF solver", e))?
-        {
-            break status;
+    let wait_error = |e| Error::io("cannot wait for the QBF solver", e);
+    let timed_out = loop {
+        if has_exited(&child).map_err(wait_error)? {
+            break false;
         }
         if started.elapsed() >= timeout {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(Error::Solver(format!(
-                "timeout: the QBF solver '{}' ran past the time limit of {:.0} s",
-                words[0],
-                timeout.as_secs_f64()
-            )));
+            break true;
         }
         std::thread::sleep(Duration::from_millis(2));
     };
     let seconds = started.elapsed().as_secs_f64();
+    // Whatever the solver left running would hold the pipes open and
+    // outlive bitsolve: the whole group goes, then the leader is reaped.
+    drop(group);
+    let status = child.wait().map_err(wait_error)?;
+    if timed_out {
+        return Err(Error::Solver(format!(
+            "timeout: the QBF solver '{}' ran past the time limit of {:.0} s",
+            words[0],
+            timeout.as_secs_f64()
+        )));
+    }
     let output = reader.join().unwrap_or_default();
     let answer = match status.code() {
         Some(10) => Some(true),
@@ -111,6 +123,21 @@ pub fn solve_with(
                 status.code()
             )))
         }
+    }
+}
+
+/// Whether `child` has exited, without reaping it, so that its id still
+/// names only its own process group when that group is killed.
+fn has_exited(child: &Child) -> std::io::Result<bool> {
+    // SAFETY: waitid writes only into `info`; zeroed, its si_pid stays 0
+    // when the child has not changed state (WNOHANG).
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+        if libc::waitid(libc::P_PID, child.id(), &mut info, flags) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(info.si_pid() != 0)
     }
 }
 
@@ -153,6 +180,6 @@ mod tests {
         )
         .unwrap_err();
         assert!(error.to_string().contains("not installed"), "{error}");
-        let _ = std::fs::remove_file(file);
+        assert!(!file.exists(), "the formula file is removed on error");
     }
 }

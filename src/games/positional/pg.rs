@@ -60,10 +60,22 @@ pub fn parse(text: &str, origin: &str) -> Result<(PositionalGame, Query)> {
             })
             .unwrap_or_default()
     };
-    let cells: Vec<String> = flat("positions")
-        .into_iter()
-        .map(|(_, name)| name)
-        .collect();
+    // A name listed twice would make two cells (or two turns) that the
+    // winning sets cannot tell apart, and the answer would change silently.
+    let distinct = |word: &str, what: &str| -> Result<Vec<String>> {
+        let mut first_seen: HashMap<String, usize> = HashMap::new();
+        let mut names = Vec::new();
+        for (line, name) in flat(word) {
+            if let Some(first) = first_seen.insert(name.clone(), line) {
+                return Err(Error::InvalidParameter(format!(
+                    "{origin}, line {line}: duplicate {what} '{name}' in #{word} (first on line {first})"
+                )));
+            }
+            names.push(name);
+        }
+        Ok(names)
+    };
+    let cells = distinct("positions", "cell")?;
     if cells.is_empty() {
         return Err(Error::InvalidParameter(format!("{origin}: no #positions")));
     }
@@ -96,7 +108,7 @@ pub fn parse(text: &str, origin: &str) -> Result<(PositionalGame, Query)> {
             })
             .unwrap_or(Ok(Vec::new()))
     };
-    let times: Vec<String> = flat("times").into_iter().map(|(_, t)| t).collect();
+    let times = distinct("times", "time")?;
     let black_turns: Vec<String> = flat("blackturns").into_iter().map(|(_, t)| t).collect();
     if let Some(unknown) = black_turns.iter().find(|t| !times.contains(t)) {
         return Err(Error::InvalidParameter(format!(
@@ -314,5 +326,23 @@ mod tests {
         assert!(error.contains("line 4") && error.contains("'c'"), "{error}");
         assert!(parse("#nonsense\n", "x.pg").is_err());
         assert!(parse("a b\n", "x.pg").is_err());
+    }
+
+    #[test]
+    fn duplicate_cells_and_times_are_refused_with_their_line() {
+        let error = parse(&HEIN_3X3.replace("b3 c1", "b3 a2 c1"), "x.pg")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("line 12") && error.contains("duplicate cell 'a2'"),
+            "{error}"
+        );
+        let error = parse(&HEIN_3X3.replace("t1 t2 t3", "t1 t2 t3\nt2"), "x.pg")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("line 9") && error.contains("duplicate time 't2'"),
+            "{error}"
+        );
     }
 }
