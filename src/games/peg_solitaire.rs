@@ -16,7 +16,7 @@
 
 use super::board::{Board, Mark, MaskMap, ORTHOGONAL};
 use super::registry::{GameOptions, OptionSpec, Registered};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 use crate::hash::BinomialRanker;
 use crate::kernel::{self, Program};
 use crate::space::{Block, BlockLayering, MoveFilter, Picture, Space};
@@ -74,7 +74,13 @@ impl PegSolitaire {
         let mut total = 0u64;
         for ranker in &rankers {
             offsets.push(total);
-            total += ranker.size();
+            // 2^n positions in all: a 64-cell board has one too many.
+            total = total.checked_add(ranker.size()).ok_or_else(|| {
+                Error::SpaceTooLarge(format!(
+                    "{}: the 2^{n} positions of {n} cells do not fit a 64-bit rank (at most 63 cells)",
+                    board.name()
+                ))
+            })?;
         }
         offsets.push(total);
 
@@ -212,7 +218,8 @@ impl Picture for PegSolitaire {
                 '.' | '_' => {}
                 other => {
                     return Err(Error::InvalidParameter(format!(
-                        "'{other}' at cell {} is neither 'o' (peg) nor '.' (hole)",
+                        "{} at cell {} is neither 'o' (peg) nor '.' (hole)",
+                        quoted(&other.to_string()),
                         self.board.cell_name(cell)
                     )));
                 }

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use super::{PositionalGame, Query, Side};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 
 /// Reads a `.pg` text; `origin` names it in errors.
 pub fn parse(text: &str, origin: &str) -> Result<(PositionalGame, Query)> {
@@ -32,8 +32,9 @@ pub fn parse(text: &str, origin: &str) -> Result<(PositionalGame, Query)> {
             ];
             if !KNOWN.contains(&word.as_str()) {
                 return Err(Error::InvalidParameter(format!(
-                    "{origin}, line {}: unknown code word '#{word}'",
-                    number + 1
+                    "{origin}, line {}: unknown code word {}",
+                    number + 1,
+                    quoted(&format!("#{word}"))
                 )));
             }
             sections.entry(word.clone()).or_default();
@@ -67,15 +68,12 @@ pub fn parse(text: &str, origin: &str) -> Result<(PositionalGame, Query)> {
     if cells.is_empty() {
         return Err(Error::InvalidParameter(format!("{origin}: no #positions")));
     }
-    let index: HashMap<&str, usize> = cells
-        .iter()
-        .enumerate()
-        .map(|(i, name)| (name.as_str(), i))
-        .collect();
+    let index = names_once(&cells, origin, "#positions")?;
     let lookup = |line: usize, name: &str| -> Result<usize> {
         index.get(name).copied().ok_or_else(|| {
             Error::InvalidParameter(format!(
-                "{origin}, line {line}: '{name}' is not among the #positions"
+                "{origin}, line {line}: {} is not among the #positions",
+                quoted(name)
             ))
         })
     };
@@ -97,10 +95,12 @@ pub fn parse(text: &str, origin: &str) -> Result<(PositionalGame, Query)> {
             .unwrap_or(Ok(Vec::new()))
     };
     let times: Vec<String> = flat("times").into_iter().map(|(_, t)| t).collect();
+    names_once(&times, origin, "#times")?;
     let black_turns: Vec<String> = flat("blackturns").into_iter().map(|(_, t)| t).collect();
     if let Some(unknown) = black_turns.iter().find(|t| !times.contains(t)) {
         return Err(Error::InvalidParameter(format!(
-            "{origin}: black turn '{unknown}' is not among the #times"
+            "{origin}: black turn {} is not among the #times",
+            quoted(unknown)
         )));
     }
     let query = Query {
@@ -137,6 +137,25 @@ pub fn parse(text: &str, origin: &str) -> Result<(PositionalGame, Query)> {
     let mut game = game;
     game.graph = hex_graph(&game, &query);
     Ok((game, query))
+}
+
+/// Each name's index; a name listed twice would leave a cell no set can
+/// name (or a time point that is Black's twice over), so it is refused.
+fn names_once<'a>(
+    names: &'a [String],
+    origin: &str,
+    section: &str,
+) -> Result<HashMap<&'a str, usize>> {
+    let mut index = HashMap::new();
+    for (i, name) in names.iter().enumerate() {
+        if index.insert(name.as_str(), i).is_some() {
+            return Err(Error::InvalidParameter(format!(
+                "{origin}: {} is listed twice in {section}",
+                quoted(name)
+            )));
+        }
+    }
+    Ok(index)
 }
 
 /// The Hex graph behind a `.pg` file's winning sets, when there is one.
@@ -313,6 +332,10 @@ mod tests {
             .to_string();
         assert!(error.contains("line 4") && error.contains("'c'"), "{error}");
         assert!(parse("#nonsense\n", "x.pg").is_err());
+        let twice = parse("#positions\na b a\n#blackwins\na b\n", "x.pg").unwrap_err();
+        assert!(twice.to_string().contains("'a' is listed twice"), "{twice}");
+        let twice = parse("#times\nt1 t1\n#positions\na\n#blackwins\na\n", "x.pg");
+        assert!(twice.is_err());
         assert!(parse("a b\n", "x.pg").is_err());
     }
 }
