@@ -40,6 +40,27 @@ impl Error {
     }
 }
 
+/// `text` with its control characters (line breaks, tabs, terminal
+/// escapes) written as escapes: whatever a user typed or a file held, a
+/// message that shows it stays one printable line.
+pub fn escape_controls(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            escaped.extend(c.escape_debug());
+        } else {
+            escaped.push(c);
+        }
+    }
+    escaped
+}
+
+/// User text for a message, in single quotes and with control characters
+/// escaped.
+pub fn quoted(text: &str) -> String {
+    format!("'{}'", escape_controls(text))
+}
+
 fn gib(bytes: u64) -> f64 {
     bytes as f64 / (1u64 << 30) as f64
 }
@@ -56,12 +77,34 @@ impl fmt::Display for Error {
                 needed,
                 available,
                 what,
-            } => write!(
+            } if *needed > *available && *available > 0 => write!(
                 f,
                 "{what} needs {:.2} GiB but only {:.2} GiB of memory is available (use --store DIR for a file-backed table)",
                 gib(*needed),
                 gib(*available)
             ),
+            // The memory is there (or its amount unknown) and the mapping
+            // was refused all the same: not a lack of memory, so neither
+            // "only N GiB" nor --store, which maps as much, would be true.
+            Error::OutOfMemory {
+                needed,
+                available,
+                what,
+            } => {
+                write!(
+                    f,
+                    "{what} needs {:.2} GiB and the system refused to map it",
+                    gib(*needed)
+                )?;
+                if *available > 0 {
+                    write!(
+                        f,
+                        " though {:.2} GiB of memory is available: a limit on this process's address space (ulimit -v) or the kernel's overcommit policy is lower",
+                        gib(*available)
+                    )?;
+                }
+                Ok(())
+            }
             Error::Io { context, source } => write!(f, "{context}: {source}"),
             Error::BadStore { path, reason } => {
                 write!(f, "store file {}: {reason}", path.display())
@@ -76,5 +119,51 @@ impl std::error::Error for Error {
             Error::Io { source, .. } => Some(source),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn out_of_memory_blames_memory_only_when_it_is_short() {
+        let short = Error::OutOfMemory {
+            needed: 4 << 30,
+            available: 1 << 30,
+            what: "the table".into(),
+        };
+        let text = short.to_string();
+        assert!(
+            text.contains("only 1.00 GiB") && text.contains("--store"),
+            "{text}"
+        );
+        // Refused although 8 GiB is free (ulimit -v): no "only", no --store.
+        let refused = Error::OutOfMemory {
+            needed: 1 << 30,
+            available: 8 << 30,
+            what: "the table".into(),
+        };
+        let text = refused.to_string();
+        assert!(
+            !text.contains("only") && !text.contains("--store"),
+            "{text}"
+        );
+        assert!(
+            text.contains("refused") && text.contains("8.00 GiB"),
+            "{text}"
+        );
+        let unknown = Error::OutOfMemory {
+            needed: 1 << 30,
+            available: 0,
+            what: "the table".into(),
+        };
+        assert!(!unknown.to_string().contains("0.00 GiB"), "{unknown}");
+    }
+
+    #[test]
+    fn quoted_text_stays_on_one_line() {
+        assert_eq!(quoted("a\nb\tc"), "'a\\nb\\tc'");
+        assert_eq!(quoted("é💥"), "'é💥'");
     }
 }

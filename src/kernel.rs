@@ -102,14 +102,18 @@ pub fn per_cell_lists(lists: &[Vec<u32>]) -> (Vec<u32>, Vec<u32>) {
     (starts, entries)
 }
 
+/// What ends the message of a run the GPU cannot do; `bench`, which has
+/// no `--backend`, puts its own advice in its place.
+pub const CPU_HINT: &str = "(run it with --backend cpu)";
+
 /// The error of a game instance its kernel cannot run.
 pub fn unsupported(what: String) -> Error {
-    Error::Unsupported(format!("{what} (run it with --backend cpu)"))
+    Error::Unsupported(format!("{what} {CPU_HINT}"))
 }
 
 /// A space without GPU kernels.
 pub fn no_kernels(descriptor: &str) -> Result<Program> {
     Err(Error::Unsupported(format!(
-        "no GPU kernels for {descriptor} (run it with --backend cpu)"
+        "no GPU kernels for {descriptor} {CPU_HINT}"
     )))
 }

@@ -801,6 +801,192 @@ fn pg_files_naming_a_cell_or_time_twice_are_refused() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A successful run's stderr.
+fn stderr_of(args: &[&str]) -> String {
+    let output = bitsolve(args);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(output.status.success(), "{args:?}: {stderr}");
+    stderr
+}
+
+#[test]
+fn conflicting_flags_are_refused_naming_both() {
+    // Reachability has no layers: a depth limit or a plot of layers would
+    // be ignored.
+    let plot = scratch("reach-plot.svg");
+    let reach = ["bfs", "pancake", "--n", "5", "--algo", "reach"];
+    for (flag, value) in [("--max-depth", "2"), ("--plot", plot.to_str().unwrap())] {
+        let args = [&reach[..], &[flag, value]].concat();
+        assert_clear_error(&args, &format!("{flag} needs BFS layers"));
+        assert_clear_error(&args, "--algo reach");
+    }
+    assert!(!plot.exists(), "the refused run created its plot file");
+    assert_clear_error(
+        &[
+            "bench",
+            "pancake",
+            "--n",
+            "5",
+            "--algo",
+            "reach",
+            "--max-depth",
+            "2",
+        ],
+        "--max-depth needs BFS layers, and --algo reach",
+    );
+    // Purely syntactic: clap names both.
+    let both = assert_clear_error_text(&[
+        "qbf", "check", "hex", "--size", "3", "--depth", "3", "--depths", "1..3",
+    ]);
+    assert!(
+        both.contains("--depth ") && both.contains("--depths"),
+        "{both}"
+    );
+    let both = assert_clear_error_text(&[
+        "play",
+        "fox-geese",
+        "--store",
+        "nowhere",
+        "--side",
+        "fox",
+        "--geese",
+        "3",
+        "--position",
+        "F:fox",
+    ]);
+    assert!(
+        both.contains("--geese") && both.contains("--position"),
+        "{both}"
+    );
+    // Flags of one qbf command given to another.
+    let hex = ["qbf", "hex", "--size", "3", "--depth", "3"];
+    let qbf = |command: &str, extra: &[&str]| -> Vec<String> {
+        let mut args: Vec<String> = hex.iter().map(|s| s.to_string()).collect();
+        args.insert(1, command.to_string());
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args
+    };
+    for (command, extra, expected) in [
+        (
+            "export",
+            &["--encoding", "ea", "--solver", "x {file}"][..],
+            "qbf export runs no solver (--solver and --timeout",
+        ),
+        (
+            "export",
+            &["--encoding", "ea", "--timeout", "5"],
+            "--timeout are for solve and check",
+        ),
+        (
+            "export",
+            &["--encodings", "ea"],
+            "--encodings lists the encodings of a qbf check; export takes one: give --encoding",
+        ),
+        (
+            "solve",
+            &["-o", "x.qdimacs"],
+            "qbf solve writes no formula file (-o and --qdimacs",
+        ),
+        ("solve", &["--qdimacs"], "(-o and --qdimacs are for export)"),
+        (
+            "solve",
+            &["--encodings", "ea"],
+            "solve takes one: give --encoding",
+        ),
+        (
+            "check",
+            &["--encoding", "ea"],
+            "qbf check runs --encodings (all by default), not --encoding",
+        ),
+        (
+            "check",
+            &["-o", "x.qdimacs"],
+            "qbf check writes no formula file",
+        ),
+    ] {
+        let args = qbf(command, extra);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        assert_clear_error(&args, expected);
+    }
+}
+
+/// The one error line of a refused run.
+fn assert_clear_error_text(args: &[&str]) -> String {
+    assert_clear_error(args, "");
+    String::from_utf8(bitsolve(args).stderr).unwrap()
+}
+
+#[test]
+fn a_flag_that_loses_says_so_on_stderr() {
+    let dir = scratch("notes");
+    std::fs::create_dir_all(&dir).unwrap();
+    let formula = dir.join("f.qdimacs");
+    let formula = formula.to_str().unwrap();
+    // --depth replaces a .pg file's own time points.
+    let pg = "data/positional/hex-hein/hein_04_3x3-05.pg";
+    let export = ["qbf", "export", "pg", pg, "--encoding", "ea", "-o", formula];
+    let noted = stderr_of(&[&export[..], &["--depth", "3"]].concat());
+    assert!(
+        noted.contains("note: --depth 3 replaces the file's #times (5 time points)"),
+        "{noted}"
+    );
+    assert!(stderr_of(&export).is_empty());
+    // --position replaces the file's stones.
+    let picture = dir.join("empty.txt");
+    std::fs::write(&picture, ".........\n").unwrap();
+    let noted = stderr_of(&[&export[..], &["--position", picture.to_str().unwrap()]].concat());
+    assert!(
+        noted.contains("--position replaces the 3 stones of the file's #blackinitials"),
+        "{noted}"
+    );
+    // Preprocessing that has nothing to work on.
+    let ttt = [
+        "qbf",
+        "export",
+        "tic-tac-toe",
+        "--depth",
+        "3",
+        "--encoding",
+        "cor+",
+        "-o",
+        formula,
+    ];
+    let noted = stderr_of(&[&ttt[..], &["--symmetry-breaking", "--drop-useless"]].concat());
+    assert!(
+        noted.contains("--symmetry-breaking changes nothing"),
+        "{noted}"
+    );
+    assert!(noted.contains("--drop-useless changes nothing"), "{noted}");
+    assert!(noted.contains("maker-maker"), "{noted}");
+    // A run that fails prints its error alone: the notes qualify answers.
+    let ea = [
+        "qbf",
+        "export",
+        "tic-tac-toe",
+        "--depth",
+        "3",
+        "--encoding",
+        "ea",
+        "-o",
+        formula,
+    ];
+    assert_clear_error(
+        &[&ea[..], &["--symmetry-breaking"]].concat(),
+        "a maker-breaker encoding",
+    );
+    // A stored table deeper than --max-depth is reported whole.
+    let store = dir.join("store");
+    let store = store.to_str().unwrap();
+    let run = ["bfs", "pancake", "--n", "6", "--store", store, "--json"];
+    stderr_of(&run);
+    let noted = stderr_of(&[&run[..], &["--max-depth", "2"]].concat());
+    assert!(
+        noted.contains("--max-depth 2 is below layer 7, which the store already holds"),
+        "{noted}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_peg_board_of_64_cells_is_refused_before_any_table() {
     let dir = scratch("peg-64");
@@ -822,4 +1008,124 @@ fn a_peg_board_of_64_cells_is_refused_before_any_table() {
         );
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn messages_point_to_what_would_help() {
+    // A usage error points to the help that lists the flag.
+    assert_clear_error(
+        &["bfs", "pancake", "--nn", "5"],
+        "(see 'bitsolve bfs pancake --help')",
+    );
+    assert_clear_error(
+        &["qbf", "check", "hex", "--sise", "3"],
+        "(see 'bitsolve qbf check hex --help')",
+    );
+    // Installing DepQBF does not help a user whose own solver is missing.
+    let missing = assert_clear_error_text(&[
+        "qbf",
+        "solve",
+        "hex",
+        "--size",
+        "3",
+        "--depth",
+        "3",
+        "--solver",
+        "no-such-qbf-solver {file}",
+    ]);
+    assert!(!missing.contains("apt install depqbf"), "{missing}");
+    assert!(missing.contains("check --solver"), "{missing}");
+
+    // A database solved without --symmetry: the hint names the flags the
+    // layer needs and says what the store holds instead.
+    let dir = scratch("hint");
+    let store = dir.to_str().unwrap();
+    json_of(&bitsolve(&[
+        "retro",
+        "fox-geese",
+        "--geese",
+        "2",
+        "--store",
+        store,
+        "--json",
+    ]));
+    let hint = assert_clear_error_text(&[
+        "query",
+        "fox-geese",
+        "--symmetry",
+        "--store",
+        store,
+        "--position",
+        "Fg. g.. ..... .. ....... ....... ... ...:fox",
+    ]);
+    assert!(
+        hint.contains("the layer of 2 geese solved with --symmetry"),
+        "{hint}"
+    );
+    assert!(
+        hint.contains("solved without flags, a different table"),
+        "{hint}"
+    );
+    assert!(
+        hint.contains(&format!(
+            "run: bitsolve retro fox-geese --geese 2 --symmetry --store {store}"
+        )),
+        "{hint}"
+    );
+    // Layer 0 is solved by every run; --geese starts at 1.
+    let hint = assert_clear_error_text(&[
+        "query",
+        "fox-geese",
+        "--capture-wins",
+        "--store",
+        store,
+        "--position",
+        "F.. ... ..... .. ....... ....... ... ...:fox",
+    ]);
+    assert!(hint.contains("--geese 1 --capture-wins"), "{hint}");
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // bench has no --backend: a game the GPU cannot run gets advice that
+    // fits bench (checked before the CPU runs).
+    let output = bitsolve(&["bench", "peg-solitaire", "--symmetry", "--max-depth", "1"]);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(!output.status.success());
+    assert!(!stderr.contains("--backend cpu"), "{stderr}");
+    assert!(stderr.contains("bitsolve bfs"), "{stderr}");
+}
+
+/// Bytes of memory the kernel reports as available.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
+}
+
+#[test]
+fn a_table_refused_under_an_address_space_limit_blames_the_limit() {
+    // Pancake 13's two-bit table is 1.45 GiB; the process may map 1 GB.
+    if available_memory().is_none_or(|bytes| bytes < 4 << 30) {
+        return; // memory really is short here: the other message is right
+    }
+    let output = Command::new("sh")
+        .args(["-c", "ulimit -v 1000000 && exec \"$0\" \"$@\""])
+        .arg(env!("CARGO_BIN_EXE_bitsolve"))
+        .args([
+            "bfs",
+            "pancake",
+            "--n",
+            "13",
+            "--max-depth",
+            "0",
+            "--threads",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(!output.status.success(), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("refused to map it"), "{stderr}");
+    assert!(stderr.contains("ulimit -v"), "{stderr}");
+    assert!(!stderr.contains("but only"), "{stderr}");
 }

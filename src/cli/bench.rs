@@ -11,11 +11,12 @@ use serde_json::json;
 use super::format::{group_digits, si};
 use super::games::GameSpec;
 use super::progress::Display;
-use super::{AlgorithmArg, thread_pool};
+use super::{AlgorithmArg, refuse_layer_flags, thread_pool};
 use crate::backend::gpu::{GpuDevice, GpuOptions};
 use crate::backend::{CpuBackend, GpuBackend};
 use crate::error::{Error, Result};
 use crate::games::registry::SpaceVisitor;
+use crate::kernel::CPU_HINT;
 use crate::search::{Algorithm, Progress, SearchOptions, SearchReport};
 use crate::space::{Picture, Space};
 
@@ -42,14 +43,33 @@ pub struct BenchArgs {
 }
 
 pub(super) fn run(args: BenchArgs) -> Result<()> {
+    refuse_layer_flags(args.algo, &[("--max-depth", args.max_depth.is_some())])?;
     let device_opened = Instant::now();
-    let device = GpuDevice::open(&GpuOptions::default())?;
+    let device = GpuDevice::open(&GpuOptions::default()).map_err(for_bench)?;
     let device_seconds = device_opened.elapsed().as_secs_f64();
-    args.game.visit(BenchCommand {
-        args: &args,
-        device: &device,
-        device_seconds,
-    })
+    args.game
+        .visit(BenchCommand {
+            args: &args,
+            device: &device,
+            device_seconds,
+        })
+        .map_err(for_bench)
+}
+
+/// A GPU error's advice to run with `--backend cpu`, a flag `bench` does
+/// not have, turned into advice that fits `bench`.
+fn for_bench(error: Error) -> Error {
+    let advise = |message: String| match message.strip_suffix(CPU_HINT) {
+        Some(reason) => {
+            format!("{reason}(bench runs the GPU too; time the CPU alone with 'bitsolve bfs')")
+        }
+        None => message,
+    };
+    match error {
+        Error::Unsupported(message) => Error::Unsupported(advise(message)),
+        Error::Gpu(message) => Error::Gpu(advise(message)),
+        other => other,
+    }
 }
 
 struct BenchCommand<'a> {
@@ -95,6 +115,8 @@ impl SpaceVisitor for BenchCommand<'_> {
     type Output = ();
 
     fn visit<S: Space + Picture>(self, space: &S) -> Result<()> {
+        // Found out before the CPU runs, not after them.
+        crate::backend::gpu::gpu_program(space)?;
         let human = !self.args.json;
         let all = thread_pool(self.args.threads)?;
         let mut pools = Vec::new();

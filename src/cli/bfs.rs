@@ -5,7 +5,7 @@ use serde_json::json;
 use super::format::{bytes, group_digits, si};
 use super::plot::plot_layers;
 use super::progress::{Display, RowFormat};
-use super::{BackendArg, BfsArgs, SpaceVisitor, thread_pool};
+use super::{BackendArg, BfsArgs, SpaceVisitor, note, refuse_layer_flags, thread_pool};
 use crate::backend::gpu::{GpuDevice, GpuOptions};
 use crate::backend::{CpuBackend, GpuBackend};
 use crate::error::{Error, Result};
@@ -16,6 +16,13 @@ use crate::table::Backing;
 pub(super) fn run(args: BfsArgs) -> Result<()> {
     let pool = thread_pool(args.threads)?;
     let threads = pool.current_num_threads();
+    refuse_layer_flags(
+        args.algo,
+        &[
+            ("--max-depth", args.max_depth.is_some()),
+            ("--plot", args.plot.is_some()),
+        ],
+    )?;
     if args.inversion && Algorithm::from(args.algo) != Algorithm::OneBitBfs {
         return Err(Error::Unsupported(
             "--inversion joins the halves of a one-bit BFS: add --algo one-bit".into(),
@@ -155,6 +162,14 @@ impl SpaceVisitor for BfsCommand<'_> {
         });
         display.finish();
         let report = outcome?;
+        // A stored table deeper than --max-depth is not cut back: it wins.
+        if let (Some(limit), Some(stored)) = (self.args.max_depth, report.resumed_from)
+            && stored > limit as u64
+        {
+            note(&format!(
+                "--max-depth {limit} is below layer {stored}, which the store already holds; the report shows every stored layer"
+            ));
+        }
         display.print_header();
         if let (Some(path), Some(layers)) = (&self.args.plot, &report.layers) {
             plot_layers(

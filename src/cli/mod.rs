@@ -23,7 +23,7 @@ pub use games::GameSpec;
 
 use crate::games::registry::SpaceVisitor;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, escape_controls};
 use crate::search::Algorithm;
 
 #[derive(Parser, Debug)]
@@ -174,7 +174,8 @@ pub fn main() -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("bitsolve: error: {error}");
+            // Escaped: a file name or a solver's words may hold line breaks.
+            eprintln!("bitsolve: error: {}", escape_controls(&error.to_string()));
             ExitCode::FAILURE
         }
     }
@@ -205,10 +206,52 @@ fn usage_error(error: clap::Error) -> ExitCode {
         .take_while(|line| !line.trim().is_empty())
         .map(str::trim)
         .collect();
-    let message = message.join(" ");
+    let message = escape_controls(&message.join(" "));
     let message = message.strip_prefix("error: ").unwrap_or(&message);
-    eprintln!("bitsolve: error: {message} (see 'bitsolve --help')");
+    eprintln!(
+        "bitsolve: error: {message} (see '{} --help')",
+        command_of_usage(&rendered)
+    );
     ExitCode::from(2)
+}
+
+/// The command whose usage a clap error shows ("bitsolve bfs pancake" from
+/// "Usage: bitsolve bfs pancake [OPTIONS]"): its `--help` lists the flags
+/// the error is about, where the top level's lists only the commands.
+fn command_of_usage(rendered: &str) -> String {
+    let words: Vec<&str> = rendered
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("Usage:"))
+        .map(|usage| {
+            usage
+                .split_whitespace()
+                .take_while(|word| !word.starts_with(['[', '<', '-', '(']))
+                .collect()
+        })
+        .unwrap_or_default();
+    if words.first() == Some(&"bitsolve") {
+        words.join(" ")
+    } else {
+        "bitsolve".to_string()
+    }
+}
+
+/// A note on stderr: which of two flags wins, or why a flag changes nothing.
+fn note(message: &str) {
+    eprintln!("bitsolve: note: {message}");
+}
+
+/// One-bit reachability has no layers: flags about layers cannot apply.
+fn refuse_layer_flags(algo: AlgorithmArg, flags: &[(&str, bool)]) -> Result<()> {
+    if algo != AlgorithmArg::Reach {
+        return Ok(());
+    }
+    match flags.iter().find(|(_, given)| *given) {
+        Some((flag, _)) => Err(Error::Unsupported(format!(
+            "{flag} needs BFS layers, and --algo reach has none (use --algo two-bit or one-bit)"
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// Most worker threads a run may ask for: far beyond any machine's cores, far

@@ -7,9 +7,11 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use super::format::group_digits;
-use crate::error::{Error, Result};
+use super::note;
+use crate::error::{Error, Result, quoted};
 use crate::games::positional::builtins::{harary, hex, tic_tac_toe};
-use crate::games::positional::{PositionalGame, Query, pg};
+use crate::games::positional::{PositionalGame, Query, Side, pg};
+use crate::games::text_file::read_text;
 use crate::qbf::check::{Check, CheckOptions, check};
 use crate::qbf::encodings::{ALL, Encoding};
 use crate::qbf::runner::{DEFAULT_SOLVER, solve_with};
@@ -70,7 +72,7 @@ pub struct QbfArgs {
     #[arg(long, value_name = "FILE", global = true)]
     position: Option<PathBuf>,
     /// Number of moves (odd: Black moves first and last).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, conflicts_with = "depths")]
     depth: Option<usize>,
     /// Iterative deepening over the odd depths of a range, e.g. 1..15 (check).
     #[arg(long, global = true, value_name = "FROM..TO")]
@@ -78,21 +80,22 @@ pub struct QbfArgs {
     /// The encoding (export, solve).
     #[arg(long, value_enum, global = true)]
     encoding: Option<Encoding>,
-    /// Encodings for check: "all" or a comma-separated list.
-    #[arg(long, global = true, default_value = "all")]
-    encodings: String,
+    /// Encodings for check: "all" (the default) or a comma-separated list.
+    #[arg(long, global = true)]
+    encodings: Option<String>,
     /// Output file (export).
     #[arg(short, long, global = true)]
     output: Option<PathBuf>,
     /// Export QCIR encodings as QDIMACS through the Tseitin translation.
     #[arg(long, global = true)]
     qdimacs: bool,
-    /// QBF solver command; {file} stands for the QDIMACS file.
-    #[arg(long, global = true, default_value = DEFAULT_SOLVER)]
-    solver: String,
-    /// Seconds the solver may take on one formula.
-    #[arg(long, global = true, default_value_t = 300)]
-    timeout: u64,
+    /// QBF solver command; {file} stands for the QDIMACS file (default:
+    /// "depqbf {file}").
+    #[arg(long, global = true)]
+    solver: Option<String>,
+    /// Seconds the solver may take on one formula (default: 300).
+    #[arg(long, global = true)]
+    timeout: Option<u64>,
     /// Drop winning sets longer than Black's moves and non-minimal ones.
     #[arg(long, global = true)]
     prune: bool,
@@ -107,8 +110,78 @@ pub struct QbfArgs {
     json: bool,
 }
 
+/// Seconds a solver may take when --timeout is not given.
+const DEFAULT_TIMEOUT: u64 = 300;
+
 impl QbfArgs {
-    fn game(&self) -> Result<(PositionalGame, Option<Query>)> {
+    /// Refuses the flags `command` would ignore, each with why and what
+    /// to give instead, rather than running without them.
+    fn refuse_unused(&self, command: &str) -> Result<()> {
+        let no_solver =
+            "qbf export runs no solver (--solver and --timeout are for solve and check)";
+        let no_file =
+            format!("qbf {command} writes no formula file (-o and --qdimacs are for export)");
+        let one_depth =
+            format!("--depths deepens a qbf check; {command} takes one depth: give --depth D");
+        let one_encoding = format!(
+            "--encodings lists the encodings of a qbf check; {command} takes one: give --encoding E"
+        );
+        let unused: Vec<(bool, String)> = match command {
+            "export" => vec![
+                (self.depths.is_some(), one_depth),
+                (self.encodings.is_some(), one_encoding),
+                (self.solver.is_some(), no_solver.into()),
+                (self.timeout.is_some(), no_solver.into()),
+            ],
+            "solve" => vec![
+                (self.depths.is_some(), one_depth),
+                (self.encodings.is_some(), one_encoding),
+                (self.output.is_some(), no_file.clone()),
+                (self.qdimacs, no_file),
+            ],
+            _ => vec![
+                (
+                    self.encoding.is_some(),
+                    "qbf check runs --encodings (all by default), not --encoding: give --encodings E"
+                        .into(),
+                ),
+                (self.output.is_some(), no_file.clone()),
+                (self.qdimacs, no_file),
+            ],
+        };
+        match unused.into_iter().find(|(given, _)| *given) {
+            Some((_, why)) => Err(Error::InvalidParameter(why)),
+            None => Ok(()),
+        }
+    }
+
+    /// Notes on preprocessing flags that change nothing for this game and
+    /// query, so that a run without effect does not pass for one with it.
+    fn note_idle_preprocessing(&self, game: &PositionalGame, query: &Query, notes: &mut Notes) {
+        if self.symmetry_breaking {
+            if game.first_moves.is_none() {
+                notes.push(format!(
+                    "--symmetry-breaking changes nothing: {} has no symmetry-breaking cells (a .pg file lists them in #firstmoves; --position with stones drops them)",
+                    game.name
+                ));
+            } else if query.turns.first() == Some(&Side::White) {
+                notes.push("--symmetry-breaking changes nothing: White moves first, and only Black's opening can be restricted".into());
+            }
+        }
+        if self.drop_useless && (game.is_maker_maker() || game.graph.is_some()) {
+            notes.push(format!(
+                "--drop-useless changes nothing: it drops cells from maker-breaker games with listed winning sets, and {} is {}",
+                game.name,
+                if game.is_maker_maker() {
+                    "maker-maker"
+                } else {
+                    "a connection game"
+                }
+            ));
+        }
+    }
+
+    fn game(&self, notes: &mut Notes) -> Result<(PositionalGame, Option<Query>)> {
         let (game, query) = match &self.game {
             PositionalSpec::TicTacToe {
                 width,
@@ -124,7 +197,7 @@ impl QbfArgs {
             } => (harary(*size, shape, *torus, *maker_breaker)?, None),
             PositionalSpec::Hex { size } => (hex(*size, true)?, None),
             PositionalSpec::Pg { file } => {
-                let text = std::fs::read_to_string(file)
+                let text = read_text(file)
                     .map_err(|e| Error::io(format!("cannot read {}", file.display()), e))?;
                 let (game, query) = pg::parse(&text, &file.display().to_string())?;
                 (game, Some(query))
@@ -132,8 +205,14 @@ impl QbfArgs {
         };
         let game = match &self.position {
             Some(file) => {
-                let text = std::fs::read_to_string(file)
+                let text = read_text(file)
                     .map_err(|e| Error::io(format!("cannot read {}", file.display()), e))?;
+                let stones = game.black_stones.len() + game.white_stones.len();
+                if stones > 0 {
+                    notes.push(format!(
+                        "--position replaces the {stones} stones of the file's #blackinitials and #whiteinitials"
+                    ));
+                }
                 game.with_position(&text)?
             }
             None => game,
@@ -141,11 +220,22 @@ impl QbfArgs {
         Ok((game, query))
     }
 
-    fn query(&self, game: &PositionalGame, file_query: Option<Query>) -> Result<Query> {
+    fn query(
+        &self,
+        game: &PositionalGame,
+        file_query: Option<Query>,
+        notes: &mut Notes,
+    ) -> Result<Query> {
         match (self.depth, file_query) {
             (Some(0), _) => Err(Error::InvalidParameter("--depth must be at least 1".into())),
-            (Some(depth), _) => {
+            (Some(depth), file_query) => {
                 check_depth(game, depth, "--depth")?;
+                if let Some(file_query) = file_query.filter(|q| *q != Query::alternating(depth)) {
+                    notes.push(format!(
+                        "--depth {depth} replaces the file's #times ({} time points): Black first, alternating",
+                        file_query.depth()
+                    ));
+                }
                 Ok(Query::alternating(depth))
             }
             (None, Some(query)) => Ok(query),
@@ -162,11 +252,11 @@ impl QbfArgs {
     }
 
     fn encodings(&self) -> Result<Vec<Encoding>> {
-        if self.encodings == "all" {
+        let list = self.encodings.as_deref().unwrap_or("all");
+        if list == "all" {
             return Ok(ALL.to_vec());
         }
-        self.encodings
-            .split(',')
+        list.split(',')
             .map(|name| {
                 ALL.iter()
                     .copied()
@@ -174,7 +264,8 @@ impl QbfArgs {
                     .ok_or_else(|| {
                         let names: Vec<&str> = ALL.iter().map(|e| e.name()).collect();
                         Error::InvalidParameter(format!(
-                            "unknown encoding '{name}': choose from {}",
+                            "unknown encoding {}: choose from {}",
+                            quoted(name),
                             names.join(", ")
                         ))
                     })
@@ -182,11 +273,19 @@ impl QbfArgs {
             .collect()
     }
 
+    fn solver(&self) -> String {
+        self.solver.clone().unwrap_or_else(|| DEFAULT_SOLVER.into())
+    }
+
+    fn timeout(&self) -> Duration {
+        Duration::from_secs(self.timeout.unwrap_or(DEFAULT_TIMEOUT))
+    }
+
     fn check_options(&self) -> CheckOptions {
         CheckOptions {
             preprocessing: self.preprocessing(),
-            solver: self.solver.clone(),
-            timeout: Duration::from_secs(self.timeout),
+            solver: self.solver(),
+            timeout: self.timeout(),
         }
     }
 }
@@ -208,7 +307,8 @@ fn check_depth(game: &PositionalGame, depth: usize, flag: &str) -> Result<()> {
 fn odd_depths(game: &PositionalGame, range: &str) -> Result<Vec<usize>> {
     let bad = || {
         Error::InvalidParameter(format!(
-            "--depths wants FROM..TO, e.g. 1..15, got '{range}'"
+            "--depths wants FROM..TO, e.g. 1..15, got {}",
+            quoted(range)
         ))
     };
     let (from, to) = range.split_once("..").ok_or_else(bad)?;
@@ -226,17 +326,36 @@ fn odd_depths(game: &PositionalGame, range: &str) -> Result<Vec<usize>> {
     Ok(depths)
 }
 
+/// Notes on flags that lost or changed nothing, for the end of a run.
+type Notes = Vec<String>;
+
 pub(super) fn run(command: QbfCommand) -> Result<()> {
-    match command {
-        QbfCommand::Export(args) => export(&args),
-        QbfCommand::Solve(args) => solve(&args),
-        QbfCommand::Check(args) => check_command(&args),
+    let mut notes = Notes::new();
+    let outcome = match command {
+        QbfCommand::Export(args) => {
+            args.refuse_unused("export")?;
+            export(&args, &mut notes)
+        }
+        QbfCommand::Solve(args) => {
+            args.refuse_unused("solve")?;
+            solve(&args, &mut notes)
+        }
+        QbfCommand::Check(args) => {
+            args.refuse_unused("check")?;
+            check_command(&args, &mut notes)
+        }
+    };
+    // The notes qualify an answer; a failed run keeps its one error line.
+    if outcome.is_ok() {
+        notes.iter().for_each(|message| note(message));
     }
+    outcome
 }
 
-fn export(args: &QbfArgs) -> Result<()> {
-    let (game, file_query) = args.game()?;
-    let query = args.query(&game, file_query)?;
+fn export(args: &QbfArgs, notes: &mut Notes) -> Result<()> {
+    let (game, file_query) = args.game(notes)?;
+    let query = args.query(&game, file_query, notes)?;
+    args.note_idle_preprocessing(&game, &query, notes);
     let encoding = args
         .encoding
         .ok_or_else(|| Error::InvalidParameter("give --encoding".into()))?;
@@ -276,18 +395,15 @@ fn export(args: &QbfArgs) -> Result<()> {
     Ok(())
 }
 
-fn solve(args: &QbfArgs) -> Result<()> {
-    let (game, file_query) = args.game()?;
-    let query = args.query(&game, file_query)?;
+fn solve(args: &QbfArgs, notes: &mut Notes) -> Result<()> {
+    let (game, file_query) = args.game(notes)?;
+    let query = args.query(&game, file_query, notes)?;
+    args.note_idle_preprocessing(&game, &query, notes);
     let encoding = args.encoding.unwrap_or(Encoding::CorPlus);
     let formula = encoding.encode(&prepare(&game, &query, args.preprocessing())?)?;
     let file = std::env::temp_dir().join(format!("bitsolve-solve-{}.qdimacs", std::process::id()));
-    let solved = solve_with(
-        &args.solver,
-        &formula.to_cnf(),
-        &file,
-        Duration::from_secs(args.timeout),
-    )?;
+    // The runner removes the file on every way out.
+    let solved = solve_with(&args.solver(), &formula.to_cnf(), &file, args.timeout())?;
     let black_wins = solved.answer != encoding.is_complement();
     if args.json {
         println!(
@@ -367,17 +483,27 @@ fn print_check(name: &str, depth: usize, result: &Check) {
     }
 }
 
-fn check_command(args: &QbfArgs) -> Result<()> {
-    let (game, file_query) = args.game()?;
+fn check_command(args: &QbfArgs, notes: &mut Notes) -> Result<()> {
+    let (game, file_query) = args.game(notes)?;
     let encodings = args.encodings()?;
     let options = args.check_options();
     let depths: Vec<Query> = match &args.depths {
-        Some(range) => odd_depths(&game, range)?
-            .into_iter()
-            .map(Query::alternating)
-            .collect(),
-        None => vec![args.query(&game, file_query)?],
+        Some(range) => {
+            if let Some(file_query) = file_query {
+                // Deepening always replaces the file's turn order.
+                notes.push(format!(
+                    "--depths {range} replaces the file's #times ({} time points): Black first, alternating",
+                    file_query.depth()
+                ));
+            }
+            odd_depths(&game, range)?
+                .into_iter()
+                .map(Query::alternating)
+                .collect()
+        }
+        None => vec![args.query(&game, file_query, notes)?],
     };
+    args.note_idle_preprocessing(&game, &depths[0], notes);
     let deepening = args.depths.is_some();
     let mut shortest = None;
     let mut last = None;
@@ -436,7 +562,8 @@ fn check_command(args: &QbfArgs) -> Result<()> {
     if compared == 0 {
         // A check that compared nothing has not passed.
         return Err(Error::Unsupported(
-            "no encoding could be checked against exhaustive search (see the notes above)".into(),
+            "no encoding could be checked against exhaustive search (see each encoding's note)"
+                .into(),
         ));
     }
     Ok(())

@@ -192,16 +192,67 @@ impl<'a> Database<'a> {
         }
     }
 
+    /// The file of `game`'s layer `layer` in the store.
+    fn layer_file(&self, game: &FoxGeese, layer: usize) -> PathBuf {
+        let descriptor = format!("{}; retrograde values", game.layer_descriptor(layer));
+        self.dir.join(file_name_for(&descriptor))
+    }
+
+    /// The `retro` command that solves `layer` for this game, with its
+    /// variant's flags (a layer solved without them is another table).
+    fn solve_command(&self, layer: usize) -> String {
+        format!(
+            "bitsolve retro fox-geese --geese {}{} --store {}",
+            // Layer 0 is solved by every run; --geese starts at 1.
+            layer.max(1),
+            variant_flags(self.game.capture_wins(), self.game.symmetry()),
+            self.dir.display()
+        )
+    }
+
+    /// Why the store cannot answer for `layer`: which variants it holds
+    /// the layer for instead, if any, and the command that would solve it.
+    fn missing_layer(&self, layer: usize) -> String {
+        let wanted = (self.game.capture_wins(), self.game.symmetry());
+        let held: Vec<String> = [(false, false), (true, false), (false, true), (true, true)]
+            .into_iter()
+            .filter(|&variant| variant != wanted)
+            .filter(|&(capture_wins, symmetry)| {
+                FoxGeese::new(capture_wins, symmetry)
+                    .is_ok_and(|other| self.layer_file(&other, layer).exists())
+            })
+            .map(
+                |(capture_wins, symmetry)| match variant_flags(capture_wins, symmetry) {
+                    flags if flags.is_empty() => "without flags".to_string(),
+                    flags => format!("with{flags}"),
+                },
+            )
+            .collect();
+        let held = if held.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (it holds that layer solved {}, a different table)",
+                held.join(" and ")
+            )
+        };
+        format!(
+            "the layer of {}{} is not in {}{held}; run: {}",
+            geese(layer),
+            match variant_flags(wanted.0, wanted.1) {
+                flags if flags.is_empty() => String::new(),
+                flags => format!(" solved with{flags}"),
+            },
+            self.dir.display(),
+            self.solve_command(layer)
+        )
+    }
+
     fn value(&mut self, state: &FoxGeeseState) -> Result<Value> {
         let layer = state.geese.count_ones() as usize;
         if self.layers[layer].is_none() {
-            let descriptor = format!("{}; retrograde values", self.game.layer_descriptor(layer));
-            let path = self.dir.join(file_name_for(&descriptor));
-            if !path.exists() {
-                return Err(Error::InvalidParameter(format!(
-                    "the layer of {layer} geese is not in {} (run: bitsolve retro fox-geese --geese {layer} --store {0})",
-                    self.dir.display()
-                )));
+            if !self.layer_file(self.game, layer).exists() {
+                return Err(Error::InvalidParameter(self.missing_layer(layer)));
             }
             let (table, checkpoint) = open_layer(
                 self.game,
@@ -212,14 +263,37 @@ impl<'a> Database<'a> {
             self.progress.finish();
             if !checkpoint.is_some_and(|c| c.complete) {
                 return Err(Error::InvalidParameter(format!(
-                    "the layer of {layer} geese in {} is not completely solved yet",
-                    self.dir.display()
+                    "the layer of {} in {} is not completely solved yet; finish it: {}",
+                    geese(layer),
+                    self.dir.display(),
+                    self.solve_command(layer)
                 )));
             }
             self.layers[layer] = Some(table);
         }
         let table = self.layers[layer].as_ref().unwrap();
         Ok(Value::from_bits(table.get(self.game.rank_of(state))))
+    }
+}
+
+/// The flags of a Fox-and-Geese variant, each with a leading space.
+fn variant_flags(capture_wins: bool, symmetry: bool) -> String {
+    let mut flags = String::new();
+    if capture_wins {
+        flags.push_str(" --capture-wins");
+    }
+    if symmetry {
+        flags.push_str(" --symmetry");
+    }
+    flags
+}
+
+/// "1 goose", "5 geese".
+fn geese(count: usize) -> String {
+    if count == 1 {
+        "1 goose".to_string()
+    } else {
+        format!("{count} geese")
     }
 }
 
@@ -328,7 +402,7 @@ pub struct PlayArgs {
     #[arg(long, global = true)]
     position: Option<String>,
     /// Number of geese for the default start position.
-    #[arg(long, global = true, default_value_t = 8)]
+    #[arg(long, global = true, default_value_t = 8, conflicts_with = "position")]
     geese: usize,
 }
 

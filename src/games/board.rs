@@ -8,7 +8,8 @@
 
 use std::path::Path;
 
-use crate::error::{Error, Result};
+use super::text_file::read_text;
+use crate::error::{Error, Result, quoted};
 
 /// A board may have at most 64 cells, so a set of cells is a u64 mask.
 pub const MAX_CELLS: usize = 64;
@@ -107,11 +108,12 @@ impl Board {
             return Board::parse(text, name);
         }
         let path = Path::new(name_or_path);
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let text = read_text(path).map_err(|e| {
             let known: Vec<&str> = BUILT_IN.iter().map(|(name, _)| *name).collect();
             Error::io(
                 format!(
-                    "board '{name_or_path}' is neither a built-in board ({}) nor a readable file",
+                    "board {} is neither a built-in board ({}) nor a readable file",
+                    quoted(name_or_path),
                     known.join(", ")
                 ),
                 e,
@@ -138,8 +140,9 @@ impl Board {
                     'w' => Some(Mark::White),
                     other => {
                         return Err(Error::InvalidParameter(format!(
-                            "{origin}, line {line_number}, column {}: '{other}' is not one of . o _ b w",
-                            column + 1
+                            "{origin}, line {line_number}, column {}: {} is not one of . o _ b w",
+                            column + 1,
+                            quoted(&other.to_string())
                         )));
                     }
                 });
@@ -275,13 +278,22 @@ impl Board {
             .next()
             .filter(|c| c.is_ascii_lowercase())
             .map(|c| c as i32 - 'a' as i32);
-        let row = chars.as_str().parse::<i32>().ok().map(|r| r - 1);
+        let row = chars
+            .as_str()
+            .parse::<i32>()
+            .ok()
+            .and_then(|r| r.checked_sub(1));
         match (column, row) {
             (Some(column), Some(row)) => self.cell_at(row, column).ok_or_else(|| {
-                Error::InvalidParameter(format!("{text} is not a cell of the board {}", self.name))
+                Error::InvalidParameter(format!(
+                    "{} is not a cell of the board {}",
+                    quoted(text),
+                    self.name
+                ))
             }),
             _ => Err(Error::InvalidParameter(format!(
-                "'{text}' is not a cell: give a column letter and a row number (e.g. d4) or a cell index"
+                "{} is not a cell: give a column letter and a row number (e.g. d4) or a cell index",
+                quoted(text)
             ))),
         }
     }

@@ -24,7 +24,7 @@
 //! are filled afterwards by mapping (section 8.1).
 
 use super::board::{Board, MaskMap, ORTHOGONAL};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 use crate::hash::BinomialRanker;
 use crate::search::retro2::{LayeredGame, Player, Successor, Value};
 use crate::space::Block;
@@ -142,6 +142,10 @@ impl FoxGeese {
 
     pub fn symmetry(&self) -> bool {
         self.symmetry
+    }
+
+    pub fn capture_wins(&self) -> bool {
+        self.capture_wins
     }
 
     /// The highest layer: 32 geese around the fox.
@@ -274,7 +278,8 @@ impl FoxGeese {
             "geese" | "g" => false,
             other => {
                 return Err(Error::InvalidParameter(format!(
-                    "side to move '{other}' is neither 'fox' nor 'geese'"
+                    "side to move {} is neither 'fox' nor 'geese'",
+                    quoted(other)
                 )));
             }
         };
@@ -297,7 +302,8 @@ impl FoxGeese {
                 '.' => {}
                 other => {
                     return Err(Error::InvalidParameter(format!(
-                        "'{other}' at {}: expected one 'F', 'g' or '.'",
+                        "{} at {}: expected one 'F', 'g' or '.'",
+                        quoted(&other.to_string()),
                         self.board.cell_name(cell)
                     )));
                 }

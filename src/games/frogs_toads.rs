@@ -15,7 +15,7 @@
 
 use super::board::{Board, Mark, ORTHOGONAL};
 use super::registry::{GameOptions, OptionSpec, Registered};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 use crate::hash::BinomialRanker;
 use crate::kernel::{self, Program};
 use crate::space::{Block, MoveFilter, Picture, Space};
@@ -159,7 +159,8 @@ impl FrogsToads {
 
     /// The start with black and white exchanged: the goal of the puzzle.
     pub fn reversed(&self) -> FrogsState {
-        let all = (1u64 << self.board.cells()) - 1;
+        // A board may have all 64 cells.
+        let all = u64::MAX >> (64 - self.board.cells());
         FrogsState {
             empty: self.start.empty,
             black: all & !self.start.black & !(1 << self.start.empty),
@@ -197,7 +198,8 @@ impl Picture for FrogsToads {
                 '_' | '.' if state.empty == usize::MAX => state.empty = cell,
                 other => {
                     return Err(Error::InvalidParameter(format!(
-                        "'{other}' at cell {}: expected 'b', 'w' or one '_'",
+                        "{} at cell {}: expected 'b', 'w' or one '_'",
+                        quoted(&other.to_string()),
                         self.board.cell_name(cell)
                     )));
                 }
@@ -301,7 +303,14 @@ impl Space for FrogsToads {
     }
 
     fn goal_ranks(&self) -> Vec<u64> {
-        vec![self.rank(&self.reversed())]
+        // With more pieces of one colour than the other the reversed
+        // position is not in the space: there is no goal to rank.
+        let reversed = self.reversed();
+        if reversed.black.count_ones() as usize == self.ranker.ones() {
+            vec![self.rank(&reversed)]
+        } else {
+            Vec::new()
+        }
     }
 
     fn new_state(&self) -> FrogsState {
@@ -334,7 +343,8 @@ impl Space for FrogsToads {
     }
 
     fn inverse_rank(&self, state: &FrogsState) -> Option<u64> {
-        let all = (1u64 << self.board.cells()) - 1;
+        // A board may have all 64 cells.
+        let all = u64::MAX >> (64 - self.board.cells());
         let swapped = FrogsState {
             empty: state.empty,
             black: all & !state.black & !(1 << state.empty),

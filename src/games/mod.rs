@@ -11,6 +11,7 @@ pub mod pocket_cube;
 pub mod positional;
 pub mod registry;
 pub mod sliding_tile;
+pub mod text_file;
 pub mod top_spin;
 
 pub use board::Board;

@@ -226,7 +226,8 @@ impl Picture for Pancake {
                 "only burned pancakes have sides (--burned)".into(),
             ));
         }
-        let sizes: Vec<i64> = numbers.iter().map(|x| x.abs()).collect();
+        // Saturating: -9223372036854775808 has no i64 absolute value.
+        let sizes: Vec<i64> = numbers.iter().map(|x| x.saturating_abs()).collect();
         check_permutation(&sizes, 1, "the stack")?;
         let mut state = self.new_state();
         for (position, &size) in sizes.iter().enumerate() {

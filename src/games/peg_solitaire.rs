@@ -16,7 +16,7 @@
 
 use super::board::{Board, Mark, MaskMap, ORTHOGONAL};
 use super::registry::{GameOptions, OptionSpec, Registered};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 use crate::hash::BinomialRanker;
 use crate::kernel::{self, Program};
 use crate::space::{Block, BlockLayering, MoveFilter, Picture, Space};
@@ -221,7 +221,8 @@ impl Picture for PegSolitaire {
                 '.' | '_' => {}
                 other => {
                     return Err(Error::InvalidParameter(format!(
-                        "'{other}' at cell {} is neither 'o' (peg) nor '.' (hole)",
+                        "{} at cell {} is neither 'o' (peg) nor '.' (hole)",
+                        quoted(&other.to_string()),
                         self.board.cell_name(cell)
                     )));
                 }

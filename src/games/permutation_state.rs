@@ -50,7 +50,10 @@ pub fn parse_numbers(text: &str) -> crate::Result<Vec<i64>> {
         .filter(|token| !token.is_empty())
         .map(|token| {
             token.parse::<i64>().map_err(|_| {
-                crate::Error::InvalidParameter(format!("'{token}' in the position is not a number"))
+                crate::Error::InvalidParameter(format!(
+                    "{} in the position is not a number",
+                    crate::error::quoted(token)
+                ))
             })
         })
         .collect()
@@ -61,14 +64,17 @@ pub fn check_permutation(values: &[i64], first: i64, what: &str) -> crate::Resul
     let len = values.len() as i64;
     let mut seen = vec![false; values.len()];
     for &value in values {
-        let index = value - first;
-        if index < 0 || index >= len || seen[index as usize] {
-            return Err(crate::Error::InvalidParameter(format!(
-                "{what} must hold each of {first}..={} exactly once",
-                first + len - 1
-            )));
+        // Checked: a value may be any i64 the user typed.
+        let index = value.checked_sub(first).filter(|i| (0..len).contains(i));
+        match index {
+            Some(index) if !seen[index as usize] => seen[index as usize] = true,
+            _ => {
+                return Err(crate::Error::InvalidParameter(format!(
+                    "{what} must hold each of {first}..={} exactly once",
+                    first + len - 1
+                )));
+            }
         }
-        seen[index as usize] = true;
     }
     Ok(())
 }

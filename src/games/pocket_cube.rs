@@ -28,7 +28,7 @@
 
 use super::permutation_state::parse_numbers;
 use super::registry::{GameOptions, OptionSpec, Registered};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 use crate::hash::permutation::{rank_mr, unrank_mr};
 use crate::kernel::Program;
 use crate::space::{MoveFilter, Picture, Space};
@@ -79,7 +79,8 @@ impl std::str::FromStr for CubeMetric {
             "htm" => Ok(CubeMetric::Htm),
             "qtm" => Ok(CubeMetric::Qtm),
             other => Err(Error::InvalidParameter(format!(
-                "the pocket-cube metric is htm or qtm, got '{other}'"
+                "the pocket-cube metric is htm or qtm, got {}",
+                quoted(other)
             ))),
         }
     }
@@ -394,7 +395,8 @@ impl Picture for PocketCube {
         let invalid = |message: String| Error::InvalidParameter(message);
         let Some((corners_text, twists_text)) = text.split_once('/') else {
             return Err(invalid(format!(
-                "a pocket-cube position is 7 corners, '/', then their 7 twists, e.g. 0,1,2,3,4,5,6/0,0,0,0,0,0,0; got '{text}'"
+                "a pocket-cube position is 7 corners, '/', then their 7 twists, e.g. 0,1,2,3,4,5,6/0,0,0,0,0,0,0; got {}",
+                quoted(text)
             )));
         };
         let corners = parse_numbers(corners_text)?;

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::str::FromStr;
 
 use super::{FoxGeese, FrogsToads, Pancake, PegSolitaire, PocketCube, SlidingTile, TopSpin};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 use crate::space::{Picture, Space};
 
 /// One option a game takes: `--name VALUE`, or `--name` alone (a flag).
@@ -82,7 +82,8 @@ impl GameOptions {
             .map(|text| {
                 text.trim().parse().map_err(|_| {
                     Error::InvalidParameter(format!(
-                        "invalid value '{text}' for --{name}: expected a whole number"
+                        "invalid value {} for --{name}: expected a whole number",
+                        quoted(text)
                     ))
                 })
             })
@@ -188,7 +189,8 @@ pub fn entry(name: &str) -> Result<Entry> {
         .ok_or_else(|| {
             let names: Vec<&str> = entries().iter().map(|e| e.name).collect();
             Error::InvalidParameter(format!(
-                "unknown game '{name}' (known: {})",
+                "unknown game {} (known: {})",
+                quoted(name),
                 names.join(", ")
             ))
         })

@@ -59,9 +59,16 @@ pub fn solve_with(
         .process_group(0)
         .spawn()
         .map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
+            let depqbf = std::path::Path::new(&words[0]).file_name() == Some("depqbf".as_ref());
+            if e.kind() == std::io::ErrorKind::NotFound && depqbf {
                 Error::Solver(format!(
                     "the QBF solver '{}' is not installed (Debian: apt install depqbf), or give --solver \"CMD {{file}}\"",
+                    words[0]
+                ))
+            } else if e.kind() == std::io::ErrorKind::NotFound {
+                // The user's own solver: installing DepQBF would not help.
+                Error::Solver(format!(
+                    "the QBF solver '{}' is not installed or not on PATH (check --solver)",
                     words[0]
                 ))
             } else {

@@ -3,6 +3,7 @@
 use std::sync::{Arc, Mutex};
 
 use crate::error::{Error, Result};
+use crate::kernel::CPU_HINT;
 
 /// Words per dispatch (268 M two-bit cells): big enough to fill a GPU,
 /// small enough that the progress bar moves. At 256 words a workgroup this
@@ -68,7 +69,7 @@ impl GpuDevice {
         }))
         .map_err(|e| {
             Error::Gpu(format!(
-                "no Vulkan adapter found ({e}); on Debian install mesa-vulkan-drivers for the software one, or run with --backend cpu"
+                "no Vulkan adapter found ({e}; on Debian, mesa-vulkan-drivers installs a software one) {CPU_HINT}"
             ))
         })?;
         let limits = adapter.limits();

@@ -11,6 +11,7 @@ use super::device::GpuDevice;
 use super::kernels::Kernels;
 use super::table::DeviceTable;
 use crate::error::{Error, Result};
+use crate::kernel::CPU_HINT;
 use crate::search::backend::{Pass, TableRequest};
 use crate::search::{Work, blocks_of_layer, union};
 use crate::space::{Block, Space};
@@ -79,7 +80,7 @@ impl Residency {
     ) -> Result<Self> {
         let Some(layering) = space.layering().filter(|l| l.exact) else {
             return Err(Error::Gpu(format!(
-                "{refused}; only games whose blocks hold exactly one layer (Peg Solitaire) can stream blocks through a smaller device memory (run it with --backend cpu)"
+                "{refused}; only games whose blocks hold exactly one layer (Peg Solitaire) can stream blocks through a smaller device memory {CPU_HINT}"
             )));
         };
         let blocks = space.blocks();
@@ -220,10 +221,9 @@ fn hull(blocks: &[Block], chosen: &[usize], host_words: usize, bits: u32) -> Ran
 /// 2^36 cells.
 pub fn gpu_program<S: Space>(space: &S) -> Result<crate::kernel::Program> {
     if space.symmetry_reduced() {
-        return Err(Error::Unsupported(
-            "symmetry reduction is not implemented in the GPU kernels (run it with --backend cpu)"
-                .into(),
-        ));
+        return Err(Error::Unsupported(format!(
+            "symmetry reduction is not implemented in the GPU kernels {CPU_HINT}"
+        )));
     }
     let program = space.gpu_program()?;
     if let Some(block) = space
@@ -232,14 +232,14 @@ pub fn gpu_program<S: Space>(space: &S) -> Result<crate::kernel::Program> {
         .find(|b| b.len >= u32::MAX as u64 - 16)
     {
         return Err(Error::Unsupported(format!(
-            "{}: a block of {} states does not fit the GPU kernels' 32-bit ranks (run it with --backend cpu)",
+            "{}: a block of {} states does not fit the GPU kernels' 32-bit ranks {CPU_HINT}",
             space.descriptor(),
             block.len
         )));
     }
     if space.size() >= MAX_CELLS {
         return Err(Error::Unsupported(format!(
-            "{}: {} states exceed the GPU table's 2^36 cells (run it with --backend cpu)",
+            "{}: {} states exceed the GPU table's 2^36 cells {CPU_HINT}",
             space.descriptor(),
             space.size()
         )));

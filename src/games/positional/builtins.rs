@@ -2,7 +2,7 @@
 //! tic-tac-toe for a polyomino (plain or torus boards), and n x n Hex.
 
 use super::{Graph, PositionalGame};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 
 /// Cell names: column letter and row number ("a1" is the top-left cell).
 fn grid_names(width: usize, height: usize) -> Vec<String> {
@@ -14,7 +14,7 @@ fn grid_names(width: usize, height: usize) -> Vec<String> {
 }
 
 fn check_grid(width: usize, height: usize) -> Result<()> {
-    if width == 0 || height == 0 || width * height > 64 || width > 26 {
+    if width == 0 || height == 0 || width.saturating_mul(height) > 64 || width > 26 {
         return Err(Error::InvalidParameter(format!(
             "a {width} x {height} board is outside 1..=64 cells (at most 26 columns)"
         )));
@@ -108,7 +108,8 @@ pub fn polyomino(shape: &str) -> Result<Vec<(i32, i32)>> {
     let bad = || {
         let names: Vec<&str> = POLYOMINOES.iter().map(|(name, _)| *name).collect();
         Error::InvalidParameter(format!(
-            "unknown shape '{shape}': give one of {} or cells as x,y;x,y;...",
+            "unknown shape {}: give one of {} or cells as x,y;x,y;...",
+            quoted(shape),
             names.join(", ")
         ))
     };
@@ -134,6 +135,17 @@ pub fn polyomino(shape: &str) -> Result<Vec<(i32, i32)>> {
     };
     if cells.is_empty() {
         return Err(bad());
+    }
+    // No wider shape fits a board of at most 64 cells, and the bound keeps
+    // the rotations and placements clear of i32 overflow.
+    if cells
+        .iter()
+        .any(|&(x, y)| x.unsigned_abs() > 64 || y.unsigned_abs() > 64)
+    {
+        return Err(Error::InvalidParameter(format!(
+            "shape {}: cell coordinates lie in -64..=64",
+            quoted(shape)
+        )));
     }
     Ok(cells)
 }

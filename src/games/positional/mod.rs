@@ -12,7 +12,7 @@
 pub mod builtins;
 pub mod pg;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 
 /// One of the two players of a positional game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -125,7 +125,7 @@ impl PositionalGame {
 
     pub fn cell_index(&self, name: &str) -> Result<usize> {
         self.cells.iter().position(|c| c == name).ok_or_else(|| {
-            Error::InvalidParameter(format!("{}: there is no cell '{name}'", self.name))
+            Error::InvalidParameter(format!("{}: there is no cell {}", self.name, quoted(name)))
         })
     }
 
@@ -177,7 +177,8 @@ impl PositionalGame {
                 '.' | '-' => {}
                 other => {
                     return Err(Error::InvalidParameter(format!(
-                        "'{other}' at cell {}: expected X, O or .",
+                        "{} at cell {}: expected X, O or .",
+                        quoted(&other.to_string()),
                         self.cells[cell]
                     )));
                 }

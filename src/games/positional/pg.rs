@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use super::{PositionalGame, Query, Side};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 
 /// Reads a `.pg` text; `origin` names it in errors.
 pub fn parse(text: &str, origin: &str) -> Result<(PositionalGame, Query)> {
@@ -32,8 +32,9 @@ pub fn parse(text: &str, origin: &str) -> Result<(PositionalGame, Query)> {
             ];
             if !KNOWN.contains(&word.as_str()) {
                 return Err(Error::InvalidParameter(format!(
-                    "{origin}, line {}: unknown code word '#{word}'",
-                    number + 1
+                    "{origin}, line {}: unknown code word {}",
+                    number + 1,
+                    quoted(&format!("#{word}"))
                 )));
             }
             sections.entry(word.clone()).or_default();
@@ -68,7 +69,8 @@ pub fn parse(text: &str, origin: &str) -> Result<(PositionalGame, Query)> {
         for (line, name) in flat(word) {
             if let Some(first) = first_seen.insert(name.clone(), line) {
                 return Err(Error::InvalidParameter(format!(
-                    "{origin}, line {line}: duplicate {what} '{name}' in #{word} (first on line {first})"
+                    "{origin}, line {line}: duplicate {what} {} in #{word} (first on line {first})",
+                    quoted(&name)
                 )));
             }
             names.push(name);
@@ -87,7 +89,8 @@ pub fn parse(text: &str, origin: &str) -> Result<(PositionalGame, Query)> {
     let lookup = |line: usize, name: &str| -> Result<usize> {
         index.get(name).copied().ok_or_else(|| {
             Error::InvalidParameter(format!(
-                "{origin}, line {line}: '{name}' is not among the #positions"
+                "{origin}, line {line}: {} is not among the #positions",
+                quoted(name)
             ))
         })
     };
@@ -112,7 +115,8 @@ pub fn parse(text: &str, origin: &str) -> Result<(PositionalGame, Query)> {
     let black_turns: Vec<String> = flat("blackturns").into_iter().map(|(_, t)| t).collect();
     if let Some(unknown) = black_turns.iter().find(|t| !times.contains(t)) {
         return Err(Error::InvalidParameter(format!(
-            "{origin}: black turn '{unknown}' is not among the #times"
+            "{origin}: black turn {} is not among the #times",
+            quoted(unknown)
         )));
     }
     let query = Query {
