@@ -8,7 +8,7 @@
 //! (`cargo test --test faults -- --nocapture` prints them).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// Kill instants per kind of run (two kinds: BFS and retrograde).
@@ -21,6 +21,16 @@ fn bitsolve(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("run bitsolve")
+}
+
+/// Starts `bitsolve args` in the background, its output thrown away.
+fn start_quietly(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_bitsolve"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -149,12 +159,7 @@ fn kill_and_resume(args: &[&str], name: &str, kills: usize, seed: u64) -> usize 
         let mut run: Vec<&str> = args.to_vec();
         run.extend(["--store", &dir_path, "--json"]);
         let instant = Duration::from_micros(random.below(duration.as_micros() as u64 + 1));
-        let mut child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-            .args(&run)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = start_quietly(&run);
         std::thread::sleep(instant);
         if child.try_wait().unwrap().is_none() {
             landed += 1;
@@ -394,12 +399,7 @@ fn a_second_writer_is_refused_while_the_first_runs() {
         "--threads",
         "1",
     ];
-    let mut first = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut first = start_quietly(&args);
     // Wait until the first run has made its table.
     let started = Instant::now();
     while !dir.join("pancake-n-11-two-bit-bfs.bst").exists() {
@@ -542,12 +542,7 @@ fn an_interrupted_store_is_reported_unsealed_until_resumed() {
         "--threads",
         "1",
     ];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = start_quietly(&args);
     let table = dir.join("pancake-n-10-two-bit-bfs.bst");
     let started = Instant::now();
     // Wait for a layer past the first to be recorded, then kill.
