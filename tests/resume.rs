@@ -145,3 +145,23 @@ fn a_store_of_another_run_is_refused() {
     assert!(error.to_string().contains("checksum"), "{error}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A store's identity sees the board's contents, not just its name: the
+/// same file name, cell count and start hole with another layout differ,
+/// and the difference names the board row.
+#[test]
+fn an_edited_board_changes_the_store_identity_and_says_where() {
+    use bitsolve::search::identity::space_identity;
+    let space = |text: &str| {
+        let board = Board::parse(text, "b.txt").unwrap();
+        PegSolitaire::new(board, &[6], false).unwrap()
+    };
+    let identity = |text: &str| space_identity(&space(text), "one-bit BFS", 1);
+    let original = identity("ooo\nooo\nooo\n");
+    assert_eq!(original, identity("ooo\nooo\nooo\n"));
+    let edited = identity(".ooo\nooo\nooo\n");
+    assert_eq!(original.descriptor, edited.descriptor);
+    assert_ne!(original.hash(), edited.hash());
+    let message = edited.difference(&original).unwrap_or_default();
+    assert!(message.contains("board-row=.ooo"), "{message}");
+}
