@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 
 pub const U64: &str = include_str!("../shaders/u64.wgsl");
 pub const PERMUTATION: &str = include_str!("../shaders/permutation.wgsl");
+pub const PREFIX_LEHMER: &str = include_str!("../shaders/prefix_lehmer.wgsl");
 pub const BINOMIAL: &str = include_str!("../shaders/binomial.wgsl");
 pub const MULTINOMIAL: &str = include_str!("../shaders/multinomial.wgsl");
 
@@ -68,6 +69,11 @@ impl Program {
     pub fn permutation_hash(&mut self, capacity: usize) -> &mut Self {
         self.constant("PERM_CAP", capacity.max(2) as u32)
             .source(PERMUTATION)
+    }
+
+    /// The prefix Lehmer hash (with the permutation arrays it works on).
+    pub fn prefix_lehmer_hash(&mut self, capacity: usize) -> &mut Self {
+        self.permutation_hash(capacity).source(PREFIX_LEHMER)
     }
 
     pub fn tables(&self) -> &[u32] {

@@ -1091,7 +1091,24 @@ fn messages_point_to_what_would_help() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(!output.status.success());
     assert!(!stderr.contains("--backend cpu"), "{stderr}");
-    assert!(stderr.contains("bitsolve bfs"), "{stderr}");
+    assert!(stderr.contains("--no-gpu"), "{stderr}");
+    // ... and with that advice taken, bench times the CPU alone.
+    let output = bitsolve(&[
+        "bench",
+        "peg-solitaire",
+        "--symmetry",
+        "--max-depth",
+        "3",
+        "--no-gpu",
+        "--json",
+    ]);
+    assert!(output.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let runs = report["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2, "one thread and all threads, no GPU");
+    assert!(runs.iter().all(|run| run["backend"] == "cpu"));
+    assert!(runs[0]["expanded_per_second_per_core"].as_f64().unwrap() > 0.0);
+    assert_eq!(report["layers"], serde_json::json!([1, 4, 12, 60]));
 }
 
 /// Bytes of memory the kernel reports as available.

@@ -10,7 +10,7 @@ use bitsolve::backend::gpu::{GpuDevice, GpuOptions, hash_check};
 use bitsolve::backend::{CpuBackend, GpuBackend};
 use bitsolve::games::{Board, FrogsToads, Pancake, PegSolitaire, SlidingTile, TopSpin};
 use bitsolve::hash::permutation::{factorial, is_odd, rank_mr, rank_mr_folded, unrank_mr};
-use bitsolve::hash::{BinomialRanker, MultinomialRanker, splitmix64};
+use bitsolve::hash::{BinomialRanker, MultinomialRanker, prefix_lehmer, splitmix64};
 use bitsolve::search::{Algorithm, SearchOptions, SearchReport};
 use bitsolve::space::Space;
 use bitsolve::table::Backing;
@@ -106,6 +106,15 @@ fn check_permutations(device: &GpuDevice, n: usize, ranks: &[u32]) {
         assert_eq!(is_odd(&check.folded), rank & 1 == 1);
         assert_eq!(check.folded_rank, rank_mr_folded(&folded));
         assert_eq!(check.folded_rank, rank as u64 % half);
+        prefix_lehmer::unrank(rank as u64, &mut expected);
+        assert_eq!(
+            check.prefix_lehmer, expected,
+            "prefix Lehmer n={n} rank {rank}"
+        );
+        assert_eq!(check.prefix_lehmer_rank, rank as u64);
+        prefix_lehmer::unrank_folded(rank as u64 % half, rank & 1 == 1, &mut expected);
+        assert_eq!(check.prefix_lehmer_folded, expected, "n={n} rank {rank}");
+        assert_eq!(check.prefix_lehmer_folded_rank, rank as u64 % half);
     }
 }
 

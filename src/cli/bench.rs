@@ -34,6 +34,10 @@ pub struct BenchArgs {
     /// the number of cores).
     #[arg(long, global = true)]
     no_single_thread: bool,
+    /// Leave out the GPU run: time the CPU alone (one thread and all
+    /// threads), without a Vulkan device.
+    #[arg(long, global = true)]
+    no_gpu: bool,
     /// Stop every run once layer D is complete.
     #[arg(long, value_name = "D", global = true)]
     max_depth: Option<usize>,
@@ -45,12 +49,18 @@ pub struct BenchArgs {
 pub(super) fn run(args: BenchArgs) -> Result<()> {
     refuse_layer_flags(args.algo, &[("--max-depth", args.max_depth.is_some())])?;
     let device_opened = Instant::now();
-    let device = GpuDevice::open(&GpuOptions::default()).map_err(for_bench)?;
-    let device_seconds = device_opened.elapsed().as_secs_f64();
+    let device = if args.no_gpu {
+        None
+    } else {
+        Some(GpuDevice::open(&GpuOptions::default()).map_err(for_bench)?)
+    };
+    let device_seconds = device
+        .as_ref()
+        .map(|_| device_opened.elapsed().as_secs_f64());
     args.game
         .visit(BenchCommand {
             args: &args,
-            device: &device,
+            device: device.as_ref(),
             device_seconds,
         })
         .map_err(for_bench)
@@ -61,7 +71,7 @@ pub(super) fn run(args: BenchArgs) -> Result<()> {
 fn for_bench(error: Error) -> Error {
     let advise = |message: String| match message.strip_suffix(CPU_HINT) {
         Some(reason) => {
-            format!("{reason}(bench runs the GPU too; time the CPU alone with 'bitsolve bfs')")
+            format!("{reason}(bench runs the GPU too; time the CPU alone with --no-gpu)")
         }
         None => message,
     };
@@ -74,8 +84,9 @@ fn for_bench(error: Error) -> Error {
 
 struct BenchCommand<'a> {
     args: &'a BenchArgs,
-    device: &'a GpuDevice,
-    device_seconds: f64,
+    /// None with `--no-gpu`.
+    device: Option<&'a GpuDevice>,
+    device_seconds: Option<f64>,
 }
 
 /// One timed run.
@@ -89,6 +100,15 @@ struct Run {
 }
 
 impl Run {
+    /// States whose successors were generated (expanded, or checked for a
+    /// parent, which generates every neighbour too) per second and per CPU
+    /// thread: the per-core speed of issue 11. None for the GPU.
+    fn expanded_per_second_per_core(&self) -> Option<f64> {
+        let threads = self.threads?;
+        let generated = self.report.expanded + self.report.parent_checks;
+        Some(generated as f64 / self.seconds / threads as f64)
+    }
+
     fn label(&self) -> String {
         match self.threads {
             Some(1) => "cpu, 1 thread".to_string(),
@@ -116,7 +136,9 @@ impl SpaceVisitor for BenchCommand<'_> {
 
     fn visit<S: Space + Picture>(self, space: &S) -> Result<()> {
         // Found out before the CPU runs, not after them.
-        crate::backend::gpu::gpu_program(space)?;
+        if self.device.is_some() {
+            crate::backend::gpu::gpu_program(space)?;
+        }
         let human = !self.args.json;
         let all = thread_pool(self.args.threads)?;
         let mut pools = Vec::new();
@@ -146,23 +168,25 @@ impl SpaceVisitor for BenchCommand<'_> {
                 report: report?,
             });
         }
-        let display = Display::new(None, None);
-        display.note(&format!(
-            "{} on {}",
-            algorithm.describe(),
-            self.device.describe()
-        ));
-        let options = self.options(&display);
-        let started = Instant::now();
-        let report = algorithm.run(space, &GpuBackend::new(self.device), &options);
-        display.finish();
-        runs.push(Run {
-            backend: "gpu",
-            threads: None,
-            machine: self.device.describe(),
-            seconds: started.elapsed().as_secs_f64(),
-            report: report?,
-        });
+        if let Some(device) = self.device {
+            let display = Display::new(None, None);
+            display.note(&format!(
+                "{} on {}",
+                algorithm.describe(),
+                device.describe()
+            ));
+            let options = self.options(&display);
+            let started = Instant::now();
+            let report = algorithm.run(space, &GpuBackend::new(device), &options);
+            display.finish();
+            runs.push(Run {
+                backend: "gpu",
+                threads: None,
+                machine: device.describe(),
+                seconds: started.elapsed().as_secs_f64(),
+                report: report?,
+            });
+        }
         check_agreement(&runs)?;
         if human {
             print_table(space, &runs, self.device);
@@ -202,6 +226,7 @@ impl BenchCommand<'_> {
                 "seconds": run.seconds,
                 "search_seconds": run.report.seconds,
                 "states_per_second": run.report.reachable as f64 / run.seconds,
+                "expanded_per_second_per_core": run.expanded_per_second_per_core(),
                 "expanded": run.report.expanded,
                 "successors": run.report.successors,
                 "parent_checks": run.report.parent_checks,
@@ -269,7 +294,7 @@ fn seconds(value: f64) -> String {
     }
 }
 
-fn print_table<S: Space>(space: &S, runs: &[Run], device: &GpuDevice) {
+fn print_table<S: Space>(space: &S, runs: &[Run], device: Option<&GpuDevice>) {
     let reference = &runs[0].report;
     let shape = match &reference.layers {
         Some(layers) => format!("{} layers · layers identical on every run", layers.len()),
@@ -281,24 +306,26 @@ fn print_table<S: Space>(space: &S, runs: &[Run], device: &GpuDevice) {
         reference.algorithm.describe(),
         group_digits(reference.reachable),
     );
-    if device.is_software() {
+    if device.is_some_and(GpuDevice::is_software) {
         println!("(the GPU is a software rasteriser: its time measures correctness, not speed)");
     }
     println!(
-        "{:<16}  {:>10}  {:>12}  {:>13}  {:>10}  {:>14}",
-        "run", "time", "vs 1 thread", "vs all cores", "states/s", "successors/s"
+        "{:<16}  {:>10}  {:>12}  {:>13}  {:>10}  {:>14}  {:>16}",
+        "run", "time", "vs 1 thread", "vs all cores", "states/s", "successors/s", "expanded/s/core"
     );
     let single = single_thread_seconds(runs);
     let all_cores = all_cores_seconds(runs);
     for run in runs {
         println!(
-            "{:<16}  {:>10}  {:>12}  {:>13}  {:>10}  {:>14}",
+            "{:<16}  {:>10}  {:>12}  {:>13}  {:>10}  {:>14}  {:>16}",
             run.label(),
             seconds(run.seconds),
             single.map_or("-".to_string(), |s| format!("{:.2}x", s / run.seconds)),
             format!("{:.2}x", all_cores / run.seconds),
             si(run.report.reachable as f64 / run.seconds),
             si(run.report.successors as f64 / run.seconds),
+            run.expanded_per_second_per_core()
+                .map_or("-".to_string(), si),
         );
     }
     for run in runs {

@@ -5,8 +5,12 @@
 //! blank sideways leaves that order unchanged; moving it up or down rotates
 //! w consecutive entries, a permutation of parity w-1. So within the block
 //! of one blank cell every reachable order has one fixed parity, and the
-//! order is ranked with the folded Myrvold–Ruskey rank (Theorem 7):
-//! rank = blank * (w*h-1)!/2 + folded rank, (w*h)!/2 ranks in all.
+//! order is ranked with a folded rank (Theorem 7):
+//! rank = blank * (w*h-1)!/2 + folded rank, (w*h)!/2 ranks in all. The paper
+//! folds Myrvold–Ruskey; here the folded prefix Lehmer code
+//! (`crate::hash::prefix_lehmer`) ranks the order, in which a vertical move
+//! changes only the w digits of the entries it rotates, so a successor's
+//! rank comes from its parent's in O(w) (issue 11).
 //!
 //! The blank's square colour (row + column mod 2) flips with every move: a
 //! move-alternation property on blocks, which drives the one-bit BFS of
@@ -15,7 +19,8 @@
 use super::permutation_state::{PermutationBuffer, check_permutation, parse_numbers};
 use super::registry::{GameOptions, OptionSpec, Registered};
 use crate::error::{Error, Result};
-use crate::hash::permutation::{factorial, is_odd, rank_mr_folded, unrank_mr_folded};
+use crate::hash::permutation::{factorial, is_odd};
+use crate::hash::prefix_lehmer::{self, PrefixDigits, UnrankCache};
 use crate::kernel::Program;
 use crate::space::{Block, BlockLayering, MoveFilter, Picture, Space};
 
@@ -39,10 +44,13 @@ pub struct SlidingTile {
 
 #[derive(Clone, Debug)]
 pub struct SlidingTileState {
-    pub blank: usize,
+    blank: usize,
     /// Tiles (numbered from 0) in cell order, skipping the blank.
-    pub tiles: PermutationBuffer,
+    tiles: PermutationBuffer,
     in_block: u64,
+    /// What the last unrank into this state decoded (only `unrank` changes
+    /// the tiles of a state after it is made).
+    cache: UnrankCache,
 }
 
 impl SlidingTile {
@@ -147,7 +155,7 @@ impl Space for SlidingTile {
             .constant("WIDTH", self.width() as u32)
             .constant("HEIGHT", self.height() as u32)
             .table("ODD_AT", &odd)
-            .permutation_hash(self.cells())
+            .prefix_lehmer_hash(self.cells())
             .source(SLIDING_TILE_KERNEL);
         Ok(program)
     }
@@ -176,6 +184,7 @@ impl Space for SlidingTile {
             blank: self.start_blank,
             tiles: self.start_tiles.clone(),
             in_block: 0,
+            cache: UnrankCache::default(),
         };
         vec![self.rank(&state)]
     }
@@ -185,6 +194,7 @@ impl Space for SlidingTile {
             blank: 0,
             tiles: PermutationBuffer::identity(self.cells() - 1),
             in_block: 0,
+            cache: UnrankCache::default(),
         }
     }
 
@@ -193,21 +203,19 @@ impl Space for SlidingTile {
         let blank = (rank / self.per_blank) as usize;
         state.blank = blank;
         state.in_block = rank % self.per_blank;
-        unrank_mr_folded(
+        prefix_lehmer::unrank_folded_cached(
             state.in_block,
             self.odd_in_block[blank],
             state.tiles.as_mut_slice(),
+            &mut state.cache,
         );
     }
 
     fn rank(&self, state: &SlidingTileState) -> u64 {
-        state.blank as u64 * self.per_blank + rank_mr_folded(state.tiles.as_slice())
+        state.blank as u64 * self.per_blank + prefix_lehmer::rank_folded(state.tiles.as_slice())
     }
 
-    // The shifts are plain loops on purpose: copy_from_slice on these
-    // variable-length ranges compiles to a memmove call (see rank_mr).
     #[inline]
-    #[allow(clippy::manual_memcpy)]
     fn expand<F: FnMut(u64)>(&self, state: &SlidingTileState, moves: MoveFilter, mut emit: F) {
         let (w, blank) = (self.width, state.blank);
         let (row, column) = (blank / w, blank % w);
@@ -221,26 +229,21 @@ impl Space for SlidingTile {
             }
         }
         let tiles = state.tiles.as_array();
-        let len = self.cells() - 1;
+        let digits = PrefixDigits::new(state.tiles.as_slice());
         if row + 1 < self.height {
             // Blank down: the tile below (order index blank+w-1) moves to
             // index `blank`, the w-1 tiles in between shift right.
-            let mut moved = *tiles;
-            moved[blank] = tiles[blank + w - 1];
-            for i in blank + 1..blank + w {
-                moved[i] = tiles[i - 1];
-            }
-            let rank = rank_mr_folded(&moved[..len]);
+            let window = std::iter::once(tiles[blank + w - 1])
+                .chain((blank..blank + w - 1).map(|i| tiles[i]));
+            let rank = digits.rank_with_window(blank, window) >> 1;
             emit((blank + w) as u64 * self.per_blank + rank);
         }
         if row > 0 {
             // Blank up: the tile above (index blank-w) moves to index blank-1.
-            let mut moved = *tiles;
-            moved[blank - 1] = tiles[blank - w];
-            for i in blank - w..blank - 1 {
-                moved[i] = tiles[i + 1];
-            }
-            let rank = rank_mr_folded(&moved[..len]);
+            let window = (blank - w + 1..blank)
+                .map(|i| tiles[i])
+                .chain(std::iter::once(tiles[blank - w]));
+            let rank = digits.rank_with_window(blank - w, window) >> 1;
             emit((blank - w) as u64 * self.per_blank + rank);
         }
     }
@@ -321,7 +324,7 @@ impl Picture for SlidingTile {
                 "this board cannot be reached from the goal (wrong permutation parity)".into(),
             ));
         }
-        state.in_block = rank_mr_folded(state.tiles.as_slice());
+        state.in_block = prefix_lehmer::rank_folded(state.tiles.as_slice());
         Ok(state)
     }
 }

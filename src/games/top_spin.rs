@@ -3,13 +3,18 @@
 //! n tokens sit on a ring; a twist at position i reverses the k tokens at
 //! positions i..i+k-1 (cyclically), so there are n twists. Rotations of the
 //! ring are the same state, so a state is normalised with token 0 first and
-//! the other n-1 tokens are ranked by Myrvold–Ruskey: (n-1)! ranks.
+//! the other n-1 tokens are ranked: (n-1)! ranks. The paper ranks them by
+//! Myrvold–Ruskey; here the prefix Lehmer code (`crate::hash::prefix_lehmer`)
+//! does, in which a twist that leaves token 0 in place changes only the k
+//! digits of the tokens it reverses, so its rank comes from the parent's in
+//! O(k) (issue 11); the twists that move token 0 rotate the whole order and
+//! are ranked afresh.
 //!
 //! On the normalised order each twist acts as one fixed permutation of
 //! positions (token 0 sits at position 0 before every twist), so whether it
 //! changes parity does not depend on the state. When no twist does, only
 //! one parity class is reachable and the space is folded onto (n-1)!/2 ranks
-//! (Theorem 7). Theorem 8 states this for odd n > k+1 and even k; the
+//! (Theorem 7, folding the prefix Lehmer code). Theorem 8 states this for odd n > k+1 and even k; the
 //! reversal of k tokens is floor(k/2) transpositions, so in fact it holds for
 //! k divisible by 4 (k = 4 is the paper's case), and the constructor checks
 //! each twist rather than trusting the condition.
@@ -17,9 +22,8 @@
 use super::permutation_state::{PermutationBuffer, check_permutation, parse_numbers};
 use super::registry::{GameOptions, OptionSpec, Registered};
 use crate::error::{Error, Result};
-use crate::hash::permutation::{
-    MAX_PERMUTATION_LEN, factorial, is_odd, rank_mr, rank_mr_folded, unrank_mr, unrank_mr_folded,
-};
+use crate::hash::permutation::{MAX_PERMUTATION_LEN, factorial, is_odd};
+use crate::hash::prefix_lehmer::{self, PrefixDigits, UnrankCache};
 use crate::kernel::Program;
 use crate::space::{MoveFilter, Picture, Space};
 
@@ -38,6 +42,10 @@ pub struct TopSpin {
 #[derive(Clone, Debug)]
 pub struct TopSpinState {
     ring: PermutationBuffer,
+    /// The order the last unrank decoded, and what it left for the next
+    /// (only `unrank` writes them).
+    order: PermutationBuffer,
+    cache: UnrankCache,
 }
 
 impl TopSpin {
@@ -134,11 +142,13 @@ impl TopSpin {
 
     #[inline(always)]
     fn rank_order(&self, order: &[u8]) -> u64 {
-        if self.folded {
-            rank_mr_folded(order)
-        } else {
-            rank_mr(order)
-        }
+        self.fold(prefix_lehmer::rank(order))
+    }
+
+    /// The space's rank of an order's full prefix Lehmer rank.
+    #[inline(always)]
+    fn fold(&self, rank: u64) -> u64 {
+        if self.folded { rank >> 1 } else { rank }
     }
 }
 
@@ -171,7 +181,7 @@ impl Space for TopSpin {
             .constant("FOLDED", self.is_folded() as u32)
             .constant("TWIST_SWAPS", (swaps.len() / (2 * n)) as u32)
             .table("TWISTS_AT", &swaps)
-            .permutation_hash(n)
+            .prefix_lehmer_hash(n)
             .source(TOP_SPIN_KERNEL);
         Ok(program)
     }
@@ -194,18 +204,20 @@ impl Space for TopSpin {
     fn new_state(&self) -> TopSpinState {
         TopSpinState {
             ring: PermutationBuffer::identity(self.n),
+            order: PermutationBuffer::identity(self.n - 1),
+            cache: UnrankCache::default(),
         }
     }
 
     #[inline]
     fn unrank(&self, rank: u64, state: &mut TopSpinState) {
         let n = self.n;
-        let mut order = [0u8; 32];
+        let order = state.order.as_mut_slice();
         if self.folded {
             // The reachable class is that of the start, the identity (even).
-            unrank_mr_folded(rank, false, &mut order[..n - 1]);
+            prefix_lehmer::unrank_folded_cached(rank, false, order, &mut state.cache);
         } else {
-            unrank_mr(rank, &mut order[..n - 1]);
+            prefix_lehmer::unrank_cached(rank, order, &mut state.cache);
         }
         let ring = state.ring.as_mut_slice();
         ring[0] = 0;
@@ -227,11 +239,22 @@ impl Space for TopSpin {
 
     #[inline]
     fn expand<F: FnMut(u64)>(&self, state: &TopSpinState, _moves: MoveFilter, mut emit: F) {
+        let (n, k) = (self.n, self.k);
         let ring = state.ring.as_array();
         let mut order = [0u8; 32];
-        for start in 0..self.n {
-            self.twisted_order(ring, start, &mut order);
-            emit(self.rank_order(&order[..self.n - 1]));
+        self.read_order(&ring[..n], 0, &mut order);
+        let digits = PrefixDigits::new(&order[..n - 1]);
+        // Twists at 1..=n-k leave token 0 in place and reverse order
+        // entries start-1 .. start-1+k: only their digits change.
+        for start in 1..=n - k {
+            let first = start - 1;
+            let reversed = (first..first + k).rev().map(|i| order[i]);
+            emit(self.fold(digits.rank_with_window(first, reversed)));
+        }
+        let mut twisted = [0u8; 32];
+        for start in (n - k + 1..n).chain([0]) {
+            self.twisted_order(ring, start, &mut twisted);
+            emit(self.rank_order(&twisted[..n - 1]));
         }
     }
 

@@ -1,6 +1,6 @@
 // (n, k) Top-Spin expansion (src/games/top_spin.rs): one block; a rank is
-// the Myrvold–Ruskey rank (folded when every twist keeps parity) of the
-// n-1 tokens read clockwise after token 0.
+// the prefix Lehmer rank (shaders/prefix_lehmer.wgsl; folded when every
+// twist keeps parity) of the n-1 tokens read clockwise after token 0.
 // Needs: consts TOKENS, FOLDED (0 or 1), and TWISTS_AT: for each of the
 // TOKENS twists, the pairs of ring positions it swaps (TWIST_SWAPS each), as
 // the CPU applies them.
@@ -9,9 +9,9 @@ fn expand(block: u32, local: u32) {
     var order: Permutation;
     if (FOLDED == 1u) {
         // The reachable class is the start's, the identity (even).
-        mr_unrank_folded(local, false, TOKENS - 1u, &order);
+        pl_unrank_folded(local, false, TOKENS - 1u, &order);
     } else {
-        _ = mr_unrank(local, TOKENS - 1u, &order);
+        pl_unrank(local, TOKENS - 1u, &order);
     }
     var ring: Permutation;
     ring[0] = 0u;
@@ -43,9 +43,9 @@ fn expand(block: u32, local: u32) {
             next[j] = twisted[position] - 1u;
         }
         if (FOLDED == 1u) {
-            successor(0u, mr_rank_folded(&next, TOKENS - 1u));
+            successor(0u, pl_rank_folded(&next, TOKENS - 1u));
         } else {
-            successor(0u, mr_rank(&next, TOKENS - 1u));
+            successor(0u, pl_rank(&next, TOKENS - 1u));
         }
     }
 }

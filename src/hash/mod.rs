@@ -3,6 +3,7 @@
 pub mod binomial;
 pub mod multinomial;
 pub mod permutation;
+pub mod prefix_lehmer;
 
 pub use binomial::BinomialRanker;
 pub use multinomial::MultinomialRanker;

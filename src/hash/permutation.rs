@@ -128,7 +128,7 @@ const RECIPROCALS: [u64; SCRATCH + 1] = {
 
 /// (r / m, r % m) for 2 <= m <= 32 without a division instruction.
 #[inline(always)]
-fn divide_small(r: u32, m: usize) -> (u32, u32) {
+pub(crate) fn divide_small(r: u32, m: usize) -> (u32, u32) {
     let reciprocal = RECIPROCALS[m];
     let quotient = ((reciprocal as u128 * r as u128) >> 64) as u32;
     (quotient, r - quotient * m as u32)

@@ -89,6 +89,26 @@ impl TwoBitTable {
         ((self.words()[word].load(Relaxed) >> shift) & 3) as u8
     }
 
+    /// Starts loading the word that holds cell `index` into the cache, so
+    /// that a read of it a few hundred cells of work later does not wait
+    /// (a hint: it changes nothing, and nothing off x86-64).
+    #[inline(always)]
+    pub fn prefetch(&self, index: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let (word, _) = Self::locate(index);
+            let address = self.words().as_ptr().wrapping_add(word);
+            // SAFETY: a prefetch never faults and reads nothing into the
+            // program, whatever the address (SSE is in every x86-64 CPU).
+            unsafe {
+                use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+                _mm_prefetch::<_MM_HINT_T0>(address as *const i8);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = index;
+    }
+
     /// Stores `value` into a cell whatever it held (one atomic update, so no
     /// reader sees a half-written cell).
     pub fn set(&self, index: u64, value: u8) {

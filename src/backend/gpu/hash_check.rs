@@ -17,6 +17,12 @@ pub struct PermutationCheck {
     /// Folded unrank of r mod n!/2 with parity `r & 1`, and its folded rank.
     pub folded: Vec<u8>,
     pub folded_rank: u64,
+    /// Prefix Lehmer unrank of r and its rank; its folded unrank of
+    /// r mod n!/2 with parity `r & 1`, and its folded rank.
+    pub prefix_lehmer: Vec<u8>,
+    pub prefix_lehmer_rank: u64,
+    pub prefix_lehmer_folded: Vec<u8>,
+    pub prefix_lehmer_folded_rank: u64,
 }
 
 /// Permutations of 0..n (2 <= n <= 12) for each rank below n!.
@@ -31,9 +37,9 @@ pub fn permutations(gpu: &GpuDevice, n: usize, ranks: &[u32]) -> Result<Vec<Perm
     program
         .constant("PERM_LEN", n as u32)
         .constant("FOLDED_SIZE", (factorial / 2) as u32)
-        .permutation_hash(n)
+        .prefix_lehmer_hash(n)
         .source(shader::HASH_CHECK_PERMUTATION);
-    let stride = 2 * n + 4;
+    let stride = 4 * n + 6;
     let out = run(gpu, &program, ranks, ranks.len() * stride)?;
     Ok(out
         .chunks_exact(stride)
@@ -43,6 +49,10 @@ pub fn permutations(gpu: &GpuDevice, n: usize, ranks: &[u32]) -> Result<Vec<Perm
             rank: row[n + 1] as u64,
             folded: row[n + 2..2 * n + 2].iter().map(|&v| v as u8).collect(),
             folded_rank: row[2 * n + 2] as u64,
+            prefix_lehmer: row[2 * n + 4..3 * n + 4].iter().map(|&v| v as u8).collect(),
+            prefix_lehmer_rank: row[3 * n + 4] as u64,
+            prefix_lehmer_folded: row[3 * n + 5..4 * n + 5].iter().map(|&v| v as u8).collect(),
+            prefix_lehmer_folded_rank: row[4 * n + 5] as u64,
         })
         .collect())
 }
