@@ -176,3 +176,26 @@ pub(crate) fn assert_rank_inverts_unrank<S: Space>(space: &S) {
         assert_eq!(space.rank(&state), rank, "{}", space.descriptor());
     }
 }
+
+/// Checks that a state reused across unranks (as the searches reuse it,
+/// with whatever it caches) expands exactly like a fresh one, on every rank
+/// of a (small) space visited in increasing order and then in a scattered
+/// order.
+#[cfg(test)]
+pub(crate) fn assert_reused_states_expand_like_fresh_ones<S: Space>(space: &S) {
+    let mut reused = space.new_state();
+    let successors = |state: &S::State| {
+        let mut list = Vec::new();
+        space.expand(state, MoveFilter::All, |rank| list.push(rank));
+        list
+    };
+    let size = space.size();
+    let scattered = (0..size).map(|i| (i * 7919) % size);
+    for rank in (0..size).chain(scattered) {
+        let mut fresh = space.new_state();
+        space.unrank(rank, &mut fresh);
+        space.unrank(rank, &mut reused);
+        assert_eq!(successors(&reused), successors(&fresh), "rank {rank}");
+        assert!(successors(&fresh).iter().all(|&next| next < size));
+    }
+}

@@ -18,7 +18,7 @@ use super::permutation_state::{PermutationBuffer, check_permutation, parse_numbe
 use super::registry::{GameOptions, OptionSpec, Registered};
 use crate::error::{Error, Result};
 use crate::hash::permutation::factorial;
-use crate::hash::prefix_lehmer::{self, PrefixDigits, UnrankCache};
+use crate::hash::prefix_lehmer::{self, PrefixWalk, UnrankCache};
 use crate::kernel::Program;
 use crate::space::{Block, MoveFilter, Picture, Space};
 
@@ -41,8 +41,11 @@ pub struct PancakeState {
     stack: PermutationBuffer,
     /// Bit i set: the pancake at position i shows its burned side up.
     burned_up: u32,
+    /// The stack's rank, which successor ranks start from.
+    stack_rank: u64,
     /// What the last unrank into this state decoded. Only `unrank` changes
-    /// a state's stack after it is made, which keeps the pair consistent.
+    /// a state's stack after it is made (`parse_position` builds a new one),
+    /// which keeps the stack, its rank and the cache consistent.
     cache: UnrankCache,
 }
 
@@ -93,10 +96,11 @@ impl Pancake {
     }
 
     /// The stack after flipping the top `k` pancakes of `state`, ranked;
-    /// `digits` are the stack's own.
+    /// `walk` has read the stack for smaller flips (or not at all).
     #[inline(always)]
-    fn flipped_rank(&self, state: &PancakeState, digits: &PrefixDigits, k: usize) -> u64 {
-        let stack_rank = digits.rank_with_prefix_reversed(state.stack.as_array(), k);
+    fn flipped_rank(&self, state: &PancakeState, walk: &mut PrefixWalk, k: usize) -> u64 {
+        let stack = state.stack.as_slice();
+        let stack_rank = prefix_lehmer::rank_with_prefix_reversed(state.stack_rank, stack, k, walk);
         if !self.burned {
             return stack_rank;
         }
@@ -167,6 +171,7 @@ impl Space for Pancake {
         PancakeState {
             stack: PermutationBuffer::identity(self.n),
             burned_up: 0,
+            stack_rank: 0,
             cache: UnrankCache::default(),
         }
     }
@@ -180,6 +185,7 @@ impl Space for Pancake {
             (0, rank)
         };
         prefix_lehmer::unrank_cached(stack_rank, state.stack.as_mut_slice(), &mut state.cache);
+        state.stack_rank = stack_rank;
         state.burned_up = sides as u32;
     }
 
@@ -189,9 +195,9 @@ impl Space for Pancake {
 
     #[inline]
     fn expand<F: FnMut(u64)>(&self, state: &PancakeState, _moves: MoveFilter, mut emit: F) {
-        let digits = PrefixDigits::new(state.stack.as_slice());
+        let mut walk = PrefixWalk::default();
         for k in self.flip_lengths() {
-            emit(self.flipped_rank(state, &digits, k));
+            emit(self.flipped_rank(state, &mut walk, k));
         }
     }
 
@@ -249,6 +255,7 @@ impl Picture for Pancake {
             .enumerate()
             .filter(|&(_, &x)| x < 0)
             .fold(0, |acc, (position, _)| acc | 1 << position);
+        state.stack_rank = prefix_lehmer::rank(state.stack.as_slice());
         Ok(state)
     }
 }
@@ -262,6 +269,11 @@ mod tests {
         for burned in [false, true] {
             crate::space::assert_rank_inverts_unrank(&Pancake::new(4, burned).unwrap());
         }
+        for (n, burned) in [(8, false), (7, true)] {
+            crate::space::assert_reused_states_expand_like_fresh_ones(
+                &Pancake::new(n, burned).unwrap(),
+            );
+        }
     }
 
     #[test]
@@ -271,12 +283,12 @@ mod tests {
         let mut back = space.new_state();
         for rank in (0..space.size()).step_by(7) {
             space.unrank(rank, &mut state);
-            let digits = PrefixDigits::new(state.stack.as_slice());
+            let mut walk = PrefixWalk::default();
             for k in 1..=5 {
-                let successor = space.flipped_rank(&state, &digits, k);
+                let successor = space.flipped_rank(&state, &mut walk, k);
                 space.unrank(successor, &mut back);
-                let back_digits = PrefixDigits::new(back.stack.as_slice());
-                assert_eq!(space.flipped_rank(&back, &back_digits, k), rank);
+                let mut back_walk = PrefixWalk::default();
+                assert_eq!(space.flipped_rank(&back, &mut back_walk, k), rank);
             }
         }
     }

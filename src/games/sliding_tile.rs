@@ -20,7 +20,7 @@ use super::permutation_state::{PermutationBuffer, check_permutation, parse_numbe
 use super::registry::{GameOptions, OptionSpec, Registered};
 use crate::error::{Error, Result};
 use crate::hash::permutation::{factorial, is_odd};
-use crate::hash::prefix_lehmer::{self, PrefixDigits, UnrankCache};
+use crate::hash::prefix_lehmer::{self, UnrankCache};
 use crate::kernel::Program;
 use crate::space::{Block, BlockLayering, MoveFilter, Picture, Space};
 
@@ -228,23 +228,24 @@ impl Space for SlidingTile {
                 emit((blank as u64 + 1) * self.per_blank + state.in_block);
             }
         }
-        let tiles = state.tiles.as_array();
-        let digits = PrefixDigits::new(state.tiles.as_slice());
+        let tiles = state.tiles.as_slice();
+        // The order's full rank: the folded one with digit c_1 put back.
+        let rank = 2 * state.in_block + (tiles[0] > tiles[1]) as u64;
         if row + 1 < self.height {
             // Blank down: the tile below (order index blank+w-1) moves to
             // index `blank`, the w-1 tiles in between shift right.
             let window = std::iter::once(tiles[blank + w - 1])
                 .chain((blank..blank + w - 1).map(|i| tiles[i]));
-            let rank = digits.rank_with_window(blank, window) >> 1;
-            emit((blank + w) as u64 * self.per_blank + rank);
+            let moved = prefix_lehmer::rank_with_window(rank, tiles, blank, w, window) >> 1;
+            emit((blank + w) as u64 * self.per_blank + moved);
         }
         if row > 0 {
             // Blank up: the tile above (index blank-w) moves to index blank-1.
             let window = (blank - w + 1..blank)
                 .map(|i| tiles[i])
                 .chain(std::iter::once(tiles[blank - w]));
-            let rank = digits.rank_with_window(blank - w, window) >> 1;
-            emit((blank - w) as u64 * self.per_blank + rank);
+            let moved = prefix_lehmer::rank_with_window(rank, tiles, blank - w, w, window) >> 1;
+            emit((blank - w) as u64 * self.per_blank + moved);
         }
     }
 
@@ -337,6 +338,12 @@ mod tests {
     fn rank_and_unrank_agree_on_the_whole_space() {
         for (w, h) in [(2, 2), (2, 3), (3, 2), (3, 3)] {
             crate::space::assert_rank_inverts_unrank(&SlidingTile::new(w, h).unwrap());
+        }
+        // 3 x 3 and 2 x 4: 8 and 7 tiles, past the 6 the unrank caches.
+        for (w, h) in [(3, 3), (4, 2), (2, 4)] {
+            crate::space::assert_reused_states_expand_like_fresh_ones(
+                &SlidingTile::new(w, h).unwrap(),
+            );
         }
     }
 

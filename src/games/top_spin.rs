@@ -23,7 +23,7 @@ use super::permutation_state::{PermutationBuffer, check_permutation, parse_numbe
 use super::registry::{GameOptions, OptionSpec, Registered};
 use crate::error::{Error, Result};
 use crate::hash::permutation::{MAX_PERMUTATION_LEN, factorial, is_odd};
-use crate::hash::prefix_lehmer::{self, PrefixDigits, UnrankCache};
+use crate::hash::prefix_lehmer::{self, PrefixWalk, UnrankCache};
 use crate::kernel::Program;
 use crate::space::{MoveFilter, Picture, Space};
 
@@ -42,6 +42,8 @@ pub struct TopSpin {
 #[derive(Clone, Debug)]
 pub struct TopSpinState {
     ring: PermutationBuffer,
+    /// The order's full (unfolded) prefix Lehmer rank.
+    order_rank: u64,
     /// The order the last unrank decoded, and what it left for the next
     /// (only `unrank` writes them).
     order: PermutationBuffer,
@@ -204,6 +206,7 @@ impl Space for TopSpin {
     fn new_state(&self) -> TopSpinState {
         TopSpinState {
             ring: PermutationBuffer::identity(self.n),
+            order_rank: 0,
             order: PermutationBuffer::identity(self.n - 1),
             cache: UnrankCache::default(),
         }
@@ -219,6 +222,11 @@ impl Space for TopSpin {
         } else {
             prefix_lehmer::unrank_cached(rank, order, &mut state.cache);
         }
+        state.order_rank = if self.folded {
+            2 * rank + (order[0] > order[1]) as u64
+        } else {
+            rank
+        };
         let ring = state.ring.as_mut_slice();
         ring[0] = 0;
         for j in 0..n - 1 {
@@ -243,13 +251,17 @@ impl Space for TopSpin {
         let ring = state.ring.as_array();
         let mut order = [0u8; 32];
         self.read_order(&ring[..n], 0, &mut order);
-        let digits = PrefixDigits::new(&order[..n - 1]);
+        let order = &order[..n - 1];
         // Twists at 1..=n-k leave token 0 in place and reverse order
-        // entries start-1 .. start-1+k: only their digits change.
+        // entries start-1 .. start-1+k: only their digits change. Two walks
+        // read the parent's digits up to each window's start and end.
+        let (mut to_start, mut to_end) = (PrefixWalk::default(), PrefixWalk::default());
         for start in 1..=n - k {
             let first = start - 1;
+            let old = to_end.low_digits(order, first + k) - to_start.low_digits(order, first);
             let reversed = (first..first + k).rev().map(|i| order[i]);
-            emit(self.fold(digits.rank_with_window(first, reversed)));
+            let new = prefix_lehmer::window_digits(to_start.set(), first, reversed);
+            emit(self.fold(state.order_rank - old + new));
         }
         let mut twisted = [0u8; 32];
         for start in (n - k + 1..n).chain([0]) {
@@ -309,6 +321,9 @@ impl Picture for TopSpin {
                 ));
             }
         }
+        let mut order = [0u8; 32];
+        self.read_order(state.ring.as_slice(), 0, &mut order);
+        state.order_rank = prefix_lehmer::rank(&order[..self.n - 1]);
         Ok(state)
     }
 }
@@ -322,6 +337,11 @@ mod tests {
     fn rank_and_unrank_agree_on_the_whole_space() {
         for (n, k) in [(6, 4), (7, 4), (5, 2)] {
             crate::space::assert_rank_inverts_unrank(&TopSpin::new(n, k).unwrap());
+        }
+        // Past 6 entries the unrank caches (n = 8 and 9: 7 and 8 entries).
+        for (n, k) in [(8, 4), (9, 4), (9, 3)] {
+            crate::space::assert_rank_inverts_unrank(&TopSpin::new(n, k).unwrap());
+            crate::space::assert_reused_states_expand_like_fresh_ones(&TopSpin::new(n, k).unwrap());
         }
     }
 

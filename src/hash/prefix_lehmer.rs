@@ -312,68 +312,77 @@ fn unrank_bottom(window: u64, perm: &mut [u8]) -> (u64, u8) {
     (left, parity & 1)
 }
 
-/// A permutation prepared for ranking its rearrangements: the running sum
-/// of its digits and the set of entries before each position.
-#[derive(Clone, Debug)]
-pub struct PrefixDigits {
-    /// `partial[p]` = sum of `c_q * q!` over `q < p`; `partial[n]` is the rank.
-    partial: [u64; MAX_PERMUTATION_LEN + 1],
-    /// `before[p]` = the set of entries at positions `< p`, as bits.
-    before: [u32; MAX_PERMUTATION_LEN + 1],
-    len: usize,
+/// The set of `entries`, as bits.
+#[inline(always)]
+pub fn set_of(entries: &[u8]) -> u32 {
+    entries.iter().fold(0, |set, &value| set | 1 << value)
 }
 
-impl PrefixDigits {
-    #[inline]
-    pub fn new(perm: &[u8]) -> Self {
-        let len = perm.len();
-        debug_assert!(len <= MAX_PERMUTATION_LEN);
-        let mut partial = [0u64; MAX_PERMUTATION_LEN + 1];
-        let mut before = [0u32; MAX_PERMUTATION_LEN + 1];
-        for (p, &value) in perm.iter().enumerate() {
-            partial[p + 1] = partial[p] + larger_before(before[p], value) as u64 * FACTORIALS[p];
-            before[p + 1] = before[p] | 1 << value;
+/// What entries `values`, placed at positions `start..` after the entries
+/// of the set `before`, add to a rank: their digits times their weights.
+#[inline(always)]
+pub fn window_digits(mut before: u32, start: usize, values: impl Iterator<Item = u8>) -> u64 {
+    let mut digits = 0u64;
+    for (p, value) in (start..).zip(values) {
+        digits += larger_before(before, value) as u64 * FACTORIALS[p];
+        before |= 1 << value;
+    }
+    digits
+}
+
+/// The rank of `perm` with its `len` entries from position `start` replaced
+/// by `window` (a rearrangement of them), given `rank`, the rank of `perm`:
+/// only the window's digits change. No tables are built per state (a
+/// per-state table of running sums cost a 168-byte copy on every state).
+#[inline(always)]
+pub fn rank_with_window(
+    rank: u64,
+    perm: &[u8],
+    start: usize,
+    len: usize,
+    window: impl Iterator<Item = u8>,
+) -> u64 {
+    let before = set_of(&perm[..start]);
+    let old = window_digits(before, start, perm[start..start + len].iter().copied());
+    rank - old + window_digits(before, start, window)
+}
+
+/// A permutation's digits read from the top, for moves that rearrange
+/// prefixes of growing length (Pancake flips of the top 2, 3, ... n).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrefixWalk {
+    low: u64,
+    set: u32,
+    at: usize,
+}
+
+impl PrefixWalk {
+    /// The digits (times their weights) of positions `< k` of `perm`; `k`
+    /// is at least the last call's.
+    #[inline(always)]
+    pub fn low_digits(&mut self, perm: &[u8], k: usize) -> u64 {
+        while self.at < k {
+            let value = perm[self.at];
+            self.low += larger_before(self.set, value) as u64 * FACTORIALS[self.at];
+            self.set |= 1 << value;
+            self.at += 1;
         }
-        PrefixDigits {
-            partial,
-            before,
-            len,
-        }
+        self.low
     }
 
+    /// The entries of the positions read so far, as a set.
     #[inline(always)]
-    pub fn rank(&self) -> u64 {
-        self.partial[self.len]
+    pub fn set(&self) -> u32 {
+        self.set
     }
+}
 
-    /// The rank of the permutation equal to this one outside positions
-    /// `start..start + k` that holds `window` (`k` entries, a rearrangement
-    /// of this one's entries there) inside them.
-    #[inline(always)]
-    pub fn rank_with_window(&self, start: usize, window: impl Iterator<Item = u8>) -> u64 {
-        let mut before = self.before[start];
-        let mut digits = 0u64;
-        let mut end = start;
-        for value in window {
-            digits += larger_before(before, value) as u64 * FACTORIALS[end];
-            before |= 1 << value;
-            end += 1;
-        }
-        debug_assert_eq!(
-            before, self.before[end],
-            "the window must rearrange its entries"
-        );
-        self.rank() - (self.partial[end] - self.partial[start]) + digits
-    }
-
-    /// The rank after reversing the first `k` entries of `perm` (the
-    /// permutation these digits were made from): a Pancake flip.
-    #[inline(always)]
-    pub fn rank_with_prefix_reversed(&self, perm: &[u8; 32], k: usize) -> u64 {
-        // The digits of positions >= k are the parent's: its rank rounded
-        // down to a multiple of k!.
-        self.rank_with_window(0, (0..k).rev().map(|i| perm[i]))
-    }
+/// The rank after reversing the first `k` entries of `perm`, whose rank is
+/// `rank`; `walk` has read `perm` up to at most `k` (a Pancake flip: the
+/// digits of positions >= k stay, so the rank changes below k!).
+#[inline(always)]
+pub fn rank_with_prefix_reversed(rank: u64, perm: &[u8], k: usize, walk: &mut PrefixWalk) -> u64 {
+    rank - walk.low_digits(perm, k) + window_digits(0, 0, perm[..k].iter().rev().copied())
 }
 
 #[cfg(test)]
@@ -397,7 +406,6 @@ mod tests {
                 assert_eq!(back, r, "n = {n}");
                 assert!(!seen[back as usize]);
                 seen[back as usize] = true;
-                assert_eq!(PrefixDigits::new(&perm).rank(), r);
             }
         }
     }
@@ -502,22 +510,30 @@ mod tests {
         let mut perm = [0u8; 32];
         for r in 0..factorial(n) {
             unrank(r, &mut perm[..n]);
-            let digits = PrefixDigits::new(&perm[..n]);
+            let parent = &perm[..n];
+            let mut walk = PrefixWalk::default();
             for start in 0..n {
                 for end in start..=n {
+                    let len = end - start;
                     let mut reversed = perm;
                     reversed[start..end].reverse();
                     let window = reversed[start..end].iter().copied();
-                    assert_eq!(digits.rank_with_window(start, window), rank(&reversed[..n]));
+                    assert_eq!(
+                        rank_with_window(r, parent, start, len, window),
+                        rank(&reversed[..n])
+                    );
                     let mut rotated = perm;
-                    rotated[start..end].rotate_left(1.min(end - start));
+                    rotated[start..end].rotate_left(1.min(len));
                     let window = rotated[start..end].iter().copied();
-                    assert_eq!(digits.rank_with_window(start, window), rank(&rotated[..n]));
+                    assert_eq!(
+                        rank_with_window(r, parent, start, len, window),
+                        rank(&rotated[..n])
+                    );
                 }
                 let mut flipped = perm;
                 flipped[..start].reverse();
                 assert_eq!(
-                    digits.rank_with_prefix_reversed(&perm, start),
+                    rank_with_prefix_reversed(r, parent, start, &mut walk),
                     rank(&flipped[..n])
                 );
             }
@@ -531,11 +547,12 @@ mod tests {
         let mut seed = 7u64;
         for _ in 0..500 {
             seed = splitmix64(seed);
-            unrank(seed % factorial(n), &mut perm[..n]);
-            let digits = PrefixDigits::new(&perm[..n]);
+            let r = seed % factorial(n);
+            unrank(r, &mut perm[..n]);
+            let mut walk = PrefixWalk::default();
             for k in 1..=n {
-                let flipped = digits.rank_with_prefix_reversed(&perm, k);
-                assert_eq!(flipped / factorial(k), digits.rank() / factorial(k));
+                let flipped = rank_with_prefix_reversed(r, &perm[..n], k, &mut walk);
+                assert_eq!(flipped / factorial(k), r / factorial(k));
             }
         }
     }
