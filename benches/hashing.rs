@@ -9,6 +9,7 @@ use std::time::Instant;
 use bitsolve::hash::permutation::{
     factorial, rank_lex, rank_mr, rank_mr_folded, unrank_lex, unrank_mr, unrank_mr_folded,
 };
+use bitsolve::hash::prefix_lehmer::{self, PrefixWalk, UnrankCache};
 use bitsolve::hash::{BinomialRanker, MultinomialRanker, splitmix64};
 
 const SAMPLES: usize = 1 << 20;
@@ -70,6 +71,53 @@ fn main() {
         unrank_mr_folded(r / 2, false, &mut perm);
         rank_mr_folded(&perm)
     });
+    measure("prefix Lehmer n=12", &ranks, |r| {
+        prefix_lehmer::unrank(r, &mut perm);
+        prefix_lehmer::rank(&perm)
+    });
+    measure("  prefix Lehmer n=12, unrank only", &ranks, |r| {
+        prefix_lehmer::unrank(r, &mut perm);
+        perm[3] as u64
+    });
+    // A frontier scan visits increasing ranks, mostly within one window of
+    // 6! ranks: the cached unrank then decodes only the top six positions.
+    let mut increasing = ranks.clone();
+    increasing.sort_unstable();
+    let mut cache = UnrankCache::default();
+    measure(
+        "  prefix Lehmer n=12, cached unrank, increasing",
+        &increasing,
+        |r| {
+            prefix_lehmer::unrank_cached(r, &mut perm, &mut cache);
+            perm[3] as u64
+        },
+    );
+    // All eleven Pancake flips of one stack ranked from its rank, against
+    // ranking each flipped stack from scratch with Myrvold-Ruskey.
+    measure(
+        "  prefix Lehmer n=12, 11 flips from the parent",
+        &ranks,
+        |r| {
+            prefix_lehmer::unrank(r, &mut perm);
+            let mut walk = PrefixWalk::default();
+            (2..=n).fold(0u64, |sum, k| {
+                sum ^ prefix_lehmer::rank_with_prefix_reversed(r, &perm, k, &mut walk)
+            })
+        },
+    );
+    measure(
+        "  Myrvold-Ruskey n=12, 11 flips from scratch",
+        &ranks,
+        |r| {
+            unrank_mr(r, &mut perm);
+            (2..=n).fold(0u64, |sum, k| {
+                let mut flipped = [0u8; 12];
+                flipped.copy_from_slice(&perm);
+                flipped[..k].reverse();
+                sum ^ rank_mr(&flipped)
+            })
+        },
+    );
     measure("lexicographic n=12", &ranks, |r| {
         unrank_lex(r, &mut perm);
         rank_lex(&perm)
