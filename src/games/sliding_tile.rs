@@ -229,8 +229,7 @@ impl Space for SlidingTile {
             }
         }
         let tiles = state.tiles.as_slice();
-        // The order's full rank: the folded one with digit c_1 put back.
-        let rank = 2 * state.in_block + (tiles[0] > tiles[1]) as u64;
+        let rank = prefix_lehmer::unfold(state.in_block, tiles);
         if row + 1 < self.height {
             // Blank down: the tile below (order index blank+w-1) moves to
             // index `blank`, the w-1 tiles in between shift right.

@@ -223,7 +223,7 @@ impl Space for TopSpin {
             prefix_lehmer::unrank_cached(rank, order, &mut state.cache);
         }
         state.order_rank = if self.folded {
-            2 * rank + (order[0] > order[1]) as u64
+            prefix_lehmer::unfold(rank, order)
         } else {
             rank
         };

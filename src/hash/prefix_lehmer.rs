@@ -127,31 +127,33 @@ fn digits_of(rank: u64, n: usize) -> [u8; MAX_PERMUTATION_LEN] {
 #[inline(always)]
 fn place(digits: &[u8; MAX_PERMUTATION_LEN], perm: &mut [u8]) {
     if perm.len() <= 16 {
-        unrank_digits_nibbles(digits, perm);
+        place_from_bottom(digits, perm, 0);
     } else {
         unrank_digits_wide(digits, perm);
     }
 }
 
-/// From the bottom up, position p takes the `c_p`-th largest entry not yet
-/// placed. The entries left are 4-bit fields of one register, largest
-/// first, so taking one out is two shifts and a mask.
+/// Places positions `lowest..n` (n = `perm.len()` <= 16) from the bottom
+/// up, each taking the `c_p`-th largest entry not yet placed, and returns
+/// the entries left for positions `0..lowest`. They are 4-bit fields of
+/// one register, largest first, so taking one out is two shifts and a mask.
 #[inline(always)]
-fn unrank_digits_nibbles(digits: &[u8; MAX_PERMUTATION_LEN], perm: &mut [u8]) {
+fn place_from_bottom(digits: &[u8; MAX_PERMUTATION_LEN], perm: &mut [u8], lowest: usize) -> u64 {
     let n = perm.len();
     let mut left = 0u64;
     for value in 0..n as u64 {
         left |= value << (4 * (n as u64 - 1 - value));
     }
-    for p in (0..n).rev() {
+    for p in (lowest..n).rev() {
         let shift = 4 * digits[p] as u32;
         perm[p] = ((left >> shift) & 15) as u8;
         let below = (1u64 << shift) - 1;
         left = (left & below) | ((left >> 4) & !below);
     }
+    left
 }
 
-/// As [`unrank_digits_nibbles`] for stacks too tall for 4-bit fields.
+/// As [`place_from_bottom`] for stacks too tall for 4-bit fields.
 fn unrank_digits_wide(digits: &[u8; MAX_PERMUTATION_LEN], perm: &mut [u8]) {
     let n = perm.len();
     let mut left: Vec<u8> = (0..n as u8).rev().collect();
@@ -278,38 +280,19 @@ impl UnrankCache {
 /// is `window` (`TOP < n <= 16`), and returns the six entries left for the
 /// top as 4-bit fields, largest first, and the parity of those positions'
 /// digit sum.
-#[allow(clippy::needless_range_loop)] // as in `digits_of`
 fn unrank_bottom(window: u64, perm: &mut [u8]) -> (u64, u8) {
-    let n = perm.len();
-    let mut digits = [0u8; 16];
-    // Digit p >= 6 is (window / (p! / 6!)) mod (p + 1).
-    if n <= SMALL_DIGITS {
-        let mut r = window as u32;
-        for p in TOP..n {
-            let (quotient, remainder) = divide_small(r, p + 1);
-            digits[p] = remainder as u8;
-            r = quotient;
-        }
-    } else {
-        let mut r = window;
-        for p in TOP..n {
-            digits[p] = (r % (p as u64 + 1)) as u8;
-            r /= p as u64 + 1;
-        }
-    }
-    let mut left = 0u64;
-    for value in 0..n as u64 {
-        left |= value << (4 * (n as u64 - 1 - value));
-    }
-    let mut parity = 0;
-    for p in (TOP..n).rev() {
-        parity ^= digits[p];
-        let shift = 4 * digits[p] as u32;
-        perm[p] = ((left >> shift) & 15) as u8;
-        let below = (1u64 << shift) - 1;
-        left = (left & below) | ((left >> 4) & !below);
-    }
-    (left, parity & 1)
+    // The rank `window * 6!` has these positions' digits and zeros below.
+    let digits = digits_of(window * TOP_RANKS, perm.len());
+    let parity = digits[TOP..].iter().fold(0, |parity, &d| parity ^ d);
+    (place_from_bottom(&digits, perm, TOP), parity & 1)
+}
+
+/// The full rank of a permutation whose folded rank is `folded`: digit
+/// `c_1` (weight 1, whether the first entry is larger than the second) put
+/// back. Needs at least 2 entries.
+#[inline(always)]
+pub fn unfold(folded: u64, perm: &[u8]) -> u64 {
+    2 * folded + (perm[0] > perm[1]) as u64
 }
 
 /// The set of `entries`, as bits.
