@@ -128,6 +128,16 @@ fn main() {
     measure("binomial 33 choose 16", &ranks, |r| {
         binomial.rank(binomial.unrank(r))
     });
+    measure("  binomial 33 choose 16, unrank only", &ranks, |r| {
+        binomial.unrank(r)
+    });
+    let masks: Vec<u64> = ranks[..4096].iter().map(|&r| binomial.unrank(r)).collect();
+    measure("  binomial 33 choose 16, rank only (bytes)", &ranks, |r| {
+        binomial.rank(masks[(r % 4096) as usize])
+    });
+    measure("  binomial 33 choose 16, rank only (bits)", &ranks, |r| {
+        binomial.rank_bitwise(masks[(r % 4096) as usize])
+    });
 
     let multinomial = MultinomialRanker::new(&[1, 15, 15]).unwrap();
     let ranks = sample_ranks(multinomial.size());

@@ -17,7 +17,7 @@
 use super::board::{Board, Mark, MaskMap, ORTHOGONAL};
 use super::registry::{GameOptions, OptionSpec, Registered};
 use crate::error::{Error, Result, quoted};
-use crate::hash::BinomialRanker;
+use crate::hash::{BinomialRanker, BinomialRun};
 use crate::kernel::{self, Program};
 use crate::space::{Block, BlockLayering, MoveFilter, Picture, Space};
 
@@ -27,17 +27,60 @@ const PEG_SOLITAIRE_KERNEL: &str = include_str!("peg_solitaire.wgsl");
 /// At most the eight symmetries of a square.
 const MAX_SYMMETRIES: usize = 8;
 
-/// A jump into a hole: `over` and `from` must hold pegs.
+/// The jumps that move alike in cell numbers: from a cell `from` in
+/// `froms` over `from + over_step` into `from + to_step`. On a board whose
+/// rows differ in length a jump's cells are not a fixed shift apart, but
+/// they are within each class (the English board has 12 classes), so one
+/// class finds all its legal jumps with a few word operations: no branch
+/// per hole and candidate jump (issue 11: the jump tests were a third of
+/// an expansion).
+#[derive(Clone, Debug)]
+struct JumpClass {
+    over_step: i32,
+    to_step: i32,
+    froms: u64,
+    /// With symmetry, by `from`: the images under each symmetry in use of
+    /// the three cells the jump toggles (0 past the last). The image of a
+    /// successor is the parent's image toggled by these: eight XORs instead
+    /// of eight table-driven maps per successor.
+    images: Vec<[u64; MAX_SYMMETRIES]>,
+}
+
+/// `mask` moved so that bit `i` holds what bit `i + step` held.
+#[inline(always)]
+fn bits_from(mask: u64, step: i32) -> u64 {
+    if step >= 0 {
+        mask >> step
+    } else {
+        mask << -step
+    }
+}
+
+impl JumpClass {
+    /// The cells the jump from `from` toggles.
+    #[inline(always)]
+    fn toggled(&self, from: u32) -> u64 {
+        let at = |step: i32| 1u64 << (from as i32 + step);
+        at(0) | at(self.over_step) | at(self.to_step)
+    }
+}
+
+/// A position: the cells holding pegs. It also keeps the run of ranks its
+/// unrank came from, so that the next rank of a frontier scan, most often
+/// in the same run, is unranked with one lookup (issue 11).
 #[derive(Clone, Copy, Debug)]
-struct Jump {
-    /// The two cells that empty: the jumping peg and the jumped one.
-    emptied: u64,
-    /// The images under each symmetry in use of the three cells the jump
-    /// changes (0 past the last). A jump toggles those cells, so the image
-    /// of a successor is the parent's image toggled by these: with
-    /// `--symmetry` the eight images of a successor cost eight XORs
-    /// instead of eight table lookups each (issue 11).
-    images: [u64; MAX_SYMMETRIES],
+pub struct Pegs {
+    pub mask: u64,
+    run: BinomialRun,
+}
+
+impl Pegs {
+    pub fn new(mask: u64) -> Self {
+        Pegs {
+            mask,
+            run: BinomialRun::default(),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -50,8 +93,11 @@ pub struct PegSolitaire {
     rankers: Vec<BinomialRanker>,
     /// `offsets[p]`: first rank of the block of p pegs.
     offsets: Vec<u64>,
-    /// Jumps that land in each cell.
-    jumps_into: Vec<Vec<Jump>>,
+    /// Jumps that land in each cell, as the mask of the two cells each
+    /// empties (the GPU kernel's rule table).
+    jumps_into: Vec<Vec<u64>>,
+    /// The same jumps grouped by how they move (the CPU expansion).
+    classes: Vec<JumpClass>,
     /// The symmetries that fix the start, applied to peg masks.
     symmetries: Vec<MaskMap>,
 }
@@ -97,16 +143,31 @@ impl PegSolitaire {
         offsets.push(total);
 
         let mut jumps_into = vec![Vec::new(); n];
+        let mut classes: Vec<JumpClass> = Vec::new();
         for from in 0..n {
             for direction in ORTHOGONAL {
                 if let (Some(over), Some(to)) = (
                     board.step(from, direction, 1),
                     board.step(from, direction, 2),
                 ) {
-                    jumps_into[to].push(Jump {
-                        emptied: (1u64 << from) | (1u64 << over),
-                        images: [0; MAX_SYMMETRIES],
-                    });
+                    jumps_into[to].push((1u64 << from) | (1u64 << over));
+                    let (over_step, to_step) = (over as i32 - from as i32, to as i32 - from as i32);
+                    let class = match classes
+                        .iter()
+                        .position(|c| (c.over_step, c.to_step) == (over_step, to_step))
+                    {
+                        Some(class) => class,
+                        None => {
+                            classes.push(JumpClass {
+                                over_step,
+                                to_step,
+                                froms: 0,
+                                images: Vec::new(),
+                            });
+                            classes.len() - 1
+                        }
+                    };
+                    classes[class].froms |= 1u64 << from;
                 }
             }
         }
@@ -118,6 +179,7 @@ impl PegSolitaire {
             rankers,
             offsets,
             jumps_into,
+            classes,
             symmetries: Vec::new(),
         };
         if symmetry {
@@ -132,13 +194,19 @@ impl PegSolitaire {
                 .filter(|map| map.apply(start) == start)
                 .collect();
             assert!(puzzle.symmetries.len() <= MAX_SYMMETRIES);
-            for (to, jumps) in puzzle.jumps_into.iter_mut().enumerate() {
-                for jump in jumps {
-                    let toggled = jump.emptied | 1u64 << to;
-                    for (image, map) in jump.images.iter_mut().zip(&puzzle.symmetries) {
-                        *image = map.apply(toggled);
-                    }
-                }
+            for class in &mut puzzle.classes {
+                class.images = (0..n as u32)
+                    .map(|from| {
+                        let mut images = [0; MAX_SYMMETRIES];
+                        if class.froms >> from & 1 == 1 {
+                            let toggled = class.toggled(from);
+                            for (image, map) in images.iter_mut().zip(&puzzle.symmetries) {
+                                *image = map.apply(toggled);
+                            }
+                        }
+                        images
+                    })
+                    .collect();
             }
         }
         Ok(puzzle)
@@ -163,7 +231,7 @@ impl PegSolitaire {
     /// The jumps landing in cell `to`, each as the mask of the two cells it
     /// empties: the rule table the CPU expansion and the GPU kernel share.
     pub fn jumps_into(&self, to: usize) -> impl Iterator<Item = u64> + '_ {
-        self.jumps_into[to].iter().map(|jump| jump.emptied)
+        self.jumps_into[to].iter().copied()
     }
 
     /// Symmetries in use (1 when reduction is off).
@@ -220,7 +288,7 @@ impl Picture for PegSolitaire {
 
     /// A position as text: one character per cell in cell order, `o` for a
     /// peg and `.` for an empty hole; spaces, newlines and `/` are ignored.
-    fn parse_position(&self, text: &str) -> Result<u64> {
+    fn parse_position(&self, text: &str) -> Result<Pegs> {
         let symbols: Vec<char> = text
             .chars()
             .filter(|c| !c.is_whitespace() && *c != '/')
@@ -247,13 +315,13 @@ impl Picture for PegSolitaire {
                 }
             }
         }
-        Ok(pegs)
+        Ok(Pegs::new(pegs))
     }
 
     /// The board with pegs drawn as `o` and holes as `.`.
-    fn draw(&self, pegs: &u64) -> String {
+    fn draw(&self, pegs: &Pegs) -> String {
         self.board
-            .draw(|cell| if *pegs >> cell & 1 == 1 { 'o' } else { '.' })
+            .draw(|cell| if pegs.mask >> cell & 1 == 1 { 'o' } else { '.' })
     }
 }
 
@@ -343,7 +411,7 @@ impl Space for PegSolitaire {
         Ok(program)
     }
 
-    type State = u64;
+    type State = Pegs;
 
     fn definition(&self) -> String {
         self.board.definition()
@@ -391,22 +459,30 @@ impl Space for PegSolitaire {
             .collect()
     }
 
-    fn new_state(&self) -> u64 {
-        0
+    fn new_state(&self) -> Pegs {
+        Pegs::new(0)
     }
 
     #[inline]
-    fn unrank(&self, rank: u64, state: &mut u64) {
-        *state = self.mask_of(rank);
+    fn unrank(&self, rank: u64, state: &mut Pegs) {
+        state.mask = match state.run.get(rank) {
+            Some(mask) => mask,
+            None => {
+                let count = self.offsets.partition_point(|&offset| offset <= rank) - 1;
+                let offset = self.offsets[count];
+                state.run = self.rankers[count].unrank_run(rank - offset).shifted(offset);
+                state.run.get(rank).expect("a run holds the rank it was made for")
+            }
+        };
     }
 
-    fn rank(&self, state: &u64) -> u64 {
-        self.rank_mask(*state)
+    fn rank(&self, state: &Pegs) -> u64 {
+        self.rank_mask(state.mask)
     }
 
     #[inline]
-    fn expand<F: FnMut(u64)>(&self, state: &u64, _moves: MoveFilter, mut emit: F) {
-        let pegs = *state;
+    fn expand<F: FnMut(u64)>(&self, state: &Pegs, _moves: MoveFilter, mut emit: F) {
+        let pegs = state.mask;
         let count = pegs.count_ones() as usize;
         if count == 0 {
             return;
@@ -418,22 +494,25 @@ impl Space for PegSolitaire {
         for (image, map) in images.iter_mut().zip(&self.symmetries) {
             *image = map.apply(pegs);
         }
-        let mut holes = !pegs & low_mask(self.cells());
-        while holes != 0 {
-            let to = holes.trailing_zeros() as usize;
-            holes &= holes - 1;
-            for jump in &self.jumps_into[to] {
-                if pegs & jump.emptied == jump.emptied {
-                    let next = if self.symmetries.is_empty() {
-                        (pegs ^ jump.emptied) | (1u64 << to)
-                    } else {
-                        // The least image: `canonical` of the successor.
-                        (0..MAX_SYMMETRIES)
-                            .map(|g| images[g] ^ jump.images[g])
-                            .fold(u64::MAX, u64::min)
-                    };
-                    emit(offset + ranker.rank(next));
-                }
+        let holes = !pegs & low_mask(self.cells());
+        for class in &self.classes {
+            let mut movers = class.froms
+                & pegs
+                & bits_from(pegs, class.over_step)
+                & bits_from(holes, class.to_step);
+            while movers != 0 {
+                let from = movers.trailing_zeros();
+                movers &= movers - 1;
+                let next = if self.symmetries.is_empty() {
+                    pegs ^ class.toggled(from)
+                } else {
+                    // The least image: `canonical` of the successor.
+                    let toggled = &class.images[from as usize];
+                    (0..MAX_SYMMETRIES)
+                        .map(|g| images[g] ^ toggled[g])
+                        .fold(u64::MAX, u64::min)
+                };
+                emit(offset + ranker.rank(next));
             }
         }
     }
@@ -453,24 +532,25 @@ impl Space for PegSolitaire {
         })
     }
 
-    fn orbit_size(&self, state: &u64) -> u64 {
+    fn orbit_size(&self, state: &Pegs) -> u64 {
         if self.symmetries.len() <= 1 {
             return 1;
         }
-        let mut images: Vec<u64> = self
+        // The symmetries fixing the start are a group, so the orbit has
+        // |group| / |stabiliser| positions: no list of images to sort (that
+        // list was a fifth of a `--symmetry` search, in layer counting).
+        let fixed = self
             .symmetries
             .iter()
-            .map(|map| map.apply(*state))
-            .collect();
-        images.sort_unstable();
-        images.dedup();
-        images.len() as u64
+            .filter(|map| map.apply(state.mask) == state.mask)
+            .count();
+        (self.symmetries.len() / fixed) as u64
     }
 
-    fn inverse_rank(&self, state: &u64) -> Option<u64> {
+    fn inverse_rank(&self, state: &Pegs) -> Option<u64> {
         // Only a board full of pegs but one hole has the goal as its inverse.
         self.goal?;
-        let complement = !*state & low_mask(self.cells());
+        let complement = !state.mask & low_mask(self.cells());
         Some(self.rank_mask(self.canonical(complement)))
     }
 
@@ -500,7 +580,7 @@ mod tests {
         assert_eq!(game.size(), 1u64 << 33);
         assert_eq!(game.blocks().len(), 34);
         assert_eq!(game.positions_with(16), 1_166_803_110);
-        let mut state = 0;
+        let mut state = game.new_state();
         for rank in [0, 1, 5_000_000_000, (1u64 << 33) - 1] {
             game.unrank(rank, &mut state);
             assert_eq!(game.rank(&state), rank);
@@ -526,13 +606,13 @@ mod tests {
     fn the_centre_start_has_four_jumps() {
         let game = english(false);
         let mut successors = Vec::new();
-        game.expand(&game.start, MoveFilter::All, |r| successors.push(r));
+        game.expand(&Pegs::new(game.start), MoveFilter::All, |r| successors.push(r));
         assert_eq!(successors.len(), 4);
-        let mut state = 0;
+        let mut state = game.new_state();
         for rank in successors {
             game.unrank(rank, &mut state);
-            assert_eq!(state.count_ones(), 31);
-            assert_eq!(state >> 16 & 1, 1, "a peg lands in the centre");
+            assert_eq!(state.mask.count_ones(), 31);
+            assert_eq!(state.mask >> 16 & 1, 1, "a peg lands in the centre");
         }
     }
 
@@ -541,24 +621,24 @@ mod tests {
         let game = english(true);
         assert_eq!(game.symmetry_count(), 8);
         let mut successors = Vec::new();
-        game.expand(&game.start, MoveFilter::All, |r| successors.push(r));
+        game.expand(&Pegs::new(game.start), MoveFilter::All, |r| successors.push(r));
         successors.sort();
         successors.dedup();
         assert_eq!(successors.len(), 1);
-        let mut state = 0;
+        let mut state = game.new_state();
         game.unrank(successors[0], &mut state);
         assert_eq!(game.orbit_size(&state), 4);
-        assert_eq!(game.orbit_size(&game.start), 1);
+        assert_eq!(game.orbit_size(&Pegs::new(game.start)), 1);
     }
 
     #[test]
     fn positions_parse_and_draw() {
         let game = english(false);
         let text = "ooo ooo ooooooo ooo.ooo ooooooo ooo ooo";
-        assert_eq!(game.parse_position(text).unwrap(), game.start);
+        assert_eq!(game.parse_position(text).unwrap().mask, game.start);
         assert!(game.parse_position("ooo").is_err());
         assert!(game.parse_position(&text.replace('.', "?")).is_err());
-        assert!(game.draw(&game.start).contains("o o o . o o o"));
+        assert!(game.draw(&Pegs::new(game.start)).contains("o o o . o o o"));
     }
 
     #[test]
@@ -567,16 +647,72 @@ mod tests {
         let mut seed = 3u64;
         for _ in 0..3000 {
             seed = crate::hash::splitmix64(seed);
-            let pegs = seed & ((1u64 << 33) - 1);
+            let pegs = Pegs::new(seed & ((1u64 << 33) - 1));
             let mut expected = Vec::new();
             full.expand(&pegs, MoveFilter::All, |rank| {
-                let mut next = 0;
-                full.unrank(rank, &mut next);
-                expected.push(reduced.rank(&reduced.canonical(next)));
+                let next = full.mask_of(rank);
+                expected.push(reduced.rank_mask(reduced.canonical(next)));
             });
             let mut got = Vec::new();
             reduced.expand(&pegs, MoveFilter::All, |rank| got.push(rank));
-            assert_eq!(got, expected, "pegs {pegs:#x}");
+            assert_eq!(got, expected, "pegs {:#x}", pegs.mask);
+        }
+    }
+
+    #[test]
+    fn jump_classes_find_exactly_the_jumps_of_the_rule_table() {
+        // The classes against the per-hole rule table the GPU kernel uses,
+        // on both boards and positions of every density.
+        for board in ["english", "french"] {
+            let board = Board::load(board).unwrap();
+            let centre = board.centre().unwrap();
+            let game = PegSolitaire::new(board, &[centre], false).unwrap();
+            let all = low_mask(game.cells());
+            let mut seed = 5u64;
+            for round in 0..4000 {
+                seed = crate::hash::splitmix64(seed);
+                let mut pegs = seed & all;
+                for _ in 0..round % 3 {
+                    seed = crate::hash::splitmix64(seed);
+                    pegs &= seed;
+                }
+                let mut expected = Vec::new();
+                for to in (0..game.cells()).filter(|&to| pegs >> to & 1 == 0) {
+                    for emptied in game.jumps_into(to) {
+                        if pegs & emptied == emptied {
+                            expected.push(game.rank_mask(pegs ^ emptied | 1 << to));
+                        }
+                    }
+                }
+                let mut got = Vec::new();
+                game.expand(&Pegs::new(pegs), MoveFilter::All, |rank| got.push(rank));
+                expected.sort_unstable();
+                got.sort_unstable();
+                assert_eq!(got, expected, "pegs {pegs:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn one_reused_position_unranks_a_scan_across_blocks_and_jumps_back() {
+        // Ranks in increasing order cross runs and blocks (peg counts); a
+        // smaller rank after them must not be answered from the last run.
+        let game = english(false);
+        let mut state = game.new_state();
+        let mut seed = 11u64;
+        let mut rank = game.offsets[15] - 70_000;
+        let check = |rank: u64, state: &mut Pegs| {
+            game.unrank(rank, state);
+            assert_eq!(state.mask, game.mask_of(rank), "rank {rank}");
+            assert_eq!(game.rank(state), rank);
+        };
+        while rank < game.offsets[15] + 200_000 {
+            check(rank, &mut state);
+            seed = crate::hash::splitmix64(seed);
+            rank += 1 + seed % 300;
+        }
+        for rank in [5, game.offsets[15] + 10, game.offsets[15] + 9, game.size() - 1, 0] {
+            check(rank, &mut state);
         }
     }
 }

@@ -5,7 +5,7 @@ pub mod multinomial;
 pub mod permutation;
 pub mod prefix_lehmer;
 
-pub use binomial::BinomialRanker;
+pub use binomial::{BinomialRanker, BinomialRun};
 pub use multinomial::MultinomialRanker;
 
 /// One step of the SplitMix64 generator: a tiny, dependency-free source of

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use super::header::TableIdentity;
 use super::storage::{Backing, WordStorage};
-use super::words::{count_items, items_in_range, visit_items};
+use super::words::{count_items, items_in_range, prefetch_word, visit_items};
 use crate::error::Result;
 use crate::search::{Progress, Silent};
 
@@ -95,6 +95,13 @@ impl OneBitTable {
             return false;
         }
         word.fetch_or(bit, Relaxed) & bit == 0
+    }
+
+    /// Starts loading the word that holds bit `index` into the cache (a
+    /// hint: it changes nothing).
+    #[inline(always)]
+    pub fn prefetch(&self, index: u64) {
+        prefetch_word(self.words(), (index / BITS_PER_WORD) as usize);
     }
 
     pub fn set(&self, index: u64) {

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::header::TableIdentity;
 use super::storage::{Backing, WordStorage};
-use super::words::{count_items, items_in_range, visit_items};
+use super::words::{count_items, items_in_range, prefetch_word, visit_items};
 use crate::error::Result;
 use crate::search::{Progress, Silent};
 
@@ -91,22 +91,10 @@ impl TwoBitTable {
 
     /// Starts loading the word that holds cell `index` into the cache, so
     /// that a read of it a few hundred cells of work later does not wait
-    /// (a hint: it changes nothing, and nothing off x86-64).
+    /// (a hint: it changes nothing).
     #[inline(always)]
     pub fn prefetch(&self, index: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let (word, _) = Self::locate(index);
-            let address = self.words().as_ptr().wrapping_add(word);
-            // SAFETY: a prefetch never faults and reads nothing into the
-            // program, whatever the address (SSE is in every x86-64 CPU).
-            unsafe {
-                use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-                _mm_prefetch::<_MM_HINT_T0>(address as *const i8);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = index;
+        prefetch_word(self.words(), Self::locate(index).0);
     }
 
     /// Stores `value` into a cell whatever it held (one atomic update, so no

@@ -120,7 +120,11 @@ fn expand_chunk<S: Space>(
     table.for_each_set(chunk.ranks.clone(), |rank| {
         space.unrank(rank, &mut state);
         work.expanded += 1;
-        space.expand(&state, moves, |successor| batch.push(successor));
+        space.expand(&state, moves, |successor| {
+            // Read back in `flush`, a batch later (as in the two-bit pass).
+            table.prefetch(successor);
+            batch.push(successor)
+        });
         if batch.len() >= BATCH {
             flush(&mut batch, &mut work);
         }
