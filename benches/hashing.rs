@@ -10,7 +10,7 @@ use bitsolve::hash::permutation::{
     factorial, rank_lex, rank_mr, rank_mr_folded, unrank_lex, unrank_mr, unrank_mr_folded,
 };
 use bitsolve::hash::prefix_lehmer::{self, PrefixWalk, UnrankCache};
-use bitsolve::hash::{BinomialRanker, MultinomialRanker, splitmix64};
+use bitsolve::hash::{BinomialRanker, BinomialRun, MultinomialRanker, splitmix64};
 
 const SAMPLES: usize = 1 << 20;
 const RUNS: usize = 5;
@@ -137,6 +137,20 @@ fn main() {
     });
     measure("  binomial 33 choose 16, rank only (bits)", &ranks, |r| {
         binomial.rank_bitwise(masks[(r % 4096) as usize])
+    });
+    measure("  binomial 33 choose 16, unrank bit by bit", &ranks, |r| {
+        binomial.unrank_bitwise(r)
+    });
+    // A frontier scan: increasing ranks about 300 apart (the density of a
+    // 16-peg layer of Peg Solitaire with --symmetry), unranked through runs.
+    let mut scan: Vec<u64> = ranks.iter().map(|&r| r % (300 * SAMPLES as u64)).collect();
+    scan.sort_unstable();
+    let mut run = BinomialRun::default();
+    measure("  binomial 33 choose 16, unrank in a scan", &scan, |r| {
+        run.get(r).unwrap_or_else(|| {
+            run = binomial.unrank_run(r);
+            run.get(r).unwrap()
+        })
     });
 
     let multinomial = MultinomialRanker::new(&[1, 15, 15]).unwrap();

@@ -16,7 +16,7 @@
 use super::board::{Board, Mark, ORTHOGONAL};
 use super::registry::{GameOptions, OptionSpec, Registered};
 use crate::error::{Error, Result, quoted};
-use crate::hash::BinomialRanker;
+use crate::hash::{BinomialRanker, BinomialRun};
 use crate::kernel::{self, Program};
 use crate::space::{Block, MoveFilter, Picture, Space};
 
@@ -35,11 +35,33 @@ pub struct FrogsToads {
 }
 
 /// The empty cell and the mask of black pieces; the other cells are white.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// It also keeps the run of ranks its unrank came from, so that the next
+/// rank of a frontier scan, most often in the same run, is unranked with
+/// one lookup (issue 11).
+#[derive(Clone, Copy, Debug)]
 pub struct FrogsState {
     pub empty: usize,
     pub black: u64,
+    run: BinomialRun,
 }
+
+impl FrogsState {
+    pub fn new(empty: usize, black: u64) -> Self {
+        FrogsState {
+            empty,
+            black,
+            run: BinomialRun::default(),
+        }
+    }
+}
+
+impl PartialEq for FrogsState {
+    fn eq(&self, other: &Self) -> bool {
+        (self.empty, self.black) == (other.empty, other.black)
+    }
+}
+
+impl Eq for FrogsState {}
 
 /// The standard board of size k, drawn in the board-file format.
 pub fn standard_board_text(k: usize) -> String {
@@ -128,10 +150,7 @@ impl FrogsToads {
             ))
         })?;
         Ok(FrogsToads {
-            start: FrogsState {
-                empty: empties[0],
-                black,
-            },
+            start: FrogsState::new(empties[0], black),
             board,
             ranker,
             per_empty,
@@ -141,6 +160,11 @@ impl FrogsToads {
 
     pub fn board(&self) -> &Board {
         &self.board
+    }
+
+    #[inline(always)]
+    fn rank_of(&self, empty: usize, black: u64) -> u64 {
+        empty as u64 * self.per_empty + self.ranker.rank(squeeze(black, empty))
     }
 
     /// The cells whose piece can move into `empty` when it is the empty
@@ -161,10 +185,10 @@ impl FrogsToads {
     pub fn reversed(&self) -> FrogsState {
         // A board may have all 64 cells.
         let all = u64::MAX >> (64 - self.board.cells());
-        FrogsState {
-            empty: self.start.empty,
-            black: all & !self.start.black & !(1 << self.start.empty),
-        }
+        FrogsState::new(
+            self.start.empty,
+            all & !self.start.black & !(1 << self.start.empty),
+        )
     }
 }
 
@@ -187,10 +211,7 @@ impl Picture for FrogsToads {
                 symbols.len()
             )));
         }
-        let mut state = FrogsState {
-            empty: usize::MAX,
-            black: 0,
-        };
+        let mut state = FrogsState::new(usize::MAX, 0);
         for (cell, symbol) in symbols.into_iter().enumerate() {
             match symbol {
                 'b' => state.black |= 1 << cell,
@@ -319,13 +340,24 @@ impl Space for FrogsToads {
 
     #[inline]
     fn unrank(&self, rank: u64, state: &mut FrogsState) {
-        state.empty = (rank / self.per_empty) as usize;
-        state.black = widen(self.ranker.unrank(rank % self.per_empty), state.empty);
+        let squeezed = match state.run.get(rank) {
+            Some(squeezed) => squeezed,
+            None => {
+                state.empty = (rank / self.per_empty) as usize;
+                let offset = state.empty as u64 * self.per_empty;
+                state.run = self.ranker.unrank_run(rank - offset).shifted(offset);
+                state
+                    .run
+                    .get(rank)
+                    .expect("a run holds the rank it was made for")
+            }
+        };
+        state.black = widen(squeezed, state.empty);
     }
 
     #[inline]
     fn rank(&self, state: &FrogsState) -> u64 {
-        state.empty as u64 * self.per_empty + self.ranker.rank(squeeze(state.black, state.empty))
+        self.rank_of(state.empty, state.black)
     }
 
     #[inline]
@@ -334,7 +366,7 @@ impl Space for FrogsToads {
             // The piece on `from` moves to the empty cell, which `from` becomes.
             let moved = state.black >> from & 1;
             let black = (state.black & !(1u64 << from)) | (moved << state.empty);
-            emit(self.rank(&FrogsState { empty: from, black }));
+            emit(self.rank_of(from, black));
         }
     }
 
@@ -345,10 +377,7 @@ impl Space for FrogsToads {
     fn inverse_rank(&self, state: &FrogsState) -> Option<u64> {
         // A board may have all 64 cells.
         let all = u64::MAX >> (64 - self.board.cells());
-        let swapped = FrogsState {
-            empty: state.empty,
-            black: all & !state.black & !(1 << state.empty),
-        };
+        let swapped = FrogsState::new(state.empty, all & !state.black & !(1 << state.empty));
         // Only boards whose colours swap onto each other have this symmetry.
         (swapped.black.count_ones() as usize == self.ranker.ones()).then(|| self.rank(&swapped))
     }
@@ -357,6 +386,16 @@ impl Space for FrogsToads {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reused_states_expand_like_fresh_ones() {
+        // 18 cells besides the empty one: runs with bits above the low 16.
+        let row = Board::parse("bbbbbbbbb_wwwwwwwww\n", "row").unwrap();
+        crate::space::assert_reused_states_expand_like_fresh_ones(&FrogsToads::new(row).unwrap());
+        crate::space::assert_reused_states_expand_like_fresh_ones(
+            &FrogsToads::standard(3).unwrap(),
+        );
+    }
 
     #[test]
     fn standard_boards_match_the_shipped_files() {

@@ -470,8 +470,13 @@ impl Space for PegSolitaire {
             None => {
                 let count = self.offsets.partition_point(|&offset| offset <= rank) - 1;
                 let offset = self.offsets[count];
-                state.run = self.rankers[count].unrank_run(rank - offset).shifted(offset);
-                state.run.get(rank).expect("a run holds the rank it was made for")
+                state.run = self.rankers[count]
+                    .unrank_run(rank - offset)
+                    .shifted(offset);
+                state
+                    .run
+                    .get(rank)
+                    .expect("a run holds the rank it was made for")
             }
         };
     }
@@ -606,7 +611,9 @@ mod tests {
     fn the_centre_start_has_four_jumps() {
         let game = english(false);
         let mut successors = Vec::new();
-        game.expand(&Pegs::new(game.start), MoveFilter::All, |r| successors.push(r));
+        game.expand(&Pegs::new(game.start), MoveFilter::All, |r| {
+            successors.push(r)
+        });
         assert_eq!(successors.len(), 4);
         let mut state = game.new_state();
         for rank in successors {
@@ -621,7 +628,9 @@ mod tests {
         let game = english(true);
         assert_eq!(game.symmetry_count(), 8);
         let mut successors = Vec::new();
-        game.expand(&Pegs::new(game.start), MoveFilter::All, |r| successors.push(r));
+        game.expand(&Pegs::new(game.start), MoveFilter::All, |r| {
+            successors.push(r)
+        });
         successors.sort();
         successors.dedup();
         assert_eq!(successors.len(), 1);
@@ -694,6 +703,16 @@ mod tests {
     }
 
     #[test]
+    fn reused_positions_expand_like_fresh_ones() {
+        // 20 cells: runs with bits above the low 16, every block visited.
+        let board = Board::parse("ooooo\nooooo\nooooo\nooooo\n", "4x5").unwrap();
+        for symmetry in [false, true] {
+            let game = PegSolitaire::new(board.clone(), &[7], symmetry).unwrap();
+            crate::space::assert_reused_states_expand_like_fresh_ones(&game);
+        }
+    }
+
+    #[test]
     fn one_reused_position_unranks_a_scan_across_blocks_and_jumps_back() {
         // Ranks in increasing order cross runs and blocks (peg counts); a
         // smaller rank after them must not be answered from the last run.
@@ -711,7 +730,13 @@ mod tests {
             seed = crate::hash::splitmix64(seed);
             rank += 1 + seed % 300;
         }
-        for rank in [5, game.offsets[15] + 10, game.offsets[15] + 9, game.size() - 1, 0] {
+        for rank in [
+            5,
+            game.offsets[15] + 10,
+            game.offsets[15] + 9,
+            game.size() - 1,
+            0,
+        ] {
             check(rank, &mut state);
         }
     }

@@ -454,7 +454,10 @@ mod tests {
                 .sum();
             assert_eq!(runs, patterns, "n {n} ones {ones}");
             let shifted = ranker.unrank_run(ranker.size() - 1).shifted(1000);
-            assert_eq!(shifted.get(999 + ranker.size()), Some(ranker.unrank(ranker.size() - 1)));
+            assert_eq!(
+                shifted.get(999 + ranker.size()),
+                Some(ranker.unrank(ranker.size() - 1))
+            );
             assert_eq!(shifted.get(ranker.size() + 1000), None);
         }
         assert_eq!(BinomialRun::default().get(0), None);
