@@ -350,6 +350,35 @@ fn bad_boards_and_positions_get_one_line() {
 }
 
 #[test]
+fn retro_layer_ranges_report_stored_size_and_peak_memory() {
+    // Capture-wins layers stand alone: 30..31 with symmetry stores 7 of
+    // the 33 fox cells' blocks and counts the whole layers.
+    let solved = json_of(&bitsolve(&[
+        "retro",
+        "fox-geese",
+        "--capture-wins",
+        "--symmetry",
+        "--layers",
+        "30..31",
+        "--json",
+    ]));
+    let layers = solved["layers"].as_array().unwrap();
+    assert_eq!(layers.len(), 2);
+    assert_eq!(layers[0]["geese"], 30);
+    assert_eq!(layers[0]["states"], 2 * 33 * 496);
+    assert_eq!(layers[0]["stored"], 2 * 7 * 496);
+    assert!(layers[1]["peak_rss_bytes"].as_u64().unwrap() > 0);
+    assert_clear_error(&["retro", "fox-geese", "--layers", "5..3"], "is empty");
+    assert_clear_error(
+        &["retro", "fox-geese", "--layers", "0..40"],
+        "layers run from 1 to 32 geese",
+    );
+    assert_clear_error(&["retro", "fox-geese", "--layers", "x"], "27..31");
+    // Under the default rule a range above layer 1 needs the one below.
+    assert_clear_error(&["retro", "fox-geese", "--layers", "4..5"], "reads layer 3");
+}
+
+#[test]
 fn fox_and_geese_database_answers_queries_and_plays() {
     let dir = scratch("fox-geese");
     let store = dir.to_str().unwrap();

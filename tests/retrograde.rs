@@ -10,7 +10,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use bitsolve::games::FoxGeese;
 use bitsolve::hash::MultinomialRanker;
 use bitsolve::search::retro2::{
-    LayerReport, LayeredGame, Player, RetroOptions, Successor, Value, open_layer, solve_layers,
+    LayerReport, LayeredGame, Player, RetroOptions, Successor, Value, open_layer,
+    solve_layer_range, solve_layers,
 };
 use bitsolve::search::{Progress, Silent};
 use bitsolve::table::Backing;
@@ -130,6 +131,25 @@ fn fox_and_geese_matches_table_7_up_to_six_geese() {
     }
 }
 
+/// Every position's value in full storage order: a table that stores
+/// representatives only is read through the game's ranking (as `query`
+/// reads it), position by position of the plain game.
+fn values_of_every_position(game: &FoxGeese, top: usize, dir: &Path) -> Vec<Vec<u8>> {
+    let plain = FoxGeese::new(game.capture_wins(), false).unwrap();
+    let stored = stored_values(game, top, dir);
+    let mut state = plain.new_state();
+    (0..=top)
+        .map(|layer| {
+            (0..plain.layer_size(layer))
+                .map(|rank| {
+                    plain.unrank(layer, rank, &mut state);
+                    stored[layer][game.rank(layer, &state) as usize]
+                })
+                .collect()
+        })
+        .collect()
+}
+
 #[test]
 fn fox_and_geese_values_agree_for_threads_symmetry_and_plain_scans() {
     let top = 5;
@@ -140,7 +160,8 @@ fn fox_and_geese_values_agree_for_threads_symmetry_and_plain_scans() {
         let dir = scratch(&format!("fg-{threads}-{symmetry}"));
         let reports = solve(&game, top, threads, Backing::Directory(dir.clone()));
         assert_eq!(reports[5].second_wins, 1_280);
-        tables.push(stored_values(&game, top, &dir));
+        assert_eq!(reports[5].states, 13_290_816);
+        tables.push(values_of_every_position(&game, top, &dir));
         std::fs::remove_dir_all(&dir).unwrap();
     }
     for other in &tables[1..] {
@@ -170,6 +191,136 @@ fn capture_wins_variant_differs_only_where_captures_decide() {
         std::fs::remove_dir_all(&dir).unwrap();
         values
     });
+}
+
+#[test]
+fn representatives_only_store_a_fifth_and_count_like_full_storage() {
+    // Layers 1..=8 under both rules: the counts full storage gave (g = 7, 8
+    // under capture-wins: 918,236 and 6,381,580, against the paper's
+    // 918,195 and 6,381,436; see the README), from 7 of the 33 fox cells.
+    for (capture_wins, won_for_geese) in [
+        (false, [0, 0, 0, 40, 1_280, 21_380, 920_980, 6_761_996]),
+        (true, [0, 0, 0, 40, 1_280, 21_380, 918_236, 6_381_580]),
+    ] {
+        let game = FoxGeese::new(capture_wins, true).unwrap();
+        let reports = solve(&game, 8, 2, Backing::Heap);
+        let won: Vec<u64> = reports[1..].iter().map(|r| r.second_wins).collect();
+        assert_eq!(won, won_for_geese, "capture-wins {capture_wins}");
+        for report in &reports[1..] {
+            assert_eq!(
+                report.stored * 33,
+                report.states * 7,
+                "layer {}",
+                report.layer
+            );
+            assert_eq!(report.first_wins + report.second_wins, report.states);
+        }
+    }
+}
+
+#[test]
+fn capture_wins_layers_solve_alone_in_any_range() {
+    // Layers are independent under capture-wins: 27..=31 alone, and 30
+    // alone, equal the same layers solved after 25 and 26 in one run, and
+    // Algorithm 4's plain scans of each layer.
+    let game = FoxGeese::new(true, false).unwrap();
+    let options = RetroOptions::default();
+    let together = solve_layer_range(&game, 25..=31, &options).unwrap();
+    let dir = scratch("ranges");
+    let stored = RetroOptions {
+        backing: Backing::Directory(dir.clone()),
+        ..Default::default()
+    };
+    let alone = solve_layer_range(&game, 27..=31, &stored).unwrap();
+    let single = solve_layer_range(&game, 30..=30, &RetroOptions::default()).unwrap();
+    for (a, b) in together[2..].iter().zip(&alone) {
+        assert_eq!(
+            (a.layer, a.states, a.second_wins),
+            (b.layer, b.states, b.second_wins)
+        );
+    }
+    assert_eq!(single[0].second_wins, alone[3].second_wins);
+    // Plain scans of layers 28..=31, one at a time (no lower layer is read).
+    let mut state = game.new_state();
+    for layer in 28..=31 {
+        let (table, _) =
+            open_layer(&game, layer, &Backing::ReadOnly(dir.clone()), &Silent).unwrap();
+        let scanned = plain_scan_of_layer(&game, layer);
+        let mismatches = (0..table.len())
+            .filter(|&rank| table.get(rank) != scanned[rank as usize])
+            .count();
+        assert_eq!(mismatches, 0, "layer {layer}");
+        game.unrank(layer, 0, &mut state);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn default_rule_ranges_need_the_layer_below_in_the_store() {
+    let game = FoxGeese::new(false, true).unwrap();
+    let dir = scratch("below");
+    let options = RetroOptions {
+        backing: Backing::Directory(dir.clone()),
+        ..Default::default()
+    };
+    let message = solve_layer_range(&game, 4..=5, &options)
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("reads layer 3"), "{message}");
+    let heap = solve_layer_range(&game, 4..=5, &RetroOptions::default()).unwrap_err();
+    assert!(heap.to_string().contains("no store"), "{heap}");
+    solve_layer_range(&game, 0..=3, &options).unwrap();
+    let upper = solve_layer_range(&game, 4..=5, &options).unwrap();
+    assert_eq!(upper[1].second_wins, 1_280);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Algorithm 4's plain scans of one layer whose values never depend on a
+/// lower layer (the rules decide every move that leaves it).
+fn plain_scan_of_layer<G: LayeredGame>(game: &G, layer: usize) -> Vec<u8> {
+    let size = game.layer_size(layer) as usize;
+    let mut values = vec![Value::Unknown as u8; size];
+    let mut state = game.new_state();
+    loop {
+        let mut changed = false;
+        for rank in 0..size {
+            if values[rank] != Value::Unknown as u8 {
+                continue;
+            }
+            game.unrank(layer, rank as u64, &mut state);
+            let value = game.rule_value(layer, &state).or_else(|| {
+                let mover = game.mover(&state);
+                let mut seen = Vec::new();
+                game.successors(layer, &state, |s: Successor| {
+                    assert_eq!(s.layer, layer, "a move leaves the layer undecided by rule");
+                    seen.push(Value::from_bits(values[s.rank as usize]));
+                    true
+                });
+                if seen.is_empty() {
+                    Some(game.no_move_value(&state))
+                } else if seen.contains(&Value::win_for(mover)) {
+                    Some(Value::win_for(mover))
+                } else if seen.iter().all(|&v| v == Value::win_for(mover.opponent())) {
+                    Some(Value::win_for(mover.opponent()))
+                } else if !seen.contains(&Value::Unknown) {
+                    Some(Value::Draw)
+                } else {
+                    None
+                }
+            });
+            if let Some(value) = value {
+                values[rank] = value as u8;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for value in values.iter_mut().filter(|v| **v == Value::Unknown as u8) {
+        *value = game.undecided_value() as u8;
+    }
+    values
 }
 
 /// Tic-tac-toe as a layered game: layer = empty cells, every move goes one

@@ -7,6 +7,7 @@ mod format;
 mod games;
 mod games_list;
 mod info;
+mod memory;
 mod plot;
 mod progress;
 mod qbf;

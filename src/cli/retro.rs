@@ -1,20 +1,24 @@
 //! `bitsolve retro`, `query` and `play`: two-bit retrograde analysis of
 //! Fox-and-Geese into a database of solved layers, and what it knows.
 
+use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
 
 use super::format::{bytes, group_digits};
+use super::memory::peak_rss;
 use super::progress::Display;
 use super::thread_pool;
 use crate::error::{Error, Result};
 use crate::games::FoxGeese;
 use crate::games::fox_geese::FoxGeeseState;
 use crate::search::retro2::{
-    BITS_PER_POSITION, LayerReport, LayeredGame, RetroOptions, Value, open_layer, solve_layers,
+    BITS_PER_POSITION, LayerReport, LayeredGame, RetroOptions, Value, open_layer, solve_layer_range,
 };
 use crate::table::storage::file_name_for;
 use crate::table::{Backing, TwoBitTable};
@@ -46,9 +50,14 @@ impl FoxGeeseArgs {
 pub struct RetroArgs {
     #[command(subcommand)]
     game: RetroGame,
-    /// Solve the layers of 1..=G geese.
-    #[arg(long, global = true, value_name = "G")]
+    /// Solve the layers of 1..=G geese (the same as --layers 1..G).
+    #[arg(long, global = true, value_name = "G", conflicts_with = "layers")]
     geese: Option<usize>,
+    /// Solve the layers of A..B geese (both included). With --capture-wins
+    /// every layer is independent; under the default rule the layer below A
+    /// must be solved in the --store.
+    #[arg(long, global = true, value_name = "A..B", value_parser = parse_layers)]
+    layers: Option<(usize, usize)>,
     /// Keep each solved layer as a file in DIR; layers already solved there
     /// are skipped, an interrupted one is resumed.
     #[arg(long, value_name = "DIR", global = true)]
@@ -61,42 +70,91 @@ pub struct RetroArgs {
     json: bool,
 }
 
+/// "A..B" (or "A..=B", or one layer "A") as the inclusive range (A, B).
+fn parse_layers(text: &str) -> std::result::Result<(usize, usize), String> {
+    let number = |part: &str| {
+        part.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("'{text}' is not a range of layers like 27..31"))
+    };
+    let (first, last) = match text.split_once("..") {
+        Some((first, last)) => (number(first)?, number(last.trim_start_matches('='))?),
+        None => (number(text)?, number(text)?),
+    };
+    if first > last {
+        return Err(format!(
+            "the range {text} is empty (its first layer is above its last)"
+        ));
+    }
+    Ok((first, last))
+}
+
+/// The layers to solve: from `--layers A..B` or `--geese G` (1..G). Layer
+/// 0 (no geese: the fox simply wins) is solved with any range that starts
+/// at 1 and needs the layer below.
+fn layer_range(args: &RetroArgs, game: &FoxGeese) -> Result<RangeInclusive<usize>> {
+    let (first, last) = match (args.layers, args.geese) {
+        (Some(range), _) => range,
+        (None, Some(top)) => (1, top),
+        (None, None) => {
+            return Err(Error::InvalidParameter(
+                "give --geese G or --layers A..B".into(),
+            ));
+        }
+    };
+    let max = game.max_geese();
+    if first == 0 || last > max {
+        return Err(Error::InvalidParameter(format!(
+            "layers run from 1 to {max} geese, got {first}..{last}"
+        )));
+    }
+    let first = if first == 1 && !game.independent_layers() {
+        0
+    } else {
+        first
+    };
+    Ok(first..=last)
+}
+
 pub(super) fn run_retro(args: RetroArgs) -> Result<()> {
     let RetroGame::FoxGeese(game_args) = &args.game;
     let game = game_args.game()?;
-    let top = args
-        .geese
-        .ok_or_else(|| Error::InvalidParameter("give --geese G".into()))?;
-    if top == 0 || top > game.max_geese() {
-        return Err(Error::InvalidParameter(format!(
-            "--geese must be between 1 and {}, got {top}",
-            game.max_geese()
-        )));
-    }
+    let layers = layer_range(&args, &game)?;
+    let top = *layers.end();
     let pool = thread_pool(args.threads)?;
     let header = format!(
-        "{} · two-bit retrograde analysis · {} threads · {} bits per position while solving\n{:>5}  {:>15}  {:>10}  {:>6}  {:>15}  {:>15}  {:>9}",
+        "{} · two-bit retrograde analysis · {} threads · {} bits per position while solving\n{:>5}  {:>15}  {:>10}  {:>6}  {:>15}  {:>15}  {:>9}  {:>10}",
         game.layer_descriptor(top),
         pool.current_num_threads(),
         BITS_PER_POSITION,
         "geese",
         "states",
-        "space",
+        "stored",
         "passes",
         "won for geese",
         "examined",
-        "time"
+        "time",
+        "peak RSS"
     );
     let display = if args.json {
         Display::new(None, None)
     } else {
         Display::new(Some(header), None)
     };
+    // The process's peak resident memory when each layer finishes. It is
+    // not reset between layers (that would also reset what the system
+    // reports of the whole run to timing tools): run one layer with
+    // --layers G..G for its own peak.
+    let peak_of_layer = Mutex::new(BTreeMap::new());
     // Rows are printed as layers finish: long runs show their progress.
     let print_layer = |report: &LayerReport| {
+        let peak = peak_rss();
+        if let Some(peak) = peak {
+            peak_of_layer.lock().unwrap().insert(report.layer, peak);
+        }
         if !args.json && report.layer > 0 {
             display.print_header();
-            display.suspend(|| print_row(report));
+            display.suspend(|| print_row(report, peak));
         }
     };
     let options = RetroOptions {
@@ -108,12 +166,13 @@ pub(super) fn run_retro(args: RetroArgs) -> Result<()> {
         progress: &display,
         on_layer: &print_layer,
     };
-    let reports = pool.install(|| solve_layers(&game, top, &options));
+    let reports = pool.install(|| solve_layer_range(&game, layers, &options));
     display.finish();
     let reports = reports?;
     display.print_header();
-    // Layer 0 (no geese) is solved too: the fox simply wins.
-    let shown = &reports[1..];
+    // Layer 0 (no geese: the fox simply wins) is solved but not shown.
+    let shown: Vec<&LayerReport> = reports.iter().filter(|r| r.layer > 0).collect();
+    let peaks = peak_of_layer.into_inner().unwrap();
     if args.json {
         let layers: Vec<serde_json::Value> = shown
             .iter()
@@ -121,6 +180,8 @@ pub(super) fn run_retro(args: RetroArgs) -> Result<()> {
                 json!({
                     "geese": r.layer,
                     "states": r.states,
+                    "stored": r.stored,
+                    "stored_bytes": r.stored.div_ceil(4),
                     "won_for_geese": r.second_wins,
                     "won_for_fox": r.first_wins,
                     "passes": r.passes(),
@@ -128,6 +189,7 @@ pub(super) fn run_retro(args: RetroArgs) -> Result<()> {
                     "full_scan_work": r.full_scan_work(),
                     "seconds": r.seconds,
                     "already_solved": r.already_solved,
+                    "peak_rss_bytes": peaks.get(&r.layer),
                 })
             })
             .collect();
@@ -153,21 +215,22 @@ pub(super) fn run_retro(args: RetroArgs) -> Result<()> {
     Ok(())
 }
 
-fn print_row(report: &LayerReport) {
+fn print_row(report: &LayerReport, peak: Option<u64>) {
     let time = if report.already_solved {
         "stored".to_string()
     } else {
         format!("{:.2} s", report.seconds)
     };
     println!(
-        "{:>5}  {:>15}  {:>10}  {:>6}  {:>15}  {:>15}  {:>9}",
+        "{:>5}  {:>15}  {:>10}  {:>6}  {:>15}  {:>15}  {:>9}  {:>10}",
         report.layer,
         group_digits(report.states),
-        bytes(report.states.div_ceil(4)),
+        bytes(report.stored.div_ceil(4)),
         report.passes(),
         group_digits(report.second_wins),
         group_digits(report.examined.iter().sum()),
-        time
+        time,
+        peak.map_or("?".to_string(), bytes)
     );
 }
 

@@ -18,14 +18,17 @@
 //! position are neighbours, as in Algorithm 4. Blocks are the fox cells.
 //! The fox is the first player.
 //!
-//! With `symmetry`, only positions whose fox stands on the least cell of its
-//! orbit under the board's 8 symmetries are solved, each taken to the least
-//! of its images under the symmetries that fix that cell; the other blocks
-//! are filled afterwards by mapping (section 8.1).
+//! With `symmetry`, only the blocks of the fox cells that are least in
+//! their orbit under the board's 8 symmetries are stored (7 of 33 cells, so
+//! a layer takes 7/33 of the memory and disk): a position with the fox
+//! anywhere else is looked up through the symmetry that takes its fox to
+//! such a cell, and within a block only the least of a position's images
+//! under the symmetries fixing the fox's cell is solved, the others copied
+//! from it (section 8.1). Counts weigh each block by its cell's orbit.
 
 use super::board::{Board, MaskMap, ORTHOGONAL};
 use crate::error::{Error, Result, quoted};
-use crate::hash::BinomialRanker;
+use crate::hash::{BinomialRanker, BinomialRun};
 use crate::search::retro2::{LayeredGame, Player, Successor, Value};
 use crate::space::Block;
 
@@ -38,6 +41,25 @@ pub struct FoxGeeseState {
     pub fox: usize,
     pub geese: u64,
     pub fox_to_move: bool,
+}
+
+/// A position as the solver holds it: also the run of ranks its unrank
+/// came from (in its layer), so that the next rank of a scan, most often
+/// in the same run, is unranked with one lookup. It reads as the
+/// [`FoxGeeseState`] it holds.
+#[derive(Clone, Copy, Debug)]
+pub struct Unranked {
+    position: FoxGeeseState,
+    layer: usize,
+    run: BinomialRun,
+}
+
+impl std::ops::Deref for Unranked {
+    type Target = FoxGeeseState;
+
+    fn deref(&self) -> &FoxGeeseState {
+        &self.position
+    }
 }
 
 /// A step from a cell and the jump beyond it, along one line.
@@ -60,7 +82,14 @@ pub struct FoxGeese {
     cell_images: Vec<Vec<usize>>,
     /// For each cell, the symmetries that take it to the least cell of its orbit.
     to_canonical: Vec<Vec<usize>>,
+    /// For each cell, the symmetries other than the identity that fix it.
+    fixing: Vec<Vec<usize>>,
     canonical_cell: Vec<usize>,
+    /// The fox cells whose blocks are stored, in rank order: the canonical
+    /// cells with symmetry, every cell without.
+    stored_cells: Vec<usize>,
+    /// `block_of[cell]`: the cell's block among the stored ones, if stored.
+    block_of: Vec<Option<usize>>,
 }
 
 /// Removes bit `gap` from `mask`, closing the gap.
@@ -122,7 +151,22 @@ impl FoxGeese {
                     .collect()
             })
             .collect();
+        let fixing = (0..CELLS)
+            .map(|cell| {
+                (0..symmetries.len())
+                    .filter(|&g| symmetries[g][cell] == cell)
+                    .filter(|&g| symmetries[g].iter().enumerate().any(|(c, &i)| c != i))
+                    .collect()
+            })
+            .collect();
         let maps = symmetries.iter().map(|image| MaskMap::new(image)).collect();
+        let stored_cells: Vec<usize> = (0..CELLS)
+            .filter(|&cell| !symmetry || canonical_cell[cell] == cell)
+            .collect();
+        let mut block_of = vec![None; CELLS];
+        for (block, &cell) in stored_cells.iter().enumerate() {
+            block_of[cell] = Some(block);
+        }
         Ok(FoxGeese {
             board,
             capture_wins,
@@ -132,7 +176,10 @@ impl FoxGeese {
             symmetries: maps,
             cell_images: symmetries,
             to_canonical,
+            fixing,
             canonical_cell,
+            stored_cells,
+            block_of,
         })
     }
 
@@ -178,17 +225,24 @@ impl FoxGeese {
         }
     }
 
-    /// True when the fox cell is one whose block is solved (all of them
-    /// without symmetry).
+    /// True when the fox cell is one whose block is stored and solved (all
+    /// of them without symmetry).
     pub fn solves_block(&self, fox: usize) -> bool {
-        !self.symmetry || self.canonical_cell[fox] == fox
+        self.block_of[fox].is_some()
     }
 
-    /// Rank of a position as stored (canonical with symmetry).
+    /// The fox cells whose blocks a layer's table holds, in rank order.
+    pub fn stored_cells(&self) -> &[usize] {
+        &self.stored_cells
+    }
+
+    /// Rank of a position whose fox is on a stored cell, as it is (without
+    /// mapping it to its canonical twin).
     #[inline]
     fn raw_rank(&self, state: &FoxGeeseState) -> u64 {
         let geese = state.geese.count_ones() as usize;
-        state.fox as u64 * self.per_fox(geese)
+        let block = self.block_of[state.fox].expect("the fox stands on a stored cell");
+        block as u64 * self.per_fox(geese)
             + 2 * self.rankers[geese].rank(squeeze(state.geese, state.fox))
             + (!state.fox_to_move) as u64
     }
@@ -336,7 +390,7 @@ impl FoxGeese {
 }
 
 impl LayeredGame for FoxGeese {
-    type State = FoxGeeseState;
+    type State = Unranked;
 
     fn layer_descriptor(&self, geese: usize) -> String {
         let variant = if self.capture_wins {
@@ -349,57 +403,95 @@ impl LayeredGame for FoxGeese {
     }
 
     fn layer_size(&self, geese: usize) -> u64 {
-        CELLS as u64 * self.per_fox(geese)
+        self.stored_cells.len() as u64 * self.per_fox(geese)
     }
 
     fn layer_blocks(&self, geese: usize) -> Vec<Block> {
         let per_fox = self.per_fox(geese);
-        (0..CELLS)
-            .filter(|&fox| self.solves_block(fox))
-            .map(|fox| Block {
-                start: fox as u64 * per_fox,
+        (0..self.stored_cells.len() as u64)
+            .map(|block| Block {
+                start: block * per_fox,
                 len: per_fox,
             })
             .collect()
+    }
+
+    fn block_weight(&self, _geese: usize, block: usize) -> u64 {
+        // Each cell of the orbit has as many positions, with the same values.
+        let cell = self.stored_cells[block];
+        self.canonical_cell.iter().filter(|&&c| c == cell).count() as u64
     }
 
     fn reduced_by_symmetry(&self) -> bool {
         self.symmetry
     }
 
-    fn images<F: FnMut(u64)>(&self, _geese: usize, state: &FoxGeeseState, mut emit: F) {
+    #[inline]
+    fn is_representative(&self, _geese: usize, _rank: u64, state: &Unranked) -> bool {
+        // The least of the images under the symmetries fixing the fox's
+        // cell (a stored cell's `to_canonical`): no ranking needed, and
+        // nothing to do where only the identity fixes the cell.
+        self.fixing[state.fox]
+            .iter()
+            .all(|&g| self.symmetries[g].apply(state.geese) >= state.geese)
+    }
+
+    fn images<F: FnMut(u64)>(&self, _geese: usize, state: &Unranked, mut emit: F) {
+        // Only images with the fox on the same cell are in the table.
         for (map, image) in self.symmetries.iter().zip(&self.cell_images) {
-            let mapped = FoxGeeseState {
-                fox: image[state.fox],
-                geese: map.apply(state.geese),
-                ..*state
-            };
-            emit(self.raw_rank(&mapped));
+            if image[state.fox] == state.fox {
+                let mapped = FoxGeeseState {
+                    geese: map.apply(state.geese),
+                    ..**state
+                };
+                emit(self.raw_rank(&mapped));
+            }
         }
     }
 
-    fn new_state(&self) -> FoxGeeseState {
-        FoxGeeseState {
-            fox: 0,
-            geese: 0,
-            fox_to_move: true,
+    fn new_state(&self) -> Unranked {
+        Unranked {
+            position: FoxGeeseState {
+                fox: self.stored_cells[0],
+                geese: 0,
+                fox_to_move: true,
+            },
+            layer: 0,
+            run: BinomialRun::default(),
         }
     }
 
     #[inline]
-    fn unrank(&self, geese: usize, rank: u64, state: &mut FoxGeeseState) {
-        let per_fox = self.per_fox(geese);
-        state.fox = (rank / per_fox) as usize;
-        let within = rank % per_fox;
-        state.fox_to_move = within & 1 == 0;
-        state.geese = widen(self.rankers[geese].unrank(within >> 1), state.fox);
+    fn unrank(&self, geese: usize, rank: u64, state: &mut Unranked) {
+        // Both sides of a position are neighbours (rank = 2 * pattern +
+        // side in a block of even size), so the run is of rank / 2.
+        let pattern = rank >> 1;
+        let squeezed = match state.run.get(pattern).filter(|_| state.layer == geese) {
+            Some(squeezed) => squeezed,
+            None => {
+                let per_fox = self.per_fox(geese);
+                let block = rank / per_fox;
+                state.position.fox = self.stored_cells[block as usize];
+                state.layer = geese;
+                let first_pattern = block * per_fox / 2;
+                state.run = self.rankers[geese]
+                    .unrank_run(pattern - first_pattern)
+                    .shifted(first_pattern);
+                state
+                    .run
+                    .get(pattern)
+                    .expect("a run holds the rank it was made for")
+            }
+        };
+        state.position.fox_to_move = rank & 1 == 0;
+        state.position.geese = widen(squeezed, state.position.fox);
     }
 
-    fn rank(&self, _geese: usize, state: &FoxGeeseState) -> u64 {
+    fn rank(&self, _geese: usize, state: &Unranked) -> u64 {
         self.rank_of(state)
     }
 
-    fn mover(&self, state: &FoxGeeseState) -> Player {
+    fn mover(&self, state: &Unranked) -> Player {
         if state.fox_to_move {
             Player::First
         } else {
@@ -417,12 +509,7 @@ impl LayeredGame for FoxGeese {
     }
 
     #[inline]
-    fn successors<F: FnMut(Successor) -> bool>(
-        &self,
-        geese: usize,
-        state: &FoxGeeseState,
-        mut emit: F,
-    ) {
+    fn successors<F: FnMut(Successor) -> bool>(&self, geese: usize, state: &Unranked, mut emit: F) {
         self.for_each_move(state, |next| {
             let layer = next.geese.count_ones() as usize;
             debug_assert!(layer == geese || layer + 1 == geese);
@@ -434,12 +521,57 @@ impl LayeredGame for FoxGeese {
     }
 
     #[inline]
-    fn predecessors<F: FnMut(u64)>(&self, _geese: usize, state: &FoxGeeseState, mut emit: F) {
+    fn lower_successors<F: FnMut(Successor) -> bool>(
+        &self,
+        geese: usize,
+        state: &Unranked,
+        mut emit: F,
+    ) -> bool {
+        // Captures leave the layer; steps stay in it and need no rank.
+        if state.fox_to_move {
+            for line in &self.lines[state.fox] {
+                let Some(beyond) = line.beyond else { continue };
+                if state.geese >> line.next & 1 == 1 && self.empty(state, beyond) {
+                    let next = FoxGeeseState {
+                        fox: beyond,
+                        geese: state.geese & !(1 << line.next),
+                        fox_to_move: false,
+                    };
+                    let rank = self.rank_of(&next);
+                    if !emit(Successor {
+                        layer: geese - 1,
+                        rank,
+                    }) {
+                        break;
+                    }
+                }
+            }
+            self.lines[state.fox]
+                .iter()
+                .any(|line| self.empty(state, line.next))
+        } else {
+            let mut geese_left = state.geese;
+            while geese_left != 0 {
+                let from = geese_left.trailing_zeros() as usize;
+                geese_left &= geese_left - 1;
+                if self.lines[from]
+                    .iter()
+                    .any(|line| self.empty(state, line.next))
+                {
+                    return true;
+                }
+            }
+            false
+        }
+    }
+
+    #[inline]
+    fn predecessors<F: FnMut(u64)>(&self, _geese: usize, state: &Unranked, mut emit: F) {
         // Steps are reversible: the same-layer positions that lead here are
         // those the other side's steps lead to, with the side flipped back.
         let previous = FoxGeeseState {
             fox_to_move: !state.fox_to_move,
-            ..*state
+            ..**state
         };
         if previous.fox_to_move {
             for line in &self.lines[state.fox] {
@@ -468,7 +600,7 @@ impl LayeredGame for FoxGeese {
         }
     }
 
-    fn no_move_value(&self, state: &FoxGeeseState) -> Value {
+    fn no_move_value(&self, state: &Unranked) -> Value {
         // A trapped fox loses; so do geese without a move (never for g <= 8).
         if state.fox_to_move {
             Value::SecondWins
@@ -477,7 +609,7 @@ impl LayeredGame for FoxGeese {
         }
     }
 
-    fn rule_value(&self, _geese: usize, state: &FoxGeeseState) -> Option<Value> {
+    fn rule_value(&self, _geese: usize, state: &Unranked) -> Option<Value> {
         if !self.capture_wins || !state.fox_to_move {
             return None;
         }
@@ -491,6 +623,12 @@ impl LayeredGame for FoxGeese {
 
     fn undecided_value(&self) -> Value {
         Value::FirstWins
+    }
+
+    fn independent_layers(&self) -> bool {
+        // Captures are the only moves that leave a layer, and with
+        // capture-wins a position with one is the fox's by rule.
+        self.capture_wins
     }
 }
 
@@ -546,6 +684,53 @@ mod tests {
                 assert!(found, "{predecessor} does not move to {rank}");
             });
         }
+    }
+
+    #[test]
+    fn lower_successors_are_the_captures_and_say_whether_a_step_exists() {
+        for (capture_wins, symmetry) in [(false, false), (true, true)] {
+            let game = FoxGeese::new(capture_wins, symmetry).unwrap();
+            let mut state = game.new_state();
+            for geese in [3, 9, 20, 31] {
+                for rank in (0..game.layer_size(geese)).step_by(997) {
+                    game.unrank(geese, rank, &mut state);
+                    let (mut expected, mut stays) = (Vec::new(), false);
+                    game.successors(geese, &state, |s| {
+                        if s.layer == geese {
+                            stays = true;
+                        } else {
+                            expected.push(s);
+                        }
+                        true
+                    });
+                    let mut got = Vec::new();
+                    let got_stays = game.lower_successors(geese, &state, |s| {
+                        got.push(s);
+                        true
+                    });
+                    assert_eq!((got, got_stays), (expected, stays), "g {geese} rank {rank}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn representatives_are_the_positions_that_rank_to_themselves() {
+        let game = FoxGeese::new(false, true).unwrap();
+        let mut state = game.new_state();
+        for geese in [2, 7] {
+            for rank in (0..game.layer_size(geese)).step_by(13) {
+                game.unrank(geese, rank, &mut state);
+                assert_eq!(
+                    game.is_representative(geese, rank, &state),
+                    game.rank(geese, &state) == rank,
+                    "g {geese} rank {rank}"
+                );
+            }
+        }
+        assert_eq!(game.stored_cells().len(), 7);
+        let weights: u64 = (0..7).map(|b| game.block_weight(4, b)).sum();
+        assert_eq!(weights, 33, "the stored cells' orbits cover the board");
     }
 
     #[test]

@@ -42,7 +42,7 @@
 mod solver;
 
 pub use solver::{
-    BITS_PER_POSITION, LayerReport, RetroOptions, open_layer, solve_layers,
+    BITS_PER_POSITION, LayerReport, RetroOptions, open_layer, solve_layer_range, solve_layers,
     solve_layers_keeping_top,
 };
 
@@ -106,10 +106,11 @@ pub trait LayeredGame: Sync {
     /// the layer's file in a store.
     fn layer_descriptor(&self, layer: usize) -> String;
 
-    /// Number of ranks in `layer`.
+    /// Number of ranks in `layer`'s table.
     fn layer_size(&self, layer: usize) -> u64;
 
-    /// The layout of a layer into blocks (units of parallel work).
+    /// The layout of a layer's table into blocks, which cover it in order
+    /// (units of parallel work, and of [`block_weight`](Self::block_weight)).
     fn layer_blocks(&self, layer: usize) -> Vec<Block> {
         vec![Block {
             start: 0,
@@ -117,18 +118,41 @@ pub trait LayeredGame: Sync {
         }]
     }
 
+    /// How many positions of the whole layer each position of block `block`
+    /// stands for: a table may store only the blocks of representatives
+    /// (Fox-and-Geese with symmetry stores the canonical fox cells' blocks,
+    /// and a block then counts for its cell's orbit). Layer counts are
+    /// weighted by it; 1 by default.
+    fn block_weight(&self, _layer: usize, _block: usize) -> u64 {
+        1
+    }
+
     /// True when `rank` maps positions to a canonical twin under the game's
     /// symmetries (section 8.1): only positions with `rank(unrank(r)) == r`
-    /// are solved, in the blocks of [`layer_blocks`](Self::layer_blocks),
-    /// and every other position of the layer is copied from its twin at the
-    /// end.
+    /// are solved, and every other position of the table is copied from
+    /// its twin at the end.
     fn reduced_by_symmetry(&self) -> bool {
         false
     }
 
-    /// With symmetry reduction: the ranks of every position that `state`
-    /// stands for (its images under the symmetries), itself included.
+    /// With symmetry reduction: whether the position at `rank` (unranked
+    /// into `state`) is the one of its twins that is solved, i.e.
+    /// `rank(state) == rank`; a game may answer without ranking.
+    fn is_representative(&self, layer: usize, rank: u64, state: &Self::State) -> bool {
+        self.rank(layer, state) == rank
+    }
+
+    /// With symmetry reduction: the ranks of every position of the table
+    /// that `state` stands for (its images under the symmetries that keep
+    /// it in the table), itself included.
     fn images<F: FnMut(u64)>(&self, _layer: usize, _state: &Self::State, _emit: F) {}
+
+    /// True when a layer is solved without reading the layer below (no move
+    /// leaves a layer, or the rules decide every position that has such a
+    /// move): any range of layers can then be solved alone.
+    fn independent_layers(&self) -> bool {
+        false
+    }
 
     fn new_state(&self) -> Self::State;
 
@@ -149,6 +173,28 @@ pub trait LayeredGame: Sync {
     /// layers first, until `emit` returns false. Moves alternate: the
     /// mover of a successor is always the opponent.
     fn successors<F: FnMut(Successor) -> bool>(&self, layer: usize, state: &Self::State, emit: F);
+
+    /// Emits the moves to lower layers (as [`successors`](Self::successors)
+    /// does, until `emit` returns false) and tells whether the position
+    /// also has a move within its layer. The first pass of a layer needs
+    /// no more, as the layer's own positions are all unknown then; a game
+    /// may answer without ranking the moves within the layer.
+    fn lower_successors<F: FnMut(Successor) -> bool>(
+        &self,
+        layer: usize,
+        state: &Self::State,
+        mut emit: F,
+    ) -> bool {
+        let mut stays = false;
+        self.successors(layer, state, |successor| {
+            if successor.layer == layer {
+                stays = true;
+                return false;
+            }
+            emit(successor)
+        });
+        stays
+    }
 
     /// Emits the rank of every same-layer position with a move to `state`.
     fn predecessors<F: FnMut(u64)>(&self, layer: usize, state: &Self::State, emit: F);

@@ -1,17 +1,19 @@
 //! The layer-by-layer solver of two-bit retrograde analysis (see the module
 //! documentation for the passes).
 
+use std::ops::RangeInclusive;
 use std::time::Instant;
 
 use rayon::prelude::*;
 
 use super::{LayeredGame, Player, Successor, Value};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::search::checkpoint::Checkpoint;
 use crate::search::chunks::{Chunk, chunks_of};
 use crate::search::identity::layer_identity;
 use crate::search::{Progress, Silent};
 use crate::space::Block;
+use crate::table::storage::file_name_for;
 use crate::table::{Backing, OneBitTable, TwoBitTable};
 
 /// Bits per position while a layer is being solved: the value (2), the
@@ -37,11 +39,15 @@ impl Default for RetroOptions<'_> {
     }
 }
 
-/// One solved layer.
+/// One solved layer. Counts are of the whole layer, also when the table
+/// stores representatives only.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LayerReport {
     pub layer: usize,
     pub states: u64,
+    /// Positions in the layer's table (fewer than `states` when it stores
+    /// representatives only).
+    pub stored: u64,
     pub first_wins: u64,
     pub second_wins: u64,
     pub draws: u64,
@@ -59,9 +65,9 @@ impl LayerReport {
     }
 
     /// Positions Algorithm 4's repeated full scans would have visited:
-    /// every position, once per pass.
+    /// every position of the table, once per pass.
     pub fn full_scan_work(&self) -> u64 {
-        self.states * self.passes() as u64
+        self.stored * self.passes() as u64
     }
 }
 
@@ -73,7 +79,19 @@ pub fn solve_layers<G: LayeredGame>(
     top: usize,
     options: &RetroOptions,
 ) -> Result<Vec<LayerReport>> {
-    solve_layers_keeping_top(game, top, options).map(|(reports, _)| reports)
+    solve_layer_range(game, 0..=top, options)
+}
+
+/// Solves the layers of `layers` in order, one report each. Unless the
+/// range starts at layer 0 or the game's layers are
+/// [independent](LayeredGame::independent_layers), the layer below the
+/// first is read from the store, where it must be solved.
+pub fn solve_layer_range<G: LayeredGame>(
+    game: &G,
+    layers: RangeInclusive<usize>,
+    options: &RetroOptions,
+) -> Result<Vec<LayerReport>> {
+    solve_range_keeping_top(game, layers, options).map(|(reports, _)| reports)
 }
 
 /// As [`solve_layers`], also handing back the value table of layer `top`.
@@ -82,16 +100,72 @@ pub fn solve_layers_keeping_top<G: LayeredGame>(
     top: usize,
     options: &RetroOptions,
 ) -> Result<(Vec<LayerReport>, TwoBitTable)> {
-    let mut reports = Vec::with_capacity(top + 1);
-    let mut lower: Option<TwoBitTable> = None;
-    for layer in 0..=top {
+    solve_range_keeping_top(game, 0..=top, options)
+}
+
+fn solve_range_keeping_top<G: LayeredGame>(
+    game: &G,
+    layers: RangeInclusive<usize>,
+    options: &RetroOptions,
+) -> Result<(Vec<LayerReport>, TwoBitTable)> {
+    let first = *layers.start();
+    if layers.is_empty() {
+        return Err(Error::InvalidParameter(format!(
+            "the range of layers {first}..{} is empty",
+            layers.end()
+        )));
+    }
+    let mut lower = match first {
+        0 => None,
+        _ if game.independent_layers() => None,
+        _ => Some(solved_lower_layer(game, first - 1, options)?),
+    };
+    let mut reports = Vec::with_capacity(layers.clone().count());
+    for layer in layers {
         let (table, report) = solve_layer(game, layer, lower.as_ref(), options)?;
         (options.on_layer)(&report);
         reports.push(report);
         // The layer below is no longer needed: release it.
         lower = Some(table);
     }
-    Ok((reports, lower.expect("at least layer 0")))
+    Ok((reports, lower.expect("a range holds a layer")))
+}
+
+/// The solved table of `layer` from the store, read only: a range of
+/// layers starting above it reads its values.
+fn solved_lower_layer<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    options: &RetroOptions,
+) -> Result<TwoBitTable> {
+    let needed = |why: &str| {
+        Error::InvalidParameter(format!(
+            "solving from layer {} reads layer {layer} ({}), {why}: solve layers up to {layer} into the store first",
+            layer + 1,
+            game.layer_descriptor(layer)
+        ))
+    };
+    let dir = match &options.backing {
+        Backing::Directory(dir) | Backing::ReadOnly(dir) => dir,
+        Backing::Heap => return Err(needed("and there is no store to read it from")),
+    };
+    let identity = layer_identity(game, layer, "retrograde values", 2);
+    if !dir.join(file_name_for(&identity.descriptor)).exists() {
+        return Err(needed(&format!("which is not in {}", dir.display())));
+    }
+    let (table, checkpoint) = open_layer(
+        game,
+        layer,
+        &Backing::ReadOnly(dir.clone()),
+        options.progress,
+    )?;
+    if !checkpoint.is_some_and(|c| c.complete) {
+        return Err(needed(&format!(
+            "which is not completely solved in {}",
+            dir.display()
+        )));
+    }
+    Ok(table)
 }
 
 /// Opens a layer's value table (solved or not) for reading values.
@@ -124,7 +198,7 @@ fn solve_layer<G: LayeredGame>(
         ..
     }) = &checkpoint
     {
-        let report = count_report(layer, &values, counts.clone(), 0.0, true);
+        let report = count_report(game, layer, &values, counts.clone(), 0.0, true);
         return Ok((values, report));
     }
     let mut examined = match checkpoint {
@@ -211,6 +285,7 @@ fn solve_layer<G: LayeredGame>(
     solver.fill_from_twins(&chunk_refs);
     record(&values, &examined, true)?;
     let report = count_report(
+        game,
         layer,
         &values,
         examined,
@@ -230,19 +305,37 @@ fn record(values: &TwoBitTable, examined: &[u64], complete: bool) -> Result<()> 
     .write(values.storage())
 }
 
-fn count_report(
+fn count_report<G: LayeredGame>(
+    game: &G,
     layer: usize,
     values: &TwoBitTable,
     examined: Vec<u64>,
     seconds: f64,
     already_solved: bool,
 ) -> LayerReport {
+    // Each block's counts times its weight: whole-layer counts.
+    let blocks = game.layer_blocks(layer);
+    let count = |value: Value| -> u64 {
+        blocks
+            .iter()
+            .enumerate()
+            .map(|(b, block)| {
+                game.block_weight(layer, b) * values.count_in(block.range(), value as u8)
+            })
+            .sum()
+    };
+    let states = blocks
+        .iter()
+        .enumerate()
+        .map(|(b, block)| game.block_weight(layer, b) * block.len)
+        .sum();
     LayerReport {
         layer,
-        states: values.len(),
-        first_wins: values.count(Value::FirstWins as u8),
-        second_wins: values.count(Value::SecondWins as u8),
-        draws: values.count(Value::Draw as u8),
+        states,
+        stored: values.len(),
+        first_wins: count(Value::FirstWins),
+        second_wins: count(Value::SecondWins),
+        draws: count(Value::Draw),
         examined,
         seconds,
         already_solved,
@@ -300,11 +393,7 @@ impl<G: LayeredGame> LayerSolver<'_, G> {
         let mover = self.game.mover(state);
         let (win, loss) = (Value::win_for(mover), Value::win_for(mover.opponent()));
         let (mut moves, mut draws, mut open, mut won) = (0u64, false, false, false);
-        self.game.successors(self.layer, state, |successor| {
-            if lower_only && successor.layer == self.layer {
-                open = true;
-                return false;
-            }
+        let mut look = |successor: Successor| {
             moves += 1;
             match self.value_of(successor) {
                 value if value == win => won = true,
@@ -315,7 +404,15 @@ impl<G: LayeredGame> LayerSolver<'_, G> {
             // A win settles it; an open move leaves nothing to settle, but
             // in pass 0 a later lower-layer move may still win.
             !(won || open && !lower_only)
-        });
+        };
+        if lower_only {
+            // A move within the layer leads to an unknown position.
+            if self.game.lower_successors(self.layer, state, &mut look) {
+                open = true;
+            }
+        } else {
+            self.game.successors(self.layer, state, look);
+        }
         if won {
             Verdict::Decided(win)
         } else if open {
@@ -393,7 +490,9 @@ impl<G: LayeredGame> LayerSolver<'_, G> {
                 continue;
             }
             self.game.unrank(self.layer, rank, &mut state);
-            if self.game.reduced_by_symmetry() && self.game.rank(self.layer, &state) != rank {
+            if self.game.reduced_by_symmetry()
+                && !self.game.is_representative(self.layer, rank, &state)
+            {
                 // Not canonical: copied from its twin at the end.
                 continue;
             }
