@@ -237,48 +237,110 @@ fn solve_layer<G: LayeredGame>(
     // second's, so the second sweep already sees what the first decided.
     progress.begin_pass(&format!("layer {layer} pass 0"), 2 * chunks.len() as u64);
     let mut initial = 0;
+    let mut marked = Marks::default();
     for sweep in [Player::First, Player::Second] {
-        initial += chunk_refs
+        let (examined, marks) = chunk_refs
             .par_iter()
             .map(|chunk| {
-                let done = solver.initial_chunk(chunk, sweep, &frontier);
+                let mut marks = Marks::default();
+                let done = solver.initial_chunk(chunk, sweep, &frontier, &mut marks);
                 progress.advance(1);
-                done
+                (done, marks)
             })
-            .sum::<u64>();
+            .reduce(Default::default, |(a, m), (b, n)| (a + b, m.merge(n)));
+        initial += examined;
+        marked = marked.merge(marks);
     }
     progress.end_pass();
     examined.push(initial);
     record(&values, &examined, false)?;
 
+    // Late passes decide few positions: while a pass's marks are few they
+    // are listed, and the next pass visits the list instead of scanning
+    // the bit tables (Fox-and-Geese g = 11: 253 passes, most deciding a
+    // few thousand of 1.8 G positions).
+    let list_limit = size / LIST_DENSITY;
     let (mut current, mut next) = (&frontier, &next_frontier);
-    while current.count_ones() > 0 {
+    let mut frontier_list = marked.listed(list_limit);
+    while marked.count > 0 {
         let pass = examined.len();
         progress.begin_pass(
             &format!("layer {layer} pass {pass}"),
             2 * chunks.len() as u64,
         );
-        let triggered: u64 = chunk_refs
-            .par_iter()
-            .map(|chunk| {
-                let done = solver.propagate_chunk(chunk, current, next, &candidates);
-                progress.advance(1);
-                done
-            })
-            .sum();
-        let checked: u64 = chunk_refs
-            .par_iter()
-            .map(|chunk| {
-                let done = solver.check_candidates(chunk, &candidates, next);
-                progress.advance(1);
-                done
-            })
-            .sum();
+        let propagate = |ranks: RankSource| {
+            let (mut next_marks, mut candidate_marks) = (Marks::default(), Marks::default());
+            let mut state = game.new_state();
+            let mut examined = 0;
+            ranks(&mut |rank| {
+                examined += solver.propagate_one(
+                    rank,
+                    &mut state,
+                    next,
+                    &candidates,
+                    &mut next_marks,
+                    &mut candidate_marks,
+                )
+            });
+            (examined, next_marks, candidate_marks)
+        };
+        let merge3 = |(a, m, c): (u64, Marks, Marks), (b, n, d): (u64, Marks, Marks)| {
+            (a + b, m.merge(n), c.merge(d))
+        };
+        let (triggered, won, mut candidate_marks) = match &frontier_list {
+            Some(list) => list
+                .par_chunks(LIST_WORK)
+                .map(|part| propagate(&mut |visit| part.iter().for_each(|&r| visit(r))))
+                .reduce(Default::default, merge3),
+            None => chunk_refs
+                .par_iter()
+                .map(|chunk| {
+                    let done = propagate(&mut |visit| {
+                        current.for_each_set(chunk.ranks.clone(), &mut *visit)
+                    });
+                    progress.advance(1);
+                    done
+                })
+                .reduce(Default::default, merge3),
+        };
+        let check = |ranks: RankSource| {
+            let mut marks = Marks::default();
+            let mut state = game.new_state();
+            let mut examined = 0;
+            ranks(&mut |rank| {
+                examined += solver.check_one(rank, &mut state, &candidates, next, &mut marks)
+            });
+            (examined, marks)
+        };
+        let merge2 = |(a, m): (u64, Marks), (b, n): (u64, Marks)| (a + b, m.merge(n));
+        let (checked, lost) = match candidate_marks.listed(list_limit) {
+            Some(list) => list
+                .par_chunks(LIST_WORK)
+                .map(|part| check(&mut |visit| part.iter().for_each(|&r| visit(r))))
+                .reduce(Default::default, merge2),
+            None => chunk_refs
+                .par_iter()
+                .map(|chunk| {
+                    let done = check(&mut |visit| {
+                        candidates.for_each_set(chunk.ranks.clone(), &mut *visit)
+                    });
+                    progress.advance(1);
+                    done
+                })
+                .reduce(Default::default, merge2),
+        };
         progress.end_pass();
         examined.push(triggered + checked);
         record(&values, &examined, false)?;
-        current.clear_all()?;
+        match &frontier_list {
+            Some(list) => list.par_iter().for_each(|&rank| {
+                current.clear(rank);
+            }),
+            None => current.clear_all()?,
+        }
         std::mem::swap(&mut current, &mut next);
+        marked = won.merge(lost);
+        frontier_list = marked.listed(list_limit);
     }
 
     values.fill_zero_cells(game.undecided_value() as u8);
@@ -293,6 +355,66 @@ fn solve_layer<G: LayeredGame>(
         false,
     );
     Ok((values, report))
+}
+
+/// A pass lists the ranks it marks only while they are fewer than one in
+/// `LIST_DENSITY` positions of the layer: 8 bytes a rank then stay below
+/// the bit table's own size, and walking the list beats scanning the table.
+const LIST_DENSITY: u64 = 64;
+
+/// Calls its argument with each rank of a pass's source: a list's, or the
+/// set bits of a chunk of a table.
+type RankSource<'a> = &'a mut dyn FnMut(&mut dyn FnMut(u64));
+
+/// Listed ranks per unit of parallel work.
+const LIST_WORK: usize = 4096;
+
+/// The ranks a pass marked in a bit table (each once): how many, and the
+/// list of them until it grows past [`LIST_DENSITY`] (then only the table
+/// knows them).
+#[derive(Default)]
+struct Marks {
+    count: u64,
+    ranks: Vec<u64>,
+    overflowed: bool,
+}
+
+impl Marks {
+    /// Ranks beyond which one worker stops listing: the layer's limit is
+    /// checked when the workers' lists are joined.
+    const WORKER_LIMIT: usize = 1 << 22;
+
+    fn push(&mut self, rank: u64) {
+        self.count += 1;
+        if self.overflowed {
+            return;
+        }
+        if self.ranks.len() < Self::WORKER_LIMIT {
+            self.ranks.push(rank);
+        } else {
+            self.overflowed = true;
+            self.ranks = Vec::new();
+        }
+    }
+
+    fn merge(mut self, mut other: Marks) -> Marks {
+        self.count += other.count;
+        if self.overflowed || other.overflowed {
+            self.overflowed = true;
+            self.ranks = Vec::new();
+        } else {
+            if self.ranks.len() < other.ranks.len() {
+                std::mem::swap(&mut self.ranks, &mut other.ranks);
+            }
+            self.ranks.extend_from_slice(&other.ranks);
+        }
+        self
+    }
+
+    /// The list, if it holds every mark and no more than `limit`.
+    fn listed(&mut self, limit: u64) -> Option<Vec<u64>> {
+        (!self.overflowed && self.count <= limit).then(|| std::mem::take(&mut self.ranks))
+    }
 }
 
 fn record(values: &TwoBitTable, examined: &[u64], complete: bool) -> Result<()> {
@@ -471,7 +593,13 @@ impl<G: LayeredGame> LayerSolver<'_, G> {
     /// win for the second player (their predecessors' evaluation may have
     /// stopped before reaching them). Positions already decided (a resumed
     /// layer) all join the frontier.
-    fn initial_chunk(&self, chunk: &Chunk, sweep: Player, frontier: &OneBitTable) -> u64 {
+    fn initial_chunk(
+        &self,
+        chunk: &Chunk,
+        sweep: Player,
+        frontier: &OneBitTable,
+        marks: &mut Marks,
+    ) -> u64 {
         let mut state = self.game.new_state();
         let mut examined = 0;
         for rank in chunk.ranks.clone() {
@@ -486,7 +614,9 @@ impl<G: LayeredGame> LayerSolver<'_, G> {
                 continue;
             }
             if self.values.get(rank) != Value::Unknown as u8 {
-                frontier.set(rank);
+                if frontier.test_and_set(rank) {
+                    marks.push(rank);
+                }
                 continue;
             }
             self.game.unrank(self.layer, rank, &mut state);
@@ -504,69 +634,75 @@ impl<G: LayeredGame> LayerSolver<'_, G> {
                 sweep == Player::First || self.recorded == Some(Value::win_for(sweep));
             if let Some(value) = self.settle(self.evaluate(&state, only_lower_wins)) {
                 self.values.set(rank, value as u8);
-                if sweep == Player::Second || value == Value::SecondWins {
-                    frontier.set(rank);
+                if (sweep == Player::Second || value == Value::SecondWins)
+                    && frontier.test_and_set(rank)
+                {
+                    marks.push(rank);
                 }
             }
         }
         examined
     }
 
-    /// For every frontier position of the chunk, its unknown predecessors
-    /// are won if it is won for their mover (into the next frontier), and
-    /// candidates for a loss or draw otherwise.
-    fn propagate_chunk(
+    /// Its unknown predecessors of the frontier position `rank` are won if
+    /// it is won for their mover (into the next frontier), and candidates
+    /// for a loss or draw otherwise. Returns the predecessors examined.
+    fn propagate_one(
         &self,
-        chunk: &Chunk,
-        frontier: &OneBitTable,
+        rank: u64,
+        state: &mut G::State,
         next: &OneBitTable,
         candidates: &OneBitTable,
+        next_marks: &mut Marks,
+        candidate_marks: &mut Marks,
     ) -> u64 {
-        let mut state = self.game.new_state();
         let mut examined = 0;
-        frontier.for_each_set(chunk.ranks.clone(), |rank| {
-            let value = Value::from_bits(self.values.get(rank));
-            self.game.unrank(self.layer, rank, &mut state);
-            let predecessor_mover: Player = self.game.mover(&state).opponent();
-            let wins_for_predecessor = value == Value::win_for(predecessor_mover);
-            self.game.predecessors(self.layer, &state, |predecessor| {
-                examined += 1;
-                if self.values.get(predecessor) != Value::Unknown as u8 {
-                    return;
+        let value = Value::from_bits(self.values.get(rank));
+        self.game.unrank(self.layer, rank, state);
+        let predecessor_mover: Player = self.game.mover(state).opponent();
+        let wins_for_predecessor = value == Value::win_for(predecessor_mover);
+        self.game.predecessors(self.layer, state, |predecessor| {
+            examined += 1;
+            if self.values.get(predecessor) != Value::Unknown as u8 {
+                return;
+            }
+            if wins_for_predecessor {
+                if self
+                    .values
+                    .compare_and_set(predecessor, Value::Unknown as u8, value as u8)
+                    && next.test_and_set(predecessor)
+                {
+                    next_marks.push(predecessor);
                 }
-                if wins_for_predecessor {
-                    if self
-                        .values
-                        .compare_and_set(predecessor, Value::Unknown as u8, value as u8)
-                    {
-                        next.set(predecessor);
-                    }
-                } else {
-                    candidates.set(predecessor);
-                }
-            });
+            } else if candidates.test_and_set(predecessor) {
+                candidate_marks.push(predecessor);
+            }
         });
         examined
     }
 
-    /// Candidates of the chunk whose moves now all lose (or all end and
-    /// some draw) are decided, into the next frontier.
-    fn check_candidates(&self, chunk: &Chunk, candidates: &OneBitTable, next: &OneBitTable) -> u64 {
-        let mut state = self.game.new_state();
-        let mut examined = 0;
-        candidates.for_each_set(chunk.ranks.clone(), |rank| {
-            candidates.clear(rank);
-            if self.values.get(rank) != Value::Unknown as u8 {
-                return;
-            }
-            examined += 1;
-            self.game.unrank(self.layer, rank, &mut state);
-            let unknown = Value::Unknown as u8;
-            let settled = self.settle(self.evaluate(&state, false));
-            if settled.is_some_and(|v| self.values.compare_and_set(rank, unknown, v as u8)) {
-                next.set(rank);
-            }
-        });
-        examined
+    /// A candidate whose moves now all lose (or all end and some draw) is
+    /// decided, into the next frontier. Returns 1 if it was examined.
+    fn check_one(
+        &self,
+        rank: u64,
+        state: &mut G::State,
+        candidates: &OneBitTable,
+        next: &OneBitTable,
+        next_marks: &mut Marks,
+    ) -> u64 {
+        candidates.clear(rank);
+        if self.values.get(rank) != Value::Unknown as u8 {
+            return 0;
+        }
+        self.game.unrank(self.layer, rank, state);
+        let unknown = Value::Unknown as u8;
+        let settled = self.settle(self.evaluate(state, false));
+        if settled.is_some_and(|v| self.values.compare_and_set(rank, unknown, v as u8))
+            && next.test_and_set(rank)
+        {
+            next_marks.push(rank);
+        }
+        1
     }
 }
