@@ -237,17 +237,21 @@ fn solve_layer<G: LayeredGame>(
     // second's, so the second sweep already sees what the first decided.
     progress.begin_pass(&format!("layer {layer} pass 0"), 2 * chunks.len() as u64);
     let mut initial = 0;
-    let mut marked = Marks::default();
+    let list_limit = size / LIST_DENSITY;
+    let mut marked = Marks::new(list_limit);
     for sweep in [Player::First, Player::Second] {
         let (examined, marks) = chunk_refs
             .par_iter()
             .map(|chunk| {
-                let mut marks = Marks::default();
+                let mut marks = Marks::new(list_limit);
                 let done = solver.initial_chunk(chunk, sweep, &frontier, &mut marks);
                 progress.advance(1);
                 (done, marks)
             })
-            .reduce(Default::default, |(a, m), (b, n)| (a + b, m.merge(n)));
+            .reduce(
+                || (0, Marks::new(list_limit)),
+                |(a, m), (b, n)| (a + b, m.merge(n)),
+            );
         initial += examined;
         marked = marked.merge(marks);
     }
@@ -255,13 +259,12 @@ fn solve_layer<G: LayeredGame>(
     examined.push(initial);
     record(&values, &examined, false)?;
 
-    // Late passes decide few positions: while a pass's marks are few they
-    // are listed, and the next pass visits the list instead of scanning
-    // the bit tables (Fox-and-Geese g = 11: 253 passes, most deciding a
+    // Late passes decide few positions: while a pass's marks are fewer
+    // than `list_limit` they are listed, and the next pass visits the list
+    // instead of scanning the bit tables (Fox-and-Geese g = 11: 253 passes, most deciding a
     // few thousand of 1.8 G positions).
-    let list_limit = size / LIST_DENSITY;
     let (mut current, mut next) = (&frontier, &next_frontier);
-    let mut frontier_list = marked.listed(list_limit);
+    let mut frontier_list = marked.listed();
     while marked.count > 0 {
         let pass = examined.len();
         progress.begin_pass(
@@ -269,7 +272,8 @@ fn solve_layer<G: LayeredGame>(
             2 * chunks.len() as u64,
         );
         let propagate = |ranks: RankSource| {
-            let (mut next_marks, mut candidate_marks) = (Marks::default(), Marks::default());
+            let (mut next_marks, mut candidate_marks) =
+                (Marks::new(list_limit), Marks::new(list_limit));
             let mut state = game.new_state();
             let mut examined = 0;
             ranks(&mut |rank| {
@@ -291,7 +295,10 @@ fn solve_layer<G: LayeredGame>(
             Some(list) => list
                 .par_chunks(LIST_WORK)
                 .map(|part| propagate(&mut |visit| part.iter().for_each(|&r| visit(r))))
-                .reduce(Default::default, merge3),
+                .reduce(
+                    || (0, Marks::new(list_limit), Marks::new(list_limit)),
+                    merge3,
+                ),
             None => chunk_refs
                 .par_iter()
                 .map(|chunk| {
@@ -301,10 +308,13 @@ fn solve_layer<G: LayeredGame>(
                     progress.advance(1);
                     done
                 })
-                .reduce(Default::default, merge3),
+                .reduce(
+                    || (0, Marks::new(list_limit), Marks::new(list_limit)),
+                    merge3,
+                ),
         };
         let check = |ranks: RankSource| {
-            let mut marks = Marks::default();
+            let mut marks = Marks::new(list_limit);
             let mut state = game.new_state();
             let mut examined = 0;
             ranks(&mut |rank| {
@@ -313,11 +323,11 @@ fn solve_layer<G: LayeredGame>(
             (examined, marks)
         };
         let merge2 = |(a, m): (u64, Marks), (b, n): (u64, Marks)| (a + b, m.merge(n));
-        let (checked, lost) = match candidate_marks.listed(list_limit) {
+        let (checked, lost) = match candidate_marks.listed() {
             Some(list) => list
                 .par_chunks(LIST_WORK)
                 .map(|part| check(&mut |visit| part.iter().for_each(|&r| visit(r))))
-                .reduce(Default::default, merge2),
+                .reduce(|| (0, Marks::new(list_limit)), merge2),
             None => chunk_refs
                 .par_iter()
                 .map(|chunk| {
@@ -327,7 +337,7 @@ fn solve_layer<G: LayeredGame>(
                     progress.advance(1);
                     done
                 })
-                .reduce(Default::default, merge2),
+                .reduce(|| (0, Marks::new(list_limit)), merge2),
         };
         progress.end_pass();
         examined.push(triggered + checked);
@@ -340,7 +350,7 @@ fn solve_layer<G: LayeredGame>(
         }
         std::mem::swap(&mut current, &mut next);
         marked = won.merge(lost);
-        frontier_list = marked.listed(list_limit);
+        frontier_list = marked.listed();
     }
 
     values.fill_zero_cells(game.undecided_value() as u8);
@@ -370,38 +380,47 @@ type RankSource<'a> = &'a mut dyn FnMut(&mut dyn FnMut(u64));
 const LIST_WORK: usize = 4096;
 
 /// The ranks a pass marked in a bit table (each once): how many, and the
-/// list of them until it grows past [`LIST_DENSITY`] (then only the table
-/// knows them).
-#[derive(Default)]
+/// list of them while it holds no more than `limit` (then only the table
+/// knows them, and the list's memory is never more than a bit table's).
 struct Marks {
     count: u64,
     ranks: Vec<u64>,
     overflowed: bool,
+    limit: usize,
 }
 
 impl Marks {
-    /// Ranks beyond which one worker stops listing: the layer's limit is
-    /// checked when the workers' lists are joined.
-    const WORKER_LIMIT: usize = 1 << 22;
+    fn new(limit: u64) -> Self {
+        Marks {
+            count: 0,
+            ranks: Vec::new(),
+            overflowed: false,
+            limit: limit as usize,
+        }
+    }
 
     fn push(&mut self, rank: u64) {
         self.count += 1;
         if self.overflowed {
             return;
         }
-        if self.ranks.len() < Self::WORKER_LIMIT {
+        if self.ranks.len() < self.limit {
             self.ranks.push(rank);
         } else {
-            self.overflowed = true;
-            self.ranks = Vec::new();
+            self.overflow();
         }
+    }
+
+    fn overflow(&mut self) {
+        self.overflowed = true;
+        self.ranks = Vec::new();
     }
 
     fn merge(mut self, mut other: Marks) -> Marks {
         self.count += other.count;
-        if self.overflowed || other.overflowed {
-            self.overflowed = true;
-            self.ranks = Vec::new();
+        if self.overflowed || other.overflowed || self.ranks.len() + other.ranks.len() > self.limit
+        {
+            self.overflow();
         } else {
             if self.ranks.len() < other.ranks.len() {
                 std::mem::swap(&mut self.ranks, &mut other.ranks);
@@ -411,9 +430,9 @@ impl Marks {
         self
     }
 
-    /// The list, if it holds every mark and no more than `limit`.
-    fn listed(&mut self, limit: u64) -> Option<Vec<u64>> {
-        (!self.overflowed && self.count <= limit).then(|| std::mem::take(&mut self.ranks))
+    /// The list of every mark, unless there were too many to list.
+    fn listed(&mut self) -> Option<Vec<u64>> {
+        (!self.overflowed).then(|| std::mem::take(&mut self.ranks))
     }
 }
 
