@@ -272,18 +272,8 @@ impl FoxGeese {
     /// until it returns false.
     fn for_each_move(&self, state: &FoxGeeseState, mut visit: impl FnMut(FoxGeeseState) -> bool) {
         if state.fox_to_move {
-            for line in &self.lines[state.fox] {
-                let Some(beyond) = line.beyond else { continue };
-                if state.geese >> line.next & 1 == 1 && self.empty(state, beyond) {
-                    let next = FoxGeeseState {
-                        fox: beyond,
-                        geese: state.geese & !(1 << line.next),
-                        fox_to_move: false,
-                    };
-                    if !visit(next) {
-                        return;
-                    }
-                }
+            if !self.for_each_capture(state, &mut visit) {
+                return;
             }
             for line in &self.lines[state.fox] {
                 if self.empty(state, line.next) {
@@ -316,6 +306,29 @@ impl FoxGeese {
                 }
             }
         }
+    }
+
+    /// Calls `visit` with every position a capture by the fox (to move)
+    /// leads to, until it returns false; false if it did.
+    fn for_each_capture(
+        &self,
+        state: &FoxGeeseState,
+        visit: &mut impl FnMut(FoxGeeseState) -> bool,
+    ) -> bool {
+        for line in &self.lines[state.fox] {
+            let Some(beyond) = line.beyond else { continue };
+            if state.geese >> line.next & 1 == 1 && self.empty(state, beyond) {
+                let next = FoxGeeseState {
+                    fox: beyond,
+                    geese: state.geese & !(1 << line.next),
+                    fox_to_move: false,
+                };
+                if !visit(next) {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// A position as text: one character per point in cell order, `F` for
@@ -529,23 +542,13 @@ impl LayeredGame for FoxGeese {
     ) -> bool {
         // Captures leave the layer; steps stay in it and need no rank.
         if state.fox_to_move {
-            for line in &self.lines[state.fox] {
-                let Some(beyond) = line.beyond else { continue };
-                if state.geese >> line.next & 1 == 1 && self.empty(state, beyond) {
-                    let next = FoxGeeseState {
-                        fox: beyond,
-                        geese: state.geese & !(1 << line.next),
-                        fox_to_move: false,
-                    };
-                    let rank = self.rank_of(&next);
-                    if !emit(Successor {
-                        layer: geese - 1,
-                        rank,
-                    }) {
-                        break;
-                    }
-                }
-            }
+            self.for_each_capture(state, &mut |next| {
+                let rank = self.rank_of(&next);
+                emit(Successor {
+                    layer: geese - 1,
+                    rank,
+                })
+            });
             self.lines[state.fox]
                 .iter()
                 .any(|line| self.empty(state, line.next))
