@@ -487,13 +487,7 @@ impl LayeredGame for FoxGeese {
                 state.position.fox = self.stored_cells[block as usize];
                 state.layer = geese;
                 let first_pattern = block * per_fox / 2;
-                state.run = self.rankers[geese]
-                    .unrank_run(pattern - first_pattern)
-                    .shifted(first_pattern);
-                state
-                    .run
-                    .get(pattern)
-                    .expect("a run holds the rank it was made for")
+                self.rankers[geese].unrank_into_run(pattern, first_pattern, &mut state.run)
             }
         };
         state.position.fox_to_move = rank & 1 == 0;

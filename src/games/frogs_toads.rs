@@ -345,11 +345,7 @@ impl Space for FrogsToads {
             None => {
                 state.empty = (rank / self.per_empty) as usize;
                 let offset = state.empty as u64 * self.per_empty;
-                state.run = self.ranker.unrank_run(rank - offset).shifted(offset);
-                state
-                    .run
-                    .get(rank)
-                    .expect("a run holds the rank it was made for")
+                self.ranker.unrank_into_run(rank, offset, &mut state.run)
             }
         };
         state.black = widen(squeezed, state.empty);

@@ -470,13 +470,7 @@ impl Space for PegSolitaire {
             None => {
                 let count = self.offsets.partition_point(|&offset| offset <= rank) - 1;
                 let offset = self.offsets[count];
-                state.run = self.rankers[count]
-                    .unrank_run(rank - offset)
-                    .shifted(offset);
-                state
-                    .run
-                    .get(rank)
-                    .expect("a run holds the rank it was made for")
+                self.rankers[count].unrank_into_run(rank, offset, &mut state.run)
             }
         };
     }

@@ -333,6 +333,15 @@ impl BinomialRanker {
             masks_at: LOW_MASK_STARTS[low_ones] as u32,
         }
     }
+    /// Unranks `rank` of a space in which this ranker's vectors start at
+    /// rank `offset`, and leaves in `run` the run around it (in the
+    /// space's ranks) for the ranks that follow in a scan.
+    #[inline]
+    pub fn unrank_into_run(&self, rank: u64, offset: u64, run: &mut BinomialRun) -> u64 {
+        *run = self.unrank_run(rank - offset).shifted(offset);
+        run.get(rank).expect("a run holds the rank it was made for")
+    }
+
     /// Rank of a mask given by a user: checks length and number of ones.
     pub fn try_rank(&self, bits: u64) -> Result<u64> {
         if bits & !low_bits(self.n) != 0 || bits.count_ones() as usize != self.ones {

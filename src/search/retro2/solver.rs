@@ -261,8 +261,8 @@ fn solve_layer<G: LayeredGame>(
 
     // Late passes decide few positions: while a pass's marks are fewer
     // than `list_limit` they are listed, and the next pass visits the list
-    // instead of scanning the bit tables (Fox-and-Geese g = 11: 253 passes, most deciding a
-    // few thousand of 1.8 G positions).
+    // instead of scanning the bit tables (Fox-and-Geese g = 11: 253
+    // passes, most deciding a few thousand of 1.8 G positions).
     let (mut current, mut next) = (&frontier, &next_frontier);
     let mut frontier_list = marked.listed();
     while marked.count > 0 {
@@ -291,28 +291,15 @@ fn solve_layer<G: LayeredGame>(
         let merge3 = |(a, m, c): (u64, Marks, Marks), (b, n, d): (u64, Marks, Marks)| {
             (a + b, m.merge(n), c.merge(d))
         };
-        let (triggered, won, mut candidate_marks) = match &frontier_list {
-            Some(list) => list
-                .par_chunks(LIST_WORK)
-                .map(|part| propagate(&mut |visit| part.iter().for_each(|&r| visit(r))))
-                .reduce(
-                    || (0, Marks::new(list_limit), Marks::new(list_limit)),
-                    merge3,
-                ),
-            None => chunk_refs
-                .par_iter()
-                .map(|chunk| {
-                    let done = propagate(&mut |visit| {
-                        current.for_each_set(chunk.ranks.clone(), &mut *visit)
-                    });
-                    progress.advance(1);
-                    done
-                })
-                .reduce(
-                    || (0, Marks::new(list_limit), Marks::new(list_limit)),
-                    merge3,
-                ),
-        };
+        let (triggered, won, mut candidate_marks) = over_ranks(
+            frontier_list.as_deref(),
+            current,
+            &chunk_refs,
+            progress,
+            || (0, Marks::new(list_limit), Marks::new(list_limit)),
+            propagate,
+            merge3,
+        );
         let check = |ranks: RankSource| {
             let mut marks = Marks::new(list_limit);
             let mut state = game.new_state();
@@ -323,22 +310,15 @@ fn solve_layer<G: LayeredGame>(
             (examined, marks)
         };
         let merge2 = |(a, m): (u64, Marks), (b, n): (u64, Marks)| (a + b, m.merge(n));
-        let (checked, lost) = match candidate_marks.listed() {
-            Some(list) => list
-                .par_chunks(LIST_WORK)
-                .map(|part| check(&mut |visit| part.iter().for_each(|&r| visit(r))))
-                .reduce(|| (0, Marks::new(list_limit)), merge2),
-            None => chunk_refs
-                .par_iter()
-                .map(|chunk| {
-                    let done = check(&mut |visit| {
-                        candidates.for_each_set(chunk.ranks.clone(), &mut *visit)
-                    });
-                    progress.advance(1);
-                    done
-                })
-                .reduce(|| (0, Marks::new(list_limit)), merge2),
-        };
+        let (checked, lost) = over_ranks(
+            candidate_marks.listed().as_deref(),
+            &candidates,
+            &chunk_refs,
+            progress,
+            || (0, Marks::new(list_limit)),
+            check,
+            merge2,
+        );
         progress.end_pass();
         examined.push(triggered + checked);
         record(&values, &examined, false)?;
@@ -433,6 +413,34 @@ impl Marks {
     /// The list of every mark, unless there were too many to list.
     fn listed(&mut self) -> Option<Vec<u64>> {
         (!self.overflowed).then(|| std::mem::take(&mut self.ranks))
+    }
+}
+
+/// Runs `visit` over the ranks of a pass's source in parallel and joins
+/// the results with `merge`: over `list` when the pass before listed its
+/// marks, else over the set bits of `table`, chunk by chunk.
+fn over_ranks<T: Send>(
+    list: Option<&[u64]>,
+    table: &OneBitTable,
+    chunks: &[&Chunk],
+    progress: &dyn Progress,
+    identity: impl Fn() -> T + Sync + Send,
+    visit: impl Fn(RankSource) -> T + Sync + Send,
+    merge: impl Fn(T, T) -> T + Sync + Send,
+) -> T {
+    match list {
+        Some(list) => list
+            .par_chunks(LIST_WORK)
+            .map(|part| visit(&mut |each| part.iter().for_each(|&r| each(r))))
+            .reduce(identity, merge),
+        None => chunks
+            .par_iter()
+            .map(|chunk| {
+                let done = visit(&mut |each| table.for_each_set(chunk.ranks.clone(), &mut *each));
+                progress.advance(1);
+                done
+            })
+            .reduce(identity, merge),
     }
 }
 
