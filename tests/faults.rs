@@ -193,8 +193,17 @@ fn runs_killed_at_random_instants_resume_to_identical_tables() {
         KILLS_PER_RUN,
         0x5eed_0001,
     );
+    // Recording after every pass, so that kills land between the records
+    // inside a layer too (the default records every few minutes).
     let retro = kill_and_resume(
-        &["retro", "fox-geese", "--geese", "5"],
+        &[
+            "retro",
+            "fox-geese",
+            "--geese",
+            "5",
+            "--checkpoint-every",
+            "0",
+        ],
         "retro",
         KILLS_PER_RUN,
         0x5eed_0002,

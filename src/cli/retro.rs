@@ -6,6 +6,7 @@ use std::io::{BufRead, Write};
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::Duration;
 
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
@@ -18,7 +19,8 @@ use crate::error::{Error, Result};
 use crate::games::FoxGeese;
 use crate::games::fox_geese::FoxGeeseState;
 use crate::search::retro2::{
-    BITS_PER_POSITION, LayerReport, LayeredGame, RetroOptions, Value, open_layer, solve_layer_range,
+    BITS_PER_POSITION, LayerReport, LayeredGame, RECORD_EVERY, RetroOptions, Value, open_layer,
+    solve_layer_range,
 };
 use crate::table::storage::file_name_for;
 use crate::table::{Backing, TwoBitTable};
@@ -65,6 +67,11 @@ pub struct RetroArgs {
     /// Worker threads (default: all cores).
     #[arg(long, global = true)]
     threads: Option<usize>,
+    /// With --store: record a layer's progress there at most every SECONDS
+    /// (0: after every pass). Each record writes the layer's whole table;
+    /// a stopped run resumes from the last one.
+    #[arg(long, global = true, value_name = "SECONDS", default_value_t = RECORD_EVERY.as_secs())]
+    checkpoint_every: u64,
     /// Print one JSON object on stdout instead of a table.
     #[arg(long, global = true)]
     json: bool,
@@ -165,6 +172,7 @@ pub(super) fn run_retro(args: RetroArgs) -> Result<()> {
             .unwrap_or(Backing::Heap),
         progress: &display,
         on_layer: &print_layer,
+        record_every: Duration::from_secs(args.checkpoint_every),
     };
     let reports = pool.install(|| solve_layer_range(&game, layers, &options));
     display.finish();

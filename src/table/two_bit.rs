@@ -69,6 +69,10 @@ impl TwoBitTable {
         &self.storage
     }
 
+    pub fn storage_mut(&mut self) -> &mut WordStorage {
+        &mut self.storage
+    }
+
     #[inline(always)]
     pub fn words(&self) -> &[AtomicU64] {
         self.storage.words()

@@ -42,8 +42,8 @@
 mod solver;
 
 pub use solver::{
-    BITS_PER_POSITION, LayerReport, RetroOptions, open_layer, solve_layer_range, solve_layers,
-    solve_layers_keeping_top,
+    BITS_PER_POSITION, LayerReport, RECORD_EVERY, RetroOptions, open_layer, solve_layer_range,
+    solve_layers, solve_layers_keeping_top,
 };
 
 use crate::space::Block;

@@ -2,7 +2,7 @@
 //! documentation for the passes).
 
 use std::ops::RangeInclusive;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
@@ -27,7 +27,16 @@ pub struct RetroOptions<'a> {
     pub progress: &'a dyn Progress,
     /// Called with each layer's report as soon as the layer is solved.
     pub on_layer: &'a (dyn Fn(&LayerReport) + Sync),
+    /// How often a layer being solved in a store records its progress
+    /// there (and when it is done): a layer's table is worked on in memory
+    /// and written whole each time (2 GB for Fox-and-Geese g = 16), so a
+    /// stopped run resumes from the last record and redoes at most this
+    /// much. Zero records every pass.
+    pub record_every: Duration,
 }
+
+/// The default of [`RetroOptions::record_every`].
+pub const RECORD_EVERY: Duration = Duration::from_secs(300);
 
 impl Default for RetroOptions<'_> {
     fn default() -> Self {
@@ -35,6 +44,7 @@ impl Default for RetroOptions<'_> {
             backing: Backing::Heap,
             progress: &Silent,
             on_layer: &|_| {},
+            record_every: RECORD_EVERY,
         }
     }
 }
@@ -153,12 +163,14 @@ fn solved_lower_layer<G: LayeredGame>(
     if !dir.join(file_name_for(&identity.descriptor)).exists() {
         return Err(needed(&format!("which is not in {}", dir.display())));
     }
-    let (table, checkpoint) = open_layer(
+    let (mut table, checkpoint) = open_layer(
         game,
         layer,
         &Backing::ReadOnly(dir.clone()),
         options.progress,
     )?;
+    // Read at random while the layer above is solved: in memory.
+    table.storage_mut().stage()?;
     if !checkpoint.is_some_and(|c| c.complete) {
         return Err(needed(&format!(
             "which is not completely solved in {}",
@@ -190,7 +202,7 @@ fn solve_layer<G: LayeredGame>(
 ) -> Result<(TwoBitTable, LayerReport)> {
     let started = Instant::now();
     let progress = options.progress;
-    let (values, checkpoint) = open_layer(game, layer, &options.backing, progress)?;
+    let (mut values, checkpoint) = open_layer(game, layer, &options.backing, progress)?;
     let size = game.layer_size(layer);
     if let Some(Checkpoint {
         complete: true,
@@ -213,6 +225,9 @@ fn solve_layer<G: LayeredGame>(
         _ => Vec::new(),
     };
     values.storage().begin_writing()?;
+    // Solved in memory, written to the store at each record.
+    values.storage_mut().stage()?;
+    let mut recorder = Recorder::new(options.record_every);
 
     let blocks = game.layer_blocks(layer);
     let chunks = chunks_of(&blocks);
@@ -257,7 +272,7 @@ fn solve_layer<G: LayeredGame>(
     }
     progress.end_pass();
     examined.push(initial);
-    record(&values, &examined, false)?;
+    recorder.pass_done(&values, &examined)?;
 
     // Late passes decide few positions: while a pass's marks are fewer
     // than `list_limit` they are listed, and the next pass visits the list
@@ -274,12 +289,10 @@ fn solve_layer<G: LayeredGame>(
         let propagate = |ranks: RankSource| {
             let (mut next_marks, mut candidate_marks) =
                 (Marks::new(list_limit), Marks::new(list_limit));
-            let mut state = game.new_state();
-            let mut examined = 0;
-            ranks(&mut |rank| {
-                examined += solver.propagate_one(
-                    rank,
-                    &mut state,
+            let examined = Scratch::new(game.new_state()).in_batches(ranks, |scratch, batch| {
+                solver.propagate_batch(
+                    batch,
+                    scratch,
                     next,
                     &candidates,
                     &mut next_marks,
@@ -302,10 +315,8 @@ fn solve_layer<G: LayeredGame>(
         );
         let check = |ranks: RankSource| {
             let mut marks = Marks::new(list_limit);
-            let mut state = game.new_state();
-            let mut examined = 0;
-            ranks(&mut |rank| {
-                examined += solver.check_one(rank, &mut state, &candidates, next, &mut marks)
+            let examined = Scratch::new(game.new_state()).in_batches(ranks, |scratch, batch| {
+                solver.check_batch(batch, scratch, &candidates, next, &mut marks)
             });
             (examined, marks)
         };
@@ -321,7 +332,7 @@ fn solve_layer<G: LayeredGame>(
         );
         progress.end_pass();
         examined.push(triggered + checked);
-        record(&values, &examined, false)?;
+        recorder.pass_done(&values, &examined)?;
         match &frontier_list {
             Some(list) => list.par_iter().for_each(|&rank| {
                 current.clear(rank);
@@ -444,6 +455,30 @@ fn over_ranks<T: Send>(
     }
 }
 
+/// Records a layer's passes in its store once `every` has gone by since
+/// the last record.
+struct Recorder {
+    every: Duration,
+    last: Instant,
+}
+
+impl Recorder {
+    fn new(every: Duration) -> Self {
+        Recorder {
+            every,
+            last: Instant::now(),
+        }
+    }
+
+    fn pass_done(&mut self, values: &TwoBitTable, examined: &[u64]) -> Result<()> {
+        if self.last.elapsed() >= self.every {
+            record(values, examined, false)?;
+            self.last = Instant::now();
+        }
+        Ok(())
+    }
+}
+
 fn record(values: &TwoBitTable, examined: &[u64], complete: bool) -> Result<()> {
     Checkpoint {
         last_completed: Some(examined.len() as u64 - 1),
@@ -506,6 +541,114 @@ enum Verdict {
     Open,
 }
 
+/// The values of a position's moves, seen one by one.
+struct Tally {
+    win: Value,
+    loss: Value,
+    /// In pass 0 a later (lower-layer) move may still win after an open one.
+    lower_only: bool,
+    moves: u64,
+    draws: bool,
+    open: bool,
+    won: bool,
+}
+
+impl Tally {
+    fn new(mover: Player, lower_only: bool) -> Self {
+        Tally {
+            win: Value::win_for(mover),
+            loss: Value::win_for(mover.opponent()),
+            lower_only,
+            moves: 0,
+            draws: false,
+            open: false,
+            won: false,
+        }
+    }
+
+    /// Counts a move leading to `value`; false once more moves cannot
+    /// change the verdict (a win settles it; an open move leaves nothing
+    /// to settle, except in pass 0).
+    fn see(&mut self, value: Value) -> bool {
+        self.moves += 1;
+        match value {
+            value if value == self.win => self.won = true,
+            value if value == self.loss => {}
+            Value::Draw => self.draws = true,
+            _ => self.open = true,
+        }
+        !(self.won || self.open && !self.lower_only)
+    }
+
+    fn verdict(self, no_move_value: impl FnOnce() -> Value) -> Verdict {
+        if self.won {
+            Verdict::Decided(self.win)
+        } else if self.open {
+            Verdict::Open
+        } else if self.moves == 0 {
+            Verdict::Decided(no_move_value())
+        } else if self.draws {
+            Verdict::Decided(Value::Draw)
+        } else {
+            Verdict::Decided(self.loss)
+        }
+    }
+}
+
+/// Ranks of a pass's source handled together: the words of a batch's
+/// ranks, and then of their predecessors or moves, are prefetched before
+/// any is read, so that the cache misses of a batch overlap instead of
+/// following one another. Big layers spend their time on these random
+/// lookups into tables of gigabytes.
+const BATCH: usize = 64;
+
+/// A worker's buffers for the passes after the first.
+struct Scratch<S> {
+    state: S,
+    batch: Vec<u64>,
+    /// Propagation: each predecessor of the batch, with the value of the
+    /// frontier position it moves to and whether that wins for it.
+    predecessors: Vec<(u64, Value, bool)>,
+    /// Checks: the moves of the batch's open candidates, in order.
+    moves: Vec<Successor>,
+    /// Checks: each candidate to judge, its mover and its moves' end in
+    /// `moves`, or its verdict when known without them.
+    candidates: Vec<(u64, Player, usize, Option<Verdict>)>,
+}
+
+impl<S> Scratch<S> {
+    fn new(state: S) -> Self {
+        Scratch {
+            state,
+            batch: Vec::with_capacity(BATCH),
+            predecessors: Vec::new(),
+            moves: Vec::new(),
+            candidates: Vec::with_capacity(BATCH),
+        }
+    }
+
+    /// Feeds the ranks of `ranks` to `handle` a batch at a time.
+    fn in_batches(
+        &mut self,
+        ranks: RankSource,
+        mut handle: impl FnMut(&mut Self, &[u64]) -> u64,
+    ) -> u64 {
+        let mut examined = 0;
+        let mut batch = std::mem::take(&mut self.batch);
+        ranks(&mut |rank| {
+            batch.push(rank);
+            if batch.len() == BATCH {
+                examined += handle(self, &batch);
+                batch.clear();
+            }
+        });
+        examined += handle(self, &batch);
+        batch.clear();
+        self.batch = batch;
+        examined
+    }
+}
+
 impl<G: LayeredGame> LayerSolver<'_, G> {
     /// The value to record for a verdict. When undecided positions count as
     /// wins for one player, only the other player's wins are recorded: they
@@ -521,14 +664,17 @@ impl<G: LayeredGame> LayerSolver<'_, G> {
         }
     }
 
-    fn value_of(&self, successor: Successor) -> Value {
-        let table = if successor.layer == self.layer {
+    fn table_of(&self, successor: Successor) -> &TwoBitTable {
+        if successor.layer == self.layer {
             self.values
         } else {
             self.lower
                 .expect("a move to a lower layer needs that layer solved")
-        };
-        Value::from_bits(table.get(successor.rank))
+        }
+    }
+
+    fn value_of(&self, successor: Successor) -> Value {
+        Value::from_bits(self.table_of(successor).get(successor.rank))
     }
 
     /// Looks at the moves until the value is settled or cannot be yet.
@@ -539,40 +685,17 @@ impl<G: LayeredGame> LayerSolver<'_, G> {
         if let Some(value) = self.game.rule_value(self.layer, state) {
             return Verdict::Decided(value);
         }
-        let mover = self.game.mover(state);
-        let (win, loss) = (Value::win_for(mover), Value::win_for(mover.opponent()));
-        let (mut moves, mut draws, mut open, mut won) = (0u64, false, false, false);
-        let mut look = |successor: Successor| {
-            moves += 1;
-            match self.value_of(successor) {
-                value if value == win => won = true,
-                value if value == loss => {}
-                Value::Draw => draws = true,
-                _ => open = true,
-            }
-            // A win settles it; an open move leaves nothing to settle, but
-            // in pass 0 a later lower-layer move may still win.
-            !(won || open && !lower_only)
-        };
+        let mut tally = Tally::new(self.game.mover(state), lower_only);
+        let look = |successor: Successor| tally.see(self.value_of(successor));
         if lower_only {
             // A move within the layer leads to an unknown position.
-            if self.game.lower_successors(self.layer, state, &mut look) {
-                open = true;
+            if self.game.lower_successors(self.layer, state, look) {
+                tally.open = true;
             }
         } else {
             self.game.successors(self.layer, state, look);
         }
-        if won {
-            Verdict::Decided(win)
-        } else if open {
-            Verdict::Open
-        } else if moves == 0 {
-            Verdict::Decided(self.game.no_move_value(state))
-        } else if draws {
-            Verdict::Decided(Value::Draw)
-        } else {
-            Verdict::Decided(loss)
-        }
+        tally.verdict(|| self.game.no_move_value(state))
     }
 
     /// With symmetry reduction: copies every position that is not its own
@@ -671,32 +794,49 @@ impl<G: LayeredGame> LayerSolver<'_, G> {
         examined
     }
 
-    /// Its unknown predecessors of the frontier position `rank` are won if
-    /// it is won for their mover (into the next frontier), and candidates
-    /// for a loss or draw otherwise. Returns the predecessors examined.
-    fn propagate_one(
+    /// The unknown predecessors of the frontier positions in `batch` are
+    /// won if the position they move to is won for their mover (into the
+    /// next frontier), and candidates for a loss or draw otherwise. Returns
+    /// the predecessors examined.
+    fn propagate_batch(
         &self,
-        rank: u64,
-        state: &mut G::State,
+        batch: &[u64],
+        scratch: &mut Scratch<G::State>,
         next: &OneBitTable,
         candidates: &OneBitTable,
         next_marks: &mut Marks,
         candidate_marks: &mut Marks,
     ) -> u64 {
-        let mut examined = 0;
-        let value = Value::from_bits(self.values.get(rank));
-        self.game.unrank(self.layer, rank, state);
-        let predecessor_mover: Player = self.game.mover(state).opponent();
-        let wins_for_predecessor = value == Value::win_for(predecessor_mover);
-        self.game.predecessors(self.layer, state, |predecessor| {
-            examined += 1;
-            if self.values.get(predecessor) != Value::Unknown as u8 {
-                return;
+        for &rank in batch {
+            self.values.prefetch(rank);
+        }
+        let Scratch {
+            state,
+            predecessors,
+            ..
+        } = scratch;
+        predecessors.clear();
+        for &rank in batch {
+            let value = Value::from_bits(self.values.get(rank));
+            self.game.unrank(self.layer, rank, state);
+            let predecessor_mover = self.game.mover(state).opponent();
+            let wins = value == Value::win_for(predecessor_mover);
+            let marks = if wins { next } else { candidates };
+            self.game.predecessors(self.layer, state, |predecessor| {
+                self.values.prefetch(predecessor);
+                marks.prefetch(predecessor);
+                predecessors.push((predecessor, value, wins));
+            });
+        }
+        let unknown = Value::Unknown as u8;
+        for &(predecessor, value, wins) in predecessors.iter() {
+            if self.values.get(predecessor) != unknown {
+                continue;
             }
-            if wins_for_predecessor {
+            if wins {
                 if self
                     .values
-                    .compare_and_set(predecessor, Value::Unknown as u8, value as u8)
+                    .compare_and_set(predecessor, unknown, value as u8)
                     && next.test_and_set(predecessor)
                 {
                     next_marks.push(predecessor);
@@ -704,32 +844,76 @@ impl<G: LayeredGame> LayerSolver<'_, G> {
             } else if candidates.test_and_set(predecessor) {
                 candidate_marks.push(predecessor);
             }
-        });
-        examined
+        }
+        predecessors.len() as u64
     }
 
-    /// A candidate whose moves now all lose (or all end and some draw) is
-    /// decided, into the next frontier. Returns 1 if it was examined.
-    fn check_one(
+    /// A candidate of `batch` whose moves now all lose (or all end and some
+    /// draw) is decided, into the next frontier. Returns the candidates
+    /// examined (those still unknown).
+    fn check_batch(
         &self,
-        rank: u64,
-        state: &mut G::State,
+        batch: &[u64],
+        scratch: &mut Scratch<G::State>,
         candidates: &OneBitTable,
         next: &OneBitTable,
         next_marks: &mut Marks,
     ) -> u64 {
-        candidates.clear(rank);
-        if self.values.get(rank) != Value::Unknown as u8 {
-            return 0;
+        for &rank in batch {
+            self.values.prefetch(rank);
+            candidates.prefetch(rank);
         }
-        self.game.unrank(self.layer, rank, state);
+        let Scratch {
+            state,
+            moves,
+            candidates: open,
+            ..
+        } = scratch;
+        moves.clear();
+        open.clear();
         let unknown = Value::Unknown as u8;
-        let settled = self.settle(self.evaluate(state, false));
-        if settled.is_some_and(|v| self.values.compare_and_set(rank, unknown, v as u8))
-            && next.test_and_set(rank)
-        {
-            next_marks.push(rank);
+        for &rank in batch {
+            candidates.clear(rank);
+            if self.values.get(rank) != unknown {
+                continue;
+            }
+            self.game.unrank(self.layer, rank, state);
+            let mover = self.game.mover(state);
+            if let Some(value) = self.game.rule_value(self.layer, state) {
+                open.push((rank, mover, moves.len(), Some(Verdict::Decided(value))));
+                continue;
+            }
+            let first = moves.len();
+            self.game.successors(self.layer, state, |successor| {
+                self.table_of(successor).prefetch(successor.rank);
+                moves.push(successor);
+                true
+            });
+            let no_moves =
+                (moves.len() == first).then(|| Verdict::Decided(self.game.no_move_value(state)));
+            open.push((rank, mover, moves.len(), no_moves));
         }
-        1
+        let examined = open.len() as u64;
+        let mut start = 0;
+        for (rank, mover, end, known) in open.drain(..) {
+            let verdict = known.unwrap_or_else(|| {
+                let mut tally = Tally::new(mover, false);
+                for &successor in &moves[start..end] {
+                    if !tally.see(self.value_of(successor)) {
+                        break;
+                    }
+                }
+                tally.verdict(|| unreachable!("a candidate without moves is judged when listed"))
+            });
+            start = end;
+            if self
+                .settle(verdict)
+                .is_some_and(|v| self.values.compare_and_set(rank, unknown, v as u8))
+                && next.test_and_set(rank)
+            {
+                next_marks.push(rank);
+            }
+        }
+        examined
     }
 }
