@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use bitsolve::games::FoxGeese;
+use bitsolve::games::fox_geese::FoxGeeseState;
 use bitsolve::hash::MultinomialRanker;
 use bitsolve::search::retro2::{
     LayerReport, LayeredGame, Player, RetroOptions, Successor, Value, open_layer,
@@ -263,6 +264,42 @@ fn capture_wins_layers_solve_alone_in_any_range() {
         assert_eq!(mismatches, 0, "layer {layer}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn layer_31_under_capture_wins_is_won_for_the_fox_exactly_where_it_can_capture() {
+    // With one empty point every geese-to-move position wins for the geese
+    // and a fox to move wins only by capturing: the fox and the hole at the
+    // ends of a line of three points (52 lines, two ends each). The
+    // paper's Table 7 prints 2,001 for this layer, an odd number that no
+    // rule treating mirror images alike can give (README).
+    let game = FoxGeese::new(true, false).unwrap();
+    let all = (1u64 << 33) - 1;
+    let captures = (0..33)
+        .flat_map(|fox| {
+            (0..33)
+                .filter(move |&hole| hole != fox)
+                .map(move |hole| (fox, hole))
+        })
+        .filter(|&(fox, hole)| {
+            let state = FoxGeeseState {
+                fox,
+                geese: all & !(1 << fox) & !(1 << hole),
+                fox_to_move: true,
+            };
+            game.moves(&state)
+                .iter()
+                .any(|next| next.geese != state.geese)
+        })
+        .count() as u64;
+    assert_eq!(captures, 104);
+    for symmetry in [false, true] {
+        let game = FoxGeese::new(true, symmetry).unwrap();
+        let report = &solve_layer_range(&game, 31..=31, &RetroOptions::default()).unwrap()[0];
+        assert_eq!(report.states, 2_112);
+        assert_eq!(report.first_wins, captures, "symmetry {symmetry}");
+        assert_eq!(report.second_wins, 2_008, "symmetry {symmetry}");
+    }
 }
 
 #[test]

@@ -212,12 +212,21 @@ impl FoxGeese {
         if !self.symmetry {
             return *state;
         }
-        let maps = &self.to_canonical[state.fox];
-        let geese = maps
-            .iter()
-            .map(|&g| self.symmetries[g].apply(state.geese))
-            .min()
-            .unwrap();
+        let apply = |&g: &usize| self.symmetries[g].apply(state.geese);
+        let geese = if self.canonical_cell[state.fox] == state.fox {
+            // The identity is among the maps: no lookups for it (the
+            // solver's moves mostly keep the fox on its stored cell).
+            self.fixing[state.fox]
+                .iter()
+                .map(apply)
+                .fold(state.geese, u64::min)
+        } else {
+            self.to_canonical[state.fox]
+                .iter()
+                .map(apply)
+                .min()
+                .unwrap()
+        };
         FoxGeeseState {
             fox: self.canonical_cell[state.fox],
             geese,
