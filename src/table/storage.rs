@@ -287,13 +287,22 @@ impl WordStorage {
     /// whole table at random for hours is faster so: huge pages, and no
     /// fault each time the kernel's write-back makes a page clean and the
     /// solver writes it again (Fox-and-Geese layer 11 under capture-wins:
-    /// 114 s in the mapped file, 38 s staged). The file's own checkpoints
+    /// 114 s in the mapped file, 51 s staged). The file's own checkpoints
     /// are then only as recent as the last record. A heap table, or one
-    /// already staged, is left as it is.
+    /// already staged, is left as it is. Refused up front when the system
+    /// has not the memory for it.
     pub fn stage(&mut self) -> Result<()> {
         let Memory::File(store) = &self.memory else {
             return Ok(());
         };
+        let needed = self.len as u64 * 8;
+        if let Some(available) = available_memory().filter(|&a| needed > a) {
+            return Err(Error::OutOfMemory {
+                needed,
+                available,
+                what: format!("the table for {} in memory", self.identity.descriptor),
+            });
+        }
         let mut work = anonymous_map(self.len, &self.identity)?;
         work[..self.len * 8]
             .par_chunks_mut(STAGE_IO_BYTES)
