@@ -161,6 +161,14 @@ pub trait Picture: Space {
     /// A state from its text form (the format is the game's; errors say it).
     fn parse_position(&self, text: &str) -> crate::Result<Self::State>;
 
+    /// The state in the one-line text form [`parse_position`](Self::parse_position)
+    /// reads back.
+    fn position_text(&self, state: &Self::State) -> String;
+
+    /// A short name for the move from `from` to `to`, one of its successors
+    /// ("flip 4", "U2", "d2-d4"): what a solution prints.
+    fn move_name(&self, from: &Self::State, to: &Self::State) -> String;
+
     /// What the space's goal positions are, for reports.
     fn goal_label(&self) -> String {
         "goal".to_string()
@@ -174,6 +182,37 @@ pub(crate) fn assert_rank_inverts_unrank<S: Space>(space: &S) {
     for rank in 0..space.size() {
         space.unrank(rank, &mut state);
         assert_eq!(space.rank(&state), rank, "{}", space.descriptor());
+    }
+}
+
+/// Checks, on every rank of a (small) space, that a state's text form
+/// parses back to the same rank and that each successor's move has a name
+/// that tells it from the state's other moves.
+#[cfg(test)]
+pub(crate) fn assert_positions_and_moves_are_named<S: Space + Picture>(space: &S) {
+    let mut state = space.new_state();
+    let mut next = space.new_state();
+    for rank in 0..space.size() {
+        space.unrank(rank, &mut state);
+        let text = space.position_text(&state);
+        let parsed = space
+            .parse_position(&text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(space.rank(&parsed), rank, "{text}");
+        let mut successors = Vec::new();
+        space.expand(&state, MoveFilter::All, |r| successors.push(r));
+        successors.sort_unstable();
+        successors.dedup();
+        let mut names = Vec::new();
+        for &successor in &successors {
+            space.unrank(successor, &mut next);
+            let name = space.move_name(&state, &next);
+            assert!(!name.is_empty() && !name.contains('\n'), "{text}: '{name}'");
+            names.push(name);
+        }
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), successors.len(), "{text}: {names:?}");
     }
 }
 

@@ -13,6 +13,7 @@ mod progress;
 mod qbf;
 mod retro;
 mod show;
+mod solve;
 mod verify;
 
 use std::path::PathBuf;
@@ -55,6 +56,9 @@ enum Command {
     },
     /// Draw a position given by its rank or as text, with its rank.
     Show(ShowArgs),
+    /// An optimal move sequence from a position of a one-player game to its
+    /// goal (or start), from a table of depths built first or kept in a store.
+    Solve(solve::SolveArgs),
     /// Two-bit retrograde analysis of a two-player game, layer by layer.
     Retro(retro::RetroArgs),
     /// The value of a position and of every move from it, from a solved database.
@@ -166,6 +170,7 @@ pub fn main() -> ExitCode {
         Command::Info(args) => info::run(args),
         Command::Games { json } => games_list::run(json),
         Command::Show(args) => show::run(args),
+        Command::Solve(args) => solve::run(args),
         Command::Retro(args) => retro::run_retro(args),
         Command::Query(args) => retro::run_query(args),
         Command::Play(args) => retro::run_play(args),

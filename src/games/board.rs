@@ -343,6 +343,24 @@ impl Board {
         found
     }
 
+    /// The cells' symbols on one line, in cell order, rows separated by
+    /// `/`: the text form of a position that parsers read back.
+    pub fn line(&self, symbol: impl Fn(usize) -> char) -> String {
+        let mut text = String::new();
+        for cell in 0..self.cells() {
+            if cell > 0 && self.position(cell).0 != self.position(cell - 1).0 {
+                text.push('/');
+            }
+            text.push(symbol(cell));
+        }
+        text
+    }
+
+    /// "d2-d4": a piece's move from one cell to another.
+    pub fn move_name(&self, from: usize, to: usize) -> String {
+        format!("{}-{}", self.cell_name(from), self.cell_name(to))
+    }
+
     /// The board drawn with `symbol(cell)` on each cell and spaces between.
     pub fn draw(&self, symbol: impl Fn(usize) -> char) -> String {
         let mut text = String::new();

@@ -197,6 +197,24 @@ impl Picture for FrogsToads {
         "reversed position".to_string()
     }
 
+    /// "bbb_www": `b`, `w` and `_` (the empty cell), rows separated by `/`.
+    fn position_text(&self, state: &FrogsState) -> String {
+        self.board.line(|cell| {
+            if cell == state.empty {
+                '_'
+            } else if state.black >> cell & 1 == 1 {
+                'b'
+            } else {
+                'w'
+            }
+        })
+    }
+
+    /// "c1-c3": the piece that moves (or jumps) into the empty cell.
+    fn move_name(&self, from: &FrogsState, to: &FrogsState) -> String {
+        self.board.move_name(to.empty, from.empty)
+    }
+
     /// A position as text: one character per cell in cell order, `b`, `w`
     /// or `_` (the one empty cell); spaces, newlines and `/` are ignored.
     fn parse_position(&self, text: &str) -> Result<FrogsState> {
@@ -391,6 +409,19 @@ mod tests {
         crate::space::assert_reused_states_expand_like_fresh_ones(
             &FrogsToads::standard(3).unwrap(),
         );
+    }
+
+    #[test]
+    fn positions_and_moves_are_named() {
+        let game = FrogsToads::standard(2).unwrap();
+        crate::space::assert_positions_and_moves_are_named(&game);
+        let row = Board::parse("bb_ww\n", "row").unwrap();
+        let game = FrogsToads::new(row).unwrap();
+        crate::space::assert_positions_and_moves_are_named(&game);
+        let from = game.parse_position("bb_ww").unwrap();
+        let to = game.parse_position("_bbww").unwrap();
+        assert_eq!(game.position_text(&to), "_bbww");
+        assert_eq!(game.move_name(&from, &to), "a1-c1");
     }
 
     #[test]

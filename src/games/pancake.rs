@@ -259,6 +259,35 @@ impl Picture for Pancake {
         state.stack_rank = prefix_lehmer::rank(state.stack.as_slice());
         Ok(state)
     }
+
+    /// "3,-1,2": sizes from the top, a minus sign for a burned side up.
+    fn position_text(&self, state: &PancakeState) -> String {
+        let sizes: Vec<String> = state
+            .stack
+            .as_slice()
+            .iter()
+            .enumerate()
+            .map(|(position, &size)| {
+                let sign = if state.burned_up >> position & 1 == 1 {
+                    "-"
+                } else {
+                    ""
+                };
+                format!("{sign}{}", size + 1)
+            })
+            .collect();
+        sizes.join(",")
+    }
+
+    /// "flip 4": the spatula goes under the fourth pancake from the top.
+    fn move_name(&self, from: &PancakeState, to: &PancakeState) -> String {
+        let (above, below) = (from.stack.as_slice(), to.stack.as_slice());
+        let flipped = (0..self.n)
+            .rev()
+            .find(|&p| above[p] != below[p] || (from.burned_up ^ to.burned_up) >> p & 1 == 1)
+            .map_or(0, |deepest| deepest + 1);
+        format!("flip {flipped}")
+    }
 }
 
 #[cfg(test)]
@@ -275,6 +304,18 @@ mod tests {
                 &Pancake::new(n, burned).unwrap(),
             );
         }
+    }
+
+    #[test]
+    fn positions_and_flips_are_named() {
+        for burned in [false, true] {
+            crate::space::assert_positions_and_moves_are_named(&Pancake::new(4, burned).unwrap());
+        }
+        let space = Pancake::new(5, true).unwrap();
+        let from = space.parse_position("3,-1,2,5,4").unwrap();
+        let to = space.parse_position("1,-3,2,5,4").unwrap();
+        assert_eq!(space.position_text(&from), "3,-1,2,5,4");
+        assert_eq!(space.move_name(&from, &to), "flip 2");
     }
 
     #[test]

@@ -318,6 +318,32 @@ impl Picture for PegSolitaire {
         Ok(Pegs::new(pegs))
     }
 
+    /// "..ooo../...": `o` for a peg, `.` for a hole, rows separated by `/`.
+    fn position_text(&self, pegs: &Pegs) -> String {
+        self.board
+            .line(|cell| if pegs.mask >> cell & 1 == 1 { 'o' } else { '.' })
+    }
+
+    /// "d2-d4": the jumping peg's cell and the hole it lands in.
+    fn move_name(&self, from: &Pegs, to: &Pegs) -> String {
+        let landed = (to.mask & !from.mask).trailing_zeros() as usize;
+        let left = from.mask & !to.mask;
+        let distance = |cell: usize| {
+            let ((r, c), (lr, lc)) = (self.board.position(cell), self.board.position(landed));
+            r.abs_diff(lr) + c.abs_diff(lc)
+        };
+        // Of the two cells emptied, the jumper's is the farther from the
+        // landing hole (the other is the peg jumped over).
+        let first = left.trailing_zeros() as usize;
+        let second = (left & (left - 1)).trailing_zeros() as usize;
+        let jumper = if distance(first) > distance(second) {
+            first
+        } else {
+            second
+        };
+        self.board.move_name(jumper, landed)
+    }
+
     /// The board with pegs drawn as `o` and holes as `.`.
     fn draw(&self, pegs: &Pegs) -> String {
         self.board
@@ -707,6 +733,29 @@ mod tests {
             let game = PegSolitaire::new(board.clone(), &[7], symmetry).unwrap();
             crate::space::assert_reused_states_expand_like_fresh_ones(&game);
         }
+    }
+
+    #[test]
+    fn positions_and_jumps_are_named() {
+        let board = Board::parse("ooo\nooo\nooo\nooo\n", "3x4").unwrap();
+        let game = PegSolitaire::new(board, &[4], false).unwrap();
+        crate::space::assert_positions_and_moves_are_named(&game);
+        let game = english(false);
+        let from = game
+            .parse_position(&game.position_text(&Pegs::new(game.start)))
+            .unwrap();
+        assert_eq!(
+            game.position_text(&from),
+            "ooo/ooo/ooooooo/ooo.ooo/ooooooo/ooo/ooo"
+        );
+        let mut jumped = game.new_state();
+        let mut names = Vec::new();
+        game.expand(&from, MoveFilter::All, |rank| {
+            game.unrank(rank, &mut jumped);
+            names.push(game.move_name(&from, &jumped));
+        });
+        names.sort();
+        assert_eq!(names, ["b4-d4", "d2-d4", "d6-d4", "f4-d4"]);
     }
 
     #[test]

@@ -223,18 +223,6 @@ impl PocketCube {
         &self.moves
     }
 
-    /// The position in the text form [`Picture::parse_position`] reads.
-    pub fn position_text(&self, state: &CubeState) -> String {
-        let list = |values: &[u8]| {
-            values
-                .iter()
-                .map(|v| v.to_string())
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        format!("{}/{}", list(&state.corners), list(&state.twists))
-    }
-
     /// The letter of each sticker (the face it shows when solved), by face
     /// U, R, F, D, L, B and, within a face, row by row as the net draws it.
     fn stickers(&self, state: &CubeState) -> [[char; 4]; 6] {
@@ -363,6 +351,27 @@ impl Space for PocketCube {
 }
 
 impl Picture for PocketCube {
+    /// "0,1,2,3,4,5,6/0,0,0,0,0,0,0": the corners at the seven free
+    /// positions, then their twists.
+    fn position_text(&self, state: &CubeState) -> String {
+        let list = |values: &[u8]| {
+            values
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        format!("{}/{}", list(&state.corners), list(&state.twists))
+    }
+
+    /// The metric's move that turns `from` into `to`: "U", "R2", "F'".
+    fn move_name(&self, from: &CubeState, to: &CubeState) -> String {
+        self.moves
+            .iter()
+            .find(|turn| turn.apply(from) == *to)
+            .map_or_else(|| "no turn".to_string(), |turn| turn.name.clone())
+    }
+
     /// The cube's net (U on top, then L F R B, then D; each sticker shows
     /// the face it belongs to), then the position's text form.
     fn draw(&self, state: &CubeState) -> String {
@@ -579,6 +588,20 @@ mod tests {
             .parse_position("1 0 2 3 4 5 6 / 1 2 0 0 0 0 0")
             .unwrap();
         assert_eq!(cube.position_text(&spaced), "1,0,2,3,4,5,6/1,2,0,0,0,0,0");
+    }
+
+    #[test]
+    fn every_turn_is_named_by_what_it_does() {
+        for metric in [CubeMetric::Htm, CubeMetric::Qtm] {
+            let cube = PocketCube::new(metric).unwrap();
+            let mut state = cube.new_state();
+            for rank in (0..cube.size()).step_by(104_729) {
+                cube.unrank(rank, &mut state);
+                for turn in cube.moves() {
+                    assert_eq!(cube.move_name(&state, &turn.apply(&state)), turn.name);
+                }
+            }
+        }
     }
 
     #[test]

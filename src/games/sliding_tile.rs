@@ -277,6 +277,27 @@ impl Space for SlidingTile {
 }
 
 impl Picture for SlidingTile {
+    /// "1,2,3,4,0,5": the tiles row by row, 0 for the blank.
+    fn position_text(&self, state: &SlidingTileState) -> String {
+        let tiles: Vec<String> = self.board(state).iter().map(u8::to_string).collect();
+        tiles.join(",")
+    }
+
+    /// "5 up": the tile that slides into the blank, and where it goes.
+    fn move_name(&self, from: &SlidingTileState, to: &SlidingTileState) -> String {
+        let tile = self.board(to)[from.blank];
+        let direction = if to.blank + self.width == from.blank {
+            "down"
+        } else if from.blank + self.width == to.blank {
+            "up"
+        } else if to.blank + 1 == from.blank {
+            "right"
+        } else {
+            "left"
+        };
+        format!("{tile} {direction}")
+    }
+
     fn draw(&self, state: &SlidingTileState) -> String {
         let board = self.board(state);
         let mut picture = String::new();
@@ -332,6 +353,20 @@ impl Picture for SlidingTile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn positions_and_slides_are_named() {
+        for (w, h) in [(2, 2), (2, 3), (3, 2)] {
+            crate::space::assert_positions_and_moves_are_named(&SlidingTile::new(w, h).unwrap());
+        }
+        let space = SlidingTile::new(3, 2).unwrap();
+        let from = space.parse_position("1,2,3,4,0,5").unwrap();
+        assert_eq!(space.position_text(&from), "1,2,3,4,0,5");
+        let name = |text| space.move_name(&from, &space.parse_position(text).unwrap());
+        assert_eq!(name("1,0,3,4,2,5"), "2 down");
+        assert_eq!(name("1,2,3,0,4,5"), "4 right");
+        assert_eq!(name("1,2,3,4,5,0"), "5 left");
+    }
 
     #[test]
     fn rank_and_unrank_agree_on_the_whole_space() {

@@ -326,6 +326,29 @@ impl Picture for TopSpin {
         state.order_rank = prefix_lehmer::rank(&order[..self.n - 1]);
         Ok(state)
     }
+
+    /// "0,2,1,3,4,5": the ring clockwise from token 0.
+    fn position_text(&self, state: &TopSpinState) -> String {
+        let tokens: Vec<String> = state.ring.as_slice().iter().map(u8::to_string).collect();
+        tokens.join(",")
+    }
+
+    /// "twist 3..6": the ring positions (counted from token 0's, as drawn)
+    /// whose k tokens the turnstile reverses.
+    fn move_name(&self, from: &TopSpinState, to: &TopSpinState) -> String {
+        let (n, k) = (self.n, self.k);
+        let mut wanted = [0u8; 32];
+        self.read_order(to.ring.as_slice(), 0, &mut wanted);
+        let mut twisted = [0u8; 32];
+        let start = (0..n).find(|&start| {
+            self.twisted_order(from.ring.as_array(), start, &mut twisted);
+            twisted[..n - 1] == wanted[..n - 1]
+        });
+        match start {
+            Some(start) => format!("twist {start}..{}", (start + k - 1) % n),
+            None => "no twist".to_string(),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -343,6 +366,18 @@ mod tests {
             crate::space::assert_rank_inverts_unrank(&TopSpin::new(n, k).unwrap());
             crate::space::assert_reused_states_expand_like_fresh_ones(&TopSpin::new(n, k).unwrap());
         }
+    }
+
+    #[test]
+    fn positions_and_twists_are_named() {
+        for (n, k) in [(6, 4), (7, 4), (5, 2)] {
+            crate::space::assert_positions_and_moves_are_named(&TopSpin::new(n, k).unwrap());
+        }
+        let space = TopSpin::new(6, 4).unwrap();
+        let from = space.parse_position("0,1,2,3,4,5").unwrap();
+        let to = space.parse_position("0,4,3,2,1,5").unwrap();
+        assert_eq!(space.position_text(&from), "0,1,2,3,4,5");
+        assert_eq!(space.move_name(&from, &to), "twist 1..4");
     }
 
     /// The same puzzle over all (n-1)! orders, for checking the fold.

@@ -15,6 +15,7 @@ pub(crate) mod ledger;
 pub mod one_bit_bfs;
 pub mod reachability;
 pub mod retro2;
+pub mod solve;
 pub mod two_bit_bfs;
 
 use std::path::PathBuf;
@@ -25,7 +26,8 @@ pub use chunks::Chunk;
 pub use ledger::LayerCount;
 pub use one_bit_bfs::one_bit_bfs;
 pub use reachability::one_bit_reachability;
-pub use two_bit_bfs::two_bit_bfs;
+pub use solve::{DepthTable, Target};
+pub use two_bit_bfs::{two_bit_bfs, two_bit_bfs_keeping_depths};
 
 use crate::error::Result;
 use crate::space::Space;

@@ -15,8 +15,17 @@
 //! switches to checking parents instead (the "backward" expansion of
 //! Rokicki's two-bit searches): each unseen state looks for a neighbour in
 //! the frontier and stops at the first one.
+//!
+//! [`two_bit_bfs_keeping_depths`] runs Algorithm 1 as printed instead: a
+//! state's cell keeps its depth mod 3 for good (no closing), so the finished
+//! table tells every state's distance residue, which is enough to walk a
+//! shortest path down to the start ([`super::solve`]). The price is the
+//! re-expansion the closing avoids: layer l expands every cell holding
+//! l mod 3, layers l-3, l-6, ... again (their successors are all seen, so the
+//! counts do not change). A space with exact layers (Peg Solitaire) scans
+//! only its layer's blocks and re-expands nothing.
 
-use super::backend::{Backend, Pass, TableRequest};
+use super::backend::{Backend, Pass, TableRequest, TwoBitPasses};
 use super::ledger::Ledger;
 use super::{
     Algorithm, DEEPEST_SAMPLE, LayerCount, SearchOptions, SearchReport, blocks_of_layer,
@@ -32,14 +41,68 @@ pub fn frontier_value(layer: usize) -> u8 {
     1 + (layer % 2) as u8
 }
 
+/// What the cells of a finished two-bit table tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cells {
+    /// Seen (0) or not ([`UNSEEN`]): every expanded layer is closed.
+    Seen,
+    /// Each seen state's depth mod 3 (Algorithm 1 as printed).
+    DepthMod3,
+}
+
+impl Cells {
+    /// The value layer `layer`'s cells get when they are reached.
+    fn layer_value(self, layer: usize) -> u8 {
+        match self {
+            Cells::Seen => frontier_value(layer),
+            Cells::DepthMod3 => (layer % 3) as u8,
+        }
+    }
+}
+
+/// Two-bit BFS from the space's start states: layer sizes, every state
+/// expanded once.
 pub fn two_bit_bfs<S: Space, B: Backend>(
     space: &S,
     backend: &B,
     options: &SearchOptions,
 ) -> Result<SearchReport> {
+    run(space, backend, options, Cells::Seen).map(|(report, _)| report)
+}
+
+/// Two-bit BFS whose finished table holds every reached state's depth mod 3
+/// (3 for states never reached), returned with the report for lookups
+/// through [`TwoBitPasses::cells`]. Its store file is its own (it cannot be
+/// mistaken for a plain BFS table). Not for spaces reduced by symmetry: a
+/// stored representative's successors are canonical ranks, so a walk over
+/// them would not give the moves of the real position.
+pub fn two_bit_bfs_keeping_depths<'a, S: Space, B: Backend>(
+    space: &'a S,
+    backend: &'a B,
+    options: &SearchOptions,
+) -> Result<(SearchReport, Box<dyn TwoBitPasses + 'a>)> {
+    if space.symmetry_reduced() {
+        return Err(crate::Error::Unsupported(format!(
+            "{} stores one position per symmetry class; a table of depths needs the full space (drop --symmetry)",
+            space.descriptor()
+        )));
+    }
+    run(space, backend, options, Cells::DepthMod3)
+}
+
+fn run<'a, S: Space, B: Backend>(
+    space: &'a S,
+    backend: &'a B,
+    options: &SearchOptions,
+    cells: Cells,
+) -> Result<(SearchReport, Box<dyn TwoBitPasses + 'a>)> {
+    let label = match cells {
+        Cells::Seen => "two-bit BFS",
+        Cells::DepthMod3 => "two-bit BFS keeping depth mod 3",
+    };
     let request = TableRequest {
         backing: &options.backing,
-        identity: super::identity::space_identity(space, "two-bit BFS", 2),
+        identity: super::identity::space_identity(space, label, 2),
         progress: options.progress,
         resident_cells: space.size(),
         max_depth: options.max_depth,
@@ -57,9 +120,9 @@ pub fn two_bit_bfs<S: Space, B: Backend>(
     )?;
     if ledger.is_fresh() {
         let mut starts = checked_start_ranks(space)?;
-        table.set_cells(&starts, frontier_value(0))?;
+        table.set_cells(&starts, cells.layer_value(0))?;
         let first = if space.symmetry_reduced() {
-            table.count(&blocks_of_layer(space, 0), frontier_value(0))?
+            table.count(&blocks_of_layer(space, 0), cells.layer_value(0))?
         } else {
             starts.sort_unstable();
             starts.dedup();
@@ -74,16 +137,28 @@ pub fn two_bit_bfs<S: Space, B: Backend>(
     // finish: the passes count only the cells they change themselves.
     let mut marked_before = if ledger.resumed_from.is_some() && !ledger.finished {
         let level = ledger.counts.len();
-        let count = table.count(&blocks_of_layer(space, level), frontier_value(level))?;
-        count.representatives
+        let blocks = blocks_of_layer(space, level);
+        let count = table.count(&blocks, cells.layer_value(level))?;
+        // Kept depths: the layer's blocks also hold the earlier layers of the
+        // same residue mod 3 whose blocks are the layer's (blocks of two
+        // layers are the same or disjoint: they follow residues).
+        let earlier: u64 = match cells {
+            Cells::Seen => 0,
+            Cells::DepthMod3 => (level % 3..level)
+                .step_by(3)
+                .filter(|&earlier| blocks_of_layer(space, earlier) == blocks)
+                .map(|earlier| ledger.representatives[earlier])
+                .sum(),
+        };
+        count.representatives - earlier
     } else {
         0
     };
     let mut deepest = Vec::new();
     while !ledger.finished && !options.deep_enough(ledger.counts.len()) {
         let level = ledger.counts.len();
-        let frontier = frontier_value(level - 1);
-        let next = frontier_value(level);
+        let frontier = cells.layer_value(level - 1);
+        let next = cells.layer_value(level);
         let frontier_blocks = blocks_of_layer(space, level - 1);
         let next_blocks = blocks_of_layer(space, level);
         let unseen = space.size() - ledger.representatives.iter().sum::<u64>();
@@ -118,13 +193,16 @@ pub fn two_bit_bfs<S: Space, B: Backend>(
         } else {
             LayerCount::plain(work.marked + std::mem::take(&mut marked_before))
         };
-        if found.representatives == 0 {
+        if found.representatives == 0 && cells == Cells::Seen {
             // The frontier was the deepest layer: note a few of its states
-            // before it closes.
+            // before it closes. (Kept depths cannot tell them from earlier
+            // layers of the same residue: no sample.)
             deepest = table.first_ranks(&frontier_blocks, frontier, DEEPEST_SAMPLE)?;
         }
         // Only now, with every successor in the store, may the frontier close.
-        table.close(&frontier_blocks, frontier)?;
+        if cells == Cells::Seen {
+            table.close(&frontier_blocks, frontier)?;
+        }
         goal_cells = table.cells(&goals)?;
         match (found.representatives > 0).then_some(found) {
             Some(found) => ledger.push(found, reached(&goals, &goal_cells)),
@@ -135,7 +213,7 @@ pub fn two_bit_bfs<S: Space, B: Backend>(
     if goal_cells.len() != goals.len() {
         goal_cells = table.cells(&goals)?;
     }
-    if deepest.is_empty() && !ledger.finished {
+    if deepest.is_empty() && !ledger.finished && cells == Cells::Seen {
         // Stopped at --max-depth: the last layer is still unexpanded.
         let last = ledger.counts.len() - 1;
         deepest = table.first_ranks(
@@ -144,7 +222,8 @@ pub fn two_bit_bfs<S: Space, B: Backend>(
             DEEPEST_SAMPLE,
         )?;
     }
-    Ok(ledger.report(deepest, reached(&goals, &goal_cells), table.storage()))
+    let report = ledger.report(deepest, reached(&goals, &goal_cells), table.storage());
+    Ok((report, table))
 }
 
 /// Whether each goal's cell says it was reached.
