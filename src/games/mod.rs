@@ -2,6 +2,7 @@
 //! WGSL expansion beside it), and the [`registry`] that opens them by name.
 
 pub mod board;
+pub mod dodgem;
 pub mod fox_geese;
 pub mod frogs_toads;
 pub mod pancake;
@@ -15,6 +16,7 @@ pub mod text_file;
 pub mod top_spin;
 
 pub use board::Board;
+pub use dodgem::Dodgem;
 pub use fox_geese::FoxGeese;
 pub use frogs_toads::FrogsToads;
 pub use pancake::Pancake;

@@ -1,0 +1,241 @@
+//! Dodgem through the generic two-bit retrograde solver, against an
+//! independent solver (its own board and move rules, values by plain
+//! fixpoint iteration over the positions reachable from the start) and
+//! against the published values: 3 x 3 is a first-player win (Winning
+//! Ways), 4 x 4 a draw (des Jardins).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use bitsolve::games::Dodgem;
+use bitsolve::games::dodgem::DodgemState;
+use bitsolve::search::Silent;
+use bitsolve::search::retro2::{LayeredGame, RetroOptions, Value, open_layer, solve_layers};
+use bitsolve::table::{Backing, TwoBitTable};
+
+/// A board as the independent solver sees it: `cells[row][column]` with
+/// row 0 at the bottom; 0 empty, 1 blue, 2 red; and whether blue moves.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+struct Board {
+    cells: Vec<Vec<u8>>,
+    blue_to_move: bool,
+}
+
+impl Board {
+    fn start(n: usize) -> Board {
+        let mut cells = vec![vec![0; n]; n];
+        for row in cells.iter_mut().skip(1) {
+            row[0] = 1;
+        }
+        cells[0][1..].fill(2);
+        Board {
+            cells,
+            blue_to_move: true,
+        }
+    }
+
+    /// Every position one move away: blue steps right, up or down and
+    /// leaves past the right edge; red steps up, left or right and leaves
+    /// past the top edge.
+    fn moves(&self) -> Vec<Board> {
+        let n = self.cells.len() as i32;
+        let (car, steps) = if self.blue_to_move {
+            (1, [(0, 1), (1, 0), (-1, 0)])
+        } else {
+            (2, [(1, 0), (0, -1), (0, 1)])
+        };
+        let mut found = Vec::new();
+        for row in 0..n {
+            for column in 0..n {
+                if self.cells[row as usize][column as usize] != car {
+                    continue;
+                }
+                for (index, (dr, dc)) in steps.into_iter().enumerate() {
+                    let (r, c) = (row + dr, column + dc);
+                    let inside = (0..n).contains(&r) && (0..n).contains(&c);
+                    if !inside && index != 0 {
+                        continue;
+                    }
+                    if inside && self.cells[r as usize][c as usize] != 0 {
+                        continue;
+                    }
+                    let mut next = self.clone();
+                    next.cells[row as usize][column as usize] = 0;
+                    if inside {
+                        next.cells[r as usize][c as usize] = car;
+                    }
+                    next.blue_to_move = !self.blue_to_move;
+                    found.push(next);
+                }
+            }
+        }
+        found
+    }
+
+    fn library_state(&self) -> DodgemState {
+        let n = self.cells.len();
+        let mask = |car| {
+            (0..n * n)
+                .filter(|&s| self.cells[s / n][s % n] == car)
+                .fold(0u64, |m, s| m | 1 << s)
+        };
+        DodgemState {
+            blue: mask(1),
+            red: mask(2),
+            blue_to_move: self.blue_to_move,
+        }
+    }
+}
+
+/// Values of every position reachable from the start: a mover without
+/// moves wins; a position with a move to one lost for the opponent is won;
+/// one whose moves all lead to the opponent's wins is lost; what the
+/// fixpoint leaves is drawn. `true` in the map: blue wins.
+fn independent_values(n: usize) -> HashMap<Board, Value> {
+    let mut reachable = vec![Board::start(n)];
+    let mut index: HashMap<Board, usize> = HashMap::from([(Board::start(n), 0)]);
+    let mut edges: Vec<Vec<usize>> = Vec::new();
+    let mut next = 0;
+    while next < reachable.len() {
+        let mut targets = Vec::new();
+        for successor in reachable[next].moves() {
+            let id = *index.entry(successor.clone()).or_insert_with(|| {
+                reachable.push(successor);
+                reachable.len() - 1
+            });
+            targets.push(id);
+        }
+        edges.push(targets);
+        next += 1;
+    }
+    let mover_wins = |board: &Board| {
+        if board.blue_to_move {
+            Value::FirstWins
+        } else {
+            Value::SecondWins
+        }
+    };
+    let opponent_wins = |board: &Board| {
+        if board.blue_to_move {
+            Value::SecondWins
+        } else {
+            Value::FirstWins
+        }
+    };
+    let mut values = vec![Value::Unknown; reachable.len()];
+    loop {
+        let mut changed = false;
+        for (id, board) in reachable.iter().enumerate() {
+            if values[id] != Value::Unknown {
+                continue;
+            }
+            let moves = &edges[id];
+            let value = if moves.is_empty() || moves.iter().any(|&m| values[m] == mover_wins(board))
+            {
+                mover_wins(board)
+            } else if moves.iter().all(|&m| values[m] == opponent_wins(board)) {
+                opponent_wins(board)
+            } else {
+                continue;
+            };
+            values[id] = value;
+            changed = true;
+        }
+        if !changed {
+            break;
+        }
+    }
+    reachable
+        .into_iter()
+        .zip(values)
+        .map(|(board, value)| {
+            let value = if value == Value::Unknown {
+                Value::Draw
+            } else {
+                value
+            };
+            (board, value)
+        })
+        .collect()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bitsolve-dodgem-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Solves every layer into a store and opens them for reading.
+fn solved_layers(game: &Dodgem, dir: &Path) -> Vec<TwoBitTable> {
+    let options = RetroOptions {
+        backing: Backing::Directory(dir.to_path_buf()),
+        ..Default::default()
+    };
+    solve_layers(game, game.max_layer(), &options).unwrap();
+    (0..=game.max_layer())
+        .map(|layer| {
+            open_layer(game, layer, &Backing::ReadOnly(dir.to_path_buf()), &Silent)
+                .unwrap()
+                .0
+        })
+        .collect()
+}
+
+fn check_against_independent_values(n: usize, expected_start: Value) {
+    let game = Dodgem::new(n).unwrap();
+    let dir = scratch(&format!("n{n}"));
+    let tables = solved_layers(&game, &dir);
+    let independent = independent_values(n);
+    let mut tally: HashMap<Value, usize> = HashMap::new();
+    for (board, &value) in &independent {
+        let state = board.library_state();
+        let layer = game.layer_of(&state);
+        let stored = Value::from_bits(tables[layer].get(game.rank_of(&state)));
+        assert_eq!(stored, value, "{}", game.position_text(&state));
+        *tally.entry(value).or_default() += 1;
+    }
+    let start = game.start();
+    let start_value = Value::from_bits(tables[game.max_layer()].get(game.rank_of(&start)));
+    assert_eq!(start_value, expected_start);
+    println!(
+        "{n} x {n}: {} reachable positions, {tally:?}",
+        independent.len()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn three_by_three_is_a_first_player_win_as_winning_ways_says() {
+    check_against_independent_values(3, Value::FirstWins);
+}
+
+#[test]
+fn four_by_four_is_a_draw_as_des_jardins_found() {
+    check_against_independent_values(4, Value::Draw);
+}
+
+#[test]
+fn threads_and_layers_agree() {
+    let game = Dodgem::new(4).unwrap();
+    let mut reports = Vec::new();
+    for threads in [1, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let report = pool
+            .install(|| solve_layers(&game, game.max_layer(), &RetroOptions::default()))
+            .unwrap();
+        reports.push(
+            report
+                .iter()
+                .map(|r| (r.layer, r.states, r.first_wins, r.second_wins, r.draws))
+                .collect::<Vec<_>>(),
+        );
+    }
+    assert_eq!(reports[0], reports[1]);
+    // Layer sizes: 2 sides x blue cars among 16 squares x red among the rest.
+    let sizes: Vec<u64> = reports[0].iter().map(|r| r.1).collect();
+    assert_eq!(sizes[6], 2 * 560 * 286);
+    assert_eq!(game.layer_size(6), sizes[6]);
+}
