@@ -364,7 +364,7 @@ fn retro_layer_ranges_report_stored_size_and_peak_memory() {
     ]));
     let layers = solved["layers"].as_array().unwrap();
     assert_eq!(layers.len(), 2);
-    assert_eq!(layers[0]["geese"], 30);
+    assert_eq!(layers[0]["layer"], 30);
     assert_eq!(layers[0]["states"], 2 * 33 * 496);
     assert_eq!(layers[0]["stored"], 2 * 7 * 496);
     assert!(layers[1]["peak_rss_bytes"].as_u64().unwrap() > 0);
@@ -1097,11 +1097,11 @@ fn messages_point_to_what_would_help() {
     );
     assert!(
         hint.contains(&format!(
-            "run: bitsolve retro fox-geese --geese 2 --symmetry --store {store}"
+            "run: bitsolve retro fox-geese --symmetry --layers 1..2 --store {store}"
         )),
         "{hint}"
     );
-    // Layer 0 is solved by every run; --geese starts at 1.
+    // Layer 0 is solved by every run; ranges start at 1.
     let hint = assert_clear_error_text(&[
         "query",
         "fox-geese",
@@ -1111,7 +1111,7 @@ fn messages_point_to_what_would_help() {
         "--position",
         "F.. ... ..... .. ....... ....... ... ...:fox",
     ]);
-    assert!(hint.contains("--geese 1 --capture-wins"), "{hint}");
+    assert!(hint.contains("--capture-wins --layers 1..1"), "{hint}");
     std::fs::remove_dir_all(&dir).unwrap();
 
     // bench has no --backend: a game the GPU cannot run gets advice that

@@ -239,3 +239,125 @@ fn threads_and_layers_agree() {
     assert_eq!(sizes[6], 2 * 560 * 286);
     assert_eq!(game.layer_size(6), sizes[6]);
 }
+
+fn bitsolve(args: &[&str], input: &str) -> (bool, String, String) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .as_mut()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    (
+        output.status.success(),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn retro_query_and_play_run_dodgem_through_the_generic_commands() {
+    let dir = scratch("cli");
+    let store = dir.to_str().unwrap();
+    // No range given: Dodgem solves every layer.
+    let (ok, stdout, stderr) = bitsolve(&["retro", "dodgem", "--store", store, "--json"], "");
+    assert!(ok, "{stderr}");
+    let solved: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(solved["sides"], serde_json::json!(["blue", "red"]));
+    let top = &solved["layers"][3];
+    assert_eq!(
+        (top["layer"].as_u64(), top["states"].as_u64()),
+        (Some(4), Some(1_512))
+    );
+    assert_eq!(
+        top["won_for_blue"].as_u64().unwrap() + top["won_for_red"].as_u64().unwrap(),
+        1_512
+    );
+
+    // The start is won for blue, by a3-b3 only.
+    let start = "B../B../.RR:blue";
+    let (ok, stdout, stderr) = bitsolve(
+        &[
+            "query",
+            "dodgem",
+            "--store",
+            store,
+            "--position",
+            start,
+            "--json",
+        ],
+        "",
+    );
+    assert!(ok, "{stderr}");
+    let answer: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(answer["value"], "won for blue");
+    assert_eq!(answer["to_move"], "blue");
+    let winning: Vec<&str> = answer["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["value"] == "won for blue")
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(winning, ["a3-b3"]);
+
+    // Playing red: the program opens with its only winning move, refuses
+    // an illegal one, and 'quit' ends the game.
+    let (ok, stdout, stderr) = bitsolve(
+        &["play", "dodgem", "--store", store, "--side", "red"],
+        "a1-a2\nquit\n",
+    );
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("bitsolve plays a3-b3"), "{stdout}");
+    assert!(
+        stdout.contains("'a1-a2' is not a legal move here"),
+        "{stdout}"
+    );
+
+    for (args, expected) in [
+        (
+            vec!["play", "dodgem", "--store", store, "--side", "fox"],
+            "--side blue|red",
+        ),
+        (
+            vec![
+                "query",
+                "dodgem",
+                "--n",
+                "4",
+                "--store",
+                store,
+                "--position",
+                "B.../B.../B.../.RRR:blue",
+            ],
+            "the layer of 6 cars solved with --n 4 is not in",
+        ),
+        (vec!["retro", "dodgem", "--n", "7"], "3 to 5 squares"),
+        (
+            vec![
+                "query",
+                "dodgem",
+                "--store",
+                store,
+                "--position",
+                "B../B../.RR",
+            ],
+            "':blue' or ':red'",
+        ),
+    ] {
+        let (ok, stdout, stderr) = bitsolve(&args, "");
+        assert!(!ok && stdout.is_empty(), "{args:?}: {stdout}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

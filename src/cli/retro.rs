@@ -1,5 +1,7 @@
-//! `bitsolve retro`, `query` and `play`: two-bit retrograde analysis of
-//! Fox-and-Geese into a database of solved layers, and what it knows.
+//! `bitsolve retro`, `query` and `play`: two-bit retrograde analysis of a
+//! two-player game into a database of solved layers, and what it knows.
+//! Written once for every [`TwoPlayerGame`]; the games' rules stay in
+//! their files.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
@@ -8,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 use serde_json::json;
 
 use super::format::{bytes, group_digits};
@@ -16,10 +18,10 @@ use super::memory::peak_rss;
 use super::progress::Display;
 use super::thread_pool;
 use crate::error::{Error, Result};
-use crate::games::FoxGeese;
-use crate::games::fox_geese::FoxGeeseState;
+use crate::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
+use crate::games::{Dodgem, FoxGeese};
 use crate::search::retro2::{
-    BITS_PER_POSITION, LayerReport, LayeredGame, RECORD_EVERY, RetroOptions, Value, open_layer,
+    BITS_PER_POSITION, LayerReport, Player, RECORD_EVERY, RetroOptions, Value, open_layer,
     solve_layer_range,
 };
 use crate::table::storage::file_name_for;
@@ -29,6 +31,8 @@ use crate::table::{Backing, TwoBitTable};
 pub enum RetroGame {
     /// Fox-and-Geese on the 33-point cross.
     FoxGeese(FoxGeeseArgs),
+    /// Dodgem: n-1 blue and n-1 red cars race across an n x n board.
+    Dodgem(DodgemArgs),
 }
 
 #[derive(Args, Debug, Clone)]
@@ -42,9 +46,30 @@ pub struct FoxGeeseArgs {
     symmetry: bool,
 }
 
-impl FoxGeeseArgs {
-    fn game(&self) -> Result<FoxGeese> {
-        FoxGeese::new(self.capture_wins, self.symmetry)
+#[derive(Args, Debug, Clone)]
+pub struct DodgemArgs {
+    /// Squares a side of the board (3..=5); each side has n-1 cars.
+    #[arg(long, global = true, default_value_t = 3)]
+    n: usize,
+}
+
+impl RetroGame {
+    /// Opens the game the arguments describe and runs `visitor` on it.
+    fn visit<V: TwoPlayerVisitor>(&self, visitor: V) -> Result<V::Output> {
+        match self {
+            RetroGame::FoxGeese(args) => {
+                visitor.visit(&FoxGeese::new(args.capture_wins, args.symmetry)?)
+            }
+            RetroGame::Dodgem(args) => visitor.visit(&Dodgem::new(args.n)?),
+        }
+    }
+
+    /// The game's name on the command line.
+    fn name(&self) -> &'static str {
+        match self {
+            RetroGame::FoxGeese(_) => FoxGeese::NAME,
+            RetroGame::Dodgem(_) => Dodgem::NAME,
+        }
     }
 }
 
@@ -96,131 +121,156 @@ fn parse_layers(text: &str) -> std::result::Result<(usize, usize), String> {
     Ok((first, last))
 }
 
-/// The layers to solve: from `--layers A..B` or `--geese G` (1..G). Layer
-/// 0 (no geese: the fox simply wins) is solved with any range that starts
-/// at 1 and needs the layer below.
-fn layer_range(args: &RetroArgs, game: &FoxGeese) -> Result<RangeInclusive<usize>> {
-    let (first, last) = match (args.layers, args.geese) {
-        (Some(range), _) => range,
-        (None, Some(top)) => (1, top),
-        (None, None) => {
-            return Err(Error::InvalidParameter(
-                "give --geese G or --layers A..B".into(),
-            ));
+/// The layers to solve: from `--layers A..B`, `--geese G` (1..G) or the
+/// game's default. Layer 0 (no pieces) is solved with any range that
+/// starts at 1 and needs the layer below.
+fn layer_range<G: TwoPlayerGame>(args: &RetroArgs, game: &G) -> Result<RangeInclusive<usize>> {
+    let max = game.max_layer();
+    let (first, last) = match (args.layers, args.geese, game.default_layers()) {
+        (Some(range), _, _) => range,
+        (None, Some(top), _) => (1, top),
+        (None, None, Some(layers)) => (*layers.start(), *layers.end()),
+        (None, None, None) => {
+            return Err(Error::InvalidParameter(format!(
+                "give --layers A..B (layers 1..{max}) or --geese G"
+            )));
         }
     };
-    let max = game.max_geese();
-    if first == 0 || last > max {
+    if first > max || last > max || (first == 0 && args.layers.is_some()) {
         return Err(Error::InvalidParameter(format!(
-            "layers run from 1 to {max} geese, got {first}..{last}"
+            "layers run from 1 to {}, got {first}..{last}",
+            game.layer_name(max)
         )));
     }
-    let first = if first == 1 && !game.independent_layers() {
+    let first = if first <= 1 && !game.independent_layers() {
         0
     } else {
-        first
+        first.max(1)
     };
     Ok(first..=last)
 }
 
+/// The `retro` command: solves a range of layers, as a table or JSON.
+struct Retro<'a> {
+    args: &'a RetroArgs,
+}
+
 pub(super) fn run_retro(args: RetroArgs) -> Result<()> {
-    let RetroGame::FoxGeese(game_args) = &args.game;
-    let game = game_args.game()?;
-    let layers = layer_range(&args, &game)?;
-    let top = *layers.end();
-    let pool = thread_pool(args.threads)?;
-    let header = format!(
-        "{} · two-bit retrograde analysis · {} threads · {} bits per position while solving\n{:>5}  {:>15}  {:>10}  {:>6}  {:>15}  {:>15}  {:>9}  {:>10}",
-        game.layer_descriptor(top),
-        pool.current_num_threads(),
-        BITS_PER_POSITION,
-        "geese",
-        "states",
-        "stored",
-        "passes",
-        "won for geese",
-        "examined",
-        "time",
-        "peak RSS"
-    );
-    let display = if args.json {
-        Display::new(None, None)
-    } else {
-        Display::new(Some(header), None)
-    };
-    // The process's peak resident memory when each layer finishes. It is
-    // not reset between layers (that would also reset what the system
-    // reports of the whole run to timing tools): run one layer with
-    // --layers G..G for its own peak.
-    let peak_of_layer = Mutex::new(BTreeMap::new());
-    // Rows are printed as layers finish: long runs show their progress.
-    let print_layer = |report: &LayerReport| {
-        let peak = peak_rss();
-        if let Some(peak) = peak {
-            peak_of_layer.lock().unwrap().insert(report.layer, peak);
-        }
-        if !args.json && report.layer > 0 {
-            display.print_header();
-            display.suspend(|| print_row(report, peak));
-        }
-    };
-    let options = RetroOptions {
-        backing: args
-            .store
-            .clone()
-            .map(Backing::Directory)
-            .unwrap_or(Backing::Heap),
-        progress: &display,
-        on_layer: &print_layer,
-        record_every: Duration::from_secs(args.checkpoint_every),
-    };
-    let reports = pool.install(|| solve_layer_range(&game, layers, &options));
-    display.finish();
-    let reports = reports?;
-    display.print_header();
-    // Layer 0 (no geese: the fox simply wins) is solved but not shown.
-    let shown: Vec<&LayerReport> = reports.iter().filter(|r| r.layer > 0).collect();
-    let peaks = peak_of_layer.into_inner().unwrap();
-    if args.json {
-        let layers: Vec<serde_json::Value> = shown
-            .iter()
-            .map(|r| {
-                json!({
-                    "geese": r.layer,
-                    "states": r.states,
-                    "stored": r.stored,
-                    "stored_bytes": r.stored.div_ceil(4),
-                    "won_for_geese": r.second_wins,
-                    "won_for_fox": r.first_wins,
-                    "passes": r.passes(),
-                    "examined": r.examined,
-                    "full_scan_work": r.full_scan_work(),
-                    "seconds": r.seconds,
-                    "already_solved": r.already_solved,
-                    "peak_rss_bytes": peaks.get(&r.layer),
-                })
-            })
-            .collect();
-        println!(
-            "{}",
-            json!({ "game": game.layer_descriptor(top), "bits_per_position": BITS_PER_POSITION, "layers": layers })
+    args.game.visit(Retro { args: &args })
+}
+
+impl TwoPlayerVisitor for Retro<'_> {
+    type Output = ();
+
+    fn visit<G: TwoPlayerGame>(self, game: &G) -> Result<()> {
+        let args = self.args;
+        let layers = layer_range(args, game)?;
+        let top = *layers.end();
+        let pool = thread_pool(args.threads)?;
+        let (first, second) = (Player::First, Player::Second);
+        let header = format!(
+            "{} · two-bit retrograde analysis · {} threads · {} bits per position while solving\n{:>5}  {:>15}  {:>10}  {:>6}  {:>15}  {:>15}  {:>13}  {:>15}  {:>9}  {:>10}",
+            game.layer_descriptor(top),
+            pool.current_num_threads(),
+            BITS_PER_POSITION,
+            "layer",
+            "states",
+            "stored",
+            "passes",
+            format!("won for {}", game.side_name(first)),
+            format!("won for {}", game.side_name(second)),
+            "drawn",
+            "examined",
+            "time",
+            "peak RSS"
         );
-        return Ok(());
+        let display = if args.json {
+            Display::new(None, None)
+        } else {
+            Display::new(Some(header), None)
+        };
+        // The process's peak resident memory when each layer finishes. It is
+        // not reset between layers (that would also reset what the system
+        // reports of the whole run to timing tools): run one layer with
+        // --layers G..G for its own peak.
+        let peak_of_layer = Mutex::new(BTreeMap::new());
+        // Rows are printed as layers finish: long runs show their progress.
+        let print_layer = |report: &LayerReport| {
+            let peak = peak_rss();
+            if let Some(peak) = peak {
+                peak_of_layer.lock().unwrap().insert(report.layer, peak);
+            }
+            if !args.json && report.layer > 0 {
+                display.print_header();
+                display.suspend(|| print_row(report, peak));
+            }
+        };
+        let options = RetroOptions {
+            backing: args
+                .store
+                .clone()
+                .map(Backing::Directory)
+                .unwrap_or(Backing::Heap),
+            progress: &display,
+            on_layer: &print_layer,
+            record_every: Duration::from_secs(args.checkpoint_every),
+        };
+        let reports = pool.install(|| solve_layer_range(game, layers, &options));
+        display.finish();
+        let reports = reports?;
+        display.print_header();
+        // Layer 0 (no pieces: decided by the rules) is solved but not shown.
+        let shown: Vec<&LayerReport> = reports.iter().filter(|r| r.layer > 0).collect();
+        let peaks = peak_of_layer.into_inner().unwrap();
+        if args.json {
+            let won = |player| format!("won_for_{}", game.side_name(player));
+            let layers: Vec<serde_json::Value> = shown
+                .iter()
+                .map(|r| {
+                    let mut row = json!({
+                        "layer": r.layer,
+                        "states": r.states,
+                        "stored": r.stored,
+                        "stored_bytes": r.stored.div_ceil(4),
+                        "draws": r.draws,
+                        "passes": r.passes(),
+                        "examined": r.examined,
+                        "full_scan_work": r.full_scan_work(),
+                        "seconds": r.seconds,
+                        "already_solved": r.already_solved,
+                        "peak_rss_bytes": peaks.get(&r.layer),
+                    });
+                    row[won(first)] = r.first_wins.into();
+                    row[won(second)] = r.second_wins.into();
+                    row
+                })
+                .collect();
+            println!(
+                "{}",
+                json!({
+                    "game": game.layer_descriptor(top),
+                    "sides": [game.side_name(first), game.side_name(second)],
+                    "bits_per_position": BITS_PER_POSITION,
+                    "layers": layers,
+                })
+            );
+            return Ok(());
+        }
+        let examined: u64 = shown.iter().map(|r| r.examined.iter().sum::<u64>()).sum();
+        let full: u64 = shown.iter().map(|r| r.full_scan_work()).sum();
+        let seconds: f64 = shown.iter().map(|r| r.seconds).sum();
+        println!(
+            "total {:.2} s; {} positions examined where repeated full scans (Algorithm 4) would visit {} ({:.1}x fewer)",
+            seconds,
+            group_digits(examined),
+            group_digits(full),
+            full as f64 / examined.max(1) as f64
+        );
+        if let Some(dir) = &args.store {
+            println!("database in {}", dir.display());
+        }
+        Ok(())
     }
-    let examined: u64 = shown.iter().map(|r| r.examined.iter().sum::<u64>()).sum();
-    let full: u64 = shown.iter().map(|r| r.full_scan_work()).sum();
-    let seconds: f64 = shown.iter().map(|r| r.seconds).sum();
-    println!(
-        "total {:.2} s; {} positions examined where repeated full scans (Algorithm 4) would visit {} ({:.1}x fewer)",
-        seconds,
-        group_digits(examined),
-        group_digits(full),
-        full as f64 / examined.max(1) as f64
-    );
-    if let Some(dir) = &args.store {
-        println!("database in {}", dir.display());
-    }
-    Ok(())
 }
 
 fn print_row(report: &LayerReport, peak: Option<u64>) {
@@ -230,12 +280,14 @@ fn print_row(report: &LayerReport, peak: Option<u64>) {
         format!("{:.2} s", report.seconds)
     };
     println!(
-        "{:>5}  {:>15}  {:>10}  {:>6}  {:>15}  {:>15}  {:>9}  {:>10}",
+        "{:>5}  {:>15}  {:>10}  {:>6}  {:>15}  {:>15}  {:>13}  {:>15}  {:>9}  {:>10}",
         report.layer,
         group_digits(report.states),
         bytes(report.stored.div_ceil(4)),
         report.passes(),
+        group_digits(report.first_wins),
         group_digits(report.second_wins),
+        group_digits(report.draws),
         group_digits(report.examined.iter().sum()),
         time,
         peak.map_or("?".to_string(), bytes)
@@ -246,25 +298,27 @@ fn print_row(report: &LayerReport, peak: Option<u64>) {
 /// Layers are opened read-only (a query never writes a store, and may read
 /// one on read-only media) and each is checked against its checksums in
 /// full when first opened.
-struct Database<'a> {
-    game: &'a FoxGeese,
+struct Database<'a, G: TwoPlayerGame> {
+    game: &'a G,
+    name: &'a str,
     dir: &'a Path,
     layers: Vec<Option<TwoBitTable>>,
     progress: Display<'a>,
 }
 
-impl<'a> Database<'a> {
-    fn new(game: &'a FoxGeese, dir: &'a Path) -> Self {
+impl<'a, G: TwoPlayerGame> Database<'a, G> {
+    fn new(game: &'a G, name: &'a str, dir: &'a Path) -> Self {
         Database {
             game,
+            name,
             dir,
-            layers: (0..=game.max_geese()).map(|_| None).collect(),
+            layers: (0..=game.max_layer()).map(|_| None).collect(),
             progress: Display::new(None, None),
         }
     }
 
     /// The file of `game`'s layer `layer` in the store.
-    fn layer_file(&self, game: &FoxGeese, layer: usize) -> PathBuf {
+    fn layer_file(&self, game: &G, layer: usize) -> PathBuf {
         let descriptor = format!("{}; retrograde values", game.layer_descriptor(layer));
         self.dir.join(file_name_for(&descriptor))
     }
@@ -273,10 +327,11 @@ impl<'a> Database<'a> {
     /// variant's flags (a layer solved without them is another table).
     fn solve_command(&self, layer: usize) -> String {
         format!(
-            "bitsolve retro fox-geese --geese {}{} --store {}",
-            // Layer 0 is solved by every run; --geese starts at 1.
+            "bitsolve retro {}{} --layers 1..{} --store {}",
+            self.name,
+            self.game.variant_flags(),
+            // Layer 0 is solved by every run; ranges start at 1.
             layer.max(1),
-            variant_flags(self.game.capture_wins(), self.game.symmetry()),
             self.dir.display()
         )
     }
@@ -284,20 +339,15 @@ impl<'a> Database<'a> {
     /// Why the store cannot answer for `layer`: which variants it holds
     /// the layer for instead, if any, and the command that would solve it.
     fn missing_layer(&self, layer: usize) -> String {
-        let wanted = (self.game.capture_wins(), self.game.symmetry());
-        let held: Vec<String> = [(false, false), (true, false), (false, true), (true, true)]
-            .into_iter()
-            .filter(|&variant| variant != wanted)
-            .filter(|&(capture_wins, symmetry)| {
-                FoxGeese::new(capture_wins, symmetry)
-                    .is_ok_and(|other| self.layer_file(&other, layer).exists())
+        let held: Vec<String> = self
+            .game
+            .other_variants()
+            .iter()
+            .filter(|other| self.layer_file(other, layer).exists())
+            .map(|other| match other.variant_flags() {
+                flags if flags.is_empty() => "without flags".to_string(),
+                flags => format!("with{flags}"),
             })
-            .map(
-                |(capture_wins, symmetry)| match variant_flags(capture_wins, symmetry) {
-                    flags if flags.is_empty() => "without flags".to_string(),
-                    flags => format!("with{flags}"),
-                },
-            )
             .collect();
         let held = if held.is_empty() {
             String::new()
@@ -309,8 +359,8 @@ impl<'a> Database<'a> {
         };
         format!(
             "the layer of {}{} is not in {}{held}; run: {}",
-            geese(layer),
-            match variant_flags(wanted.0, wanted.1) {
+            self.game.layer_name(layer),
+            match self.game.variant_flags() {
                 flags if flags.is_empty() => String::new(),
                 flags => format!(" solved with{flags}"),
             },
@@ -319,8 +369,8 @@ impl<'a> Database<'a> {
         )
     }
 
-    fn value(&mut self, state: &FoxGeeseState) -> Result<Value> {
-        let layer = state.geese.count_ones() as usize;
+    fn value(&mut self, position: &G::Position) -> Result<Value> {
+        let (layer, rank) = self.game.locate(position);
         if self.layers[layer].is_none() {
             if !self.layer_file(self.game, layer).exists() {
                 return Err(Error::InvalidParameter(self.missing_layer(layer)));
@@ -335,7 +385,7 @@ impl<'a> Database<'a> {
             if !checkpoint.is_some_and(|c| c.complete) {
                 return Err(Error::InvalidParameter(format!(
                     "the layer of {} in {} is not completely solved yet; finish it: {}",
-                    geese(layer),
+                    self.game.layer_name(layer),
                     self.dir.display(),
                     self.solve_command(layer)
                 )));
@@ -343,55 +393,17 @@ impl<'a> Database<'a> {
             self.layers[layer] = Some(table);
         }
         let table = self.layers[layer].as_ref().unwrap();
-        Ok(Value::from_bits(table.get(self.game.rank_of(state))))
+        Ok(Value::from_bits(table.get(rank)))
     }
 }
 
-/// The flags of a Fox-and-Geese variant, each with a leading space.
-fn variant_flags(capture_wins: bool, symmetry: bool) -> String {
-    let mut flags = String::new();
-    if capture_wins {
-        flags.push_str(" --capture-wins");
-    }
-    if symmetry {
-        flags.push_str(" --symmetry");
-    }
-    flags
-}
-
-/// "1 goose", "5 geese".
-fn geese(count: usize) -> String {
-    if count == 1 {
-        "1 goose".to_string()
-    } else {
-        format!("{count} geese")
-    }
-}
-
-fn describe(value: Value) -> &'static str {
+/// "won for the fox", "drawn".
+fn describe<G: TwoPlayerGame>(game: &G, value: Value) -> String {
     match value {
-        Value::FirstWins => "won for the fox",
-        Value::SecondWins => "won for the geese",
-        Value::Draw => "drawn",
-        Value::Unknown => "not solved",
-    }
-}
-
-/// "d4-d5" for a move, "d4xd6" for a capture.
-fn move_name(game: &FoxGeese, from: &FoxGeeseState, to: &FoxGeeseState) -> String {
-    let board = game.board();
-    if from.fox_to_move {
-        let capture = to.geese != from.geese;
-        format!(
-            "{}{}{}",
-            board.cell_name(from.fox),
-            if capture { "x" } else { "-" },
-            board.cell_name(to.fox)
-        )
-    } else {
-        let left = (from.geese & !to.geese).trailing_zeros() as usize;
-        let arrived = (to.geese & !from.geese).trailing_zeros() as usize;
-        format!("{}-{}", board.cell_name(left), board.cell_name(arrived))
+        Value::FirstWins => format!("won for {}", game.side_label(Player::First)),
+        Value::SecondWins => format!("won for {}", game.side_label(Player::Second)),
+        Value::Draw => "drawn".to_string(),
+        Value::Unknown => "not solved".to_string(),
     }
 }
 
@@ -402,8 +414,10 @@ pub struct QueryArgs {
     /// The database directory written by `bitsolve retro --store`.
     #[arg(long, value_name = "DIR", global = true)]
     store: Option<PathBuf>,
-    /// The position: 33 points in cell order ('F' fox, 'g' goose, '.' empty),
-    /// then ':fox' or ':geese' for the side to move.
+    /// The position in the game's text form (Fox-and-Geese: 33 points in
+    /// cell order, 'F' fox, 'g' goose, '.' empty; Dodgem: rows from the
+    /// top, 'B' blue, 'R' red, '.' empty, separated by '/'), then ':' and
+    /// the side to move.
     #[arg(long, global = true)]
     position: Option<String>,
     /// Print one JSON object on stdout.
@@ -411,51 +425,61 @@ pub struct QueryArgs {
     json: bool,
 }
 
-/// The game and the database directory that `query` and `play` both need.
-fn game_and_store<'a>(
-    game: &RetroGame,
-    store: &'a Option<PathBuf>,
-) -> Result<(FoxGeese, &'a PathBuf)> {
-    let RetroGame::FoxGeese(game_args) = game;
-    let dir = store
+/// The database directory `query` and `play` both need.
+fn store_of(store: &Option<PathBuf>) -> Result<&PathBuf> {
+    store
         .as_ref()
-        .ok_or_else(|| Error::InvalidParameter("give --store DIR".into()))?;
-    Ok((game_args.game()?, dir))
+        .ok_or_else(|| Error::InvalidParameter("give --store DIR".into()))
+}
+
+struct Query<'a> {
+    args: &'a QueryArgs,
 }
 
 pub(super) fn run_query(args: QueryArgs) -> Result<()> {
-    let (game, dir) = game_and_store(&args.game, &args.store)?;
-    let text = args
-        .position
-        .as_ref()
-        .ok_or_else(|| Error::InvalidParameter("give --position".into()))?;
-    let state = game.parse(text)?;
-    let mut database = Database::new(&game, dir);
-    let value = database.value(&state)?;
-    let mut moves = Vec::new();
-    for next in game.moves(&state) {
-        moves.push((move_name(&game, &state, &next), database.value(&next)?));
-    }
-    if args.json {
-        let listed: Vec<serde_json::Value> = moves
-            .iter()
-            .map(|(name, v)| json!({"move": name, "value": describe(*v)}))
-            .collect();
-        println!("{}", json!({"value": describe(value), "moves": listed}));
-        return Ok(());
-    }
-    print!("{}", game.draw(&state));
-    println!("value: {}", describe(value));
-    for (name, value) in moves {
-        println!("  {name:<8} {}", describe(value));
-    }
-    Ok(())
+    args.game.visit(Query { args: &args })
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Side {
-    Fox,
-    Geese,
+impl TwoPlayerVisitor for Query<'_> {
+    type Output = ();
+
+    fn visit<G: TwoPlayerGame>(self, game: &G) -> Result<()> {
+        let args = self.args;
+        let dir = store_of(&args.store)?;
+        let text = args
+            .position
+            .as_ref()
+            .ok_or_else(|| Error::InvalidParameter("give --position".into()))?;
+        let position = game.parse_position(text)?;
+        let mut database = Database::new(game, args.game.name(), dir);
+        let value = database.value(&position)?;
+        let mut moves = Vec::new();
+        for next in game.moves(&position) {
+            moves.push((game.move_name(&position, &next), database.value(&next)?));
+        }
+        if args.json {
+            let listed: Vec<serde_json::Value> = moves
+                .iter()
+                .map(|(name, v)| json!({"move": name, "value": describe(game, *v)}))
+                .collect();
+            println!(
+                "{}",
+                json!({
+                    "position": game.position_text(&position),
+                    "to_move": game.side_name(game.side_to_move(&position)),
+                    "value": describe(game, value),
+                    "moves": listed,
+                })
+            );
+            return Ok(());
+        }
+        print!("{}", game.draw(&position));
+        println!("value: {}", describe(game, value));
+        for (name, value) in moves {
+            println!("  {name:<8} {}", describe(game, value));
+        }
+        Ok(())
+    }
 }
 
 #[derive(Args, Debug)]
@@ -465,126 +489,122 @@ pub struct PlayArgs {
     /// The database directory written by `bitsolve retro --store`.
     #[arg(long, value_name = "DIR", global = true)]
     store: Option<PathBuf>,
-    /// The side you play; the program plays the other perfectly.
-    #[arg(long, value_enum, global = true)]
-    side: Option<Side>,
-    /// Start position (default: the fox in the centre and the geese on the
-    /// points of the lowest rows they fill, the geese to move).
+    /// The side you play (fox or geese; blue or red); the program plays the
+    /// other perfectly.
+    #[arg(long, global = true)]
+    side: Option<String>,
+    /// Start position (default: the game's start; Fox-and-Geese: the fox in
+    /// the centre and the geese on the points of the lowest rows they fill,
+    /// the geese to move).
     #[arg(long, global = true)]
     position: Option<String>,
-    /// Number of geese for the default start position.
-    #[arg(long, global = true, default_value_t = 8, conflicts_with = "position")]
-    geese: usize,
+    /// Fox-and-Geese: the number of geese of the default start (8).
+    #[arg(long, global = true, conflicts_with = "position")]
+    geese: Option<usize>,
 }
 
-/// The fox on the centre and `geese` geese filling the board from the
-/// bottom row up, the geese to move.
-fn default_start(game: &FoxGeese, geese: usize) -> Result<FoxGeeseState> {
-    let board = game.board();
-    let fox = board.centre().expect("the cross has a centre");
-    if geese == 0 || geese >= board.cells() - 1 {
-        return Err(Error::InvalidParameter(format!(
-            "--geese must be between 1 and {}",
-            board.cells() - 2
-        )));
-    }
-    let mut cells: Vec<usize> = (0..board.cells()).filter(|&c| c != fox).collect();
-    cells.sort_by_key(|&c| std::cmp::Reverse(board.position(c)));
-    let mask = cells[..geese].iter().fold(0u64, |acc, &c| acc | 1 << c);
-    Ok(FoxGeeseState {
-        fox,
-        geese: mask,
-        fox_to_move: false,
-    })
+struct Play<'a> {
+    args: &'a PlayArgs,
 }
 
 pub(super) fn run_play(args: PlayArgs) -> Result<()> {
-    let (game, dir) = game_and_store(&args.game, &args.store)?;
-    let side = args
-        .side
-        .ok_or_else(|| Error::InvalidParameter("give --side fox|geese".into()))?;
-    let mut state = match &args.position {
-        Some(text) => game.parse(text)?,
-        None => default_start(&game, args.geese)?,
-    };
-    let mut database = Database::new(&game, dir);
-    // Check the database answers before the first move.
-    database.value(&state)?;
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    let mut seed = 0x2545_f491_4f6c_dd1du64 ^ state.geese;
-    loop {
-        print!("{}", game.draw(&state));
-        let value = database.value(&state)?;
-        println!("value: {}", describe(value));
-        let moves = game.moves(&state);
-        if moves.is_empty() {
-            let winner = if state.fox_to_move {
-                "the geese win"
-            } else {
-                "the fox wins"
-            };
-            println!("no move left: {winner}");
-            return Ok(());
-        }
-        if state.geese.count_ones() == 0 {
-            println!("the fox has taken every goose: the fox wins");
-            return Ok(());
-        }
-        let human_moves = (side == Side::Fox) == state.fox_to_move;
-        let next = if human_moves {
-            let names: Vec<String> = moves.iter().map(|m| move_name(&game, &state, m)).collect();
-            print!("your move ({}), or 'quit': ", names.join(" "));
-            std::io::stdout().flush().ok();
-            let Some(line) = lines.next() else {
-                return Ok(());
-            };
-            let line = line.map_err(|e| Error::io("cannot read the move", e))?;
-            let answer = line.trim().replace('X', "x");
-            if answer == "quit" {
-                return Ok(());
+    args.game.visit(Play { args: &args })
+}
+
+impl TwoPlayerVisitor for Play<'_> {
+    type Output = ();
+
+    fn visit<G: TwoPlayerGame>(self, game: &G) -> Result<()> {
+        let args = self.args;
+        let dir = store_of(&args.store)?;
+        let sides = [Player::First, Player::Second].map(|p| game.side_name(p));
+        let human = match args.side.as_deref() {
+            Some(name) if name == sides[0] => Player::First,
+            Some(name) if name == sides[1] => Player::Second,
+            _ => {
+                return Err(Error::InvalidParameter(format!(
+                    "give --side {}|{}",
+                    sides[0], sides[1]
+                )));
             }
-            match names
-                .iter()
-                .position(|name| *name == answer || name.replace('x', "-") == answer)
-            {
-                Some(index) => moves[index],
-                None => {
-                    println!("'{answer}' is not a legal move here");
-                    continue;
-                }
-            }
-        } else {
-            // A move that keeps the best value for the program's side; the
-            // two-bit database has no distances, so ties go by chance.
-            let me = if state.fox_to_move {
-                Value::FirstWins
-            } else {
-                Value::SecondWins
-            };
-            let mut scored = Vec::new();
-            for next in &moves {
-                let v = database.value(next)?;
-                let score = if v == me {
-                    2
-                } else if v == Value::Draw {
-                    1
-                } else {
-                    0
-                };
-                scored.push((score, *next));
-            }
-            let best = scored.iter().map(|(s, _)| *s).max().unwrap();
-            let choices: Vec<FoxGeeseState> = scored
-                .into_iter()
-                .filter(|(s, _)| *s == best)
-                .map(|(_, m)| m)
-                .collect();
-            seed = crate::hash::splitmix64(seed);
-            let chosen = choices[(seed % choices.len() as u64) as usize];
-            println!("bitsolve plays {}", move_name(&game, &state, &chosen));
-            chosen
         };
-        state = next;
+        let mut position = match &args.position {
+            Some(text) => game.parse_position(text)?,
+            None => game.start_position(args.geese)?,
+        };
+        let mut database = Database::new(game, args.game.name(), dir);
+        // Check the database answers before the first move.
+        database.value(&position)?;
+        let stdin = std::io::stdin();
+        let mut lines = stdin.lock().lines();
+        let mut seed = 0x2545_f491_4f6c_dd1du64 ^ game.locate(&position).1;
+        loop {
+            print!("{}", game.draw(&position));
+            let value = database.value(&position)?;
+            println!("value: {}", describe(game, value));
+            let moves = game.moves(&position);
+            let mover = game.side_to_move(&position);
+            // Without moves (or pieces) the rules have decided the
+            // position, and its value says how.
+            if moves.is_empty() {
+                println!("no move left: {}", describe(game, value));
+                return Ok(());
+            }
+            if game.locate(&position).0 == 0 {
+                println!("no pieces left: {}", describe(game, value));
+                return Ok(());
+            }
+            let next = if mover == human {
+                let names: Vec<String> =
+                    moves.iter().map(|m| game.move_name(&position, m)).collect();
+                print!("your move ({}), or 'quit': ", names.join(" "));
+                std::io::stdout().flush().ok();
+                let Some(line) = lines.next() else {
+                    return Ok(());
+                };
+                let line = line.map_err(|e| Error::io("cannot read the move", e))?;
+                let answer = line.trim().replace('X', "x");
+                if answer == "quit" {
+                    return Ok(());
+                }
+                match names
+                    .iter()
+                    .position(|name| *name == answer || name.replace('x', "-") == answer)
+                {
+                    Some(index) => moves[index].clone(),
+                    None => {
+                        println!("'{answer}' is not a legal move here");
+                        continue;
+                    }
+                }
+            } else {
+                // A move that keeps the best value for the program's side; the
+                // two-bit database has no distances, so ties go by chance.
+                let me = Value::win_for(mover);
+                let mut scored = Vec::new();
+                for next in &moves {
+                    let v = database.value(next)?;
+                    let score = if v == me {
+                        2
+                    } else if v == Value::Draw {
+                        1
+                    } else {
+                        0
+                    };
+                    scored.push((score, next));
+                }
+                let best = scored.iter().map(|(s, _)| *s).max().unwrap();
+                let choices: Vec<&G::Position> = scored
+                    .into_iter()
+                    .filter(|(s, _)| *s == best)
+                    .map(|(_, m)| m)
+                    .collect();
+                seed = crate::hash::splitmix64(seed);
+                let chosen = choices[(seed % choices.len() as u64) as usize].clone();
+                println!("bitsolve plays {}", game.move_name(&position, &chosen));
+                chosen
+            };
+            position = next;
+        }
     }
 }

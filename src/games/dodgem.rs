@@ -21,6 +21,7 @@
 //! side` (side 0: blue to move). Squares are numbered row by row from the
 //! bottom-left (a1 = 0).
 
+use super::two_player::TwoPlayerGame;
 use crate::error::{Error, Result, quoted};
 use crate::hash::BinomialRanker;
 use crate::search::retro2::{LayeredGame, Player, Successor, Value};
@@ -405,6 +406,80 @@ impl Dodgem {
                 self.square_name(left),
                 self.square_name(arrived.trailing_zeros() as usize)
             )
+        }
+    }
+}
+
+impl TwoPlayerGame for Dodgem {
+    type Position = DodgemState;
+
+    fn side_name(&self, player: Player) -> &'static str {
+        match player {
+            Player::First => "blue",
+            Player::Second => "red",
+        }
+    }
+
+    fn max_layer(&self) -> usize {
+        Dodgem::max_layer(self)
+    }
+
+    fn layer_name(&self, layer: usize) -> String {
+        if layer == 1 {
+            "1 car".to_string()
+        } else {
+            format!("{layer} cars")
+        }
+    }
+
+    fn default_layers(&self) -> Option<std::ops::RangeInclusive<usize>> {
+        Some(0..=Dodgem::max_layer(self))
+    }
+
+    fn variant_flags(&self) -> String {
+        format!(" --n {}", self.n)
+    }
+
+    fn locate(&self, position: &DodgemState) -> (usize, u64) {
+        (self.layer_of(position), self.rank_of(position))
+    }
+
+    fn side_to_move(&self, position: &DodgemState) -> Player {
+        self.mover(position)
+    }
+
+    fn moves(&self, position: &DodgemState) -> Vec<DodgemState> {
+        let mut moves = Vec::new();
+        self.for_each_move(position, |next| {
+            moves.push(next);
+            true
+        });
+        moves
+    }
+
+    fn move_name(&self, from: &DodgemState, to: &DodgemState) -> String {
+        Dodgem::move_name(self, from, to)
+    }
+
+    fn parse_position(&self, text: &str) -> Result<DodgemState> {
+        self.parse(text)
+    }
+
+    fn position_text(&self, position: &DodgemState) -> String {
+        Dodgem::position_text(self, position)
+    }
+
+    fn draw(&self, position: &DodgemState) -> String {
+        Dodgem::draw(self, position)
+    }
+
+    fn start_position(&self, size: Option<usize>) -> Result<DodgemState> {
+        match size {
+            None => Ok(self.start()),
+            Some(_) => Err(Error::InvalidParameter(
+                "Dodgem starts with n-1 cars a side: choose the board with --n, or give --position"
+                    .into(),
+            )),
         }
     }
 }

@@ -27,6 +27,7 @@
 //! from it (section 8.1). Counts weigh each block by its cell's orbit.
 
 use super::board::{Board, MaskMap, ORTHOGONAL};
+use super::two_player::TwoPlayerGame;
 use crate::error::{Error, Result, quoted};
 use crate::hash::{BinomialRanker, BinomialRun};
 use crate::search::retro2::{LayeredGame, Player, Successor, Value};
@@ -408,6 +409,136 @@ impl FoxGeese {
             "{picture}{} to move\n",
             if state.fox_to_move { "fox" } else { "geese" }
         )
+    }
+}
+
+impl TwoPlayerGame for FoxGeese {
+    type Position = FoxGeeseState;
+
+    fn side_name(&self, player: Player) -> &'static str {
+        match player {
+            Player::First => "fox",
+            Player::Second => "geese",
+        }
+    }
+
+    fn side_label(&self, player: Player) -> String {
+        format!("the {}", self.side_name(player))
+    }
+
+    fn max_layer(&self) -> usize {
+        self.max_geese()
+    }
+
+    fn layer_name(&self, layer: usize) -> String {
+        if layer == 1 {
+            "1 goose".to_string()
+        } else {
+            format!("{layer} geese")
+        }
+    }
+
+    fn default_layers(&self) -> Option<std::ops::RangeInclusive<usize>> {
+        // The whole game is hours of solving: the range is the user's call.
+        None
+    }
+
+    fn variant_flags(&self) -> String {
+        let mut flags = String::new();
+        if self.capture_wins {
+            flags.push_str(" --capture-wins");
+        }
+        if self.symmetry {
+            flags.push_str(" --symmetry");
+        }
+        flags
+    }
+
+    fn other_variants(&self) -> Vec<FoxGeese> {
+        [(false, false), (true, false), (false, true), (true, true)]
+            .into_iter()
+            .filter(|&variant| variant != (self.capture_wins, self.symmetry))
+            .filter_map(|(capture_wins, symmetry)| FoxGeese::new(capture_wins, symmetry).ok())
+            .collect()
+    }
+
+    fn locate(&self, position: &FoxGeeseState) -> (usize, u64) {
+        (position.geese.count_ones() as usize, self.rank_of(position))
+    }
+
+    fn side_to_move(&self, position: &FoxGeeseState) -> Player {
+        if position.fox_to_move {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+
+    fn moves(&self, position: &FoxGeeseState) -> Vec<FoxGeeseState> {
+        FoxGeese::moves(self, position)
+    }
+
+    /// "d4-d5" for a step, "d4xd6" for a capture.
+    fn move_name(&self, from: &FoxGeeseState, to: &FoxGeeseState) -> String {
+        let board = &self.board;
+        if from.fox_to_move {
+            let capture = to.geese != from.geese;
+            format!(
+                "{}{}{}",
+                board.cell_name(from.fox),
+                if capture { "x" } else { "-" },
+                board.cell_name(to.fox)
+            )
+        } else {
+            let left = (from.geese & !to.geese).trailing_zeros() as usize;
+            let arrived = (to.geese & !from.geese).trailing_zeros() as usize;
+            board.move_name(left, arrived)
+        }
+    }
+
+    fn parse_position(&self, text: &str) -> Result<FoxGeeseState> {
+        self.parse(text)
+    }
+
+    /// "..g/..g/.......:geese": the points row by row, then the side.
+    fn position_text(&self, position: &FoxGeeseState) -> String {
+        let points = self.board.line(|cell| {
+            if cell == position.fox {
+                'F'
+            } else if position.geese >> cell & 1 == 1 {
+                'g'
+            } else {
+                '.'
+            }
+        });
+        let side = if position.fox_to_move { "fox" } else { "geese" };
+        format!("{points}:{side}")
+    }
+
+    fn draw(&self, position: &FoxGeeseState) -> String {
+        FoxGeese::draw(self, position)
+    }
+
+    /// The fox on the centre and `geese` (default 8) geese filling the
+    /// board from the bottom row up, the geese to move.
+    fn start_position(&self, geese: Option<usize>) -> Result<FoxGeeseState> {
+        let geese = geese.unwrap_or(8);
+        let board = &self.board;
+        let fox = board.centre().expect("the cross has a centre");
+        if geese == 0 || geese >= board.cells() - 1 {
+            return Err(Error::InvalidParameter(format!(
+                "--geese must be between 1 and {}",
+                board.cells() - 2
+            )));
+        }
+        let mut cells: Vec<usize> = (0..board.cells()).filter(|&c| c != fox).collect();
+        cells.sort_by_key(|&c| std::cmp::Reverse(board.position(c)));
+        let mask = cells[..geese].iter().fold(0u64, |acc, &c| acc | 1 << c);
+        Ok(FoxGeeseState {
+            fox,
+            geese: mask,
+            fox_to_move: false,
+        })
     }
 }
 

@@ -14,6 +14,7 @@ pub mod registry;
 pub mod sliding_tile;
 pub mod text_file;
 pub mod top_spin;
+pub mod two_player;
 
 pub use board::Board;
 pub use dodgem::Dodgem;
@@ -25,3 +26,4 @@ pub use permutation_state::PermutationBuffer;
 pub use pocket_cube::{CubeMetric, PocketCube};
 pub use sliding_tile::SlidingTile;
 pub use top_spin::TopSpin;
+pub use two_player::TwoPlayerGame;

@@ -6,7 +6,9 @@
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
-use super::{FoxGeese, FrogsToads, Pancake, PegSolitaire, PocketCube, SlidingTile, TopSpin};
+use super::{
+    Dodgem, FoxGeese, FrogsToads, Pancake, PegSolitaire, PocketCube, SlidingTile, TopSpin,
+};
 use crate::error::{Error, Result, quoted};
 use crate::space::{Picture, Space};
 
@@ -226,7 +228,7 @@ macro_rules! registry {
 // The registry: one line per game.
 registry! {
     one_player: [Pancake, TopSpin, SlidingTile, PegSolitaire, FrogsToads, PocketCube],
-    two_player: [(FoxGeese::NAME, FoxGeese::SUMMARY)],
+    two_player: [(FoxGeese::NAME, FoxGeese::SUMMARY), (Dodgem::NAME, Dodgem::SUMMARY)],
 }
 
 #[cfg(test)]
