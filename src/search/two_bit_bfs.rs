@@ -75,7 +75,8 @@ pub fn two_bit_bfs<S: Space, B: Backend>(
 /// through [`TwoBitPasses::cells`]. Its store file is its own (it cannot be
 /// mistaken for a plain BFS table). Not for spaces reduced by symmetry: a
 /// stored representative's successors are canonical ranks, so a walk over
-/// them would not give the moves of the real position.
+/// them would not give the moves of the real position. `solve` runs it on
+/// the CPU backend; the tests cover that backend only.
 pub fn two_bit_bfs_keeping_depths<'a, S: Space, B: Backend>(
     space: &'a S,
     backend: &'a B,
