@@ -1,14 +1,18 @@
 //! The games as command-line subcommands, made from the library's registry
-//! ([`crate::games::registry`]): each registered one-player game becomes a
-//! subcommand whose flags are its options, and the parsed subcommand is a
-//! name plus options that the registry opens.
+//! ([`crate::games::registry`]): each registered game becomes a subcommand
+//! whose flags are its options, and the parsed subcommand is a name plus
+//! options that the registry opens. One-player games are the subcommands
+//! of `bfs`, `show`, `solve`, ...; two-player games those of `retro`,
+//! `query` and `play`.
 
 use clap::{Arg, ArgAction, ArgMatches, Command, FromArgMatches, Subcommand};
 
 use crate::error::Result;
 use crate::games::registry::{self, GameKind, GameOptions, SpaceVisitor};
+use crate::games::two_player::TwoPlayerVisitor;
 
-/// A game chosen on the command line: its registered name and options.
+/// A one-player game chosen on the command line: its registered name and
+/// options.
 #[derive(Clone, Debug)]
 pub struct GameSpec {
     pub name: String,
@@ -22,78 +26,110 @@ impl GameSpec {
     }
 }
 
-fn one_player_entries() -> impl Iterator<Item = registry::Entry> {
+/// A two-player game chosen on the command line.
+#[derive(Clone, Debug)]
+pub struct TwoPlayerSpec(pub GameSpec);
+
+impl TwoPlayerSpec {
+    pub fn name(&self) -> &str {
+        &self.0.name
+    }
+
+    /// Opens the game and runs `visitor` on it.
+    pub fn visit<V: TwoPlayerVisitor>(&self, visitor: V) -> Result<V::Output> {
+        registry::visit_two_player(&self.0.name, &self.0.options, visitor)
+    }
+}
+
+fn entries_of(kind: GameKind) -> impl Iterator<Item = registry::Entry> {
     registry::entries()
         .into_iter()
-        .filter(|e| e.kind == GameKind::OnePlayer)
+        .filter(move |e| e.kind == kind)
 }
 
-impl FromArgMatches for GameSpec {
-    fn from_arg_matches(matches: &ArgMatches) -> std::result::Result<Self, clap::Error> {
-        let Some((name, game)) = matches.subcommand() else {
-            return Err(clap::Error::raw(
-                clap::error::ErrorKind::MissingSubcommand,
-                "a game is required",
-            ));
-        };
-        let entry = registry::entry(name).map_err(|e| {
-            clap::Error::raw(clap::error::ErrorKind::InvalidSubcommand, e.to_string())
-        })?;
-        let mut options = GameOptions::default();
+/// The game subcommand `matches` hold, as a name and options.
+fn spec_from(matches: &ArgMatches) -> std::result::Result<GameSpec, clap::Error> {
+    let Some((name, game)) = matches.subcommand() else {
+        return Err(clap::Error::raw(
+            clap::error::ErrorKind::MissingSubcommand,
+            "a game is required",
+        ));
+    };
+    let entry = registry::entry(name)
+        .map_err(|e| clap::Error::raw(clap::error::ErrorKind::InvalidSubcommand, e.to_string()))?;
+    let mut options = GameOptions::default();
+    for spec in entry.options {
+        match spec.value {
+            Some(_) => {
+                if let Some(value) = game.get_one::<String>(spec.name) {
+                    options = options.with(spec.name, value);
+                }
+            }
+            None => {
+                if game.get_flag(spec.name) {
+                    options = options.with_flag(spec.name);
+                }
+            }
+        }
+    }
+    Ok(GameSpec {
+        name: name.to_string(),
+        options,
+    })
+}
+
+/// `command` with a subcommand for every game of `kind`, its options as flags.
+fn with_games(mut command: Command, kind: GameKind) -> Command {
+    for entry in entries_of(kind) {
+        let mut game = Command::new(entry.name).about(entry.summary);
         for spec in entry.options {
-            match spec.value {
-                Some(_) => {
-                    if let Some(value) = game.get_one::<String>(spec.name) {
-                        options = options.with(spec.name, value);
-                    }
-                }
-                None => {
-                    if game.get_flag(spec.name) {
-                        options = options.with_flag(spec.name);
-                    }
-                }
+            let mut arg = Arg::new(spec.name).long(spec.name).help(spec.help);
+            arg = match spec.value {
+                Some(placeholder) => arg.value_name(placeholder).action(ArgAction::Set),
+                None => arg.action(ArgAction::SetTrue),
+            };
+            if let Some(default) = spec.default {
+                arg = arg.default_value(default);
             }
+            game = game.arg(arg);
         }
-        Ok(GameSpec {
-            name: name.to_string(),
-            options,
-        })
+        command = command.subcommand(game);
     }
-
-    fn update_from_arg_matches(
-        &mut self,
-        matches: &ArgMatches,
-    ) -> std::result::Result<(), clap::Error> {
-        *self = Self::from_arg_matches(matches)?;
-        Ok(())
-    }
+    command
 }
 
-impl Subcommand for GameSpec {
-    fn augment_subcommands(mut command: Command) -> Command {
-        for entry in one_player_entries() {
-            let mut game = Command::new(entry.name).about(entry.summary);
-            for spec in entry.options {
-                let mut arg = Arg::new(spec.name).long(spec.name).help(spec.help);
-                arg = match spec.value {
-                    Some(placeholder) => arg.value_name(placeholder).action(ArgAction::Set),
-                    None => arg.action(ArgAction::SetTrue),
-                };
-                if let Some(default) = spec.default {
-                    arg = arg.default_value(default);
-                }
-                game = game.arg(arg);
+/// clap's subcommand traits for a spec type over the games of one kind.
+macro_rules! game_subcommands {
+    ($spec:ty, $kind:expr, $wrap:expr) => {
+        impl FromArgMatches for $spec {
+            fn from_arg_matches(matches: &ArgMatches) -> std::result::Result<Self, clap::Error> {
+                spec_from(matches).map($wrap)
             }
-            command = command.subcommand(game);
+
+            fn update_from_arg_matches(
+                &mut self,
+                matches: &ArgMatches,
+            ) -> std::result::Result<(), clap::Error> {
+                *self = Self::from_arg_matches(matches)?;
+                Ok(())
+            }
         }
-        command
-    }
 
-    fn augment_subcommands_for_update(command: Command) -> Command {
-        Self::augment_subcommands(command)
-    }
+        impl Subcommand for $spec {
+            fn augment_subcommands(command: Command) -> Command {
+                with_games(command, $kind)
+            }
 
-    fn has_subcommand(name: &str) -> bool {
-        one_player_entries().any(|e| e.name == name)
-    }
+            fn augment_subcommands_for_update(command: Command) -> Command {
+                with_games(command, $kind)
+            }
+
+            fn has_subcommand(name: &str) -> bool {
+                entries_of($kind).any(|e| e.name == name)
+            }
+        }
+    };
 }
+
+game_subcommands!(GameSpec, GameKind::OnePlayer, |spec| spec);
+game_subcommands!(TwoPlayerSpec, GameKind::TwoPlayer, TwoPlayerSpec);

@@ -10,16 +10,16 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use clap::{Args, Subcommand};
+use clap::Args;
 use serde_json::json;
 
 use super::format::{bytes, group_digits};
+use super::games::TwoPlayerSpec;
 use super::memory::peak_rss;
 use super::progress::Display;
 use super::thread_pool;
 use crate::error::{Error, Result};
 use crate::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
-use crate::games::{Dodgem, FoxGeese};
 use crate::search::retro2::{
     BITS_PER_POSITION, LayerReport, Player, RECORD_EVERY, RetroOptions, Value, open_layer,
     solve_layer_range,
@@ -27,56 +27,10 @@ use crate::search::retro2::{
 use crate::table::storage::file_name_for;
 use crate::table::{Backing, TwoBitTable};
 
-#[derive(Subcommand, Debug)]
-pub enum RetroGame {
-    /// Fox-and-Geese on the 33-point cross.
-    FoxGeese(FoxGeeseArgs),
-    /// Dodgem: n-1 blue and n-1 red cars race across an n x n board.
-    Dodgem(DodgemArgs),
-}
-
-#[derive(Args, Debug, Clone)]
-pub struct FoxGeeseArgs {
-    /// Any capture counts as a win for the fox.
-    #[arg(long, global = true)]
-    capture_wins: bool,
-    /// Solve only the blocks of fox cells that are least in their orbit under
-    /// the board's 8 symmetries, and fill the others by mapping.
-    #[arg(long, global = true)]
-    symmetry: bool,
-}
-
-#[derive(Args, Debug, Clone)]
-pub struct DodgemArgs {
-    /// Squares a side of the board (3..=5); each side has n-1 cars.
-    #[arg(long, global = true, default_value_t = 3)]
-    n: usize,
-}
-
-impl RetroGame {
-    /// Opens the game the arguments describe and runs `visitor` on it.
-    fn visit<V: TwoPlayerVisitor>(&self, visitor: V) -> Result<V::Output> {
-        match self {
-            RetroGame::FoxGeese(args) => {
-                visitor.visit(&FoxGeese::new(args.capture_wins, args.symmetry)?)
-            }
-            RetroGame::Dodgem(args) => visitor.visit(&Dodgem::new(args.n)?),
-        }
-    }
-
-    /// The game's name on the command line.
-    fn name(&self) -> &'static str {
-        match self {
-            RetroGame::FoxGeese(_) => FoxGeese::NAME,
-            RetroGame::Dodgem(_) => Dodgem::NAME,
-        }
-    }
-}
-
 #[derive(Args, Debug)]
 pub struct RetroArgs {
     #[command(subcommand)]
-    game: RetroGame,
+    game: TwoPlayerSpec,
     /// Solve the layers of 1..=G geese (the same as --layers 1..G).
     #[arg(long, global = true, value_name = "G", conflicts_with = "layers")]
     geese: Option<usize>,
@@ -410,7 +364,7 @@ fn describe<G: TwoPlayerGame>(game: &G, value: Value) -> String {
 #[derive(Args, Debug)]
 pub struct QueryArgs {
     #[command(subcommand)]
-    game: RetroGame,
+    game: TwoPlayerSpec,
     /// The database directory written by `bitsolve retro --store`.
     #[arg(long, value_name = "DIR", global = true)]
     store: Option<PathBuf>,
@@ -485,7 +439,7 @@ impl TwoPlayerVisitor for Query<'_> {
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     #[command(subcommand)]
-    game: RetroGame,
+    game: TwoPlayerSpec,
     /// The database directory written by `bitsolve retro --store`.
     #[arg(long, value_name = "DIR", global = true)]
     store: Option<PathBuf>,

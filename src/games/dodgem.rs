@@ -21,6 +21,7 @@
 //! side` (side 0: blue to move). Squares are numbered row by row from the
 //! bottom-left (a1 = 0).
 
+use super::registry::{GameOptions, OptionSpec, RegisteredTwoPlayer};
 use super::two_player::TwoPlayerGame;
 use crate::error::{Error, Result, quoted};
 use crate::hash::BinomialRanker;
@@ -75,8 +76,6 @@ fn expand(packed: u64, mut mask: u64) -> u64 {
 }
 
 impl Dodgem {
-    pub const NAME: &'static str = "dodgem";
-    pub const SUMMARY: &'static str = "Dodgem: n-1 blue and n-1 red cars race across an n x n board (two players, draws by cycles)";
     /// Boards from 3 x 3 to 5 x 5 (6 x 6 has layers of 128 G positions).
     pub const SIZES: std::ops::RangeInclusive<usize> = 3..=5;
 
@@ -407,6 +406,21 @@ impl Dodgem {
                 self.square_name(arrived.trailing_zeros() as usize)
             )
         }
+    }
+}
+
+impl RegisteredTwoPlayer for Dodgem {
+    const NAME: &'static str = "dodgem";
+    const SUMMARY: &'static str = "Dodgem: n-1 blue and n-1 red cars race across an n x n board (two players, draws by cycles)";
+    const OPTIONS: &'static [OptionSpec] = &[OptionSpec::value(
+        "n",
+        "N",
+        "Squares a side of the board (3..=5); each side has n-1 cars",
+    )
+    .with_default("3")];
+
+    fn from_options(options: &GameOptions) -> Result<Self> {
+        Dodgem::new(options.number("n")?.unwrap_or(3))
     }
 }
 

@@ -27,6 +27,7 @@
 //! from it (section 8.1). Counts weigh each block by its cell's orbit.
 
 use super::board::{Board, MaskMap, ORTHOGONAL};
+use super::registry::{GameOptions, OptionSpec, RegisteredTwoPlayer};
 use super::two_player::TwoPlayerGame;
 use crate::error::{Error, Result, quoted};
 use crate::hash::{BinomialRanker, BinomialRun};
@@ -108,10 +109,6 @@ fn widen(mask: u64, gap: usize) -> u64 {
 }
 
 impl FoxGeese {
-    pub const NAME: &'static str = "fox-geese";
-    pub const SUMMARY: &'static str =
-        "Fox-and-Geese: 13 to 17 geese try to trap a fox that captures by jumping";
-
     pub fn new(capture_wins: bool, symmetry: bool) -> Result<Self> {
         let board = Board::load("english")?;
         if board.cells() != CELLS {
@@ -409,6 +406,23 @@ impl FoxGeese {
             "{picture}{} to move\n",
             if state.fox_to_move { "fox" } else { "geese" }
         )
+    }
+}
+
+impl RegisteredTwoPlayer for FoxGeese {
+    const NAME: &'static str = "fox-geese";
+    const SUMMARY: &'static str =
+        "Fox-and-Geese: 13 to 17 geese try to trap a fox that captures by jumping";
+    const OPTIONS: &'static [OptionSpec] = &[
+        OptionSpec::flag("capture-wins", "Any capture counts as a win for the fox"),
+        OptionSpec::flag(
+            "symmetry",
+            "Store and solve only the blocks of fox cells least in their orbit under the board's 8 symmetries, and fill the others by mapping",
+        ),
+    ];
+
+    fn from_options(options: &GameOptions) -> Result<Self> {
+        FoxGeese::new(options.flag("capture-wins"), options.flag("symmetry"))
     }
 }
 

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
+use super::two_player::{TwoPlayerGame, TwoPlayerVisitor};
 use super::{
     Dodgem, FoxGeese, FrogsToads, Pancake, PegSolitaire, PocketCube, SlidingTile, TopSpin,
 };
@@ -111,6 +112,17 @@ pub trait Registered: Space + Picture + Sized {
     fn from_options(options: &GameOptions) -> Result<Self>;
 }
 
+/// What a two-player game gives the registry.
+pub trait RegisteredTwoPlayer: TwoPlayerGame + Sized {
+    /// The name on the command line: `fox-geese`.
+    const NAME: &'static str;
+    const SUMMARY: &'static str;
+    const OPTIONS: &'static [OptionSpec];
+
+    /// The game these options describe, or a one-line error saying why not.
+    fn from_options(options: &GameOptions) -> Result<Self>;
+}
+
 /// Code that runs on any one-player game: [`visit`] opens the game a name
 /// and options describe and hands it over.
 pub trait SpaceVisitor {
@@ -199,13 +211,28 @@ pub fn entry(name: &str) -> Result<Entry> {
 }
 
 macro_rules! registry {
-    (one_player: [$($game:ty),* $(,)?], two_player: [$(($name:expr, $summary:expr)),* $(,)?] $(,)?) => {
+    (one_player: [$($game:ty),* $(,)?], two_player: [$($two:ty),* $(,)?] $(,)?) => {
         /// Every registered game, one-player games first.
         pub fn entries() -> Vec<Entry> {
             vec![
                 $(Entry::of::<$game>(),)*
-                $(Entry { name: $name, summary: $summary, options: &[], kind: GameKind::TwoPlayer },)*
+                $(Entry { name: <$two>::NAME, summary: <$two>::SUMMARY, options: <$two>::OPTIONS, kind: GameKind::TwoPlayer },)*
             ]
+        }
+
+        /// Opens two-player game `name` with `options` and runs `visitor` on it.
+        pub fn visit_two_player<V: TwoPlayerVisitor>(name: &str, options: &GameOptions, visitor: V) -> Result<V::Output> {
+            $(
+                if name == <$two>::NAME {
+                    return visitor.visit(&<$two>::from_options(options)?);
+                }
+            )*
+            match entry(name)?.kind {
+                GameKind::OnePlayer => Err(Error::Unsupported(format!(
+                    "{name} is a one-player game: search it with 'bitsolve bfs {name}'"
+                ))),
+                GameKind::TwoPlayer => unreachable!("every two-player entry is visited above"),
+            }
         }
 
         /// Opens one-player game `name` with `options` and runs `visitor` on it.
@@ -228,7 +255,7 @@ macro_rules! registry {
 // The registry: one line per game.
 registry! {
     one_player: [Pancake, TopSpin, SlidingTile, PegSolitaire, FrogsToads, PocketCube],
-    two_player: [(FoxGeese::NAME, FoxGeese::SUMMARY), (Dodgem::NAME, Dodgem::SUMMARY)],
+    two_player: [FoxGeese, Dodgem],
 }
 
 #[cfg(test)]
