@@ -7,8 +7,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use bitsolve::games::Dodgem;
 use bitsolve::games::dodgem::DodgemState;
+use bitsolve::games::{Dodgem, TwoPlayerGame};
 use bitsolve::search::Silent;
 use bitsolve::search::retro2::{LayeredGame, RetroOptions, Value, open_layer, solve_layers};
 use bitsolve::table::{Backing, TwoBitTable};

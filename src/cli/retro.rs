@@ -31,12 +31,15 @@ use crate::table::{Backing, TwoBitTable};
 pub struct RetroArgs {
     #[command(subcommand)]
     game: TwoPlayerSpec,
-    /// Solve the layers of 1..=G geese (the same as --layers 1..G).
+    /// Solve layers 1..=G (the same as --layers 1..G; for Fox-and-Geese,
+    /// up to G geese).
     #[arg(long, global = true, value_name = "G", conflicts_with = "layers")]
     geese: Option<usize>,
-    /// Solve the layers of A..B geese (both included). With --capture-wins
-    /// every layer is independent; under the default rule the layer below A
-    /// must be solved in the --store.
+    /// Solve layers A..B, both included (Fox-and-Geese: geese on the board,
+    /// Dodgem: cars). Where layers are independent (Fox-and-Geese with
+    /// --capture-wins) any range runs alone; otherwise the layer below A
+    /// must be solved in the --store. Dodgem solves all its layers by
+    /// default.
     #[arg(long, global = true, value_name = "A..B", value_parser = parse_layers)]
     layers: Option<(usize, usize)>,
     /// Keep each solved layer as a file in DIR; layers already solved there

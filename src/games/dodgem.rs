@@ -115,11 +115,6 @@ impl Dodgem {
         self.n - 1
     }
 
-    /// The most cars on the board: the start's layer.
-    pub fn max_layer(&self) -> usize {
-        2 * self.cars()
-    }
-
     fn all_squares(&self) -> u64 {
         (1u64 << (self.n * self.n)) - 1
     }
@@ -270,9 +265,43 @@ impl Dodgem {
         }
     }
 
+    fn symbol(&self, state: &DodgemState, square: usize) -> char {
+        if state.blue >> square & 1 == 1 {
+            'B'
+        } else if state.red >> square & 1 == 1 {
+            'R'
+        } else {
+            '.'
+        }
+    }
+}
+
+impl RegisteredTwoPlayer for Dodgem {
+    const NAME: &'static str = "dodgem";
+    const SUMMARY: &'static str = "Dodgem: n-1 blue and n-1 red cars race across an n x n board (two players, draws by cycles)";
+    const OPTIONS: &'static [OptionSpec] = &[OptionSpec::value(
+        "n",
+        "N",
+        "Squares a side of the board (3..=5); each side has n-1 cars",
+    )
+    .with_default("3")];
+
+    fn from_options(options: &GameOptions) -> Result<Self> {
+        Dodgem::new(options.number("n")?.unwrap_or(3))
+    }
+}
+
+impl TwoPlayerGame for Dodgem {
+    type Position = DodgemState;
+
+    /// The most cars on the board: the start's layer.
+    fn max_layer(&self) -> usize {
+        2 * self.cars()
+    }
+
     /// The board, top row first ('B' blue, 'R' red, '.' empty), with
     /// coordinates and the side to move.
-    pub fn draw(&self, state: &DodgemState) -> String {
+    fn draw(&self, state: &DodgemState) -> String {
         let n = self.n;
         let mut picture = String::new();
         for row in (0..n).rev() {
@@ -298,18 +327,8 @@ impl Dodgem {
         picture
     }
 
-    fn symbol(&self, state: &DodgemState, square: usize) -> char {
-        if state.blue >> square & 1 == 1 {
-            'B'
-        } else if state.red >> square & 1 == 1 {
-            'R'
-        } else {
-            '.'
-        }
-    }
-
     /// "B../B../.RR:blue": rows from the top, then the side to move.
-    pub fn position_text(&self, state: &DodgemState) -> String {
+    fn position_text(&self, state: &DodgemState) -> String {
         let n = self.n;
         let rows: Vec<String> = (0..n)
             .rev()
@@ -325,7 +344,7 @@ impl Dodgem {
 
     /// A position from [`position_text`](Self::position_text)'s form;
     /// spaces are ignored.
-    pub fn parse(&self, text: &str) -> Result<DodgemState> {
+    fn parse_position(&self, text: &str) -> Result<DodgemState> {
         let n = self.n;
         let invalid = |why: String| Error::InvalidParameter(why);
         let Some((board, side)) = text.rsplit_once(':') else {
@@ -389,7 +408,7 @@ impl Dodgem {
     }
 
     /// "b1-b2" for a step, "c2-off" for a car that leaves the board.
-    pub fn move_name(&self, from: &DodgemState, to: &DodgemState) -> String {
+    fn move_name(&self, from: &DodgemState, to: &DodgemState) -> String {
         let (before, after) = if from.blue_to_move {
             (from.blue, to.blue)
         } else {
@@ -407,35 +426,12 @@ impl Dodgem {
             )
         }
     }
-}
-
-impl RegisteredTwoPlayer for Dodgem {
-    const NAME: &'static str = "dodgem";
-    const SUMMARY: &'static str = "Dodgem: n-1 blue and n-1 red cars race across an n x n board (two players, draws by cycles)";
-    const OPTIONS: &'static [OptionSpec] = &[OptionSpec::value(
-        "n",
-        "N",
-        "Squares a side of the board (3..=5); each side has n-1 cars",
-    )
-    .with_default("3")];
-
-    fn from_options(options: &GameOptions) -> Result<Self> {
-        Dodgem::new(options.number("n")?.unwrap_or(3))
-    }
-}
-
-impl TwoPlayerGame for Dodgem {
-    type Position = DodgemState;
 
     fn side_name(&self, player: Player) -> &'static str {
         match player {
             Player::First => "blue",
             Player::Second => "red",
         }
-    }
-
-    fn max_layer(&self) -> usize {
-        Dodgem::max_layer(self)
     }
 
     fn layer_name(&self, layer: usize) -> String {
@@ -447,7 +443,7 @@ impl TwoPlayerGame for Dodgem {
     }
 
     fn default_layers(&self) -> Option<std::ops::RangeInclusive<usize>> {
-        Some(0..=Dodgem::max_layer(self))
+        Some(0..=self.max_layer())
     }
 
     fn variant_flags(&self) -> String {
@@ -469,22 +465,6 @@ impl TwoPlayerGame for Dodgem {
             true
         });
         moves
-    }
-
-    fn move_name(&self, from: &DodgemState, to: &DodgemState) -> String {
-        Dodgem::move_name(self, from, to)
-    }
-
-    fn parse_position(&self, text: &str) -> Result<DodgemState> {
-        self.parse(text)
-    }
-
-    fn position_text(&self, position: &DodgemState) -> String {
-        Dodgem::position_text(self, position)
-    }
-
-    fn draw(&self, position: &DodgemState) -> String {
-        Dodgem::draw(self, position)
     }
 
     fn start_position(&self, size: Option<usize>) -> Result<DodgemState> {
@@ -611,7 +591,7 @@ mod tests {
                     assert_eq!(game.layer_of(&state), layer);
                     assert_eq!(game.rank_of(&state), rank);
                     let text = game.position_text(&state);
-                    assert_eq!(game.parse(&text).unwrap(), state, "{text}");
+                    assert_eq!(game.parse_position(&text).unwrap(), state, "{text}");
                 }
             }
         }
@@ -629,7 +609,7 @@ mod tests {
         });
         assert_eq!(names, ["a2-b2", "a2-a1", "a3-b3"]);
         // A red car on the top row may leave.
-        let red = game.parse("..R/B../B.R:red").unwrap();
+        let red = game.parse_position("..R/B../B.R:red").unwrap();
         let mut names = Vec::new();
         game.for_each_move(&red, |next| {
             names.push(game.move_name(&red, &next));
@@ -675,7 +655,7 @@ mod tests {
             ("BB./B../.RR:blue", "3 blue cars"),
             ("B../B.x/.RR:blue", "'x' at c2"),
         ] {
-            let message = game.parse(text).unwrap_err().to_string();
+            let message = game.parse_position(text).unwrap_err().to_string();
             assert!(message.contains(expected), "{text}: {message}");
         }
         assert!(Dodgem::new(6).is_err());
