@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use bitsolve::games::dodgem::DodgemState;
 use bitsolve::games::{Dodgem, TwoPlayerGame};
 use bitsolve::search::Silent;
+use bitsolve::search::retro2::distances::{NO_DISTANCE, layer_distances};
 use bitsolve::search::retro2::{LayeredGame, RetroOptions, Value, open_layer, solve_layers};
 use bitsolve::table::{Backing, TwoBitTable};
 
@@ -90,8 +91,9 @@ impl Board {
 /// Values of every position reachable from the start: a mover without
 /// moves wins; a position with a move to one lost for the opponent is won;
 /// one whose moves all lead to the opponent's wins is lost; what the
-/// fixpoint leaves is drawn. `true` in the map: blue wins.
-fn independent_values(n: usize) -> HashMap<Board, Value> {
+/// fixpoint leaves is drawn. With each value, the distance to the end
+/// under optimal play ([`NO_DISTANCE`] for draws).
+fn independent_values(n: usize) -> HashMap<Board, (Value, u16)> {
     let mut reachable = vec![Board::start(n)];
     let mut index: HashMap<Board, usize> = HashMap::from([(Board::start(n), 0)]);
     let mut edges: Vec<Vec<usize>> = Vec::new();
@@ -145,16 +147,50 @@ fn independent_values(n: usize) -> HashMap<Board, Value> {
             break;
         }
     }
+    // Distances by plain relaxation from "unknown" until nothing changes:
+    // a win takes its nearest move into a loss for the opponent, a loss its
+    // farthest move, once every move has a distance.
+    let mut distances = vec![NO_DISTANCE; reachable.len()];
+    loop {
+        let mut changed = false;
+        for (id, board) in reachable.iter().enumerate() {
+            let moves = &edges[id];
+            let relaxed = if moves.is_empty() {
+                0
+            } else if values[id] == mover_wins(board) {
+                moves
+                    .iter()
+                    .filter(|&&m| values[m] == mover_wins(board) && distances[m] != NO_DISTANCE)
+                    .map(|&m| distances[m] + 1)
+                    .min()
+                    .unwrap_or(NO_DISTANCE)
+            } else if values[id] == opponent_wins(board)
+                && moves.iter().all(|&m| distances[m] != NO_DISTANCE)
+            {
+                moves.iter().map(|&m| distances[m] + 1).max().unwrap()
+            } else {
+                NO_DISTANCE
+            };
+            if relaxed != distances[id] {
+                distances[id] = relaxed;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
     reachable
         .into_iter()
         .zip(values)
-        .map(|(board, value)| {
+        .zip(distances)
+        .map(|((board, value), distance)| {
             let value = if value == Value::Unknown {
                 Value::Draw
             } else {
                 value
             };
-            (board, value)
+            (board, (value, distance))
         })
         .collect()
 }
@@ -186,17 +222,49 @@ fn check_against_independent_values(n: usize, expected_start: Value) {
     let dir = scratch(&format!("n{n}"));
     let tables = solved_layers(&game, &dir);
     let independent = independent_values(n);
+    // Distances layer by layer, each reading the one below.
+    let value = |layer: usize, rank: u64| Value::from_bits(tables[layer].get(rank));
+    let mut distances: Vec<Vec<u16>> = Vec::new();
+    for layer in 0..=game.max_layer() {
+        let lower = if layer == 0 {
+            &[][..]
+        } else {
+            &distances[layer - 1][..]
+        };
+        let found = layer_distances(&game, layer, &value, lower).unwrap();
+        distances.push(found);
+    }
     let mut tally: HashMap<Value, usize> = HashMap::new();
-    for (board, &value) in &independent {
+    let mut longest = 0;
+    for (board, &(expected, distance)) in &independent {
         let state = board.library_state();
         let layer = game.layer_of(&state);
-        let stored = Value::from_bits(tables[layer].get(game.rank_of(&state)));
-        assert_eq!(stored, value, "{}", game.position_text(&state));
-        *tally.entry(value).or_default() += 1;
+        let rank = game.rank_of(&state);
+        assert_eq!(
+            value(layer, rank),
+            expected,
+            "{}",
+            game.position_text(&state)
+        );
+        assert_eq!(
+            distances[layer][rank as usize],
+            distance,
+            "{}",
+            game.position_text(&state)
+        );
+        if distance != NO_DISTANCE {
+            longest = longest.max(distance);
+        }
+        *tally.entry(expected).or_default() += 1;
     }
+    println!("{n} x {n}: longest finite distance {longest} plies");
     let start = game.start();
     let start_value = Value::from_bits(tables[game.max_layer()].get(game.rank_of(&start)));
     assert_eq!(start_value, expected_start);
+    if expected_start == Value::FirstWins {
+        let plies = distances[game.max_layer()][game.rank_of(&start) as usize];
+        println!("{n} x {n}: the start is won in {plies} plies");
+    }
     println!(
         "{n} x {n}: {} reachable positions, {tally:?}",
         independent.len()

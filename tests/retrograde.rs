@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use bitsolve::games::FoxGeese;
 use bitsolve::games::fox_geese::FoxGeeseState;
 use bitsolve::hash::MultinomialRanker;
+use bitsolve::search::retro2::distances::{NO_DISTANCE, layer_distances};
 use bitsolve::search::retro2::{
     LayerReport, LayeredGame, Player, RetroOptions, Successor, Value, open_layer,
     solve_layer_range, solve_layers,
@@ -616,4 +617,107 @@ fn an_interrupted_layer_resumes_to_the_same_values() {
     solve(&game, 5, 2, Backing::Directory(fresh_dir.clone()));
     assert!(values == stored_values(&game, 5, &fresh_dir));
     std::fs::remove_dir_all(&fresh_dir).unwrap();
+}
+
+/// Plays from `start` with the geese choosing their fastest win by the
+/// distances and the fox choosing by `fox_move` among its moves; returns
+/// the plies until the fox has no move (a geese win), or `None` if the
+/// fox ever escaped (or a position repeated).
+fn geese_win_in(
+    game: &FoxGeese,
+    distances: &[Vec<u16>],
+    values: &[Vec<u8>],
+    start: FoxGeeseState,
+    mut fox_move: impl FnMut(&[FoxGeeseState]) -> usize,
+) -> Option<u16> {
+    let locate = |s: &FoxGeeseState| (s.geese.count_ones() as usize, game.rank_of(s) as usize);
+    let mut position = start;
+    let mut seen = std::collections::HashSet::new();
+    for plies in 0.. {
+        if !seen.insert((position.fox, position.geese, position.fox_to_move)) {
+            return None;
+        }
+        let moves = game.moves(&position);
+        if moves.is_empty() {
+            return position.fox_to_move.then_some(plies);
+        }
+        position = if position.fox_to_move {
+            moves[fox_move(&moves)]
+        } else {
+            // The winning move with the least distance.
+            *moves
+                .iter()
+                .filter(|m| {
+                    let (layer, rank) = locate(m);
+                    Value::from_bits(values[layer][rank]) == Value::SecondWins
+                })
+                .min_by_key(|m| {
+                    let (layer, rank) = locate(m);
+                    distances[layer][rank]
+                })?
+        };
+    }
+    unreachable!()
+}
+
+#[test]
+fn with_distances_the_geese_win_every_won_position_of_layers_4_and_5_in_time() {
+    let game = FoxGeese::new(false, false).unwrap();
+    let dir = scratch("distances");
+    solve(&game, 5, 2, Backing::Directory(dir.clone()));
+    let values = stored_values(&game, 5, &dir);
+    let value = |layer: usize, rank: u64| Value::from_bits(values[layer][rank as usize]);
+    let mut distances: Vec<Vec<u16>> = Vec::new();
+    for layer in 0..=5 {
+        let lower = if layer == 0 {
+            &[][..]
+        } else {
+            &distances[layer - 1][..]
+        };
+        distances.push(layer_distances(&game, layer, &value, lower).unwrap());
+    }
+    let mut state = game.new_state();
+    let mut checked = 0;
+    for layer in 4..=5 {
+        for rank in 0..game.layer_size(layer) {
+            if value(layer, rank) != Value::SecondWins {
+                continue;
+            }
+            game.unrank(layer, rank, &mut state);
+            let start = *state;
+            let distance = distances[layer][rank as usize];
+            assert_ne!(distance, NO_DISTANCE, "a geese win without a distance");
+            // A perfect fox delays as long as it can: the game lasts exactly
+            // the distance. A random fox can only lose sooner.
+            let perfect = geese_win_in(&game, &distances, &values, start, |moves| {
+                (0..moves.len())
+                    .max_by_key(|&i| {
+                        let m = &moves[i];
+                        let (l, r) = (m.geese.count_ones() as usize, game.rank_of(m) as usize);
+                        distances[l][r]
+                    })
+                    .unwrap()
+            });
+            assert_eq!(perfect, Some(distance), "layer {layer} rank {rank}");
+            let mut seed = rank ^ 0x9e37_79b9;
+            for _ in 0..3 {
+                let random = geese_win_in(&game, &distances, &values, start, |moves| {
+                    seed = bitsolve::hash::splitmix64(seed);
+                    (seed % moves.len() as u64) as usize
+                });
+                assert!(random.is_some_and(|plies| plies <= distance));
+            }
+            checked += 1;
+        }
+    }
+    // Table 7: 40 + 1,280 positions won for the geese.
+    assert_eq!(checked, 40 + 1_280);
+    // The fox's wins hold by the rule for undecided positions: no distance,
+    // except where it has taken every goose.
+    let fox_won_in_layer_5 = (0..game.layer_size(5))
+        .filter(|&r| value(5, r) == Value::FirstWins)
+        .filter(|&r| distances[5][r as usize] != NO_DISTANCE)
+        .count();
+    assert_eq!(fox_won_in_layer_5, 0);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -39,6 +39,7 @@
 //! so looking at predecessors of newly decided positions misses nothing
 //! (the argument of Theorem 4, pass by pass).
 
+pub mod distances;
 mod solver;
 
 pub use solver::{

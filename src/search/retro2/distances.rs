@@ -1,0 +1,169 @@
+//! Distances to the end of the game under optimal play, for a layer whose
+//! values are solved: the winner moves to end the game as fast as it can,
+//! the loser to delay it as long as it can (plies, 0 for a position whose
+//! mover has no move).
+//!
+//! With the values known, a won position's distance is 1 + the least
+//! distance among its moves into positions lost for the opponent, and a
+//! lost position's is 1 + the greatest among all its moves. Positions are
+//! finished in increasing distance from a bucket queue: a won position when
+//! its first (and so nearest) losing successor finishes, a lost one when
+//! its last successor does; moves into the layer below read that layer's
+//! distances. A position whose value holds only by the game's rule for
+//! undecided positions (Fox-and-Geese counts them won for the fox), and a
+//! loss that can escape into such a position, has no finite distance:
+//! [`NO_DISTANCE`]. A position whose value the rules fix before any
+//! search ([`LayeredGame::rule_value`]: a capture under capture-wins) ends
+//! the game there: distance 0.
+//!
+//! Two bytes per position (distances past 65,534 plies would not fit, and
+//! are refused), plus a byte of pending-move count and two bytes of the
+//! greatest successor distance while a layer is worked on. Not for tables
+//! reduced by symmetry: a stored representative's moves would be counted
+//! by orbit.
+
+use super::{LayeredGame, Successor, Value};
+use crate::error::{Error, Result};
+
+/// The distance of a position that has none (a draw, or a value by rule).
+pub const NO_DISTANCE: u16 = u16::MAX;
+
+/// The distances of layer `layer`'s positions, by rank. `value(layer,
+/// rank)` answers for this layer and the one below; `lower` holds the
+/// distances of the layer below (empty when nothing leaves the layer).
+pub fn layer_distances<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    value: &dyn Fn(usize, u64) -> Value,
+    lower: &[u16],
+) -> Result<Vec<u16>> {
+    if game.reduced_by_symmetry() {
+        return Err(Error::Unsupported(
+            "distances need every position stored: drop --symmetry".into(),
+        ));
+    }
+    let size = game.layer_size(layer) as usize;
+    let mut distance = vec![NO_DISTANCE; size];
+    // For lost positions: moves within the layer not yet finished, and the
+    // greatest distance among the finished ones and the lower moves.
+    let mut pending = vec![0u32; size];
+    let mut longest = vec![0u16; size];
+    let mut buckets: Vec<Vec<u32>> = Vec::new();
+    let push = |buckets: &mut Vec<Vec<u32>>, at: usize, rank: usize| -> Result<()> {
+        if at >= NO_DISTANCE as usize {
+            return Err(Error::Unsupported(format!(
+                "a distance in layer {layer} passes {} plies",
+                NO_DISTANCE - 1
+            )));
+        }
+        if buckets.len() <= at {
+            buckets.resize_with(at + 1, Vec::new);
+        }
+        buckets[at].push(rank as u32);
+        Ok(())
+    };
+    let mut state = game.new_state();
+    for rank in 0..size {
+        game.unrank(layer, rank as u64, &mut state);
+        let mover = game.mover(&state);
+        let here = value(layer, rank as u64);
+        let won = here == Value::win_for(mover);
+        let lost = here == Value::win_for(mover.opponent());
+        if !won && !lost {
+            continue;
+        }
+        if let Some(ruled) = game.rule_value(layer, &state) {
+            // The rules end the game here (Fox-and-Geese's capture-wins).
+            if ruled == here {
+                push(&mut buckets, 0, rank)?;
+            }
+            continue;
+        }
+        let mut moves = 0u32;
+        let mut within = Vec::new();
+        let mut nearest_win: Option<u16> = None;
+        let mut farthest: Option<u16> = Some(0);
+        game.successors(
+            layer,
+            &state,
+            |Successor {
+                 layer: at,
+                 rank: to,
+             }| {
+                moves += 1;
+                if at == layer {
+                    within.push(to);
+                    return true;
+                }
+                let d = lower[to as usize];
+                if won && value(at, to) == Value::win_for(mover) && d != NO_DISTANCE {
+                    nearest_win = Some(nearest_win.map_or(d, |n| n.min(d)));
+                }
+                if lost {
+                    farthest = farthest.filter(|_| d != NO_DISTANCE).map(|f| f.max(d));
+                }
+                true
+            },
+        );
+        if moves == 0 {
+            if here == game.no_move_value(&state) {
+                push(&mut buckets, 0, rank)?;
+            }
+            continue;
+        }
+        // Counted once per distinct position, as predecessors are listed.
+        within.sort_unstable();
+        within.dedup();
+        let same_layer = within.len() as u32;
+        if won {
+            if let Some(d) = nearest_win {
+                push(&mut buckets, d as usize + 1, rank)?;
+            }
+        } else if let Some(f) = farthest {
+            // A loss that can move into an endless win never ends.
+            longest[rank] = f;
+            pending[rank] = same_layer;
+            if same_layer == 0 {
+                push(&mut buckets, f as usize + 1, rank)?;
+            }
+        }
+    }
+    let mut at = 0;
+    while at < buckets.len() {
+        let bucket = std::mem::take(&mut buckets[at]);
+        for rank in bucket {
+            let rank = rank as usize;
+            if distance[rank] != NO_DISTANCE {
+                continue;
+            }
+            distance[rank] = at as u16;
+            game.unrank(layer, rank as u64, &mut state);
+            let lost_for_mover = value(layer, rank as u64) != Value::win_for(game.mover(&state));
+            let mut predecessors = Vec::new();
+            game.predecessors(layer, &state, |p| predecessors.push(p as usize));
+            predecessors.sort_unstable();
+            predecessors.dedup();
+            for p in predecessors {
+                if distance[p] != NO_DISTANCE {
+                    continue;
+                }
+                game.unrank(layer, p as u64, &mut state);
+                let mover = game.mover(&state);
+                let there = value(layer, p as u64);
+                if there == Value::win_for(mover) {
+                    if lost_for_mover {
+                        push(&mut buckets, at + 1, p)?;
+                    }
+                } else if there == Value::win_for(mover.opponent()) && pending[p] > 0 {
+                    longest[p] = longest[p].max(at as u16);
+                    pending[p] -= 1;
+                    if pending[p] == 0 {
+                        push(&mut buckets, longest[p] as usize + 1, p)?;
+                    }
+                }
+            }
+        }
+        at += 1;
+    }
+    Ok(distance)
+}
