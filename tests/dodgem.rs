@@ -336,8 +336,12 @@ fn bitsolve(args: &[&str], input: &str) -> (bool, String, String) {
 fn retro_query_and_play_run_dodgem_through_the_generic_commands() {
     let dir = scratch("cli");
     let store = dir.to_str().unwrap();
-    // No range given: Dodgem solves every layer.
-    let (ok, stdout, stderr) = bitsolve(&["retro", "dodgem", "--store", store, "--json"], "");
+    // No range given: Dodgem solves every layer; --distances keeps the
+    // distances to the end beside the values.
+    let (ok, stdout, stderr) = bitsolve(
+        &["retro", "dodgem", "--store", store, "--distances", "--json"],
+        "",
+    );
     assert!(ok, "{stderr}");
     let solved: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(solved["sides"], serde_json::json!(["blue", "red"]));
@@ -350,6 +354,7 @@ fn retro_query_and_play_run_dodgem_through_the_generic_commands() {
         top["won_for_blue"].as_u64().unwrap() + top["won_for_red"].as_u64().unwrap(),
         1_512
     );
+    assert_eq!(top["longest_distance"], 22);
 
     // The start is won for blue, by a3-b3 only.
     let start = "B../B../.RR:blue";
@@ -369,6 +374,13 @@ fn retro_query_and_play_run_dodgem_through_the_generic_commands() {
     let answer: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(answer["value"], "won for blue");
     assert_eq!(answer["to_move"], "blue");
+    // Blue wins in 20 plies; its winning move leaves a position 19 from the end.
+    assert_eq!(answer["distance"], 20);
+    let best = &answer["moves"][2];
+    assert_eq!(
+        (best["move"].as_str(), best["distance"].as_u64()),
+        (Some("a3-b3"), Some(19))
+    );
     let winning: Vec<&str> = answer["moves"]
         .as_array()
         .unwrap()
@@ -392,6 +404,20 @@ fn retro_query_and_play_run_dodgem_through_the_generic_commands() {
     );
 
     for (args, expected) in [
+        (vec!["retro", "dodgem", "--distances"], "give --store"),
+        (
+            vec![
+                "retro",
+                "fox-geese",
+                "--symmetry",
+                "--geese",
+                "3",
+                "--distances",
+                "--store",
+                store,
+            ],
+            "drop --symmetry",
+        ),
         (
             vec!["play", "dodgem", "--store", store, "--side", "fox"],
             "--side blue|red",

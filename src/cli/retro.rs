@@ -20,6 +20,7 @@ use super::progress::Display;
 use super::thread_pool;
 use crate::error::{Error, Result};
 use crate::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
+use crate::search::retro2::distances::{NO_DISTANCE, read_distances, stored_layer_distances};
 use crate::search::retro2::{
     BITS_PER_POSITION, LayerReport, Player, RECORD_EVERY, RetroOptions, Value, open_layer,
     solve_layer_range,
@@ -54,6 +55,11 @@ pub struct RetroArgs {
     /// a stopped run resumes from the last one.
     #[arg(long, global = true, value_name = "SECONDS", default_value_t = RECORD_EVERY.as_secs())]
     checkpoint_every: u64,
+    /// With --store: also keep each layer's distances to the end under
+    /// optimal play (plies; 2 bytes a position), which `query` prints and
+    /// `play` follows. Not with --symmetry.
+    #[arg(long, global = true)]
+    distances: bool,
     /// Print one JSON object on stdout instead of a table.
     #[arg(long, global = true)]
     json: bool,
@@ -122,6 +128,16 @@ impl TwoPlayerVisitor for Retro<'_> {
     fn visit<G: TwoPlayerGame>(self, game: &G) -> Result<()> {
         let args = self.args;
         let layers = layer_range(args, game)?;
+        if args.distances && args.store.is_none() {
+            return Err(Error::InvalidParameter(
+                "--distances are kept beside the values: give --store DIR".into(),
+            ));
+        }
+        if args.distances && game.reduced_by_symmetry() {
+            return Err(Error::Unsupported(
+                "--distances need every position stored: drop --symmetry".into(),
+            ));
+        }
         let top = *layers.end();
         let pool = thread_pool(args.threads)?;
         let (first, second) = (Player::First, Player::Second);
@@ -175,6 +191,12 @@ impl TwoPlayerVisitor for Retro<'_> {
         let reports = pool.install(|| solve_layer_range(game, layers, &options));
         display.finish();
         let reports = reports?;
+        let longest = match &args.store {
+            Some(dir) if args.distances => {
+                pool.install(|| store_distances(game, &reports, dir, args.game.name()))?
+            }
+            _ => BTreeMap::new(),
+        };
         display.print_header();
         // Layer 0 (no pieces: decided by the rules) is solved but not shown.
         let shown: Vec<&LayerReport> = reports.iter().filter(|r| r.layer > 0).collect();
@@ -197,6 +219,9 @@ impl TwoPlayerVisitor for Retro<'_> {
                         "already_solved": r.already_solved,
                         "peak_rss_bytes": peaks.get(&r.layer),
                     });
+                    if let Some(longest) = longest.get(&r.layer) {
+                        row["longest_distance"] = (*longest).into();
+                    }
                     row[won(first)] = r.first_wins.into();
                     row[won(second)] = r.second_wins.into();
                     row
@@ -226,8 +251,72 @@ impl TwoPlayerVisitor for Retro<'_> {
         if let Some(dir) = &args.store {
             println!("database in {}", dir.display());
         }
+        for (layer, plies) in &longest {
+            if *layer > 0 {
+                println!(
+                    "distances of {}: the longest finite one is {plies} plies",
+                    game.layer_name(*layer)
+                );
+            }
+        }
         Ok(())
     }
+}
+
+/// Computes (or finds) the distances of every layer `reports` solved into
+/// the store, lowest first, each reading the layer below; returns each
+/// layer's longest finite distance.
+fn store_distances<G: TwoPlayerGame>(
+    game: &G,
+    reports: &[LayerReport],
+    dir: &Path,
+    name: &str,
+) -> Result<BTreeMap<usize, u16>> {
+    let backing = Backing::Directory(dir.to_path_buf());
+    let read_only = Backing::ReadOnly(dir.to_path_buf());
+    let silent = Display::new(None, None);
+    let mut longest = BTreeMap::new();
+    let mut lower: Option<Vec<u16>> = None;
+    for report in reports {
+        let layer = report.layer;
+        if lower.is_none() && layer > 0 {
+            lower = read_distances(game, layer - 1, dir)?;
+            if lower.is_none() && !game.independent_layers() {
+                return Err(Error::InvalidParameter(format!(
+                    "distances of {} read those of {}, which {} lacks; run: bitsolve retro {name}{} --layers 1..{layer} --distances --store {}",
+                    game.layer_name(layer),
+                    game.layer_name(layer - 1),
+                    dir.display(),
+                    game.variant_flags(),
+                    dir.display()
+                )));
+            }
+        }
+        let this = open_layer(game, layer, &read_only, &silent)?.0;
+        let below = match layer {
+            0 => None,
+            _ => Some(open_layer(game, layer - 1, &read_only, &silent)?.0),
+        };
+        let value = |at: usize, rank: u64| {
+            let table = if at == layer {
+                &this
+            } else {
+                below.as_ref().unwrap()
+            };
+            Value::from_bits(table.get(rank))
+        };
+        let found = stored_layer_distances(
+            game,
+            layer,
+            &backing,
+            &value,
+            lower.as_deref().unwrap_or_default(),
+        )?;
+        let finite = found.iter().copied().filter(|&d| d != NO_DISTANCE).max();
+        longest.insert(layer, finite.unwrap_or(0));
+        lower = Some(found);
+    }
+    Ok(longest)
 }
 
 fn print_row(report: &LayerReport, peak: Option<u64>) {
@@ -260,6 +349,8 @@ struct Database<'a, G: TwoPlayerGame> {
     name: &'a str,
     dir: &'a Path,
     layers: Vec<Option<TwoBitTable>>,
+    /// Each layer's stored distances once looked for (`Some(None)`: none).
+    distances: Vec<Option<Option<Vec<u16>>>>,
     progress: Display<'a>,
 }
 
@@ -270,6 +361,7 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
             name,
             dir,
             layers: (0..=game.max_layer()).map(|_| None).collect(),
+            distances: (0..=game.max_layer()).map(|_| None).collect(),
             progress: Display::new(None, None),
         }
     }
@@ -352,6 +444,31 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
         let table = self.layers[layer].as_ref().unwrap();
         Ok(Value::from_bits(table.get(rank)))
     }
+
+    /// The position's distance to the end in plies, where the store keeps
+    /// distances (`retro --distances`) and the position has a finite one.
+    fn distance(&mut self, position: &G::Position) -> Result<Option<u16>> {
+        let (layer, rank) = self.game.locate(position);
+        if self.distances[layer].is_none() {
+            self.distances[layer] = Some(read_distances(self.game, layer, self.dir)?);
+        }
+        Ok(self.distances[layer]
+            .as_ref()
+            .unwrap()
+            .as_ref()
+            .map(|table| table[rank as usize])
+            .filter(|&d| d != NO_DISTANCE))
+    }
+}
+
+/// "won for the fox in 12 plies".
+fn describe_with<G: TwoPlayerGame>(game: &G, value: Value, distance: Option<u16>) -> String {
+    match distance {
+        Some(plies) if matches!(value, Value::FirstWins | Value::SecondWins) => {
+            format!("{} in {plies} plies", describe(game, value))
+        }
+        _ => describe(game, value),
+    }
 }
 
 /// "won for the fox", "drawn".
@@ -410,14 +527,19 @@ impl TwoPlayerVisitor for Query<'_> {
         let position = game.parse_position(text)?;
         let mut database = Database::new(game, args.game.name(), dir);
         let value = database.value(&position)?;
+        let distance = database.distance(&position)?;
         let mut moves = Vec::new();
         for next in game.moves(&position) {
-            moves.push((game.move_name(&position, &next), database.value(&next)?));
+            moves.push((
+                game.move_name(&position, &next),
+                database.value(&next)?,
+                database.distance(&next)?,
+            ));
         }
         if args.json {
             let listed: Vec<serde_json::Value> = moves
                 .iter()
-                .map(|(name, v)| json!({"move": name, "value": describe(game, *v)}))
+                .map(|(name, v, d)| json!({"move": name, "value": describe(game, *v), "distance": d}))
                 .collect();
             println!(
                 "{}",
@@ -425,15 +547,16 @@ impl TwoPlayerVisitor for Query<'_> {
                     "position": game.position_text(&position),
                     "to_move": game.side_name(game.side_to_move(&position)),
                     "value": describe(game, value),
+                    "distance": distance,
                     "moves": listed,
                 })
             );
             return Ok(());
         }
         print!("{}", game.draw(&position));
-        println!("value: {}", describe(game, value));
-        for (name, value) in moves {
-            println!("  {name:<8} {}", describe(game, value));
+        println!("value: {}", describe_with(game, value, distance));
+        for (name, value, distance) in moves {
+            println!("  {name:<8} {}", describe_with(game, value, distance));
         }
         Ok(())
     }
@@ -498,7 +621,8 @@ impl TwoPlayerVisitor for Play<'_> {
         loop {
             print!("{}", game.draw(&position));
             let value = database.value(&position)?;
-            println!("value: {}", describe(game, value));
+            let distance = database.distance(&position)?;
+            println!("value: {}", describe_with(game, value, distance));
             let moves = game.moves(&position);
             let mover = game.side_to_move(&position);
             // Without moves (or pieces) the rules have decided the
@@ -535,18 +659,21 @@ impl TwoPlayerVisitor for Play<'_> {
                     }
                 }
             } else {
-                // A move that keeps the best value for the program's side; the
-                // two-bit database has no distances, so ties go by chance.
+                // A move that keeps the best value for the program's side;
+                // ties go by chance.
                 let me = Value::win_for(mover);
+                // With stored distances a win takes the fastest way and a
+                // loss the slowest, so a won game ends within its distance.
                 let mut scored = Vec::new();
                 for next in &moves {
                     let v = database.value(next)?;
+                    let d = database.distance(next)?;
                     let score = if v == me {
-                        2
+                        (2, u16::MAX - d.unwrap_or(u16::MAX))
                     } else if v == Value::Draw {
-                        1
+                        (1, 0)
                     } else {
-                        0
+                        (0, d.unwrap_or(u16::MAX))
                     };
                     scored.push((score, next));
                 }

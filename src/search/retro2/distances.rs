@@ -22,8 +22,14 @@
 //! reduced by symmetry: a stored representative's moves would be counted
 //! by orbit.
 
+use std::sync::atomic::Ordering::Relaxed;
+
 use super::{LayeredGame, Successor, Value};
 use crate::error::{Error, Result};
+use crate::search::identity::layer_identity;
+use crate::search::{Checkpoint, Silent};
+use crate::table::storage::file_name_for;
+use crate::table::{Backing, WordStorage};
 
 /// The distance of a position that has none (a draw, or a value by rule).
 pub const NO_DISTANCE: u16 = u16::MAX;
@@ -95,7 +101,9 @@ pub fn layer_distances<G: LayeredGame>(
                     within.push(to);
                     return true;
                 }
-                let d = lower[to as usize];
+                // Layers solved alone (capture-wins) decide their moves down
+                // by rule and never read this.
+                let d = lower.get(to as usize).copied().unwrap_or(NO_DISTANCE);
                 if won && value(at, to) == Value::win_for(mover) && d != NO_DISTANCE {
                     nearest_win = Some(nearest_win.map_or(d, |n| n.min(d)));
                 }
@@ -166,4 +174,83 @@ pub fn layer_distances<G: LayeredGame>(
         at += 1;
     }
     Ok(distance)
+}
+
+/// Distances per 64-bit word of a stored table.
+const PER_WORD: u64 = 4;
+
+/// The stored distances of a layer, if its store holds them complete.
+pub fn read_distances<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    dir: &std::path::Path,
+) -> Result<Option<Vec<u16>>> {
+    let identity = layer_identity(game, layer, "retrograde distances", 16);
+    if !dir.join(file_name_for(&identity.descriptor)).exists() {
+        return Ok(None);
+    }
+    let (table, record) = open_table(game, layer, &Backing::ReadOnly(dir.to_path_buf()))?;
+    let complete = Checkpoint::read(&table, record)?.is_some_and(|c| c.complete);
+    Ok(complete.then(|| unpack(&table, game.layer_size(layer))))
+}
+
+/// Computes layer `layer`'s distances (see [`layer_distances`]) and, with a
+/// directory backing, keeps them there as a table of their own, or reads
+/// them back if it holds them already.
+pub fn stored_layer_distances<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    backing: &Backing,
+    value: &dyn Fn(usize, u64) -> Value,
+    lower: &[u16],
+) -> Result<Vec<u16>> {
+    if let Backing::Directory(dir) = backing
+        && let Some(stored) = read_distances(game, layer, dir)?
+    {
+        return Ok(stored);
+    }
+    let distances = layer_distances(game, layer, value, lower)?;
+    if let Backing::Directory(_) = backing {
+        let (table, _) = open_table(game, layer, backing)?;
+        table.begin_writing()?;
+        for (word, four) in table
+            .words()
+            .iter()
+            .zip(distances.chunks(PER_WORD as usize))
+        {
+            let packed = four.iter().enumerate().fold(u64::MAX, |w, (i, &d)| {
+                w & !(0xffff << (16 * i)) | (d as u64) << (16 * i)
+            });
+            word.store(packed, Relaxed);
+        }
+        let done = Checkpoint {
+            last_completed: Some(0),
+            counts: Vec::new(),
+            representatives: Vec::new(),
+            goal_distances: Vec::new(),
+            complete: true,
+        };
+        table.record_progress(&done.encode())?;
+        table.seal()?;
+    }
+    Ok(distances)
+}
+
+fn open_table<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    backing: &Backing,
+) -> Result<(WordStorage, Option<Vec<u8>>)> {
+    let identity = layer_identity(game, layer, "retrograde distances", 16);
+    let words = game.layer_size(layer).div_ceil(PER_WORD) as usize;
+    WordStorage::open(backing, identity, words, u64::MAX, words, &Silent)
+}
+
+fn unpack(table: &WordStorage, size: u64) -> Vec<u16> {
+    (0..size)
+        .map(|rank| {
+            let word = table.words()[(rank / PER_WORD) as usize].load(Relaxed);
+            (word >> (16 * (rank % PER_WORD))) as u16
+        })
+        .collect()
 }
