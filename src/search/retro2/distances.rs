@@ -69,6 +69,9 @@ pub fn layer_distances<G: LayeredGame>(
         Ok(())
     };
     let mut state = game.new_state();
+    // Reused for every position (allocations cost more than the work).
+    let mut within = Vec::new();
+    let mut predecessors = Vec::new();
     for rank in 0..size {
         game.unrank(layer, rank as u64, &mut state);
         let mover = game.mover(&state);
@@ -86,7 +89,7 @@ pub fn layer_distances<G: LayeredGame>(
             continue;
         }
         let mut moves = 0u32;
-        let mut within = Vec::new();
+        within.clear();
         let mut nearest_win: Option<u16> = None;
         let mut farthest: Option<u16> = Some(0);
         game.successors(
@@ -147,16 +150,21 @@ pub fn layer_distances<G: LayeredGame>(
             distance[rank] = at as u16;
             game.unrank(layer, rank as u64, &mut state);
             let lost_for_mover = value(layer, rank as u64) != Value::win_for(game.mover(&state));
-            let mut predecessors = Vec::new();
+            predecessors.clear();
             game.predecessors(layer, &state, |p| predecessors.push(p as usize));
             predecessors.sort_unstable();
             predecessors.dedup();
-            for p in predecessors {
+            for &p in &predecessors {
                 if distance[p] != NO_DISTANCE {
                     continue;
                 }
-                game.unrank(layer, p as u64, &mut state);
-                let mover = game.mover(&state);
+                let mover = match game.mover_of_rank(layer, p as u64) {
+                    Some(mover) => mover,
+                    None => {
+                        game.unrank(layer, p as u64, &mut state);
+                        game.mover(&state)
+                    }
+                };
                 let there = value(layer, p as u64);
                 if there == Value::win_for(mover) {
                     if lost_for_mover {
