@@ -5,27 +5,12 @@ mod common;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use bitsolve::backend::CpuBackend;
 use bitsolve::games::{Board, FrogsToads, Pancake, PegSolitaire, SlidingTile};
-use bitsolve::search::{Algorithm, Progress, SearchOptions};
+use bitsolve::search::{Algorithm, SearchOptions};
 use bitsolve::space::Space;
 use bitsolve::table::Backing;
-
-/// Aborts the search (as a crash would) after a number of finished chunks.
-struct Crash {
-    limit: u64,
-    chunks_done: AtomicU64,
-}
-
-impl Progress for Crash {
-    fn advance(&self, units: u64) {
-        if self.chunks_done.fetch_add(units, Ordering::SeqCst) + units >= self.limit {
-            panic!("simulated crash");
-        }
-    }
-}
 
 fn scratch_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("bitsolve-resume-{name}-{}", std::process::id()));
@@ -41,10 +26,7 @@ fn interrupted_then_resumed<S: Space>(
 ) {
     let expected = common::run(space, algorithm, 2);
     let dir = scratch_dir(name);
-    let crash = Crash {
-        limit: crash_after,
-        chunks_done: AtomicU64::new(0),
-    };
+    let crash = common::Crash::after(crash_after);
     let options = SearchOptions {
         backing: Backing::Directory(dir.clone()),
         progress: &crash,

@@ -10,13 +10,10 @@ use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::process::Command;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use bitsolve::backend::CpuBackend;
 use bitsolve::games::{Board, FrogsToads, Pancake, PegSolitaire, SlidingTile, TopSpin};
-use bitsolve::search::{
-    Algorithm, DepthTable, Progress, SearchOptions, Target, two_bit_bfs_keeping_depths,
-};
+use bitsolve::search::{Algorithm, DepthTable, SearchOptions, Target, two_bit_bfs_keeping_depths};
 use bitsolve::space::{MoveFilter, Picture, Space};
 use bitsolve::table::Backing;
 
@@ -196,20 +193,6 @@ fn the_table_of_depths_has_the_plain_bfs_layers_and_every_residue() {
     check(&pancake);
 }
 
-/// Aborts a build (as a crash would) after a number of finished chunks.
-struct Crash {
-    limit: u64,
-    chunks_done: AtomicU64,
-}
-
-impl Progress for Crash {
-    fn advance(&self, units: u64) {
-        if self.chunks_done.fetch_add(units, Ordering::SeqCst) + units >= self.limit {
-            panic!("simulated crash");
-        }
-    }
-}
-
 fn scratch_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("bitsolve-solve-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -227,10 +210,7 @@ fn a_crashed_build_resumes_to_the_same_table_and_is_then_read_from_the_store() {
     let expected_cells = fresh.cells(&ranks).unwrap();
     for crash_after in [3, 40, 150] {
         let dir = scratch_dir(&format!("crash-{crash_after}"));
-        let crash = Crash {
-            limit: crash_after,
-            chunks_done: AtomicU64::new(0),
-        };
+        let crash = common::Crash::after(crash_after);
         let crashing = SearchOptions {
             backing: Backing::Directory(dir.clone()),
             progress: &crash,

@@ -6,7 +6,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use bitsolve::backend::CpuBackend;
-use bitsolve::search::{Algorithm, Checkpoint, SearchOptions, SearchReport};
+use bitsolve::search::{Algorithm, Checkpoint, Progress, SearchOptions, SearchReport};
 use bitsolve::space::Space;
 use bitsolve::table::header::{HEADER_LEN, Header};
 
@@ -64,4 +64,28 @@ pub fn kill_after_layer(args: &[&str], dir: &Path, layer: u64, patience: Duratio
     child.kill().unwrap();
     child.wait().unwrap();
     recorded_layer(dir).unwrap()
+}
+
+/// Aborts a search (as a crash would) once `limit` chunks of work are done.
+pub struct Crash {
+    limit: u64,
+    chunks_done: std::sync::atomic::AtomicU64,
+}
+
+impl Crash {
+    pub fn after(limit: u64) -> Crash {
+        Crash {
+            limit,
+            chunks_done: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+}
+
+impl Progress for Crash {
+    fn advance(&self, units: u64) {
+        use std::sync::atomic::Ordering::SeqCst;
+        if self.chunks_done.fetch_add(units, SeqCst) + units >= self.limit {
+            panic!("simulated crash");
+        }
+    }
 }
