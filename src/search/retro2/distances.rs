@@ -17,8 +17,9 @@
 //! the game there: distance 0.
 //!
 //! Two bytes per position (distances past 65,534 plies would not fit, and
-//! are refused), plus a byte of pending-move count and two bytes of the
-//! greatest successor distance while a layer is worked on. Not for tables
+//! are refused), plus four bytes of pending-move count, two bytes of the
+//! greatest successor distance and the queue's four-byte ranks while a
+//! layer is worked on (layers of up to 2^32 positions). Not for tables
 //! reduced by symmetry: a stored representative's moves would be counted
 //! by orbit.
 
@@ -47,6 +48,12 @@ pub fn layer_distances<G: LayeredGame>(
         return Err(Error::Unsupported(
             "distances need every position stored: drop --symmetry".into(),
         ));
+    }
+    if game.layer_size(layer) > u32::MAX as u64 {
+        return Err(Error::Unsupported(format!(
+            "distances of layer {layer}: {} positions, more than the 2^32 a layer may have",
+            game.layer_size(layer)
+        )));
     }
     let size = game.layer_size(layer) as usize;
     let mut distance = vec![NO_DISTANCE; size];
