@@ -77,7 +77,6 @@ impl SpaceVisitor for SolveCommand<'_> {
         let start = from.clone();
         let solved = self.pool.install(move || {
             let mut table = DepthTable::build(space, backend, options)?;
-            display.finish();
             let walk_started = Instant::now();
             let path = table.solution(&start)?;
             let walk_seconds = walk_started.elapsed().as_secs_f64();

@@ -393,19 +393,22 @@ impl FoxGeese {
     }
 
     pub fn draw(&self, state: &FoxGeeseState) -> String {
-        let picture = self.board.draw(|cell| {
-            if cell == state.fox {
-                'F'
-            } else if state.geese >> cell & 1 == 1 {
-                'g'
-            } else {
-                '.'
-            }
-        });
+        let picture = self.board.draw(|cell| symbol(state, cell));
         format!(
             "{picture}{} to move\n",
             if state.fox_to_move { "fox" } else { "geese" }
         )
+    }
+}
+
+/// A point as positions are written and drawn: `F`, `g` or `.`.
+fn symbol(state: &FoxGeeseState, cell: usize) -> char {
+    if cell == state.fox {
+        'F'
+    } else if state.geese >> cell & 1 == 1 {
+        'g'
+    } else {
+        '.'
     }
 }
 
@@ -516,15 +519,7 @@ impl TwoPlayerGame for FoxGeese {
 
     /// "..g/..g/.......:geese": the points row by row, then the side.
     fn position_text(&self, position: &FoxGeeseState) -> String {
-        let points = self.board.line(|cell| {
-            if cell == position.fox {
-                'F'
-            } else if position.geese >> cell & 1 == 1 {
-                'g'
-            } else {
-                '.'
-            }
-        });
+        let points = self.board.line(|cell| symbol(position, cell));
         let side = if position.fox_to_move { "fox" } else { "geese" };
         format!("{points}:{side}")
     }

@@ -192,6 +192,17 @@ impl FrogsToads {
     }
 }
 
+/// A cell as positions are written and drawn: `b`, `w`, or `_` if empty.
+fn symbol(state: &FrogsState, cell: usize) -> char {
+    if cell == state.empty {
+        '_'
+    } else if state.black >> cell & 1 == 1 {
+        'b'
+    } else {
+        'w'
+    }
+}
+
 impl Picture for FrogsToads {
     fn goal_label(&self) -> String {
         "reversed position".to_string()
@@ -199,15 +210,7 @@ impl Picture for FrogsToads {
 
     /// "bbb_www": `b`, `w` and `_` (the empty cell), rows separated by `/`.
     fn position_text(&self, state: &FrogsState) -> String {
-        self.board.line(|cell| {
-            if cell == state.empty {
-                '_'
-            } else if state.black >> cell & 1 == 1 {
-                'b'
-            } else {
-                'w'
-            }
-        })
+        self.board.line(|cell| symbol(state, cell))
     }
 
     /// "c1-c3": the piece that moves (or jumps) into the empty cell.
@@ -260,15 +263,7 @@ impl Picture for FrogsToads {
     }
 
     fn draw(&self, state: &FrogsState) -> String {
-        self.board.draw(|cell| {
-            if cell == state.empty {
-                '_'
-            } else if state.black >> cell & 1 == 1 {
-                'b'
-            } else {
-                'w'
-            }
-        })
+        self.board.draw(|cell| symbol(state, cell))
     }
 }
 

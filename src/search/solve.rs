@@ -66,6 +66,8 @@ pub struct DepthTable<'a, S: Space> {
     space: &'a S,
     cells: Box<dyn TwoBitPasses + 'a>,
     target: Target,
+    /// The ranks a solution ends at: the start's or the goal's.
+    ends: Vec<u64>,
     /// The BFS that filled (or reopened) the table.
     pub report: SearchReport,
 }
@@ -89,6 +91,10 @@ impl<'a, S: Space> DepthTable<'a, S> {
             space,
             cells,
             target,
+            ends: match target {
+                Target::Start => space.start_ranks(),
+                Target::Goal => space.goal_ranks(),
+            },
             report,
         })
     }
@@ -107,10 +113,7 @@ impl<'a, S: Space> DepthTable<'a, S> {
     }
 
     fn is_target(&self, rank: u64) -> bool {
-        match self.target {
-            Target::Start => self.space.start_ranks().contains(&rank),
-            Target::Goal => self.space.goal_ranks().contains(&rank),
-        }
+        self.ends.contains(&rank)
     }
 
     /// A shortest sequence of states from `from` to the target, both ends
