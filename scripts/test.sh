@@ -7,9 +7,10 @@ cd "$(dirname "$0")/.."
 # System packages the tests need beyond the Rust toolchain: DepQBF, the
 # QBF solver the encodings are checked with, and Mesa's software Vulkan
 # driver (lavapipe) with the Vulkan loader, on which the GPU kernels are
-# tested where there is no GPU. As root on a fresh machine they are
-# installed through apt.
-packages=(depqbf mesa-vulkan-drivers libvulkan1)
+# tested where there is no GPU; Open MPI (with libclang for the MPI
+# binding's bindgen), for the distributed BFS of `--features mpi`. As root
+# on a fresh machine they are installed through apt.
+packages=(depqbf mesa-vulkan-drivers libvulkan1 libopenmpi-dev openmpi-bin libclang-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
@@ -32,5 +33,8 @@ if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
 fi
 
 cargo fmt --all -- --check
+# The default build has no MPI; the tests run with it (tests/mpi.rs starts
+# jobs with mpirun), so both builds are linted.
 cargo clippy --all-targets --locked -- -D warnings
-cargo test --locked
+cargo clippy --all-targets --locked --features mpi -- -D warnings
+cargo test --locked --features mpi

@@ -3,17 +3,18 @@
 use serde_json::json;
 
 use super::format::{bytes, group_digits, si};
+use super::mpi_job::Job;
 use super::plot::plot_layers;
 use super::progress::{Display, RowFormat};
 use super::{BackendArg, BfsArgs, SpaceVisitor, note, refuse_layer_flags, thread_pool};
 use crate::backend::gpu::{GpuDevice, GpuOptions};
 use crate::backend::{CpuBackend, GpuBackend};
 use crate::error::{Error, Result};
-use crate::search::{Algorithm, Backend, SearchOptions, SearchReport};
+use crate::search::{Algorithm, Backend, Progress, SearchOptions, SearchReport, Silent};
 use crate::space::{Picture, Space};
 use crate::table::Backing;
 
-pub(super) fn run(args: BfsArgs) -> Result<()> {
+pub(super) fn run(args: BfsArgs, job: &Job) -> Result<()> {
     let pool = thread_pool(args.threads)?;
     let threads = pool.current_num_threads();
     refuse_layer_flags(
@@ -37,15 +38,28 @@ pub(super) fn run(args: BfsArgs) -> Result<()> {
             .open(path)
             .map_err(|e| Error::io(format!("cannot write --plot {}", path.display()), e))?;
     }
+    if job.processes() > 1 && args.backend == BackendArg::Gpu {
+        return Err(Error::Unsupported(
+            "--backend gpu runs in one process; across MPI processes the passes run on each process's CPU cores".into(),
+        ));
+    }
     let device = match args.backend {
         BackendArg::Cpu => None,
         BackendArg::Gpu => Some(GpuDevice::open(&GpuOptions::default())?),
     };
+    #[cfg(feature = "mpi")]
+    let distributed = job
+        .session
+        .as_ref()
+        .filter(|_| device.is_none())
+        .map(crate::backend::mpi::MpiBackend::new);
     args.game.visit(BfsCommand {
         args: &args,
         pool: &pool,
         threads,
         device: device.as_ref(),
+        #[cfg(feature = "mpi")]
+        distributed: distributed.as_ref(),
     })
 }
 
@@ -55,14 +69,115 @@ struct BfsCommand<'a> {
     threads: usize,
     /// Set when the search runs on the GPU.
     device: Option<&'a GpuDevice>,
+    /// Set when the search runs across the processes of an MPI job.
+    #[cfg(feature = "mpi")]
+    distributed: Option<&'a crate::backend::mpi::MpiBackend<'a>>,
 }
 
 impl BfsCommand<'_> {
     /// Where the search runs, for the header.
     fn machine(&self) -> String {
+        #[cfg(feature = "mpi")]
+        if let Some(mpi) = self.distributed {
+            return self.pool.install(|| mpi.describe());
+        }
         match self.device {
             Some(device) => GpuBackend::new(device).describe(),
             None => self.pool.install(|| CpuBackend.describe()),
+        }
+    }
+
+    /// The backend's name for JSON.
+    fn backend_name(&self) -> &'static str {
+        #[cfg(feature = "mpi")]
+        if let Some(mpi) = self.distributed {
+            return mpi.name();
+        }
+        self.device
+            .map_or(CpuBackend.name(), |d| GpuBackend::new(d).name())
+    }
+
+    /// Runs `algorithm` on the backend the command chose.
+    fn search<S: Space>(
+        &self,
+        space: &S,
+        algorithm: Algorithm,
+        options: &SearchOptions,
+    ) -> Result<SearchReport> {
+        #[cfg(feature = "mpi")]
+        if let Some(mpi) = self.distributed {
+            return algorithm.run(space, mpi, options);
+        }
+        match self.device {
+            Some(device) => algorithm.run(space, &GpuBackend::new(device), options),
+            None => algorithm.run(space, &CpuBackend, options),
+        }
+    }
+
+    /// Only the first process of an MPI job reports; the others keep quiet.
+    fn reports(&self) -> bool {
+        #[cfg(feature = "mpi")]
+        if let Some(mpi) = self.distributed {
+            return mpi.process() == 0;
+        }
+        true
+    }
+
+    /// What each pass sent between processes, when the search ran across an
+    /// MPI job: one JSON object per pass.
+    fn traffic_json(&self) -> Option<serde_json::Value> {
+        #[cfg(feature = "mpi")]
+        if let Some(mpi) = self.distributed {
+            let passes: Vec<serde_json::Value> = mpi
+                .traffic()
+                .iter()
+                .map(|pass| {
+                    json!({
+                        "pass": pass.label,
+                        "rounds": pass.rounds,
+                        "bytes_sent": pass.bytes_sent,
+                        "communication_seconds": pass.communication_seconds,
+                    })
+                })
+                .collect();
+            return Some(json!({"processes": mpi.processes(), "passes": passes}));
+        }
+        None
+    }
+
+    /// The traffic table for people: per pass, the bytes all processes sent
+    /// and the longest and shortest time a process spent communicating.
+    fn print_traffic(&self) {
+        #[cfg(feature = "mpi")]
+        if let Some(mpi) = self.distributed {
+            let passes = mpi.traffic();
+            if passes.is_empty() {
+                return;
+            }
+            println!(
+                "MPI traffic over {} processes:\n{:>28}  {:>6}  {:>10}  {:>10}  {:>16}",
+                mpi.processes(),
+                "pass",
+                "rounds",
+                "sent",
+                "most sent",
+                "communication s"
+            );
+            for pass in &passes {
+                let seconds = &pass.communication_seconds;
+                let most = seconds.iter().cloned().fold(0.0, f64::max);
+                let least = seconds.iter().cloned().fold(f64::INFINITY, f64::min);
+                println!(
+                    "{:>28}  {:>6}  {:>10}  {:>10}  {:>16}",
+                    pass.label,
+                    pass.rounds,
+                    bytes(pass.bytes_sent.iter().sum()),
+                    bytes(pass.bytes_sent.iter().copied().max().unwrap_or(0)),
+                    format!("{least:.2}–{most:.2}")
+                );
+            }
+            let sent: u64 = passes.iter().flat_map(|p| &p.bytes_sent).sum();
+            println!("sent in all {}", bytes(sent));
         }
     }
 }
@@ -130,6 +245,7 @@ impl SpaceVisitor for BfsCommand<'_> {
         let algorithm: Algorithm = self.args.algo.into();
         let table_bytes = space.size().div_ceil(64 / algorithm.bits_per_state()) * 8;
         let human = !self.args.json;
+        let reports = self.reports();
         let (columns, row) = table_layout(space, algorithm);
         let header = format!(
             "{} · {} · {} · {} of {}\n{columns}",
@@ -147,21 +263,24 @@ impl SpaceVisitor for BfsCommand<'_> {
         } else {
             Display::new(None, None)
         };
+        let progress: &dyn Progress = if reports { &display } else { &Silent };
         let options = SearchOptions {
             backing: match &self.args.store {
                 Some(dir) => Backing::Directory(dir.clone()),
                 None => Backing::Heap,
             },
-            progress: &display,
+            progress,
             meet_in_middle: self.args.inversion,
             max_depth: self.args.max_depth,
         };
-        let outcome = self.pool.install(|| match self.device {
-            Some(device) => algorithm.run(space, &GpuBackend::new(device), &options),
-            None => algorithm.run(space, &CpuBackend, &options),
-        });
+        let outcome = self
+            .pool
+            .install(|| self.search(space, algorithm, &options));
         display.finish();
         let report = outcome?;
+        if !reports {
+            return Ok(());
+        }
         // A stored table deeper than --max-depth is not cut back: it wins.
         if let (Some(limit), Some(stored)) = (self.args.max_depth, report.resumed_from)
             && stored > limit as u64
@@ -180,8 +299,12 @@ impl SpaceVisitor for BfsCommand<'_> {
         }
         if human {
             print_summary(space, &report);
+            self.print_traffic();
         } else {
-            println!("{}", to_json(space, &report, self.threads, self.device));
+            let mut json = to_json(space, &report, self.threads, self.device);
+            json["backend"] = self.backend_name().into();
+            json["mpi"] = self.traffic_json().into();
+            println!("{json}");
         }
         Ok(())
     }

@@ -8,6 +8,7 @@ mod games;
 mod games_list;
 mod info;
 mod memory;
+mod mpi_job;
 mod plot;
 mod progress;
 mod qbf;
@@ -164,8 +165,50 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => return usage_error(error),
     };
-    let outcome = match cli.command {
-        Command::Bfs(args) => bfs::run(args),
+    let job = match mpi_job::Job::start() {
+        Ok(job) => job,
+        Err(error) => return fail(&mpi_job::Job::none(), &error),
+    };
+    match run(cli.command, &job) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => fail(&job, &error),
+    }
+}
+
+/// Prints `error` as one line on stderr and ends the run (the whole job, in
+/// a job of several processes).
+fn fail(job: &mpi_job::Job, error: &Error) -> ExitCode {
+    // Escaped: a file name or a solver's words may hold line breaks.
+    eprintln!("bitsolve: error: {}", escape_controls(&error.to_string()));
+    job.fail(1)
+}
+
+impl Command {
+    /// The command's name on the command line.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Bfs(_) => "bfs",
+            Command::Bench(_) => "bench",
+            Command::Info(_) => "info",
+            Command::Games { .. } => "games",
+            Command::Show(_) => "show",
+            Command::Solve(_) => "solve",
+            Command::Retro(_) => "retro",
+            Command::Query(_) => "query",
+            Command::Play(_) => "play",
+            Command::Verify(_) => "verify",
+            Command::Qbf(_) => "qbf",
+        }
+    }
+}
+
+/// Runs `command`; only `bfs` runs across the processes of an MPI job.
+fn run(command: Command, job: &mpi_job::Job) -> Result<()> {
+    if !matches!(command, Command::Bfs(_)) {
+        job.refuse_distributed(command.name())?;
+    }
+    match command {
+        Command::Bfs(args) => bfs::run(args, job),
         Command::Bench(args) => bench::run(args),
         Command::Info(args) => info::run(args),
         Command::Games { json } => games_list::run(json),
@@ -176,14 +219,6 @@ pub fn main() -> ExitCode {
         Command::Play(args) => retro::run_play(args),
         Command::Verify(args) => verify::run(args),
         Command::Qbf(command) => qbf::run(command),
-    };
-    match outcome {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            // Escaped: a file name or a solver's words may hold line breaks.
-            eprintln!("bitsolve: error: {}", escape_controls(&error.to_string()));
-            ExitCode::FAILURE
-        }
     }
 }
 

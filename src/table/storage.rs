@@ -449,6 +449,15 @@ impl WordStorage {
         store_file::write_header(&store.file, &store.path, &header)
     }
 
+    /// Writes the words of a file-backed table through to its file (a
+    /// no-op on the heap), so they survive the process.
+    pub fn flush(&self) -> Result<()> {
+        match self.writable_file() {
+            Some(store) => self.write_back(store),
+            None => Ok(()),
+        }
+    }
+
     /// Records progress: flushes the words to the file, then writes and syncs
     /// the header with `progress`. A heap table has nowhere to record it and
     /// ignores the call.

@@ -3,7 +3,7 @@
 //! block, and gives the same counts whatever the number of threads.
 
 mod one_bit;
-mod two_bit;
+pub(crate) mod two_bit;
 
 pub(crate) use one_bit::CpuOneBit;
 pub(crate) use two_bit::CpuTwoBit;
@@ -88,7 +88,7 @@ fn run_pass(pass: &Pass, chunks: &[&Chunk], visit: impl Fn(&Chunk) -> Work + Syn
 /// Counts the states visited by `visit_chunk` over `chunks`: with symmetry
 /// reduction each stored state counts for its orbit, else `representatives`
 /// (a population count the caller already has) is the answer.
-fn count_states<S: Space>(
+pub(crate) fn count_states<S: Space>(
     space: &S,
     chunks: &[&Chunk],
     representatives: u64,
@@ -118,7 +118,7 @@ fn count_states<S: Space>(
 /// Successor ranks are collected and applied in batches: the table words of
 /// a batch are first read with plain loads, which the CPU overlaps, and only
 /// the unseen ones are then claimed with (serialising) atomic operations.
-const BATCH: usize = 512;
+pub(crate) const BATCH: usize = 512;
 
 /// Parent checking in a reversible space: unranks `rank`, lists its
 /// neighbours (its parents, too) and tells whether any of them passes

@@ -123,7 +123,7 @@ fn expand_chunk<S: Space>(
 
 /// Writes `next` into the unseen cells among `batch`, then empties it.
 #[inline]
-fn mark_batch(
+pub(crate) fn mark_batch(
     table: &TwoBitTable,
     batch: &mut Vec<u64>,
     unseen: &mut Vec<u64>,

@@ -1,0 +1,377 @@
+//! The two-bit BFS passes over one process's share of the table.
+
+use rayon::prelude::*;
+
+use super::exchange::Exchange;
+use super::{MpiBackend, PassTraffic};
+use crate::backend::cpu::two_bit::mark_batch;
+use crate::backend::cpu::{BATCH, count_states};
+use crate::backend::partition::{Partition, Slice};
+use crate::error::{Error, Result};
+use crate::search::backend::{Pass, TableRequest, TwoBitPasses};
+use crate::search::checkpoint::Checkpoint;
+use crate::search::chunks::Chunk;
+use crate::search::two_bit_bfs::UNSEEN;
+use crate::search::{LayerCount, Work};
+use crate::space::{MoveFilter, Space};
+use crate::table::storage::file_name_for;
+use crate::table::{Backing, TableIdentity, TwoBitTable, WordStorage};
+
+/// Successor ranks a process buffers for the others before it exchanges
+/// them (8 bytes each: 32 MiB). A round may overshoot by what one group of
+/// chunks adds; a process receives at most this much from each other one.
+const ROUND_LIMIT: usize = 1 << 22;
+
+/// Largest process count whose table files `open` looks for when it
+/// checks that a store was not written by a job of another size.
+const LARGEST_JOB: usize = 4096;
+
+pub(super) struct MpiTwoBit<'a, S: Space> {
+    backend: &'a MpiBackend<'a>,
+    space: &'a S,
+    partition: Partition,
+    me: usize,
+    table: TwoBitTable,
+}
+
+/// The descriptor of process `part`'s table among `parts`.
+fn part_descriptor(descriptor: &str, part: usize, parts: usize) -> String {
+    format!("{descriptor}; MPI part {} of {parts}", part + 1)
+}
+
+impl<'a, S: Space> MpiTwoBit<'a, S> {
+    /// Opens this process's share of the table `request` names; every
+    /// process opens its own, and a resumed run continues from the layer
+    /// every process had completed.
+    pub fn open(
+        backend: &'a MpiBackend<'a>,
+        space: &'a S,
+        partition: Partition,
+        request: &TableRequest,
+    ) -> Result<(Self, Option<Vec<u8>>)> {
+        let me = backend.process();
+        let parts = backend.processes();
+        let whole = &request.identity;
+        let identity = TableIdentity {
+            descriptor: part_descriptor(&whole.descriptor, me, parts),
+            definition: format!("{}mpi {}\n", whole.definition, partition.fingerprint()),
+            bits_per_state: whole.bits_per_state,
+            states: partition.cells(me),
+        };
+        let opened = refuse_other_job_sizes(request.backing, &whole.descriptor, parts)
+            .and_then(|()| TwoBitTable::open(request.backing, identity, UNSEEN, request.progress));
+        let mut exchange = backend.exchange();
+        let failed = exchange.sum(&[opened.is_err() as u64])[0];
+        let (table, record) = match opened {
+            Err(error) => return Err(error),
+            Ok(_) if failed > 0 => {
+                return Err(Error::Unsupported(format!(
+                    "{failed} other MPI process{} could not open its table (see its message)",
+                    if failed == 1 { "" } else { "es" }
+                )));
+            }
+            Ok(opened) => opened,
+        };
+        let record = agree_on_progress(&mut exchange, record)?;
+        Ok((
+            MpiTwoBit {
+                backend,
+                space,
+                partition,
+                me,
+                table,
+            },
+            record,
+        ))
+    }
+
+    /// This process's chunks of `blocks`.
+    fn chunks(&self, blocks: &[usize]) -> Vec<Slice> {
+        self.partition.chunks(self.me, blocks)
+    }
+
+    /// Expands the frontier cells of `chunk`: successors this process owns
+    /// are marked at once, the others' are added to `outgoing`.
+    fn expand_chunk(
+        &self,
+        chunk: &Slice,
+        frontier: u8,
+        next: u8,
+        outgoing: &mut [Vec<u64>],
+    ) -> Work {
+        let (space, table, partition, me) = (self.space, &self.table, &self.partition, self.me);
+        let mut state = space.new_state();
+        let mut batch = Vec::with_capacity(BATCH + 64);
+        let mut unseen = Vec::with_capacity(BATCH + 64);
+        let mut work = Work::default();
+        let first = chunk.ranks.start;
+        table.for_each_equal(chunk.local(), frontier, |local| {
+            space.unrank(first + (local - chunk.local_start), &mut state);
+            work.expanded += 1;
+            space.expand(&state, MoveFilter::All, |successor| {
+                let (owner, cell) = partition.locate(successor);
+                if owner == me {
+                    table.prefetch(cell);
+                    batch.push(cell);
+                } else {
+                    work.successors += 1;
+                    outgoing[owner].push(cell);
+                }
+            });
+            if batch.len() >= BATCH {
+                mark_batch(table, &mut batch, &mut unseen, next, &mut work);
+            }
+        });
+        mark_batch(table, &mut batch, &mut unseen, next, &mut work);
+        work
+    }
+
+    /// Marks the received cells that are still unseen; returns how many.
+    fn mark_received(&self, received: &[u64], next: u8) -> u64 {
+        let table = &self.table;
+        received
+            .par_chunks(BATCH)
+            .map(|cells| {
+                cells
+                    .iter()
+                    .filter(|&&cell| table.get(cell) == UNSEEN)
+                    .filter(|&&cell| table.lower_from_three(cell, next))
+                    .count() as u64
+            })
+            .sum()
+    }
+
+    /// The slices of `chunks` as the CPU backend's chunks (global ranks).
+    fn visit_equal(&self, chunk: &Chunk, value: u8, visit: &mut dyn FnMut(u64)) {
+        let (_, local_start) = self.partition.locate(chunk.ranks.start);
+        let len = chunk.ranks.end - chunk.ranks.start;
+        let first = chunk.ranks.start;
+        self.table
+            .for_each_equal(local_start..local_start + len, value, |local| {
+                visit(first + (local - local_start))
+            });
+    }
+}
+
+fn as_chunks(slices: &[Slice]) -> Vec<Chunk> {
+    slices
+        .iter()
+        .map(|slice| Chunk {
+            block: slice.block,
+            ranks: slice.ranks.clone(),
+        })
+        .collect()
+}
+
+impl<S: Space> TwoBitPasses for MpiTwoBit<'_, S> {
+    fn storage(&self) -> &WordStorage {
+        self.table.storage()
+    }
+
+    /// Parent checking would ask other processes about every neighbour;
+    /// forward expansion finds the same layers.
+    fn checks_parents(&self) -> bool {
+        false
+    }
+
+    fn set_cells(&mut self, ranks: &[u64], value: u8) -> Result<()> {
+        for &rank in ranks {
+            let (owner, cell) = self.partition.locate(rank);
+            if owner == self.me {
+                self.table.set(cell, value);
+            }
+        }
+        Ok(())
+    }
+
+    fn expand(&mut self, pass: &Pass, frontier: u8, next: u8) -> Result<Work> {
+        let chunks = self.chunks(&pass.scanned);
+        let parts = self.partition.parts();
+        let progress = pass.progress;
+        progress.begin_pass(&pass.label, chunks.len() as u64);
+        let mut exchange = self.backend.exchange();
+        let group = rayon::current_num_threads() * 2;
+        let mut work = Work::default();
+        let mut done = 0;
+        let mut rounds = 0;
+        loop {
+            // Expand chunks until the buffers are full or the chunks run
+            // out, then exchange; a process with nothing left still takes
+            // part in the others' rounds.
+            let mut outgoing: Vec<Vec<u64>> = vec![Vec::new(); parts];
+            let mut buffered = 0;
+            while done < chunks.len() && buffered < ROUND_LIMIT {
+                let end = (done + group).min(chunks.len());
+                let results: Vec<(Work, Vec<Vec<u64>>)> = chunks[done..end]
+                    .par_iter()
+                    .map(|chunk| {
+                        let mut out = vec![Vec::new(); parts];
+                        let work = self.expand_chunk(chunk, frontier, next, &mut out);
+                        progress.advance(1);
+                        (work, out)
+                    })
+                    .collect();
+                for (chunk_work, out) in results {
+                    work += chunk_work;
+                    for (to, mut ranks) in outgoing.iter_mut().zip(out) {
+                        buffered += ranks.len();
+                        to.append(&mut ranks);
+                    }
+                }
+                done = end;
+            }
+            let received = exchange.all_to_all(&outgoing);
+            drop(outgoing);
+            work.marked += self.mark_received(&received, next);
+            rounds += 1;
+            if !exchange.any(done < chunks.len()) {
+                break;
+            }
+        }
+        progress.end_pass();
+        let total = exchange.sum(&[
+            work.expanded,
+            work.successors,
+            work.parent_checks,
+            work.marked,
+        ]);
+        let bytes = exchange.gather(&[exchange.bytes_sent]);
+        let seconds = exchange.gather(&[exchange.seconds]);
+        self.backend
+            .traffic
+            .lock()
+            .expect("traffic log")
+            .push(PassTraffic {
+                label: pass.label.clone(),
+                rounds,
+                bytes_sent: bytes.into_iter().map(|b| b[0]).collect(),
+                communication_seconds: seconds.into_iter().map(|s| s[0]).collect(),
+            });
+        Ok(Work {
+            expanded: total[0],
+            successors: total[1],
+            parent_checks: total[2],
+            marked: total[3],
+        })
+    }
+
+    fn check_parents(&mut self, _pass: &Pass, _frontier: u8, _next: u8) -> Result<Work> {
+        Err(Error::Unsupported(
+            "parent checking is not distributed: the driver expands forward over MPI".into(),
+        ))
+    }
+
+    fn close(&mut self, blocks: &[usize], frontier: u8) -> Result<()> {
+        // A frontier cell may close only once every process holds (in its
+        // store) the successors it sent: a process killed before marking
+        // what it received would otherwise lose them for good.
+        self.table.storage().flush()?;
+        self.backend.exchange().barrier();
+        let table = &self.table;
+        self.chunks(blocks)
+            .par_iter()
+            .for_each(|chunk| table.clear_equal_in(chunk.local(), frontier));
+        Ok(())
+    }
+
+    fn count(&mut self, blocks: &[usize], value: u8) -> Result<LayerCount> {
+        let slices = self.chunks(blocks);
+        let table = &self.table;
+        let representatives = slices
+            .par_iter()
+            .map(|slice| table.count_in(slice.local(), value))
+            .sum();
+        let chunks = as_chunks(&slices);
+        let refs: Vec<&Chunk> = chunks.iter().collect();
+        let local = count_states(self.space, &refs, representatives, |chunk, visit| {
+            self.visit_equal(chunk, value, visit)
+        });
+        let total = self
+            .backend
+            .exchange()
+            .sum(&[local.states, local.representatives]);
+        Ok(LayerCount {
+            states: total[0],
+            representatives: total[1],
+        })
+    }
+
+    fn cells(&mut self, ranks: &[u64]) -> Result<Vec<u8>> {
+        // Each rank has one owner; the others add 0.
+        let mine: Vec<u64> = ranks
+            .iter()
+            .map(|&rank| match self.partition.locate(rank) {
+                (owner, cell) if owner == self.me => self.table.get(cell) as u64,
+                _ => 0,
+            })
+            .collect();
+        let all = self.backend.exchange().sum(&mine);
+        Ok(all.into_iter().map(|value| value as u8).collect())
+    }
+
+    fn first_ranks(&mut self, blocks: &[usize], value: u8, limit: usize) -> Result<Vec<u64>> {
+        let mut mine = Vec::new();
+        for chunk in as_chunks(&self.chunks(blocks)) {
+            self.visit_equal(&chunk, value, &mut |rank| mine.push(rank));
+            if mine.len() >= limit {
+                break;
+            }
+        }
+        mine.truncate(limit);
+        let mut all: Vec<u64> = self
+            .backend
+            .exchange()
+            .gather(&mine)
+            .into_iter()
+            .flatten()
+            .collect();
+        all.sort_unstable();
+        all.truncate(limit);
+        Ok(all)
+    }
+}
+
+/// A store holding this table's parts for another number of processes
+/// cannot be resumed by this job: its shares are cut differently.
+fn refuse_other_job_sizes(backing: &Backing, descriptor: &str, parts: usize) -> Result<()> {
+    let Backing::Directory(dir) = backing else {
+        return Ok(());
+    };
+    let other = (1..=LARGEST_JOB)
+        .filter(|&size| size != parts)
+        .find(|&size| {
+            dir.join(file_name_for(&part_descriptor(descriptor, 0, size)))
+                .exists()
+        });
+    match other {
+        Some(size) => Err(Error::Unsupported(format!(
+            "{} holds this table split over {size} MPI processes: rerun with {size} processes (mpirun -np {size}) or use another --store",
+            dir.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The progress record every process resumes from: the one with the
+/// fewest completed layers. Processes stop at most one layer apart (a
+/// layer's frontier closes only after every process holds its
+/// successors), and redoing a completed layer only marks what is still
+/// unseen, so the processes that got further lose nothing by going back.
+fn agree_on_progress(exchange: &mut Exchange, record: Option<Vec<u8>>) -> Result<Option<Vec<u8>>> {
+    let bytes = record.clone().unwrap_or_default();
+    let layers = |bytes: &[u8]| -> usize {
+        if bytes.is_empty() {
+            return 0;
+        }
+        Checkpoint::decode(bytes).map_or(0, |checkpoint| checkpoint.counts.len())
+    };
+    let all = exchange.gather(&bytes);
+    let fewest = all
+        .iter()
+        .min_by_key(|record| layers(record))
+        .expect("a process");
+    if layers(fewest) == layers(&bytes) {
+        return Ok(record);
+    }
+    Ok((!fewest.is_empty()).then(|| fewest.clone()))
+}

@@ -1,0 +1,96 @@
+//! Whether this process is one of an MPI job, and what that allows.
+//!
+//! A build with `--features mpi` started by a launcher (mpirun, mpiexec,
+//! srun) joins the job and runs `bfs` across its processes; a build without
+//! the feature refuses to run as one of several copies, which would each
+//! search the whole space.
+
+use crate::error::{Error, Result};
+
+/// Variables a launcher sets in every process it starts (Open MPI, PMIx as
+/// under Slurm, MPICH's Hydra and PMI-2), with the job's size where one says.
+const RANK_VARIABLES: [&str; 3] = ["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"];
+const SIZE_VARIABLES: [&str; 2] = ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"];
+
+fn launched_by_mpi() -> bool {
+    RANK_VARIABLES
+        .iter()
+        .chain(&SIZE_VARIABLES)
+        .any(|name| std::env::var_os(name).is_some())
+}
+
+/// The job's size as the launcher announced it, if it did (a build with
+/// MPI asks MPI instead).
+#[cfg_attr(feature = "mpi", allow(dead_code))]
+fn announced_size() -> Option<usize> {
+    SIZE_VARIABLES
+        .iter()
+        .find_map(|name| std::env::var(name).ok()?.parse().ok())
+}
+
+pub struct Job {
+    #[cfg(feature = "mpi")]
+    pub session: Option<crate::backend::mpi::Session>,
+}
+
+impl Job {
+    /// Outside any job (for reporting a failure to join one).
+    pub fn none() -> Job {
+        Job {
+            #[cfg(feature = "mpi")]
+            session: None,
+        }
+    }
+
+    /// Joins the MPI job this process was started in, if any.
+    pub fn start() -> Result<Job> {
+        #[cfg(feature = "mpi")]
+        {
+            let session = if launched_by_mpi() {
+                Some(crate::backend::mpi::Session::start()?)
+            } else {
+                None
+            };
+            Ok(Job { session })
+        }
+        #[cfg(not(feature = "mpi"))]
+        match announced_size().filter(|&size| size > 1) {
+            Some(size) if launched_by_mpi() => Err(Error::Unsupported(format!(
+                "started as one of {size} MPI processes, but this bitsolve was built without MPI: build it with `cargo build --release --features mpi`"
+            ))),
+            _ => Ok(Job {}),
+        }
+    }
+
+    /// Processes in the job (1 outside one).
+    pub fn processes(&self) -> usize {
+        #[cfg(feature = "mpi")]
+        if let Some(session) = &self.session {
+            return session.processes();
+        }
+        1
+    }
+
+    /// Refuses `command` in a job of several processes: only `bfs` is
+    /// distributed.
+    pub fn refuse_distributed(&self, command: &str) -> Result<()> {
+        let processes = self.processes();
+        if processes > 1 {
+            return Err(Error::Unsupported(format!(
+                "`bitsolve {command}` runs in one process; across {processes} MPI processes only `bitsolve bfs` (two-bit) is distributed"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Ends the run after `message` was printed: in a job of several
+    /// processes the others are stopped too, as they would wait for this
+    /// one for ever.
+    pub fn fail(&self, code: u8) -> std::process::ExitCode {
+        #[cfg(feature = "mpi")]
+        if let Some(session) = self.session.as_ref().filter(|s| s.processes() > 1) {
+            session.abort(code as i32);
+        }
+        std::process::ExitCode::from(code)
+    }
+}

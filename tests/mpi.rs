@@ -1,0 +1,257 @@
+//! `bitsolve bfs` across the processes of an MPI job (`--features mpi`):
+//! every game gives the single-process layers with 1 to 4 processes, a
+//! killed job resumes, and a store cut for another job size is refused.
+//! Needs Open MPI's `mpirun` (the test script installs it).
+#![cfg(feature = "mpi")]
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use bitsolve::search::Checkpoint;
+use bitsolve::table::header::{HEADER_LEN, Header};
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_bitsolve");
+
+/// `mpirun -np processes bitsolve args` (as root too, more processes than
+/// cores allowed), one thread a process.
+fn mpirun(processes: usize) -> Command {
+    let mut command = Command::new("mpirun");
+    command.args([
+        "--allow-run-as-root",
+        "--oversubscribe",
+        "-np",
+        &processes.to_string(),
+        BIN,
+    ]);
+    command
+}
+
+fn json_of(output: &Output) -> Value {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
+/// The JSON report of `bitsolve bfs args` in one process.
+fn single(args: &[&str]) -> Value {
+    json_of(&Command::new(BIN).args(args).output().unwrap())
+}
+
+fn distributed(processes: usize, args: &[&str]) -> Value {
+    json_of(&mpirun(processes).args(args).output().unwrap())
+}
+
+/// A small Peg Solitaire board: a plus of 21 holes.
+fn small_peg_board(dir: &Path) -> String {
+    let path = dir.join("plus.txt");
+    std::fs::write(&path, ".ooo.\nooooo\nooooo\nooooo\n.ooo.\n").unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn every_game_gives_the_same_layers_on_one_to_four_processes() {
+    let dir = tempfile_dir("games");
+    let board = small_peg_board(&dir);
+    let games: Vec<Vec<&str>> = vec![
+        vec!["pancake", "--n", "8"],
+        vec!["pancake", "--n", "5", "--burned"],
+        vec!["top-spin", "--n", "9", "--k", "4"],
+        vec!["sliding-tile", "--width", "3", "--height", "3"],
+        vec!["peg-solitaire", "--board", &board, "--start-hole", "c3"],
+        vec![
+            "peg-solitaire",
+            "--board",
+            &board,
+            "--start-hole",
+            "c3",
+            "--symmetry",
+        ],
+        vec!["frogs-toads", "--k", "3"],
+        vec!["pocket-cube", "--metric", "qtm"],
+    ];
+    for game in &games {
+        let mut args = vec!["bfs"];
+        args.extend(game);
+        args.extend(["--json", "--threads", "1"]);
+        let expected = single(&args);
+        for processes in 1..=4 {
+            let report = distributed(processes, &args);
+            for key in ["layers", "representatives", "total", "goals", "deepest"] {
+                assert_eq!(
+                    report[key], expected[key],
+                    "{game:?} on {processes} processes: {key}"
+                );
+            }
+            assert_eq!(report["backend"], "mpi");
+            let traffic = &report["mpi"];
+            assert_eq!(traffic["processes"], processes);
+            let passes = traffic["passes"].as_array().unwrap();
+            assert_eq!(passes.len() as u64, report["passes"].as_u64().unwrap());
+            for pass in passes {
+                assert_eq!(pass["bytes_sent"].as_array().unwrap().len(), processes);
+            }
+            if processes == 1 {
+                // One process sends nothing.
+                assert!(passes.iter().all(|p| p["bytes_sent"][0] == 0));
+            }
+        }
+    }
+}
+
+#[test]
+fn several_threads_per_process_agree_and_people_get_a_traffic_table() {
+    let args = ["bfs", "pancake", "--n", "9", "--threads", "2"];
+    let expected = single(&[&args[..], &["--json"]].concat());
+    let report = distributed(3, &[&args[..], &["--json"]].concat());
+    assert_eq!(report["layers"], expected["layers"]);
+    let sent: u64 = report["mpi"]["passes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["bytes_sent"].as_array().unwrap().clone())
+        .map(|b| b.as_u64().unwrap())
+        .sum();
+    // Whole cell indices went out (a flip of the top pancakes mostly keeps
+    // the high digits of the rank, so most successors stay at home).
+    assert!(sent > 0 && sent.is_multiple_of(8), "{sent}");
+    let output = mpirun(3).args(args).output().unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("3 MPI processes × 2 threads"), "{text}");
+    assert!(text.contains("MPI traffic over 3 processes"), "{text}");
+    // Only process 0 prints: one table.
+    assert_eq!(text.matches("MPI traffic").count(), 1, "{text}");
+}
+
+/// Completed layers recorded in each table file of `dir`.
+fn recorded_layers(dir: &Path) -> Vec<usize> {
+    let mut layers = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        if entry.path().extension().is_none_or(|x| x != "bst") {
+            continue;
+        }
+        let Ok(bytes) = std::fs::read(entry.path()) else {
+            continue;
+        };
+        let recorded = bytes
+            .get(..HEADER_LEN)
+            .and_then(|h| Header::decode(h).ok())
+            .and_then(|header| Checkpoint::decode(&header.progress).ok())
+            .map_or(0, |checkpoint| checkpoint.counts.len());
+        layers.push(recorded);
+    }
+    layers
+}
+
+fn tempfile_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("bitsolve-mpi-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_killed_job_resumes_and_another_job_size_is_refused() {
+    let dir = tempfile_dir("resume");
+    let store = dir.display().to_string();
+    let args = [
+        "bfs",
+        "pancake",
+        "--n",
+        "11",
+        "--threads",
+        "1",
+        "--store",
+        &store,
+        "--json",
+    ];
+    let expected = single(&["bfs", "pancake", "--n", "11", "--json"]);
+
+    // Kill one process (as a crashed node would) once every process has
+    // recorded layer 6; mpirun then ends the others.
+    let mut job = mpirun(2)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        let layers = recorded_layers(&dir);
+        if layers.len() == 2 && layers.iter().all(|&l| l >= 7) {
+            break;
+        }
+        assert!(
+            job.try_wait().unwrap().is_none(),
+            "finished before the kill"
+        );
+        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let children = Command::new("pgrep")
+        .args(["-P", &job.id().to_string()])
+        .output()
+        .unwrap();
+    let victim = String::from_utf8(children.stdout).unwrap();
+    let victim = victim.lines().next().expect("a process of the job");
+    Command::new("kill")
+        .args(["-KILL", victim])
+        .status()
+        .unwrap();
+    assert!(!job.wait().unwrap().success());
+
+    // Another job size cannot use the store.
+    let refused = mpirun(3).args(args).output().unwrap();
+    assert!(!refused.status.success());
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        message.contains("split over 2 MPI processes: rerun with 2 processes"),
+        "{message}"
+    );
+
+    // The same command resumes and gives the single-process layers.
+    let output = mpirun(2).args(args).output().unwrap();
+    let report = json_of(&output);
+    assert_eq!(report["layers"], expected["layers"]);
+    assert!(report["resumed_from"].as_u64().unwrap() >= 6, "{report}");
+    assert!(report["complete"].as_bool().unwrap());
+    // Rerun once finished: nothing to do, the same answer.
+    let again = json_of(&mpirun(2).args(args).output().unwrap());
+    assert_eq!(again["layers"], expected["layers"]);
+    assert_eq!(again["passes"], 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_input_and_other_commands_fail_with_one_line() {
+    let output = mpirun(2)
+        .args(["bfs", "pancake", "--n", "99", "--threads", "1"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("bitsolve: error: "), "{stderr}");
+    for args in [
+        vec!["retro", "dodgem", "--n", "3"],
+        vec!["bfs", "pancake", "--n", "6", "--algo", "reach"],
+    ] {
+        let output = mpirun(2).args(&args).output().unwrap();
+        assert!(!output.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("bitsolve: error: ") && stderr.contains("one process"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
