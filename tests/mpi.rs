@@ -122,9 +122,9 @@ fn several_threads_per_process_agree_and_people_get_a_traffic_table() {
         .flat_map(|p| p["bytes_sent"].as_array().unwrap().clone())
         .map(|b| b.as_u64().unwrap())
         .sum();
-    // Whole cell indices went out (a flip of the top pancakes mostly keeps
-    // the high digits of the rank, so most successors stay at home).
-    assert!(sent > 0 && sent.is_multiple_of(8), "{sent}");
+    // Some successors belong to other processes (a flip of the top
+    // pancakes mostly keeps the high digits of the rank: most stay home).
+    assert!(sent > 0, "{sent}");
     let output = mpirun(3).args(args).output().unwrap();
     assert!(output.status.success());
     let text = String::from_utf8(output.stdout).unwrap();

@@ -30,10 +30,12 @@ pub struct Partition {
     parts: usize,
     /// First rank of each block, ascending, for finding a rank's block.
     block_starts: Vec<u64>,
-    /// For block b, process p's slice is `cuts[b][p]..cuts[b][p + 1]`.
-    cuts: Vec<Vec<u64>>,
-    /// For block b and process p, the index in p's table of the slice's first cell.
-    local_starts: Vec<Vec<u64>>,
+    /// For block b, process p's slice is `cuts[b * (parts + 1) + p]` up to
+    /// the next cut (flat: `locate` runs for every successor).
+    cuts: Vec<u64>,
+    /// For block b and process p, `local_starts[b * parts + p]` is the index
+    /// in p's table of the slice's first cell.
+    local_starts: Vec<u64>,
     /// Cells in each process's table.
     cells: Vec<u64>,
 }
@@ -86,8 +88,8 @@ impl Partition {
                     cells[p] += len.div_ceil(SLICE_ALIGN) * SLICE_ALIGN;
                 }
             }
-            cuts.push(cut);
-            local_starts.push(starts);
+            cuts.extend(cut);
+            local_starts.extend(starts);
         }
         Partition {
             parts,
@@ -111,11 +113,17 @@ impl Partition {
     /// process's table.
     #[inline]
     pub fn locate(&self, rank: u64) -> (usize, u64) {
-        let block = self.block_starts.partition_point(|&start| start <= rank) - 1;
-        let cut = &self.cuts[block];
-        // The last cut not above `rank` whose slice is not empty.
+        let block = match self.block_starts.len() {
+            1 => 0,
+            _ => self.block_starts.partition_point(|&start| start <= rank) - 1,
+        };
+        let cut = &self.cuts[block * (self.parts + 1)..(block + 1) * (self.parts + 1)];
+        // The slice holding `rank` (empty slices end where they start).
         let part = cut[1..].partition_point(|&end| end <= rank);
-        (part, self.local_starts[block][part] + (rank - cut[part]))
+        (
+            part,
+            self.local_starts[block * self.parts + part] + (rank - cut[part]),
+        )
     }
 
     /// Process `part`'s slices of `blocks` (in the order given).
@@ -125,11 +133,12 @@ impl Partition {
         blocks: &'p [usize],
     ) -> impl Iterator<Item = Slice> + 'p {
         blocks.iter().filter_map(move |&block| {
-            let ranks = self.cuts[block][part]..self.cuts[block][part + 1];
+            let cut = block * (self.parts + 1) + part;
+            let ranks = self.cuts[cut]..self.cuts[cut + 1];
             (!ranks.is_empty()).then(|| Slice {
                 block,
                 ranks,
-                local_start: self.local_starts[block][part],
+                local_start: self.local_starts[block * self.parts + part],
             })
         })
     }
@@ -158,9 +167,7 @@ impl Partition {
         use xxhash_rust::xxh3::Xxh3;
         let mut hasher = Xxh3::new();
         for cut in &self.cuts {
-            for c in cut {
-                hasher.update(&c.to_le_bytes());
-            }
+            hasher.update(&cut.to_le_bytes());
         }
         format!("parts={} cuts={:016x}", self.parts, hasher.digest())
     }

@@ -95,13 +95,6 @@ pub trait TwoBitPasses {
     /// become `next`. Frontier cells stay as they are (see [`close`](Self::close)).
     fn expand(&mut self, pass: &Pass, frontier: u8, next: u8) -> Result<Work>;
 
-    /// Whether [`check_parents`](Self::check_parents) runs here; a backend
-    /// that cannot look up neighbours cheaply (across processes) declines,
-    /// and the driver expands forward instead, which finds the same layers.
-    fn checks_parents(&self) -> bool {
-        true
-    }
-
     /// In a reversible space: every unseen cell of the scanned blocks with a
     /// neighbour holding `frontier` becomes `next`.
     fn check_parents(&mut self, pass: &Pass, frontier: u8, next: u8) -> Result<Work>;

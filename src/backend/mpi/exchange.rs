@@ -30,9 +30,6 @@ pub(super) struct Exchange<'w> {
     pub seconds: f64,
 }
 
-/// One cell index in a message.
-const BYTES_PER_INDEX: u64 = 8;
-
 impl<'w> Exchange<'w> {
     pub fn new(world: &'w SimpleCommunicator) -> Self {
         Exchange {
@@ -54,33 +51,56 @@ impl<'w> Exchange<'w> {
     }
 
     /// Sends `outgoing[p]` to process `p` (its own share is not sent) and
-    /// returns what every process sent this one, concatenated.
-    pub fn all_to_all(&mut self, outgoing: &[Vec<u64>]) -> Vec<u64> {
+    /// returns what every process sent this one, concatenated in process
+    /// order, with how many came from each.
+    pub fn all_to_all<T>(&mut self, outgoing: &[Vec<T>]) -> (Vec<T>, Vec<usize>)
+    where
+        T: mpi::datatype::Equivalence + Copy + Default,
+    {
         let me = self.world.rank() as usize;
-        let counts: Vec<i32> = outgoing
+        let counts: Vec<usize> = outgoing
             .iter()
             .enumerate()
-            .map(|(p, to)| if p == me { 0 } else { message_len(to.len()) })
+            .map(|(p, to)| if p == me { 0 } else { to.len() })
             .collect();
-        self.bytes_sent += counts.iter().map(|&c| c as u64).sum::<u64>() * BYTES_PER_INDEX;
-        let send: Vec<u64> = outgoing
+        let send: Vec<T> = outgoing
             .iter()
             .enumerate()
             .filter(|&(p, _)| p != me)
             .flat_map(|(_, to)| to.iter().copied())
             .collect();
+        self.send_partitioned(&send, &counts)
+    }
+
+    /// Sends the first `counts[0]` items of `send` to process 0, the next
+    /// `counts[1]` to process 1, and so on; returns what each process sent
+    /// this one, concatenated, with how many came from each (so a reply in
+    /// the same order goes back with those counts).
+    pub fn send_partitioned<T>(&mut self, send: &[T], counts: &[usize]) -> (Vec<T>, Vec<usize>)
+    where
+        T: mpi::datatype::Equivalence + Copy + Default,
+    {
+        let counts: Vec<i32> = counts.iter().map(|&c| message_len(c)).collect();
+        self.bytes_sent +=
+            counts.iter().map(|&c| c as u64).sum::<u64>() * std::mem::size_of::<T>() as u64;
         let mut incoming = vec![0i32; self.processes()];
         self.timed(|world| world.all_to_all_into(&counts[..], &mut incoming[..]));
-        let mut received = vec![0u64; incoming.iter().map(|&c| c as usize).sum()];
+        let total: usize = incoming.iter().map(|&c| c as usize).sum();
+        // Empty buffers still need addresses MPI accepts: an empty slice of
+        // one element's storage (a new empty vector's is a dangling one).
+        let pad = [T::default()];
+        let send = if send.is_empty() { &pad[..0] } else { send };
+        let mut received = Vec::with_capacity(total.max(1));
+        received.resize(total, T::default());
         let send_displacements = displacements(&counts);
         let receive_displacements = displacements(&incoming);
         self.timed(|world| {
-            let send = Counts::new(&send[..], &counts[..], &send_displacements[..]);
+            let send = Counts::new(send, &counts[..], &send_displacements[..]);
             let mut receive =
                 CountsMut::new(&mut received[..], &incoming[..], &receive_displacements[..]);
             world.all_to_all_varcount_into(&send, &mut receive)
         });
-        received
+        (received, incoming.iter().map(|&c| c as usize).collect())
     }
 
     /// Element-wise sums of `values` over every process.

@@ -126,6 +126,114 @@ impl<'a, S: Space> MpiTwoBit<'a, S> {
         work
     }
 
+    /// Runs a pass over this process's chunks of `pass.scanned` in rounds:
+    /// `visit` works on chunks in parallel until what they buffered for
+    /// other processes (`buffered`) reaches [`ROUND_LIMIT`] or the chunks
+    /// run out, then `round` exchanges it. Every process takes part in
+    /// every round, with nothing to send once its chunks are done. Returns
+    /// the work of all processes together, and logs the pass's traffic.
+    fn in_rounds<R: Send>(
+        &self,
+        pass: &Pass,
+        visit: impl Fn(&Slice) -> R + Sync,
+        buffered: impl Fn(&R) -> usize,
+        mut round: impl FnMut(&mut Exchange, Vec<R>) -> Work,
+    ) -> Work {
+        let chunks = self.chunks(&pass.scanned);
+        let progress = pass.progress;
+        progress.begin_pass(&pass.label, chunks.len() as u64);
+        let mut exchange = self.backend.exchange();
+        let group = rayon::current_num_threads() * 2;
+        let mut work = Work::default();
+        let (mut done, mut rounds) = (0, 0);
+        loop {
+            let mut results = Vec::new();
+            let mut held = 0;
+            while done < chunks.len() && held < ROUND_LIMIT {
+                let end = (done + group).min(chunks.len());
+                let visited: Vec<R> = chunks[done..end]
+                    .par_iter()
+                    .map(|chunk| {
+                        let result = visit(chunk);
+                        progress.advance(1);
+                        result
+                    })
+                    .collect();
+                held += visited.iter().map(&buffered).sum::<usize>();
+                results.extend(visited);
+                done = end;
+            }
+            work += round(&mut exchange, results);
+            rounds += 1;
+            if !exchange.any(done < chunks.len()) {
+                break;
+            }
+        }
+        progress.end_pass();
+        let total = exchange.sum(&[
+            work.expanded,
+            work.successors,
+            work.parent_checks,
+            work.marked,
+        ]);
+        let bytes = exchange.gather(&[exchange.bytes_sent]);
+        let seconds = exchange.gather(&[exchange.seconds]);
+        self.backend
+            .traffic
+            .lock()
+            .expect("traffic log")
+            .push(PassTraffic {
+                label: pass.label.clone(),
+                rounds,
+                bytes_sent: bytes.into_iter().map(|b| b[0]).collect(),
+                communication_seconds: seconds.into_iter().map(|s| s[0]).collect(),
+            });
+        Work {
+            expanded: total[0],
+            successors: total[1],
+            parent_checks: total[2],
+            marked: total[3],
+        }
+    }
+
+    /// Parent checking in `chunk`: an unseen cell with a neighbour in the
+    /// frontier here joins the next layer at once; one whose neighbours in
+    /// the frontier could only be elsewhere asks their owners.
+    fn check_chunk(&self, chunk: &Slice, frontier: u8, next: u8) -> Queries {
+        let (space, table, partition, me) = (self.space, &self.table, &self.partition, self.me);
+        let mut queries = Queries::new(partition.parts());
+        let mut state = space.new_state();
+        let mut neighbours = Vec::with_capacity(64);
+        let first = chunk.ranks.start;
+        table.for_each_equal(chunk.local(), UNSEEN, |local| {
+            space.unrank(first + (local - chunk.local_start), &mut state);
+            queries.work.parent_checks += 1;
+            neighbours.clear();
+            space.expand(&state, MoveFilter::All, |neighbour| {
+                neighbours.push(partition.locate(neighbour))
+            });
+            queries.work.successors += neighbours.len() as u64;
+            if neighbours
+                .iter()
+                .any(|&(owner, cell)| owner == me && table.get(cell) == frontier)
+            {
+                queries.work.marked += table.lower_from_three(local, next) as u64;
+                return;
+            }
+            let asker = queries.candidates.len() as u32;
+            let mut asked = false;
+            for &(owner, cell) in neighbours.iter().filter(|&&(owner, _)| owner != me) {
+                queries.cells[owner].push(cell);
+                queries.asker[owner].push(asker);
+                asked = true;
+            }
+            if asked {
+                queries.candidates.push(local);
+            }
+        });
+        queries
+    }
+
     /// Marks the received cells that are still unseen; returns how many.
     fn mark_received(&self, received: &[u64], next: u8) -> u64 {
         let table = &self.table;
@@ -153,6 +261,45 @@ impl<'a, S: Space> MpiTwoBit<'a, S> {
     }
 }
 
+/// Unseen cells whose parents may be in other processes' frontiers, and
+/// the questions to those processes.
+struct Queries {
+    work: Work,
+    /// This process's cells that wait for answers.
+    candidates: Vec<u64>,
+    /// `cells[p]`: the cells asked of process `p`.
+    cells: Vec<Vec<u64>>,
+    /// `asker[p][i]`: the candidate (index in `candidates`) that asked `cells[p][i]`.
+    asker: Vec<Vec<u32>>,
+}
+
+impl Queries {
+    fn new(parts: usize) -> Self {
+        Queries {
+            work: Work::default(),
+            candidates: Vec::new(),
+            cells: vec![Vec::new(); parts],
+            asker: vec![Vec::new(); parts],
+        }
+    }
+
+    fn asked(&self) -> usize {
+        self.cells.iter().map(Vec::len).sum()
+    }
+
+    /// Takes `other`'s candidates and questions after this one's.
+    fn append(&mut self, mut other: Queries) {
+        let offset = self.candidates.len() as u32;
+        self.candidates.append(&mut other.candidates);
+        for (mine, theirs) in self.cells.iter_mut().zip(&mut other.cells) {
+            mine.append(theirs);
+        }
+        for (mine, theirs) in self.asker.iter_mut().zip(other.asker) {
+            mine.extend(theirs.into_iter().map(|asker| asker + offset));
+        }
+    }
+}
+
 fn as_chunks(slices: &[Slice]) -> Vec<Chunk> {
     slices
         .iter()
@@ -168,12 +315,6 @@ impl<S: Space> TwoBitPasses for MpiTwoBit<'_, S> {
         self.table.storage()
     }
 
-    /// Parent checking would ask other processes about every neighbour;
-    /// forward expansion finds the same layers.
-    fn checks_parents(&self) -> bool {
-        false
-    }
-
     fn set_cells(&mut self, ranks: &[u64], value: u8) -> Result<()> {
         for &rank in ranks {
             let (owner, cell) = self.partition.locate(rank);
@@ -185,79 +326,68 @@ impl<S: Space> TwoBitPasses for MpiTwoBit<'_, S> {
     }
 
     fn expand(&mut self, pass: &Pass, frontier: u8, next: u8) -> Result<Work> {
-        let chunks = self.chunks(&pass.scanned);
         let parts = self.partition.parts();
-        let progress = pass.progress;
-        progress.begin_pass(&pass.label, chunks.len() as u64);
-        let mut exchange = self.backend.exchange();
-        let group = rayon::current_num_threads() * 2;
-        let mut work = Work::default();
-        let mut done = 0;
-        let mut rounds = 0;
-        loop {
-            // Expand chunks until the buffers are full or the chunks run
-            // out, then exchange; a process with nothing left still takes
-            // part in the others' rounds.
-            let mut outgoing: Vec<Vec<u64>> = vec![Vec::new(); parts];
-            let mut buffered = 0;
-            while done < chunks.len() && buffered < ROUND_LIMIT {
-                let end = (done + group).min(chunks.len());
-                let results: Vec<(Work, Vec<Vec<u64>>)> = chunks[done..end]
-                    .par_iter()
-                    .map(|chunk| {
-                        let mut out = vec![Vec::new(); parts];
-                        let work = self.expand_chunk(chunk, frontier, next, &mut out);
-                        progress.advance(1);
-                        (work, out)
-                    })
-                    .collect();
+        Ok(self.in_rounds(
+            pass,
+            |chunk| {
+                let mut outgoing = vec![Vec::new(); parts];
+                let work = self.expand_chunk(chunk, frontier, next, &mut outgoing);
+                (work, outgoing)
+            },
+            |(_, outgoing)| outgoing.iter().map(Vec::len).sum(),
+            |exchange, results| {
+                let mut work = Work::default();
+                let mut outgoing: Vec<Vec<u64>> = vec![Vec::new(); parts];
                 for (chunk_work, out) in results {
                     work += chunk_work;
-                    for (to, mut ranks) in outgoing.iter_mut().zip(out) {
-                        buffered += ranks.len();
-                        to.append(&mut ranks);
+                    for (to, mut cells) in outgoing.iter_mut().zip(out) {
+                        to.append(&mut cells);
                     }
                 }
-                done = end;
-            }
-            let received = exchange.all_to_all(&outgoing);
-            drop(outgoing);
-            work.marked += self.mark_received(&received, next);
-            rounds += 1;
-            if !exchange.any(done < chunks.len()) {
-                break;
-            }
-        }
-        progress.end_pass();
-        let total = exchange.sum(&[
-            work.expanded,
-            work.successors,
-            work.parent_checks,
-            work.marked,
-        ]);
-        let bytes = exchange.gather(&[exchange.bytes_sent]);
-        let seconds = exchange.gather(&[exchange.seconds]);
-        self.backend
-            .traffic
-            .lock()
-            .expect("traffic log")
-            .push(PassTraffic {
-                label: pass.label.clone(),
-                rounds,
-                bytes_sent: bytes.into_iter().map(|b| b[0]).collect(),
-                communication_seconds: seconds.into_iter().map(|s| s[0]).collect(),
-            });
-        Ok(Work {
-            expanded: total[0],
-            successors: total[1],
-            parent_checks: total[2],
-            marked: total[3],
-        })
+                let (received, _) = exchange.all_to_all(&outgoing);
+                drop(outgoing);
+                work.marked += self.mark_received(&received, next);
+                work
+            },
+        ))
     }
 
-    fn check_parents(&mut self, _pass: &Pass, _frontier: u8, _next: u8) -> Result<Work> {
-        Err(Error::Unsupported(
-            "parent checking is not distributed: the driver expands forward over MPI".into(),
+    fn check_parents(&mut self, pass: &Pass, frontier: u8, next: u8) -> Result<Work> {
+        let parts = self.partition.parts();
+        Ok(self.in_rounds(
+            pass,
+            |chunk| self.check_chunk(chunk, frontier, next),
+            |queries| queries.asked(),
+            |exchange, results| {
+                let mut work = Work::default();
+                let mut all = Queries::new(parts);
+                for chunk in results {
+                    work += chunk.work;
+                    all.append(chunk);
+                }
+                // Ask each owner whether the cells are in the frontier, and
+                // answer the others' questions the same way.
+                let (asked, askers) = exchange.all_to_all(&all.cells);
+                let answers: Vec<u8> = asked
+                    .par_iter()
+                    .map(|&cell| (self.table.get(cell) == frontier) as u8)
+                    .collect();
+                let (replies, _) = exchange.send_partitioned(&answers, &askers);
+                let mut found = vec![false; all.candidates.len()];
+                let me = self.me;
+                let asked_by_me = (0..parts).filter(|&p| p != me).flat_map(|p| &all.asker[p]);
+                for (&asker, &reply) in asked_by_me.zip(&replies) {
+                    found[asker as usize] |= reply == 1;
+                }
+                let table = &self.table;
+                work.marked += all
+                    .candidates
+                    .iter()
+                    .zip(&found)
+                    .filter(|&(&cell, &found)| found && table.lower_from_three(cell, next))
+                    .count() as u64;
+                work
+            },
         ))
     }
 
