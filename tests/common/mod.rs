@@ -34,13 +34,25 @@ pub fn layers(report: &SearchReport) -> Vec<u64> {
 
 /// The last completed layer recorded in the store's only table file.
 pub fn recorded_layer(dir: &Path) -> Option<u64> {
-    let entry = std::fs::read_dir(dir)
-        .ok()?
+    recorded_layers(dir).into_iter().next().flatten()
+}
+
+/// The last completed layer recorded in each table file of the store (an
+/// MPI run keeps one per process), `None` for a file without one yet.
+pub fn recorded_layers(dir: &Path) -> Vec<Option<u64>> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let last_completed = |path: &Path| -> Option<u64> {
+        let bytes = std::fs::read(path).ok()?;
+        let header = Header::decode(bytes.get(..HEADER_LEN)?).ok()?;
+        Checkpoint::decode(&header.progress).ok()?.last_completed
+    };
+    entries
         .flatten()
-        .find(|e| e.path().extension().is_some_and(|x| x == "bst"))?;
-    let bytes = std::fs::read(entry.path()).ok()?;
-    let header = Header::decode(bytes.get(..HEADER_LEN)?).ok()?;
-    Checkpoint::decode(&header.progress).ok()?.last_completed
+        .filter(|e| e.path().extension().is_some_and(|x| x == "bst"))
+        .map(|e| last_completed(&e.path()))
+        .collect()
 }
 
 /// Starts `bitsolve args` (a run with `--store dir`), kills it with SIGKILL

@@ -17,9 +17,10 @@ use crate::space::{MoveFilter, Space};
 use crate::table::storage::file_name_for;
 use crate::table::{Backing, TableIdentity, TwoBitTable, WordStorage};
 
-/// Successor ranks a process buffers for the others before it exchanges
-/// them (8 bytes each: 32 MiB). A round may overshoot by what one group of
-/// chunks adds; a process receives at most this much from each other one.
+/// Cell indices a process buffers for the others before a round's exchange
+/// (successors to mark, or neighbours to ask about; 8 bytes each: 32 MiB).
+/// A round may overshoot by what one group of chunks adds; a process
+/// receives about this much at most from each other one.
 const ROUND_LIMIT: usize = 1 << 22;
 
 /// Largest process count whose table files `open` looks for when it
@@ -249,7 +250,7 @@ impl<'a, S: Space> MpiTwoBit<'a, S> {
             .sum()
     }
 
-    /// The slices of `chunks` as the CPU backend's chunks (global ranks).
+    /// Visits the global ranks of `chunk`'s cells (here) holding `value`.
     fn visit_equal(&self, chunk: &Chunk, value: u8, visit: &mut dyn FnMut(u64)) {
         let (_, local_start) = self.partition.locate(chunk.ranks.start);
         let len = chunk.ranks.end - chunk.ranks.start;
@@ -300,6 +301,7 @@ impl Queries {
     }
 }
 
+/// Slices as the CPU backend's chunks: their global ranks, for helpers shared with it.
 fn as_chunks(slices: &[Slice]) -> Vec<Chunk> {
     slices
         .iter()
