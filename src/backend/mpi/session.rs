@@ -9,9 +9,9 @@ use mpi::traits::Communicator;
 use crate::error::{Error, Result};
 
 pub struct Session {
-    // Dropped last: finalises MPI.
-    universe: Universe,
     world: SimpleCommunicator,
+    /// Held for its drop, which finalises MPI: declared last, dropped last.
+    _universe: Universe,
 }
 
 impl Session {
@@ -31,7 +31,10 @@ impl Session {
         if world.rank() != 0 {
             silence_stdout()?;
         }
-        Ok(Session { universe, world })
+        Ok(Session {
+            world,
+            _universe: universe,
+        })
     }
 
     pub fn world(&self) -> &SimpleCommunicator {
@@ -49,7 +52,6 @@ impl Session {
     /// Ends every process of the job: one process's error would otherwise
     /// leave the others waiting in a collective for ever.
     pub fn abort(&self, code: i32) -> ! {
-        let _ = &self.universe;
         self.world.abort(code)
     }
 }
