@@ -124,60 +124,20 @@ impl BfsCommand<'_> {
     }
 
     /// What each pass sent between processes, when the search ran across an
-    /// MPI job: one JSON object per pass.
+    /// MPI job.
     fn traffic_json(&self) -> Option<serde_json::Value> {
         #[cfg(feature = "mpi")]
         if let Some(mpi) = self.distributed {
-            let passes: Vec<serde_json::Value> = mpi
-                .traffic()
-                .iter()
-                .map(|pass| {
-                    json!({
-                        "pass": pass.label,
-                        "rounds": pass.rounds,
-                        "bytes_sent": pass.bytes_sent,
-                        "communication_seconds": pass.communication_seconds,
-                    })
-                })
-                .collect();
-            return Some(json!({"processes": mpi.processes(), "passes": passes}));
+            return Some(super::mpi_job::traffic_json(mpi));
         }
         None
     }
 
-    /// The traffic table for people: per pass, the bytes all processes sent
-    /// and the longest and shortest time a process spent communicating.
+    /// The traffic table for people, after a search across an MPI job.
     fn print_traffic(&self) {
         #[cfg(feature = "mpi")]
         if let Some(mpi) = self.distributed {
-            let passes = mpi.traffic();
-            if passes.is_empty() {
-                return;
-            }
-            println!(
-                "MPI traffic over {} processes:\n{:>28}  {:>6}  {:>10}  {:>10}  {:>16}",
-                mpi.processes(),
-                "pass",
-                "rounds",
-                "sent",
-                "most sent",
-                "communication s"
-            );
-            for pass in &passes {
-                let seconds = &pass.communication_seconds;
-                let most = seconds.iter().cloned().fold(0.0, f64::max);
-                let least = seconds.iter().cloned().fold(f64::INFINITY, f64::min);
-                println!(
-                    "{:>28}  {:>6}  {:>10}  {:>10}  {:>16}",
-                    pass.label,
-                    pass.rounds,
-                    bytes(pass.bytes_sent.iter().sum()),
-                    bytes(pass.bytes_sent.iter().copied().max().unwrap_or(0)),
-                    format!("{least:.2}–{most:.2}")
-                );
-            }
-            let sent: u64 = passes.iter().flat_map(|p| &p.bytes_sent).sum();
-            println!("sent in all {}", bytes(sent));
+            super::mpi_job::print_traffic(mpi);
         }
     }
 }
@@ -301,8 +261,13 @@ impl SpaceVisitor for BfsCommand<'_> {
             print_summary(space, &report);
             self.print_traffic();
         } else {
-            let mut json = to_json(space, &report, self.threads, self.device);
-            json["backend"] = self.backend_name().into();
+            let mut json = to_json(
+                space,
+                &report,
+                self.threads,
+                self.backend_name(),
+                self.device,
+            );
             json["mpi"] = self.traffic_json().into();
             println!("{json}");
         }
@@ -416,6 +381,7 @@ fn to_json<S: Space + Picture>(
     space: &S,
     report: &SearchReport,
     threads: usize,
+    backend: &str,
     device: Option<&GpuDevice>,
 ) -> serde_json::Value {
     let goals: Vec<serde_json::Value> = report
@@ -435,7 +401,7 @@ fn to_json<S: Space + Picture>(
     json!({
         "game": space.descriptor(),
         "algo": report.algorithm.name(),
-        "backend": device.map_or(CpuBackend.name(), |d| GpuBackend::new(d).name()),
+        "backend": backend,
         "device": device.map(|d| d.describe()),
         "threads": threads,
         "layers": report.layers,

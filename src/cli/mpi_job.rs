@@ -1,4 +1,5 @@
-//! Whether this process is one of an MPI job, and what that allows.
+//! Whether this process is one of an MPI job, what that allows, and the
+//! report of what a search across the job sent.
 //!
 //! A build with `--features mpi` started by a launcher (mpirun, mpiexec,
 //! srun) joins the job and runs `bfs` across its processes; a build without
@@ -93,4 +94,58 @@ impl Job {
         }
         std::process::ExitCode::from(code)
     }
+}
+
+/// What each pass of a search across `mpi`'s job sent: one JSON object per pass.
+#[cfg(feature = "mpi")]
+pub fn traffic_json(mpi: &crate::backend::mpi::MpiBackend) -> serde_json::Value {
+    let passes: Vec<serde_json::Value> = mpi
+        .traffic()
+        .iter()
+        .map(|pass| {
+            serde_json::json!({
+                "pass": pass.label,
+                "rounds": pass.rounds,
+                "bytes_sent": pass.bytes_sent,
+                "communication_seconds": pass.communication_seconds,
+            })
+        })
+        .collect();
+    serde_json::json!({"processes": mpi.processes(), "passes": passes})
+}
+
+/// The traffic table for people: per pass, the bytes all processes sent,
+/// the most one sent, and the shortest and longest time a process spent
+/// communicating.
+#[cfg(feature = "mpi")]
+pub fn print_traffic(mpi: &crate::backend::mpi::MpiBackend) {
+    use super::format::bytes;
+    let passes = mpi.traffic();
+    if passes.is_empty() {
+        return;
+    }
+    println!(
+        "MPI traffic over {} processes:\n{:>28}  {:>6}  {:>10}  {:>10}  {:>16}",
+        mpi.processes(),
+        "pass",
+        "rounds",
+        "sent",
+        "most sent",
+        "communication s"
+    );
+    for pass in &passes {
+        let seconds = &pass.communication_seconds;
+        let most = seconds.iter().cloned().fold(0.0, f64::max);
+        let least = seconds.iter().cloned().fold(f64::INFINITY, f64::min);
+        println!(
+            "{:>28}  {:>6}  {:>10}  {:>10}  {:>16}",
+            pass.label,
+            pass.rounds,
+            bytes(pass.bytes_sent.iter().sum()),
+            bytes(pass.bytes_sent.iter().copied().max().unwrap_or(0)),
+            format!("{least:.2}–{most:.2}")
+        );
+    }
+    let sent: u64 = passes.iter().flat_map(|p| &p.bytes_sent).sum();
+    println!("sent in all {}", bytes(sent));
 }
