@@ -1,6 +1,7 @@
-//! `bitsolve bfs` across the processes of an MPI job (`--features mpi`):
-//! every game gives the single-process layers with 1 to 4 processes, a
-//! killed job resumes, and a store cut for another job size is refused.
+//! `bitsolve bfs` and `bitsolve retro` across the processes of an MPI job
+//! (`--features mpi`): every game gives the single-process layers with 1
+//! to 4 processes, a killed job resumes, and a store cut for another job
+//! size is refused.
 //! Needs Open MPI's `mpirun` (the test script installs it).
 #![cfg(feature = "mpi")]
 
@@ -223,8 +224,9 @@ fn bad_input_and_other_commands_fail_with_one_line() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("bitsolve: error: "), "{stderr}");
     for args in [
-        vec!["retro", "dodgem", "--n", "3"],
+        vec!["query", "dodgem", "--store", "/nonexistent"],
         vec!["bfs", "pancake", "--n", "6", "--algo", "reach"],
+        vec!["retro", "dodgem", "--distances", "--store", "/nonexistent"],
     ] {
         let output = mpirun(2).args(&args).output().unwrap();
         assert!(!output.status.success(), "{args:?}");
@@ -234,4 +236,186 @@ fn bad_input_and_other_commands_fail_with_one_line() {
             "{args:?}: {stderr}"
         );
     }
+}
+
+/// The counts of each solved layer in a `retro --json` report (the work
+/// done, passes and times may differ between runs).
+fn retro_counts(report: &Value) -> Vec<Value> {
+    report["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|layer| {
+            let mut counts = serde_json::Map::new();
+            for (key, value) in layer.as_object().unwrap() {
+                if key.starts_with("won_for_")
+                    || ["layer", "states", "stored", "draws"].contains(&key.as_str())
+                {
+                    counts.insert(key.clone(), value.clone());
+                }
+            }
+            Value::Object(counts)
+        })
+        .collect()
+}
+
+#[test]
+fn retrograde_layers_are_the_single_process_ones_on_one_to_four_processes() {
+    let games: Vec<Vec<&str>> = vec![
+        vec!["fox-geese", "--layers", "1..6"],
+        vec!["fox-geese", "--layers", "1..6", "--capture-wins"],
+        vec!["fox-geese", "--layers", "1..6", "--symmetry"],
+        vec![
+            "fox-geese",
+            "--layers",
+            "1..6",
+            "--capture-wins",
+            "--symmetry",
+        ],
+        // Draws, and every value recorded (no rule fills the undecided).
+        vec!["dodgem", "--n", "3"],
+        vec!["dodgem", "--n", "4"],
+    ];
+    for game in &games {
+        let mut args = vec!["retro"];
+        args.extend(game);
+        args.extend(["--json", "--threads", "1"]);
+        let expected = single(&args);
+        let counts = retro_counts(&expected);
+        assert!(counts.len() >= 4, "{expected}");
+        for processes in 1..=4 {
+            let report = distributed(processes, &args);
+            assert_eq!(
+                retro_counts(&report),
+                counts,
+                "{game:?} on {processes} processes"
+            );
+            assert_eq!(report["backend"], "mpi");
+            let passes = report["mpi"]["passes"].as_array().unwrap();
+            assert!(
+                passes
+                    .iter()
+                    .all(|p| p["bytes_sent"].as_array().unwrap().len() == processes)
+            );
+            let sent: u64 = passes
+                .iter()
+                .flat_map(|p| p["bytes_sent"].as_array().unwrap().clone())
+                .map(|b| b.as_u64().unwrap())
+                .sum();
+            // Moves and captures cross between the processes' shares.
+            assert_eq!(
+                sent > 0,
+                processes > 1,
+                "{game:?} on {processes}: {sent} bytes"
+            );
+        }
+    }
+}
+
+/// The table files of layer `layer` of Fox-and-Geese in `dir`.
+fn layer_files(dir: &Path, layer: usize) -> Vec<std::path::PathBuf> {
+    let prefix = format!("fox-geese-g-{layer}-retrograde-values");
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(&prefix)
+        })
+        .collect()
+}
+
+#[test]
+fn a_killed_retrograde_job_resumes_and_reads_its_lower_layers_from_the_store() {
+    let dir = tempfile_dir("retro");
+    let store = dir.display().to_string();
+    let expected = retro_counts(&single(&[
+        "retro",
+        "fox-geese",
+        "--layers",
+        "1..7",
+        "--json",
+    ]));
+    let args = |layers: &'static str| {
+        vec![
+            "retro",
+            "fox-geese",
+            "--layers",
+            layers,
+            "--threads",
+            "1",
+            "--store",
+            &store,
+            "--checkpoint-every",
+            "0",
+            "--json",
+        ]
+    };
+
+    // Layers 1..5 first: a later range reads layer 5 from the store.
+    let first = distributed(2, &args("1..5"));
+    assert_eq!(retro_counts(&first), expected[..5]);
+
+    // Kill one process once both have recorded a pass of layer 7, which
+    // depends on 6, solved in the same run.
+    let mut job = mpirun(2)
+        .args(args("6..7"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        let files = layer_files(&dir, 7);
+        let recorded = files.len() == 2
+            && files
+                .iter()
+                .all(|f| common::last_completed(f).is_some_and(|pass| pass >= 1));
+        if recorded {
+            break;
+        }
+        assert!(
+            job.try_wait().unwrap().is_none(),
+            "finished before the kill"
+        );
+        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let children = Command::new("pgrep")
+        .args(["-P", &job.id().to_string()])
+        .output()
+        .unwrap();
+    let victim = String::from_utf8(children.stdout).unwrap();
+    let victim = victim.lines().next().expect("a process of the job");
+    Command::new("kill")
+        .args(["-KILL", victim])
+        .status()
+        .unwrap();
+    assert!(!job.wait().unwrap().success());
+
+    // Another job size cannot use the store.
+    let refused = mpirun(3).args(args("6..7")).output().unwrap();
+    assert!(!refused.status.success());
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        message.contains("split over 2 MPI processes: rerun with 2 processes"),
+        "{message}"
+    );
+
+    // The same command finishes the layers: the single-process values.
+    let resumed = distributed(2, &args("6..7"));
+    assert_eq!(retro_counts(&resumed), expected[5..]);
+    assert!(!resumed["layers"][1]["already_solved"].as_bool().unwrap());
+    // Once solved, every layer is found in the store.
+    let again = distributed(2, &args("1..7"));
+    assert_eq!(retro_counts(&again), expected);
+    let layers = again["layers"].as_array().unwrap();
+    assert!(
+        layers.iter().all(|l| l["already_solved"] == true),
+        "{again}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

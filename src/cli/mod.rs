@@ -202,9 +202,10 @@ impl Command {
     }
 }
 
-/// Runs `command`; only `bfs` runs across the processes of an MPI job.
+/// Runs `command`; only `bfs` and `retro` run across the processes of an
+/// MPI job.
 fn run(command: Command, job: &mpi_job::Job) -> Result<()> {
-    if !matches!(command, Command::Bfs(_)) {
+    if !matches!(command, Command::Bfs(_) | Command::Retro(_)) {
         job.refuse_distributed(command.name())?;
     }
     match command {
@@ -214,7 +215,7 @@ fn run(command: Command, job: &mpi_job::Job) -> Result<()> {
         Command::Games { json } => games_list::run(json),
         Command::Show(args) => show::run(args),
         Command::Solve(args) => solve::run(args),
-        Command::Retro(args) => retro::run_retro(args),
+        Command::Retro(args) => retro::run_retro(args, job),
         Command::Query(args) => retro::run_query(args),
         Command::Play(args) => retro::run_play(args),
         Command::Verify(args) => verify::run(args),

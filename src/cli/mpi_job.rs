@@ -2,7 +2,7 @@
 //! report of what a search across the job sent.
 //!
 //! A build with `--features mpi` started by a launcher (mpirun, mpiexec,
-//! srun) joins the job and runs `bfs` across its processes; a build without
+//! srun) joins the job and runs `bfs` and `retro` across its processes; a build without
 //! the feature refuses to run as one of several copies, which would each
 //! search the whole space.
 
@@ -72,13 +72,13 @@ impl Job {
         1
     }
 
-    /// Refuses `command` in a job of several processes: only `bfs` is
-    /// distributed.
+    /// Refuses `command` in a job of several processes: only `bfs` and
+    /// `retro` are distributed.
     pub fn refuse_distributed(&self, command: &str) -> Result<()> {
         let processes = self.processes();
         if processes > 1 {
             return Err(Error::Unsupported(format!(
-                "`bitsolve {command}` runs in one process; across {processes} MPI processes only `bitsolve bfs` (two-bit) is distributed"
+                "`bitsolve {command}` runs in one process; across {processes} MPI processes only `bitsolve bfs` (two-bit) and `bitsolve retro` are distributed"
             )));
         }
         Ok(())

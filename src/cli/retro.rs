@@ -16,10 +16,12 @@ use serde_json::json;
 use super::format::{bytes, group_digits};
 use super::games::TwoPlayerSpec;
 use super::memory::peak_rss;
+use super::mpi_job::Job;
 use super::progress::Display;
 use super::thread_pool;
 use crate::error::{Error, Result};
 use crate::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
+use crate::search::Silent;
 use crate::search::retro2::distances::{NO_DISTANCE, read_distances, stored_layer_distances};
 use crate::search::retro2::{
     BITS_PER_POSITION, LayerReport, Player, RECORD_EVERY, RetroOptions, Value, open_layer,
@@ -116,10 +118,85 @@ fn layer_range<G: TwoPlayerGame>(args: &RetroArgs, game: &G) -> Result<RangeIncl
 /// The `retro` command: solves a range of layers, as a table or JSON.
 struct Retro<'a> {
     args: &'a RetroArgs,
+    /// Set when the layers are solved across the processes of an MPI job.
+    #[cfg(feature = "mpi")]
+    distributed: Option<&'a crate::backend::mpi::MpiBackend<'a>>,
 }
 
-pub(super) fn run_retro(args: RetroArgs) -> Result<()> {
-    args.game.visit(Retro { args: &args })
+pub(super) fn run_retro(args: RetroArgs, job: &Job) -> Result<()> {
+    #[cfg(feature = "mpi")]
+    let distributed = job
+        .session
+        .as_ref()
+        .map(crate::backend::mpi::MpiBackend::new);
+    #[cfg(not(feature = "mpi"))]
+    let _ = job;
+    args.game.visit(Retro {
+        args: &args,
+        #[cfg(feature = "mpi")]
+        distributed: distributed.as_ref(),
+    })
+}
+
+impl Retro<'_> {
+    /// Solves `layers` in this process, or across the MPI job.
+    fn solve<G: TwoPlayerGame>(
+        &self,
+        game: &G,
+        layers: RangeInclusive<usize>,
+        options: &RetroOptions,
+    ) -> Result<Vec<LayerReport>> {
+        #[cfg(feature = "mpi")]
+        if let Some(mpi) = self.distributed {
+            return crate::backend::mpi::solve_layer_range(mpi, game, layers, options);
+        }
+        solve_layer_range(game, layers, options)
+    }
+
+    /// Where the layers are solved, for the header.
+    fn machine(&self, pool: &rayon::ThreadPool) -> String {
+        #[cfg(feature = "mpi")]
+        if let Some(mpi) = self.distributed {
+            use crate::search::backend::Backend;
+            return pool.install(|| mpi.describe());
+        }
+        format!("{} threads", pool.current_num_threads())
+    }
+
+    /// True unless the layers are solved across several processes.
+    fn machine_is_one_process(&self) -> bool {
+        #[cfg(feature = "mpi")]
+        if let Some(mpi) = self.distributed {
+            return mpi.processes() == 1;
+        }
+        true
+    }
+
+    /// Only the first process of an MPI job reports; the others keep quiet.
+    fn reports(&self) -> bool {
+        #[cfg(feature = "mpi")]
+        if let Some(mpi) = self.distributed {
+            return mpi.process() == 0;
+        }
+        true
+    }
+
+    /// What each pass sent between processes, in an MPI job.
+    fn traffic_json(&self) -> Option<serde_json::Value> {
+        #[cfg(feature = "mpi")]
+        if let Some(mpi) = self.distributed {
+            return Some(super::mpi_job::traffic_json(mpi));
+        }
+        None
+    }
+
+    /// The traffic table for people, after layers solved across an MPI job.
+    fn print_traffic(&self) {
+        #[cfg(feature = "mpi")]
+        if let Some(mpi) = self.distributed {
+            super::mpi_job::print_traffic(mpi);
+        }
+    }
 }
 
 impl TwoPlayerVisitor for Retro<'_> {
@@ -128,6 +205,11 @@ impl TwoPlayerVisitor for Retro<'_> {
     fn visit<G: TwoPlayerGame>(self, game: &G) -> Result<()> {
         let args = self.args;
         let layers = layer_range(args, game)?;
+        if args.distances && !self.machine_is_one_process() {
+            return Err(Error::Unsupported(
+                "--distances are computed in one process: solve the values across the job, then rerun with --distances in one process".into(),
+            ));
+        }
         if args.distances && args.store.is_none() {
             return Err(Error::InvalidParameter(
                 "--distances are kept beside the values: give --store DIR".into(),
@@ -142,9 +224,9 @@ impl TwoPlayerVisitor for Retro<'_> {
         let pool = thread_pool(args.threads)?;
         let (first, second) = (Player::First, Player::Second);
         let header = format!(
-            "{} · two-bit retrograde analysis · {} threads · {} bits per position while solving\n{:>5}  {:>15}  {:>10}  {:>6}  {:>15}  {:>15}  {:>13}  {:>15}  {:>9}  {:>10}",
+            "{} · two-bit retrograde analysis · {} · {} bits per position while solving\n{:>5}  {:>15}  {:>10}  {:>6}  {:>15}  {:>15}  {:>13}  {:>15}  {:>9}  {:>10}",
             game.layer_descriptor(top),
-            pool.current_num_threads(),
+            self.machine(&pool),
             BITS_PER_POSITION,
             "layer",
             "states",
@@ -162,6 +244,7 @@ impl TwoPlayerVisitor for Retro<'_> {
         } else {
             Display::new(Some(header), None)
         };
+        let reports_here = self.reports();
         // The process's peak resident memory when each layer finishes. It is
         // not reset between layers (that would also reset what the system
         // reports of the whole run to timing tools): run one layer with
@@ -184,11 +267,11 @@ impl TwoPlayerVisitor for Retro<'_> {
                 .clone()
                 .map(Backing::Directory)
                 .unwrap_or(Backing::Heap),
-            progress: &display,
+            progress: if reports_here { &display } else { &Silent },
             on_layer: &print_layer,
             record_every: Duration::from_secs(args.checkpoint_every),
         };
-        let reports = pool.install(|| solve_layer_range(game, layers, &options));
+        let reports = pool.install(|| self.solve(game, layers, &options));
         display.finish();
         let reports = reports?;
         let longest = match &args.store {
@@ -227,15 +310,17 @@ impl TwoPlayerVisitor for Retro<'_> {
                     row
                 })
                 .collect();
-            println!(
-                "{}",
-                json!({
-                    "game": game.layer_descriptor(top),
-                    "sides": [game.side_name(first), game.side_name(second)],
-                    "bits_per_position": BITS_PER_POSITION,
-                    "layers": layers,
-                })
-            );
+            let mut json = json!({
+                "game": game.layer_descriptor(top),
+                "sides": [game.side_name(first), game.side_name(second)],
+                "bits_per_position": BITS_PER_POSITION,
+                "layers": layers,
+            });
+            if let Some(traffic) = self.traffic_json() {
+                json["backend"] = "mpi".into();
+                json["mpi"] = traffic;
+            }
+            println!("{json}");
             return Ok(());
         }
         let examined: u64 = shown.iter().map(|r| r.examined.iter().sum::<u64>()).sum();
@@ -251,6 +336,7 @@ impl TwoPlayerVisitor for Retro<'_> {
         if let Some(dir) = &args.store {
             println!("database in {}", dir.display());
         }
+        self.print_traffic();
         for (layer, plies) in &longest {
             if *layer > 0 {
                 println!(

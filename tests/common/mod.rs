@@ -43,16 +43,19 @@ pub fn recorded_layers(dir: &Path) -> Vec<Option<u64>> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
-    let last_completed = |path: &Path| -> Option<u64> {
-        let bytes = std::fs::read(path).ok()?;
-        let header = Header::decode(bytes.get(..HEADER_LEN)?).ok()?;
-        Checkpoint::decode(&header.progress).ok()?.last_completed
-    };
     entries
         .flatten()
         .filter(|e| e.path().extension().is_some_and(|x| x == "bst"))
         .map(|e| last_completed(&e.path()))
         .collect()
+}
+
+/// The last completed layer (a BFS) or pass (a retrograde layer) recorded
+/// in a table file, `None` without a record.
+pub fn last_completed(path: &Path) -> Option<u64> {
+    let bytes = std::fs::read(path).ok()?;
+    let header = Header::decode(bytes.get(..HEADER_LEN)?).ok()?;
+    Checkpoint::decode(&header.progress).ok()?.last_completed
 }
 
 /// Starts `bitsolve args` (a run with `--store dir`), kills it with SIGKILL

@@ -4,19 +4,28 @@
 //! or as its own file under `--store DIR` (one file per process, so a
 //! shared and a per-node file system both work).
 //!
-//! Every process runs the same driver ([`crate::search::two_bit_bfs`]); the
-//! backend makes each of its answers collective, so all processes take the
-//! same decisions: a pass expands the local frontier cells, marks local
-//! successors at once and sends the others' ranks to their owners in
-//! bounded rounds of all-to-all exchanges ([`exchange`]); counts are summed
-//! over all processes. MPI is called from one thread at a time (the
-//! driver's), never from rayon's workers.
+//! For a BFS every process runs the same driver
+//! ([`crate::search::two_bit_bfs`]); the backend makes each of its answers
+//! collective, so all processes take the same decisions: a pass expands the
+//! local frontier cells, marks local successors at once and sends the
+//! others' ranks to their owners in bounded rounds of all-to-all exchanges
+//! ([`rounds`], [`exchange`]); counts are summed over all processes.
+//! Retrograde analysis ([`retro`]) runs the passes of the single-process
+//! solver on each process's share of a layer, with the values of moves held
+//! elsewhere asked of their owners ([`queries`]) and decided values pushed
+//! to the predecessors' owners. MPI is called from one thread at a time
+//! (the pass's), never from rayon's workers.
 
 mod exchange;
+mod queries;
+mod retro;
+mod rounds;
 mod session;
+mod share;
 mod two_bit;
 
 pub use exchange::PassTraffic;
+pub use retro::solve_layer_range;
 pub use session::Session;
 
 use std::sync::Mutex;

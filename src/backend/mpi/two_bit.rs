@@ -2,30 +2,22 @@
 
 use rayon::prelude::*;
 
+use super::MpiBackend;
 use super::exchange::Exchange;
-use super::{MpiBackend, PassTraffic};
+use super::queries::Queries;
+use super::rounds::in_rounds;
+use super::share::open_share;
 use crate::backend::cpu::two_bit::mark_batch;
 use crate::backend::cpu::{BATCH, count_states};
 use crate::backend::partition::{Partition, Slice};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::search::backend::{Pass, TableRequest, TwoBitPasses};
 use crate::search::checkpoint::Checkpoint;
 use crate::search::chunks::Chunk;
 use crate::search::two_bit_bfs::UNSEEN;
 use crate::search::{LayerCount, Work};
 use crate::space::{MoveFilter, Space};
-use crate::table::storage::file_name_for;
-use crate::table::{Backing, TableIdentity, TwoBitTable, WordStorage};
-
-/// Cell indices a process buffers for the others before a round's exchange
-/// (successors to mark, or neighbours to ask about; 8 bytes each: 32 MiB).
-/// A round may overshoot by what one group of chunks adds; a process
-/// receives about this much at most from each other one.
-const ROUND_LIMIT: usize = 1 << 22;
-
-/// Largest process count whose table files `open` looks for when it
-/// checks that a store was not written by a job of another size.
-const LARGEST_JOB: usize = 4096;
+use crate::table::{TwoBitTable, WordStorage};
 
 pub(super) struct MpiTwoBit<'a, S: Space> {
     backend: &'a MpiBackend<'a>,
@@ -33,11 +25,6 @@ pub(super) struct MpiTwoBit<'a, S: Space> {
     partition: Partition,
     me: usize,
     table: TwoBitTable,
-}
-
-/// The descriptor of process `part`'s table among `parts`.
-fn part_descriptor(descriptor: &str, part: usize, parts: usize) -> String {
-    format!("{descriptor}; MPI part {} of {parts}", part + 1)
 }
 
 impl<'a, S: Space> MpiTwoBit<'a, S> {
@@ -50,30 +37,16 @@ impl<'a, S: Space> MpiTwoBit<'a, S> {
         partition: Partition,
         request: &TableRequest,
     ) -> Result<(Self, Option<Vec<u8>>)> {
+        let (table, record) = open_share(
+            backend,
+            request.backing,
+            &request.identity,
+            &partition,
+            UNSEEN,
+            request.progress,
+        )?;
         let me = backend.process();
-        let parts = backend.processes();
-        let whole = &request.identity;
-        let identity = TableIdentity {
-            descriptor: part_descriptor(&whole.descriptor, me, parts),
-            definition: format!("{}mpi {}\n", whole.definition, partition.fingerprint()),
-            bits_per_state: whole.bits_per_state,
-            states: partition.cells(me),
-        };
-        let opened = refuse_other_job_sizes(request.backing, &whole.descriptor, parts)
-            .and_then(|()| TwoBitTable::open(request.backing, identity, UNSEEN, request.progress));
-        let mut exchange = backend.exchange();
-        let failed = exchange.sum(&[opened.is_err() as u64])[0];
-        let (table, record) = match opened {
-            Err(error) => return Err(error),
-            Ok(_) if failed > 0 => {
-                return Err(Error::Unsupported(format!(
-                    "{failed} other MPI process{} could not open its table (see its message)",
-                    if failed == 1 { "" } else { "es" }
-                )));
-            }
-            Ok(opened) => opened,
-        };
-        let record = agree_on_progress(&mut exchange, record)?;
+        let record = agree_on_progress(&mut backend.exchange(), record)?;
         Ok((
             MpiTwoBit {
                 backend,
@@ -127,13 +100,11 @@ impl<'a, S: Space> MpiTwoBit<'a, S> {
         work
     }
 
-    /// Runs a pass over this process's chunks of `pass.scanned` in rounds:
-    /// `visit` works on chunks in parallel until what they buffered for
-    /// other processes (`buffered`) reaches [`ROUND_LIMIT`] or the chunks
-    /// run out, then `round` exchanges it. Every process takes part in
-    /// every round, with nothing to send once its chunks are done. Returns
-    /// the work of all processes together, and logs the pass's traffic.
-    fn in_rounds<R: Send>(
+    /// Runs a pass over this process's chunks of `pass.scanned` in bounded
+    /// rounds ([`in_rounds`]); `round` adds the work of what it exchanged.
+    /// Returns the work of all processes together, and logs the pass's
+    /// traffic.
+    fn pass_in_rounds<R: Send>(
         &self,
         pass: &Pass,
         visit: impl Fn(&Slice) -> R + Sync,
@@ -144,32 +115,15 @@ impl<'a, S: Space> MpiTwoBit<'a, S> {
         let progress = pass.progress;
         progress.begin_pass(&pass.label, chunks.len() as u64);
         let mut exchange = self.backend.exchange();
-        let group = rayon::current_num_threads() * 2;
         let mut work = Work::default();
-        let (mut done, mut rounds) = (0, 0);
-        loop {
-            let mut results = Vec::new();
-            let mut held = 0;
-            while done < chunks.len() && held < ROUND_LIMIT {
-                let end = (done + group).min(chunks.len());
-                let visited: Vec<R> = chunks[done..end]
-                    .par_iter()
-                    .map(|chunk| {
-                        let result = visit(chunk);
-                        progress.advance(1);
-                        result
-                    })
-                    .collect();
-                held += visited.iter().map(&buffered).sum::<usize>();
-                results.extend(visited);
-                done = end;
-            }
-            work += round(&mut exchange, results);
-            rounds += 1;
-            if !exchange.any(done < chunks.len()) {
-                break;
-            }
-        }
+        let rounds = in_rounds(
+            &mut exchange,
+            &chunks,
+            progress,
+            visit,
+            buffered,
+            |exchange, results| work += round(exchange, results),
+        );
         progress.end_pass();
         let total = exchange.sum(&[
             work.expanded,
@@ -177,18 +131,7 @@ impl<'a, S: Space> MpiTwoBit<'a, S> {
             work.parent_checks,
             work.marked,
         ]);
-        let bytes = exchange.gather(&[exchange.bytes_sent]);
-        let seconds = exchange.gather(&[exchange.seconds]);
-        self.backend
-            .traffic
-            .lock()
-            .expect("traffic log")
-            .push(PassTraffic {
-                label: pass.label.clone(),
-                rounds,
-                bytes_sent: bytes.into_iter().map(|b| b[0]).collect(),
-                communication_seconds: seconds.into_iter().map(|s| s[0]).collect(),
-            });
+        self.backend.log_pass(&mut exchange, &pass.label, rounds);
         Work {
             expanded: total[0],
             successors: total[1],
@@ -200,39 +143,38 @@ impl<'a, S: Space> MpiTwoBit<'a, S> {
     /// Parent checking in `chunk`: an unseen cell with a neighbour in the
     /// frontier here joins the next layer at once; one whose neighbours in
     /// the frontier could only be elsewhere asks their owners.
-    fn check_chunk(&self, chunk: &Slice, frontier: u8, next: u8) -> Queries {
+    fn check_chunk(&self, chunk: &Slice, frontier: u8, next: u8) -> (Work, Queries<u64>) {
         let (space, table, partition, me) = (self.space, &self.table, &self.partition, self.me);
         let mut queries = Queries::new(partition.parts());
+        let mut work = Work::default();
         let mut state = space.new_state();
         let mut neighbours = Vec::with_capacity(64);
         let first = chunk.ranks.start;
         table.for_each_equal(chunk.local(), UNSEEN, |local| {
             space.unrank(first + (local - chunk.local_start), &mut state);
-            queries.work.parent_checks += 1;
+            work.parent_checks += 1;
             neighbours.clear();
             space.expand(&state, MoveFilter::All, |neighbour| {
                 neighbours.push(partition.locate(neighbour))
             });
-            queries.work.successors += neighbours.len() as u64;
+            work.successors += neighbours.len() as u64;
             if neighbours
                 .iter()
                 .any(|&(owner, cell)| owner == me && table.get(cell) == frontier)
             {
-                queries.work.marked += table.lower_from_three(local, next) as u64;
+                work.marked += table.lower_from_three(local, next) as u64;
                 return;
             }
-            let asker = queries.candidates.len() as u32;
             let mut asked = false;
             for &(owner, cell) in neighbours.iter().filter(|&&(owner, _)| owner != me) {
-                queries.cells[owner].push(cell);
-                queries.asker[owner].push(asker);
+                queries.ask(owner, cell);
                 asked = true;
             }
             if asked {
-                queries.candidates.push(local);
+                queries.push(local);
             }
         });
-        queries
+        (work, queries)
     }
 
     /// Marks the received cells that are still unseen; returns how many.
@@ -259,45 +201,6 @@ impl<'a, S: Space> MpiTwoBit<'a, S> {
             .for_each_equal(local_start..local_start + len, value, |local| {
                 visit(first + (local - local_start))
             });
-    }
-}
-
-/// Unseen cells whose parents may be in other processes' frontiers, and
-/// the questions to those processes.
-struct Queries {
-    work: Work,
-    /// This process's cells that wait for answers.
-    candidates: Vec<u64>,
-    /// `cells[p]`: the cells asked of process `p`.
-    cells: Vec<Vec<u64>>,
-    /// `asker[p][i]`: the candidate (index in `candidates`) that asked `cells[p][i]`.
-    asker: Vec<Vec<u32>>,
-}
-
-impl Queries {
-    fn new(parts: usize) -> Self {
-        Queries {
-            work: Work::default(),
-            candidates: Vec::new(),
-            cells: vec![Vec::new(); parts],
-            asker: vec![Vec::new(); parts],
-        }
-    }
-
-    fn asked(&self) -> usize {
-        self.cells.iter().map(Vec::len).sum()
-    }
-
-    /// Takes `other`'s candidates and questions after this one's.
-    fn append(&mut self, mut other: Queries) {
-        let offset = self.candidates.len() as u32;
-        self.candidates.append(&mut other.candidates);
-        for (mine, theirs) in self.cells.iter_mut().zip(&mut other.cells) {
-            mine.append(theirs);
-        }
-        for (mine, theirs) in self.asker.iter_mut().zip(other.asker) {
-            mine.extend(theirs.into_iter().map(|asker| asker + offset));
-        }
     }
 }
 
@@ -329,7 +232,7 @@ impl<S: Space> TwoBitPasses for MpiTwoBit<'_, S> {
 
     fn expand(&mut self, pass: &Pass, frontier: u8, next: u8) -> Result<Work> {
         let parts = self.partition.parts();
-        Ok(self.in_rounds(
+        Ok(self.pass_in_rounds(
             pass,
             |chunk| {
                 let mut outgoing = vec![Vec::new(); parts];
@@ -356,34 +259,28 @@ impl<S: Space> TwoBitPasses for MpiTwoBit<'_, S> {
 
     fn check_parents(&mut self, pass: &Pass, frontier: u8, next: u8) -> Result<Work> {
         let parts = self.partition.parts();
-        Ok(self.in_rounds(
+        Ok(self.pass_in_rounds(
             pass,
             |chunk| self.check_chunk(chunk, frontier, next),
-            |queries| queries.asked(),
+            |(_, queries)| queries.asked(),
             |exchange, results| {
                 let mut work = Work::default();
                 let mut all = Queries::new(parts);
-                for chunk in results {
-                    work += chunk.work;
-                    all.append(chunk);
+                for (chunk_work, queries) in results {
+                    work += chunk_work;
+                    all.append(queries);
                 }
                 // Ask each owner whether the cells are in the frontier, and
                 // answer the others' questions the same way.
-                let (asked, askers) = exchange.all_to_all(&all.cells);
-                let answers: Vec<u8> = asked
-                    .par_iter()
-                    .map(|&cell| (self.table.get(cell) == frontier) as u8)
-                    .collect();
-                let (replies, _) = exchange.send_partitioned(&answers, &askers);
-                let mut found = vec![false; all.candidates.len()];
-                let me = self.me;
-                let asked_by_me = (0..parts).filter(|&p| p != me).flat_map(|p| &all.asker[p]);
-                for (&asker, &reply) in asked_by_me.zip(&replies) {
+                let table = &self.table;
+                let (candidates, answered) = all.answered(exchange, self.me, |cell| {
+                    (table.get(cell) == frontier) as u8
+                });
+                let mut found = vec![false; candidates.len()];
+                for (asker, reply) in answered {
                     found[asker as usize] |= reply == 1;
                 }
-                let table = &self.table;
-                work.marked += all
-                    .candidates
+                work.marked += candidates
                     .iter()
                     .zip(&found)
                     .filter(|&(&cell, &found)| found && table.lower_from_three(cell, next))
@@ -460,27 +357,6 @@ impl<S: Space> TwoBitPasses for MpiTwoBit<'_, S> {
         all.sort_unstable();
         all.truncate(limit);
         Ok(all)
-    }
-}
-
-/// A store holding this table's parts for another number of processes
-/// cannot be resumed by this job: its shares are cut differently.
-fn refuse_other_job_sizes(backing: &Backing, descriptor: &str, parts: usize) -> Result<()> {
-    let Backing::Directory(dir) = backing else {
-        return Ok(());
-    };
-    let other = (1..=LARGEST_JOB)
-        .filter(|&size| size != parts)
-        .find(|&size| {
-            dir.join(file_name_for(&part_descriptor(descriptor, 0, size)))
-                .exists()
-        });
-    match other {
-        Some(size) => Err(Error::Unsupported(format!(
-            "{} holds this table split over {size} MPI processes: rerun with {size} processes (mpirun -np {size}) or use another --store",
-            dir.display()
-        ))),
-        None => Ok(()),
     }
 }
 

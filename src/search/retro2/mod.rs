@@ -46,6 +46,9 @@ pub use solver::{
     BITS_PER_POSITION, LayerReport, RECORD_EVERY, RetroOptions, open_layer, solve_layer_range,
     solve_layers, solve_layers_keeping_top,
 };
+// For the distributed solver (the MPI backend), which runs the same passes.
+#[cfg(feature = "mpi")]
+pub(crate) use solver::{Recorder, Tally, Verdict, record, recorded_value, settle};
 
 use crate::space::Block;
 

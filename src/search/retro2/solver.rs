@@ -235,11 +235,7 @@ fn solve_layer<G: LayeredGame>(
     let frontier = OneBitTable::scratch("frontier", size)?;
     let next_frontier = OneBitTable::scratch("next frontier", size)?;
     let candidates = OneBitTable::scratch("candidates", size)?;
-    let recorded = match game.undecided_value() {
-        Value::FirstWins => Some(Value::SecondWins),
-        Value::SecondWins => Some(Value::FirstWins),
-        _ => None,
-    };
+    let recorded = recorded_value(game);
     let solver = LayerSolver {
         game,
         layer,
@@ -457,20 +453,20 @@ fn over_ranks<T: Send>(
 
 /// Records a layer's passes in its store once `every` has gone by since
 /// the last record.
-struct Recorder {
+pub(crate) struct Recorder {
     every: Duration,
     last: Instant,
 }
 
 impl Recorder {
-    fn new(every: Duration) -> Self {
+    pub(crate) fn new(every: Duration) -> Self {
         Recorder {
             every,
             last: Instant::now(),
         }
     }
 
-    fn pass_done(&mut self, values: &TwoBitTable, examined: &[u64]) -> Result<()> {
+    pub(crate) fn pass_done(&mut self, values: &TwoBitTable, examined: &[u64]) -> Result<()> {
         if self.last.elapsed() >= self.every {
             record(values, examined, false)?;
             self.last = Instant::now();
@@ -479,7 +475,7 @@ impl Recorder {
     }
 }
 
-fn record(values: &TwoBitTable, examined: &[u64], complete: bool) -> Result<()> {
+pub(crate) fn record(values: &TwoBitTable, examined: &[u64], complete: bool) -> Result<()> {
     Checkpoint {
         last_completed: Some(examined.len() as u64 - 1),
         counts: examined.to_vec(),
@@ -535,14 +531,32 @@ struct LayerSolver<'a, G> {
     recorded: Option<Value>,
 }
 
+/// The only value recorded before the final fill, when the rules make
+/// undecided positions wins for one player (see [`LayerSolver::settle`]).
+pub(crate) fn recorded_value<G: LayeredGame>(game: &G) -> Option<Value> {
+    match game.undecided_value() {
+        Value::FirstWins => Some(Value::SecondWins),
+        Value::SecondWins => Some(Value::FirstWins),
+        _ => None,
+    }
+}
+
+/// The value to record for a verdict, when only `recorded` is (if any).
+pub(crate) fn settle(recorded: Option<Value>, verdict: Verdict) -> Option<Value> {
+    match verdict {
+        Verdict::Decided(value) if recorded.is_none_or(|only| only == value) => Some(value),
+        _ => None,
+    }
+}
+
 /// What a position's moves show so far.
-enum Verdict {
+pub(crate) enum Verdict {
     Decided(Value),
     Open,
 }
 
 /// The values of a position's moves, seen one by one.
-struct Tally {
+pub(crate) struct Tally {
     win: Value,
     loss: Value,
     /// In pass 0 a later (lower-layer) move may still win after an open one.
@@ -554,7 +568,7 @@ struct Tally {
 }
 
 impl Tally {
-    fn new(mover: Player, lower_only: bool) -> Self {
+    pub(crate) fn new(mover: Player, lower_only: bool) -> Self {
         Tally {
             win: Value::win_for(mover),
             loss: Value::win_for(mover.opponent()),
@@ -569,7 +583,7 @@ impl Tally {
     /// Counts a move leading to `value`; false once more moves cannot
     /// change the verdict (a win settles it; an open move leaves nothing
     /// to settle, except in pass 0).
-    fn see(&mut self, value: Value) -> bool {
+    pub(crate) fn see(&mut self, value: Value) -> bool {
         self.moves += 1;
         match value {
             value if value == self.win => self.won = true,
@@ -577,10 +591,27 @@ impl Tally {
             Value::Draw => self.draws = true,
             _ => self.open = true,
         }
-        !(self.won || self.open && !self.lower_only)
+        !self.settled()
     }
 
-    fn verdict(self, no_move_value: impl FnOnce() -> Value) -> Verdict {
+    /// True once more moves cannot change the verdict.
+    fn settled(&self) -> bool {
+        self.won || self.open && !self.lower_only
+    }
+
+    /// True once a move wins for the mover.
+    #[cfg(feature = "mpi")]
+    pub(crate) fn won(&self) -> bool {
+        self.won
+    }
+
+    /// In pass 0: the position also has a move within its layer, whose
+    /// value is not known yet.
+    pub(crate) fn stays_in_layer(&mut self) {
+        self.open = true;
+    }
+
+    pub(crate) fn verdict(self, no_move_value: impl FnOnce() -> Value) -> Verdict {
         if self.won {
             Verdict::Decided(self.win)
         } else if self.open {
@@ -656,12 +687,7 @@ impl<G: LayeredGame> LayerSolver<'_, G> {
     /// until the final fill saves most of the work (Fox-and-Geese decides
     /// the geese's wins only).
     fn settle(&self, verdict: Verdict) -> Option<Value> {
-        match verdict {
-            Verdict::Decided(value) if self.recorded.is_none_or(|only| only == value) => {
-                Some(value)
-            }
-            _ => None,
-        }
+        settle(self.recorded, verdict)
     }
 
     fn table_of(&self, successor: Successor) -> &TwoBitTable {
@@ -690,7 +716,7 @@ impl<G: LayeredGame> LayerSolver<'_, G> {
         if lower_only {
             // A move within the layer leads to an unknown position.
             if self.game.lower_successors(self.layer, state, look) {
-                tally.open = true;
+                tally.stays_in_layer();
             }
         } else {
             self.game.successors(self.layer, state, look);

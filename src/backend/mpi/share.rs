@@ -1,0 +1,88 @@
+//! A process's share of a table: its own cells of every block, kept on the
+//! heap or as its own file in a store (one file per process, so a shared
+//! and a per-node file system both work). The file's identity names the
+//! process and the partition, so a store is only ever resumed by a job cut
+//! the same way.
+
+use super::MpiBackend;
+use crate::backend::partition::Partition;
+use crate::error::{Error, Result};
+use crate::search::Progress;
+use crate::table::storage::file_name_for;
+use crate::table::{Backing, TableIdentity, TwoBitTable};
+
+/// Largest process count whose table files `open_share` looks for when it
+/// checks that a store was not written by a job of another size.
+const LARGEST_JOB: usize = 4096;
+
+/// The descriptor of process `part`'s table among `parts`.
+fn part_descriptor(descriptor: &str, part: usize, parts: usize) -> String {
+    format!("{descriptor}; MPI part {} of {parts}", part + 1)
+}
+
+/// Opens this process's share of the table `whole` names (every process
+/// opens its own, collectively): the table and its progress record. A
+/// process that cannot open its share says why, and every other one
+/// refuses too, so no process waits for ever in a later exchange.
+pub(super) fn open_share(
+    backend: &MpiBackend,
+    backing: &Backing,
+    whole: &TableIdentity,
+    partition: &Partition,
+    fill: u8,
+    progress: &dyn Progress,
+) -> Result<(TwoBitTable, Option<Vec<u8>>)> {
+    let (me, parts) = (backend.process(), backend.processes());
+    let identity = TableIdentity {
+        descriptor: part_descriptor(&whole.descriptor, me, parts),
+        definition: format!("{}mpi {}\n", whole.definition, partition.fingerprint()),
+        bits_per_state: whole.bits_per_state,
+        states: partition.cells(me),
+    };
+    let opened = refuse_other_job_sizes(backing, &whole.descriptor, parts)
+        .and_then(|()| TwoBitTable::open(backing, identity, fill, progress));
+    let failed = backend.exchange().sum(&[opened.is_err() as u64])[0];
+    match opened {
+        Err(error) => Err(error),
+        Ok(_) if failed > 0 => Err(Error::Unsupported(format!(
+            "{failed} other MPI process{} could not open its table (see its message)",
+            if failed == 1 { "" } else { "es" }
+        ))),
+        Ok(opened) => Ok(opened),
+    }
+}
+
+/// Whether this process's share of `whole` is in the store `dir`.
+pub(super) fn share_exists(
+    backend: &MpiBackend,
+    dir: &std::path::Path,
+    whole: &TableIdentity,
+) -> bool {
+    let name = part_descriptor(&whole.descriptor, backend.process(), backend.processes());
+    dir.join(file_name_for(&name)).exists()
+}
+
+/// A store holding this table's parts for another number of processes
+/// cannot be resumed by this job: its shares are cut differently.
+pub(super) fn refuse_other_job_sizes(
+    backing: &Backing,
+    descriptor: &str,
+    parts: usize,
+) -> Result<()> {
+    let (Backing::Directory(dir) | Backing::ReadOnly(dir)) = backing else {
+        return Ok(());
+    };
+    let other = (1..=LARGEST_JOB)
+        .filter(|&size| size != parts)
+        .find(|&size| {
+            dir.join(file_name_for(&part_descriptor(descriptor, 0, size)))
+                .exists()
+        });
+    match other {
+        Some(size) => Err(Error::Unsupported(format!(
+            "{} holds this table split over {size} MPI processes: rerun with {size} processes (mpirun -np {size}) or use another --store",
+            dir.display()
+        ))),
+        None => Ok(()),
+    }
+}
