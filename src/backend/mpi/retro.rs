@@ -434,11 +434,15 @@ impl<G: LayeredGame> LayerShare<'_, G> {
     }
 
     /// Judges a position from its moves held here, or asks about the
-    /// others: returns the verdict when no answer could change it.
+    /// others: returns the verdict when no answer could change it (or
+    /// change what is recorded). `initial`: pass 0, where `lower_only` may
+    /// hold; the checks of later passes look at every move.
+    #[allow(clippy::too_many_arguments)]
     fn judge(
         &self,
         cell: u64,
         state: &G::State,
+        initial: bool,
         lower_only: bool,
         remote: &mut Vec<(usize, u64)>,
         queries: &mut Queries<Pending>,
@@ -447,11 +451,19 @@ impl<G: LayeredGame> LayerShare<'_, G> {
             return Some(Verdict::Decided(value));
         }
         let tally = self.look(state, lower_only, remote);
-        // An open move settles nothing while moves seen before it are still
-        // asked about: one of them may win (and a win through the layer
-        // below is seen nowhere else: lower layers are never a frontier).
         if tally.won() || remote.is_empty() {
             return Some(tally.verdict(|| self.game.no_move_value(state)));
+        }
+        if tally.is_open() {
+            // Only a win can still decide the position. In pass 0 one of the
+            // moves asked about may be it — a win through the layer below is
+            // seen nowhere else, as lower layers are never a frontier — but
+            // only a recorded value is worth the question. In later passes a
+            // win arrives through the frontier, as in one process.
+            let win = tally.win_value();
+            if !initial || self.recorded.is_some_and(|only| only != win) {
+                return Some(Verdict::Open);
+            }
         }
         for &(owner, question) in remote.iter() {
             queries.ask(owner, question);
@@ -547,9 +559,14 @@ impl<G: LayeredGame> LayerShare<'_, G> {
                         continue;
                     }
                     seen += 1;
-                    if let Some(verdict) =
-                        self.judge(cell, &state, only_lower_wins, &mut remote, &mut queries)
-                    {
+                    if let Some(verdict) = self.judge(
+                        cell,
+                        &state,
+                        true,
+                        only_lower_wins,
+                        &mut remote,
+                        &mut queries,
+                    ) {
                         decided += decide(cell, verdict);
                     }
                 }
@@ -704,7 +721,7 @@ impl<G: LayeredGame> LayerShare<'_, G> {
                         .unrank(self.layer, Self::rank_of(chunk, cell), &mut state);
                     examined += 1;
                     if let Some(verdict) =
-                        self.judge(cell, &state, false, &mut remote, &mut queries)
+                        self.judge(cell, &state, false, false, &mut remote, &mut queries)
                     {
                         decided += decide(cell, verdict);
                     }

@@ -605,6 +605,19 @@ impl Tally {
         self.won
     }
 
+    /// True once a move leads to an unknown position (or, in pass 0, stays
+    /// in the layer): only a win can decide the position then.
+    #[cfg(feature = "mpi")]
+    pub(crate) fn is_open(&self) -> bool {
+        self.open
+    }
+
+    /// The value a win for the mover is.
+    #[cfg(feature = "mpi")]
+    pub(crate) fn win_value(&self) -> Value {
+        self.win
+    }
+
     /// In pass 0: the position also has a move within its layer, whose
     /// value is not known yet.
     pub(crate) fn stays_in_layer(&mut self) {
