@@ -474,6 +474,9 @@ async function main() {
   });
   $("table").addEventListener("change", drawChart);
   listTables();
+  // The page writes its own hash without this event (replaceState); a new
+  // hash from outside (a link, the address bar) is a new view.
+  window.addEventListener("hashchange", () => location.reload());
   if (wanted.position) await visit(wanted.position, true);
   else await startPosition();
 }
