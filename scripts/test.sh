@@ -8,9 +8,11 @@ cd "$(dirname "$0")/.."
 # QBF solver the encodings are checked with, and Mesa's software Vulkan
 # driver (lavapipe) with the Vulkan loader, on which the GPU kernels are
 # tested where there is no GPU; Open MPI (with libclang for the MPI
-# binding's bindgen), for the distributed BFS of `--features mpi`. As root
-# on a fresh machine they are installed through apt.
-packages=(depqbf mesa-vulkan-drivers libvulkan1 libopenmpi-dev openmpi-bin libclang-dev)
+# binding's bindgen), for the distributed BFS of `--features mpi`;
+# Chromium and its WebDriver, in which tests/serve.rs drives the explorer
+# page of `bitsolve serve`. As root on a fresh machine they are installed
+# through apt.
+packages=(depqbf mesa-vulkan-drivers libvulkan1 libopenmpi-dev openmpi-bin libclang-dev chromium chromium-driver)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -8,6 +8,7 @@
 
 pub mod backend;
 pub mod cli;
+pub mod diagram;
 pub mod error;
 pub mod games;
 pub mod hash;

@@ -169,6 +169,9 @@ pub trait Picture: Space {
     /// ("flip 4", "U2", "d2-d4"): what a solution prints.
     fn move_name(&self, from: &Self::State, to: &Self::State) -> String;
 
+    /// The state as data for drawing programs (the explorer's boards).
+    fn diagram(&self, state: &Self::State) -> crate::diagram::Diagram;
+
     /// What the space's goal positions are, for reports.
     fn goal_label(&self) -> String {
         "goal".to_string()

@@ -3,6 +3,7 @@
 
 mod bench;
 mod bfs;
+mod database;
 mod format;
 mod games;
 mod games_list;
@@ -12,7 +13,9 @@ mod mpi_job;
 mod plot;
 mod progress;
 mod qbf;
+mod query;
 mod retro;
+mod serve;
 mod show;
 mod solve;
 mod verify;
@@ -63,9 +66,13 @@ enum Command {
     /// Two-bit retrograde analysis of a two-player game, layer by layer.
     Retro(retro::RetroArgs),
     /// The value of a position and of every move from it, from a solved database.
-    Query(retro::QueryArgs),
+    Query(query::QueryArgs),
     /// Play against the perfect player of a solved database in the terminal.
-    Play(retro::PlayArgs),
+    Play(query::PlayArgs),
+    /// A position explorer in the browser: an HTTP server (loopback by
+    /// default) with a JSON API over the given stores and a page that draws
+    /// positions and their moves' values.
+    Serve(serve::ServeArgs),
     /// Check a store's table files (or one file) against their checksums:
     /// exit 0 only when every one is intact.
     Verify(verify::VerifyArgs),
@@ -196,6 +203,7 @@ impl Command {
             Command::Retro(_) => "retro",
             Command::Query(_) => "query",
             Command::Play(_) => "play",
+            Command::Serve(_) => "serve",
             Command::Verify(_) => "verify",
             Command::Qbf(_) => "qbf",
         }
@@ -216,8 +224,9 @@ fn run(command: Command, job: &mpi_job::Job) -> Result<()> {
         Command::Show(args) => show::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Retro(args) => retro::run_retro(args, job),
-        Command::Query(args) => retro::run_query(args),
-        Command::Play(args) => retro::run_play(args),
+        Command::Query(args) => query::run_query(args),
+        Command::Play(args) => query::run_play(args),
+        Command::Serve(args) => serve::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Qbf(command) => qbf::run(command),
     }

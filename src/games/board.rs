@@ -9,6 +9,7 @@
 use std::path::Path;
 
 use super::text_file::read_text;
+use crate::diagram::{Cell as DiagramCell, Diagram, Style};
 use crate::error::{Error, Result, quoted};
 
 /// A board may have at most 64 cells, so a set of cells is a u64 mask.
@@ -102,6 +103,11 @@ const BUILT_IN: [(&str, &str); 5] = [
 ];
 
 impl Board {
+    /// The names of the boards shipped with the program.
+    pub fn built_in_names() -> Vec<&'static str> {
+        BUILT_IN.iter().map(|(name, _)| *name).collect()
+    }
+
     /// A built-in board by name, or else a board file at that path.
     pub fn load(name_or_path: &str) -> Result<Board> {
         if let Some((name, text)) = BUILT_IN.iter().find(|(name, _)| *name == name_or_path) {
@@ -359,6 +365,27 @@ impl Board {
     /// "d2-d4": a piece's move from one cell to another.
     pub fn move_name(&self, from: usize, to: usize) -> String {
         format!("{}-{}", self.cell_name(from), self.cell_name(to))
+    }
+
+    /// The board as a diagram: every cell at its grid point, named as
+    /// moves name it, with `piece(cell)` on it.
+    pub fn diagram(&self, style: Style, piece: impl Fn(usize) -> Option<String>) -> Diagram {
+        let cells = (0..self.cells())
+            .map(|cell| {
+                let (row, column) = self.positions[cell];
+                DiagramCell {
+                    name: self.cell_name(cell),
+                    row,
+                    column,
+                    piece: piece(cell),
+                }
+            })
+            .collect();
+        Diagram {
+            rows: self.rows,
+            columns: self.columns,
+            ..Diagram::new(style, cells)
+        }
     }
 
     /// The board drawn with `symbol(cell)` on each cell and spaces between.

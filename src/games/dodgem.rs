@@ -23,6 +23,7 @@
 
 use super::registry::{GameOptions, OptionSpec, RegisteredTwoPlayer};
 use super::two_player::TwoPlayerGame;
+use crate::diagram::{Cell, Diagram, Style};
 use crate::error::{Error, Result, quoted};
 use crate::hash::BinomialRanker;
 use crate::search::retro2::{LayeredGame, Player, Successor, Value};
@@ -325,6 +326,27 @@ impl TwoPlayerGame for Dodgem {
             "red to move\n"
         });
         picture
+    }
+
+    /// The squares top row first, named as moves name them ("a1" is the
+    /// bottom left), with `B` and `R` cars.
+    fn diagram(&self, state: &DodgemState) -> Diagram {
+        let n = self.n;
+        let cells = (0..n * n)
+            .map(|square| {
+                let (row, column) = (square / n, square % n);
+                Cell {
+                    name: format!("{}{}", (b'a' + column as u8) as char, row + 1),
+                    row: n - 1 - row,
+                    column,
+                    piece: match self.symbol(state, square) {
+                        '.' => None,
+                        car => Some(car.to_string()),
+                    },
+                }
+            })
+            .collect();
+        Diagram::new(Style::Squares, cells)
     }
 
     /// "B../B../.RR:blue": rows from the top, then the side to move.

@@ -29,6 +29,7 @@
 use super::board::{Board, MaskMap, ORTHOGONAL};
 use super::registry::{GameOptions, OptionSpec, RegisteredTwoPlayer};
 use super::two_player::TwoPlayerGame;
+use crate::diagram::{Diagram, Style};
 use crate::error::{Error, Result, quoted};
 use crate::hash::{BinomialRanker, BinomialRun};
 use crate::search::retro2::{LayeredGame, Player, Successor, Value};
@@ -526,6 +527,22 @@ impl TwoPlayerGame for FoxGeese {
 
     fn draw(&self, position: &FoxGeeseState) -> String {
         FoxGeese::draw(self, position)
+    }
+
+    /// The points with `F` and `g` on them, joined by the lines pieces
+    /// move along.
+    fn diagram(&self, position: &FoxGeeseState) -> Diagram {
+        let mut diagram = self
+            .board
+            .diagram(Style::Points, |cell| match symbol(position, cell) {
+                '.' => None,
+                piece => Some(piece.to_string()),
+            });
+        diagram.lines = (0..CELLS)
+            .flat_map(|cell| self.lines[cell].iter().map(move |line| [cell, line.next]))
+            .filter(|[cell, next]| cell < next)
+            .collect();
+        diagram
     }
 
     /// The fox on the centre and `geese` (default 8) geese filling the

@@ -15,6 +15,7 @@
 
 use super::board::{Board, Mark, ORTHOGONAL};
 use super::registry::{GameOptions, OptionSpec, Registered};
+use crate::diagram::{Diagram, Style};
 use crate::error::{Error, Result, quoted};
 use crate::hash::{BinomialRanker, BinomialRun};
 use crate::kernel::{self, Program};
@@ -264,6 +265,15 @@ impl Picture for FrogsToads {
 
     fn draw(&self, state: &FrogsState) -> String {
         self.board.draw(|cell| symbol(state, cell))
+    }
+
+    /// The cells with `b` and `w` pieces; the empty cell holds none.
+    fn diagram(&self, state: &FrogsState) -> Diagram {
+        self.board
+            .diagram(Style::Squares, |cell| match symbol(state, cell) {
+                '_' => None,
+                piece => Some(piece.to_string()),
+            })
     }
 }
 

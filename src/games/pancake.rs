@@ -17,6 +17,7 @@
 
 use super::permutation_state::{PermutationBuffer, check_permutation, parse_numbers};
 use super::registry::{GameOptions, OptionSpec, Registered};
+use crate::diagram::{Diagram, Style};
 use crate::error::{Error, Result};
 use crate::hash::permutation::factorial;
 use crate::hash::prefix_lehmer::{self, PrefixWalk, UnrankCache};
@@ -258,6 +259,25 @@ impl Picture for Pancake {
             .fold(0, |acc, (position, _)| acc | 1 << position);
         state.stack_rank = prefix_lehmer::rank(state.stack.as_slice());
         Ok(state)
+    }
+
+    /// The stack from the top: each pancake's size, negative when its
+    /// burned side is up.
+    fn diagram(&self, state: &PancakeState) -> Diagram {
+        let sizes = state
+            .stack
+            .as_slice()
+            .iter()
+            .enumerate()
+            .map(|(position, &size)| {
+                let sign = if state.burned_up >> position & 1 == 1 {
+                    -1
+                } else {
+                    1
+                };
+                Some((sign * (size as i64 + 1)).to_string())
+            });
+        Diagram::column(Style::Stack, sizes)
     }
 
     /// "3,-1,2": sizes from the top, a minus sign for a burned side up.

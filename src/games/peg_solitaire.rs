@@ -16,6 +16,7 @@
 
 use super::board::{Board, Mark, MaskMap, ORTHOGONAL};
 use super::registry::{GameOptions, OptionSpec, Registered};
+use crate::diagram::{Diagram, Style};
 use crate::error::{Error, Result, quoted};
 use crate::hash::{BinomialRanker, BinomialRun};
 use crate::kernel::{self, Program};
@@ -342,6 +343,13 @@ impl Picture for PegSolitaire {
             second
         };
         self.board.move_name(jumper, landed)
+    }
+
+    /// The holes, with `o` on those holding a peg.
+    fn diagram(&self, pegs: &Pegs) -> Diagram {
+        self.board.diagram(Style::Squares, |cell| {
+            (pegs.mask >> cell & 1 == 1).then(|| "o".to_string())
+        })
     }
 
     /// The board with pegs drawn as `o` and holes as `.`.

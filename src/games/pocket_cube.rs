@@ -28,6 +28,7 @@
 
 use super::permutation_state::parse_numbers;
 use super::registry::{GameOptions, OptionSpec, Registered};
+use crate::diagram::{Cell, Diagram, Style};
 use crate::error::{Error, Result, quoted};
 use crate::hash::permutation::{rank_mr, unrank_mr};
 use crate::kernel::Program;
@@ -370,6 +371,33 @@ impl Picture for PocketCube {
             .iter()
             .find(|turn| turn.apply(from) == *to)
             .map_or_else(|| "no turn".to_string(), |turn| turn.name.clone())
+    }
+
+    /// The net as `draw` lays it out (U above L F R B, D below), each
+    /// sticker named by its face and index and showing its home face.
+    fn diagram(&self, state: &CubeState) -> Diagram {
+        let [u, r, f, d, l, b] = self.stickers(state);
+        // (face, its letter, its 2x2 block's top-left row and column).
+        let faces = [
+            (u, 'U', 0, 2),
+            (l, 'L', 2, 0),
+            (f, 'F', 2, 2),
+            (r, 'R', 2, 4),
+            (b, 'B', 2, 6),
+            (d, 'D', 4, 2),
+        ];
+        let cells = faces
+            .iter()
+            .flat_map(|&(stickers, letter, top, left)| {
+                (0..4).map(move |index| Cell {
+                    name: format!("{letter}{index}"),
+                    row: top + index / 2,
+                    column: left + index % 2,
+                    piece: Some(stickers[index].to_string()),
+                })
+            })
+            .collect();
+        Diagram::new(Style::Net, cells)
     }
 
     /// The cube's net (U on top, then L F R B, then D; each sticker shows

@@ -18,6 +18,7 @@
 
 use super::permutation_state::{PermutationBuffer, check_permutation, parse_numbers};
 use super::registry::{GameOptions, OptionSpec, Registered};
+use crate::diagram::{Cell, Diagram, Style};
 use crate::error::{Error, Result};
 use crate::hash::permutation::{factorial, is_odd};
 use crate::hash::prefix_lehmer::{self, UnrankCache};
@@ -296,6 +297,22 @@ impl Picture for SlidingTile {
             "left"
         };
         format!("{tile} {direction}")
+    }
+
+    /// The tiles on their squares by number; the blank holds none.
+    fn diagram(&self, state: &SlidingTileState) -> Diagram {
+        let cells = self
+            .board(state)
+            .into_iter()
+            .enumerate()
+            .map(|(square, tile)| Cell {
+                name: square.to_string(),
+                row: square / self.width,
+                column: square % self.width,
+                piece: (tile != 0).then(|| tile.to_string()),
+            })
+            .collect();
+        Diagram::new(Style::Squares, cells)
     }
 
     fn draw(&self, state: &SlidingTileState) -> String {

@@ -21,6 +21,7 @@
 
 use super::permutation_state::{PermutationBuffer, check_permutation, parse_numbers};
 use super::registry::{GameOptions, OptionSpec, Registered};
+use crate::diagram::{Diagram, Style};
 use crate::error::{Error, Result};
 use crate::hash::permutation::{MAX_PERMUTATION_LEN, factorial, is_odd};
 use crate::hash::prefix_lehmer::{self, PrefixWalk, UnrankCache};
@@ -325,6 +326,16 @@ impl Picture for TopSpin {
         self.read_order(state.ring.as_slice(), 0, &mut order);
         state.order_rank = prefix_lehmer::rank(&order[..self.n - 1]);
         Ok(state)
+    }
+
+    /// The ring's tokens clockwise from token 0, the turnstile over the
+    /// first k.
+    fn diagram(&self, state: &TopSpinState) -> Diagram {
+        let tokens = state.ring.as_slice().iter().map(|t| Some(t.to_string()));
+        Diagram {
+            window: Some(self.k),
+            ..Diagram::row(Style::Ring, tokens)
+        }
     }
 
     /// "0,2,1,3,4,5": the ring clockwise from token 0.

@@ -65,6 +65,9 @@ pub trait TwoPlayerGame: LayeredGame {
     /// The position drawn for a terminal, the side to move included.
     fn draw(&self, position: &Self::Position) -> String;
 
+    /// The position as data for drawing programs (the explorer's boards).
+    fn diagram(&self, position: &Self::Position) -> crate::diagram::Diagram;
+
     /// Where `play` starts without `--position`; `size` is `play`'s
     /// `--geese`/`--pieces` count where the game has such starts.
     fn start_position(&self, size: Option<usize>) -> Result<Self::Position>;

@@ -13,11 +13,17 @@
 //! either reversible moves or exact layers (every path from a state to the
 //! goal equally long), else a successor's residue could hide a longer path.
 
+use std::path::{Path, PathBuf};
+
 use super::backend::{Backend, TwoBitPasses};
-use super::two_bit_bfs::{UNSEEN, two_bit_bfs_keeping_depths};
-use super::{SearchOptions, SearchReport};
+use super::checkpoint::Checkpoint;
+use super::identity::space_identity;
+use super::two_bit_bfs::{KEEPING_DEPTHS, UNSEEN, two_bit_bfs_keeping_depths};
+use super::{SearchOptions, SearchReport, Silent};
 use crate::error::{Error, Result};
 use crate::space::{MoveFilter, Picture, Space};
+use crate::table::storage::file_name_for;
+use crate::table::{Backing, TwoBitTable};
 
 /// Where an optimal solution leads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,79 +109,181 @@ impl<'a, S: Space> DepthTable<'a, S> {
         self.target
     }
 
-    /// The cell that holds `state`'s distance to the target, mod 3.
-    fn cell_rank(&self, state: &S::State) -> u64 {
-        match self.target {
-            Target::Start => self.space.rank(state),
-            // `Target::of` checked the space inverts.
-            Target::Goal => self.space.inverse_rank(state).expect("the space inverts"),
-        }
-    }
-
-    fn is_target(&self, rank: u64) -> bool {
-        self.ends.contains(&rank)
-    }
-
     /// A shortest sequence of states from `from` to the target, both ends
     /// included (one state when `from` is there already).
     pub fn solution(&mut self, from: &S::State) -> Result<Vec<S::State>> {
-        let space = self.space;
-        let mut path = vec![from.clone()];
-        let mut residue = self.cells.cells(&[self.cell_rank(from)])?[0];
-        if residue == UNSEEN {
-            return Err(Error::InvalidParameter(format!(
-                "this position cannot reach {}",
-                match self.target {
-                    Target::Start => "the start (it lies in another part of the space)",
-                    Target::Goal => "the goal",
-                }
-            )));
-        }
-        let mut successors = Vec::new();
-        let mut states = Vec::new();
-        let mut cell_ranks = Vec::new();
         // Each step lowers the distance by one: the walk ends within the
         // table's depth; the bound only guards against a broken table.
         let bound = self.report.layers.as_ref().map_or(0, Vec::len);
-        while !self.is_target(space.rank(path.last().unwrap())) {
-            if path.len() > bound {
-                return Err(self.broken("leads nowhere from this position"));
+        let cells = &mut self.cells;
+        let broken = |what: &str| broken(self.space, self.report.store.as_deref(), what);
+        walk(
+            self.space,
+            self.target,
+            &self.ends,
+            bound,
+            &mut |ranks| cells.cells(ranks),
+            &broken,
+            from,
+        )
+    }
+}
+
+/// A walk that cannot go on: the stored table (or the game's claim of
+/// reversible moves or exact layers) is wrong.
+fn broken<S: Space>(space: &S, store: Option<&Path>, what: &str) -> Error {
+    let reason = format!("the table of depths for {} {what}", space.descriptor());
+    match store {
+        Some(path) => Error::BadStore {
+            path: path.to_path_buf(),
+            reason,
+        },
+        None => Error::Unsupported(reason),
+    }
+}
+
+/// The cell that holds `state`'s distance to `target`, mod 3.
+fn cell_rank<S: Space>(space: &S, target: Target, state: &S::State) -> u64 {
+    match target {
+        Target::Start => space.rank(state),
+        // `Target::of` checked the space inverts.
+        Target::Goal => space.inverse_rank(state).expect("the space inverts"),
+    }
+}
+
+/// Walks down a table of depths mod 3 from `from` to one of `ends` (ranks
+/// of the target), reading cells through `cells`; at most `bound` steps.
+fn walk<S: Space>(
+    space: &S,
+    target: Target,
+    ends: &[u64],
+    bound: usize,
+    cells: &mut dyn FnMut(&[u64]) -> Result<Vec<u8>>,
+    broken: &dyn Fn(&str) -> Error,
+    from: &S::State,
+) -> Result<Vec<S::State>> {
+    let mut path = vec![from.clone()];
+    let mut residue = cells(&[cell_rank(space, target, from)])?[0];
+    if residue == UNSEEN {
+        return Err(Error::InvalidParameter(format!(
+            "this position cannot reach {}",
+            match target {
+                Target::Start => "the start (it lies in another part of the space)",
+                Target::Goal => "the goal",
             }
-            successors.clear();
-            space.expand(path.last().unwrap(), MoveFilter::All, |rank| {
-                successors.push(rank)
-            });
-            states.clear();
-            cell_ranks.clear();
-            for &rank in &successors {
-                let mut state = space.new_state();
-                space.unrank(rank, &mut state);
-                cell_ranks.push(self.cell_rank(&state));
-                states.push(state);
-            }
-            let closer = (residue + 2) % 3;
-            let found = self.cells.cells(&cell_ranks)?;
-            let Some(step) = found.iter().position(|&cell| cell == closer) else {
-                return Err(self.broken(&format!(
-                    "has no move one step closer from a position at depth {residue} mod 3"
-                )));
-            };
-            path.push(states.swap_remove(step));
-            residue = closer;
+        )));
+    }
+    let mut successors = Vec::new();
+    let mut states = Vec::new();
+    let mut cell_ranks = Vec::new();
+    while !ends.contains(&space.rank(path.last().unwrap())) {
+        if path.len() > bound {
+            return Err(broken("leads nowhere from this position"));
         }
-        Ok(path)
+        successors.clear();
+        space.expand(path.last().unwrap(), MoveFilter::All, |rank| {
+            successors.push(rank)
+        });
+        states.clear();
+        cell_ranks.clear();
+        for &rank in &successors {
+            let mut state = space.new_state();
+            space.unrank(rank, &mut state);
+            cell_ranks.push(cell_rank(space, target, &state));
+            states.push(state);
+        }
+        let closer = (residue + 2) % 3;
+        let found = cells(&cell_ranks)?;
+        let Some(step) = found.iter().position(|&cell| cell == closer) else {
+            return Err(broken(&format!(
+                "has no move one step closer from a position at depth {residue} mod 3"
+            )));
+        };
+        path.push(states.swap_remove(step));
+        residue = closer;
+    }
+    Ok(path)
+}
+
+/// A finished table of depths that `solve --store` kept, opened read-only
+/// (checked against its checksums) to answer walks without a search: what
+/// the explorer reads for one-player games.
+pub struct StoredDepths {
+    table: TwoBitTable,
+    target: Target,
+    ends: Vec<u64>,
+    /// States per BFS layer, from the table's record.
+    pub layers: Vec<u64>,
+    path: PathBuf,
+}
+
+impl StoredDepths {
+    /// The table of depths of `space` in `dir`, or `None` when the store
+    /// has none; an unfinished or damaged one is an error.
+    pub fn open<S: Space>(space: &S, dir: &Path) -> Result<Option<Self>> {
+        let target = Target::of(space)?;
+        let identity = space_identity(space, KEEPING_DEPTHS, 2);
+        let path = dir.join(file_name_for(&identity.descriptor));
+        if !path.exists() {
+            return Ok(None);
+        }
+        let backing = Backing::ReadOnly(dir.to_path_buf());
+        let (table, record) = TwoBitTable::open(&backing, identity, UNSEEN, &Silent)?;
+        let checkpoint = Checkpoint::read(table.storage(), record)?;
+        let Some(checkpoint) = checkpoint.filter(|c| c.complete) else {
+            return Err(Error::BadStore {
+                path,
+                reason:
+                    "its table of depths is not finished (run solve with this store to finish it)"
+                        .into(),
+            });
+        };
+        Ok(Some(StoredDepths {
+            table,
+            target,
+            ends: match target {
+                Target::Start => space.start_ranks(),
+                Target::Goal => space.goal_ranks(),
+            },
+            layers: checkpoint.counts,
+            path,
+        }))
     }
 
-    /// A walk that cannot go on: the stored table (or the game's claim of
-    /// reversible moves or exact layers) is wrong.
-    fn broken(&self, what: &str) -> Error {
-        let reason = format!("the table of depths for {} {what}", self.space.descriptor());
-        match &self.report.store {
-            Some(path) => Error::BadStore {
-                path: path.clone(),
-                reason,
-            },
-            None => Error::Unsupported(reason),
-        }
+    pub fn target(&self) -> Target {
+        self.target
+    }
+
+    /// A shortest sequence of states from `from` to the target (see
+    /// [`DepthTable::solution`]).
+    pub fn solution<S: Space>(&self, space: &S, from: &S::State) -> Result<Vec<S::State>> {
+        let table = &self.table;
+        let size = table.len();
+        let mut cells = |ranks: &[u64]| -> Result<Vec<u8>> {
+            ranks
+                .iter()
+                .map(|&rank| {
+                    if rank < size {
+                        Ok(table.get(rank))
+                    } else {
+                        Err(broken(
+                            space,
+                            Some(&self.path),
+                            "has fewer cells than the space",
+                        ))
+                    }
+                })
+                .collect()
+        };
+        let broken = |what: &str| broken(space, Some(&self.path), what);
+        walk(
+            space,
+            self.target,
+            &self.ends,
+            self.layers.len(),
+            &mut cells,
+            &broken,
+            from,
+        )
     }
 }

@@ -36,6 +36,9 @@ use crate::space::Space;
 
 pub const UNSEEN: u8 = 3;
 
+/// What a table of kept depths is called in its identity (and so its file).
+pub const KEEPING_DEPTHS: &str = "two-bit BFS keeping depth mod 3";
+
 /// Value of the cells of layer `layer` while they wait to be expanded.
 pub fn frontier_value(layer: usize) -> u8 {
     1 + (layer % 2) as u8
@@ -99,7 +102,7 @@ fn run<'a, S: Space, B: Backend>(
 ) -> Result<(SearchReport, Box<dyn TwoBitPasses + 'a>)> {
     let label = match cells {
         Cells::Seen => "two-bit BFS",
-        Cells::DepthMod3 => "two-bit BFS keeping depth mod 3",
+        Cells::DepthMod3 => KEEPING_DEPTHS,
     };
     let request = TableRequest {
         backing: &options.backing,

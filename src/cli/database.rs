@@ -1,0 +1,224 @@
+//! A store of solved two-player layers as a database: the value and the
+//! distance of any position, read from the layer files `retro --store`
+//! wrote. `query`, `play` and the explorer (`serve`) all read through it;
+//! the explorer keeps one [`TableCache`] for its whole run, so a layer is
+//! opened and checked once and every later answer is a lookup.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::error::{Error, Result};
+use crate::games::two_player::TwoPlayerGame;
+use crate::search::retro2::distances::{NO_DISTANCE, read_distances};
+use crate::search::retro2::{Player, Value, open_layer};
+use crate::search::{Progress, Silent};
+use crate::table::storage::file_name_for;
+use crate::table::{Backing, TwoBitTable};
+
+/// Layer tables opened read-only and checked, by file; shared between
+/// databases and threads.
+#[derive(Default)]
+pub struct TableCache {
+    values: Mutex<HashMap<PathBuf, Arc<TwoBitTable>>>,
+    /// A layer's distances by its values file (`None`: the store has none).
+    distances: Mutex<HashMap<PathBuf, Arc<Option<Vec<u16>>>>>,
+}
+
+impl TableCache {
+    /// The table cached for `file`, or the one `open` gives (then cached).
+    /// The lock is not held while a table is opened: checking a large file
+    /// takes a while, and other layers are answered meanwhile.
+    fn get_or_open<T>(
+        map: &Mutex<HashMap<PathBuf, Arc<T>>>,
+        file: &Path,
+        open: impl FnOnce() -> Result<T>,
+    ) -> Result<Arc<T>> {
+        let lock = || map.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(found) = lock().get(file) {
+            return Ok(found.clone());
+        }
+        let opened = Arc::new(open()?);
+        Ok(lock().entry(file.to_path_buf()).or_insert(opened).clone())
+    }
+
+    /// Layer tables held open.
+    pub fn open_tables(&self) -> usize {
+        self.values
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
+    }
+}
+
+/// The solved layers of a store, opened on demand for reading values.
+/// Layers are opened read-only (a query never writes a store, and may read
+/// one on read-only media) and each is checked against its checksums in
+/// full when first opened.
+pub struct Database<'a, G: TwoPlayerGame> {
+    game: &'a G,
+    name: &'a str,
+    dir: &'a Path,
+    cache: &'a TableCache,
+    /// This database's own handles on the cache's tables, by layer.
+    layers: Vec<Option<Arc<TwoBitTable>>>,
+    distances: Vec<Option<Arc<Option<Vec<u16>>>>>,
+    /// Shows the check of a large layer file as it is opened.
+    progress: &'a dyn Progress,
+}
+
+impl<'a, G: TwoPlayerGame> Database<'a, G> {
+    /// The database of `game` (called `name` on the command line) in `dir`.
+    pub fn new(game: &'a G, name: &'a str, dir: &'a Path, cache: &'a TableCache) -> Self {
+        Database {
+            game,
+            name,
+            dir,
+            cache,
+            layers: (0..=game.max_layer()).map(|_| None).collect(),
+            distances: (0..=game.max_layer()).map(|_| None).collect(),
+            progress: &Silent,
+        }
+    }
+
+    /// The same database, showing on `progress` the check of each layer
+    /// file it opens.
+    pub fn showing(self, progress: &'a dyn Progress) -> Self {
+        Database { progress, ..self }
+    }
+
+    /// The file of `game`'s layer `layer` in the store.
+    fn layer_file(&self, game: &G, layer: usize) -> PathBuf {
+        let descriptor = format!("{}; retrograde values", game.layer_descriptor(layer));
+        self.dir.join(file_name_for(&descriptor))
+    }
+
+    /// The `retro` command that solves `layer` for this game, with its
+    /// variant's flags (a layer solved without them is another table).
+    fn solve_command(&self, layer: usize) -> String {
+        format!(
+            "bitsolve retro {}{} --layers 1..{} --store {}",
+            self.name,
+            self.game.variant_flags(),
+            // Layer 0 is solved by every run; ranges start at 1.
+            layer.max(1),
+            self.dir.display()
+        )
+    }
+
+    /// Why the store cannot answer for `layer`: which variants it holds
+    /// the layer for instead, if any, and the command that would solve it.
+    fn missing_layer(&self, layer: usize) -> String {
+        let held: Vec<String> = self
+            .game
+            .other_variants()
+            .iter()
+            .filter(|other| self.layer_file(other, layer).exists())
+            .map(|other| match other.variant_flags() {
+                flags if flags.is_empty() => "without flags".to_string(),
+                flags => format!("with{flags}"),
+            })
+            .collect();
+        let held = if held.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (it holds that layer solved {}, a different table)",
+                held.join(" and ")
+            )
+        };
+        format!(
+            "the layer of {}{} is not in {}{held}; run: {}",
+            self.game.layer_name(layer),
+            match self.game.variant_flags() {
+                flags if flags.is_empty() => String::new(),
+                flags => format!(" solved with{flags}"),
+            },
+            self.dir.display(),
+            self.solve_command(layer)
+        )
+    }
+
+    /// Why the store cannot answer for `position`, when its layer's file
+    /// is not there.
+    pub fn missing(&self, position: &G::Position) -> Option<String> {
+        let (layer, _) = self.game.locate(position);
+        (!self.layer_file(self.game, layer).exists()).then(|| self.missing_layer(layer))
+    }
+
+    /// Opens (or finds in the cache) the table of `layer`, refusing one
+    /// that is missing or not completely solved.
+    fn open(&self, layer: usize) -> Result<TwoBitTable> {
+        if !self.layer_file(self.game, layer).exists() {
+            return Err(Error::InvalidParameter(self.missing_layer(layer)));
+        }
+        let backing = Backing::ReadOnly(self.dir.to_path_buf());
+        let (table, checkpoint) = open_layer(self.game, layer, &backing, self.progress)?;
+        if !checkpoint.is_some_and(|c| c.complete) {
+            return Err(Error::InvalidParameter(format!(
+                "the layer of {} in {} is not completely solved yet; finish it: {}",
+                self.game.layer_name(layer),
+                self.dir.display(),
+                self.solve_command(layer)
+            )));
+        }
+        Ok(table)
+    }
+
+    pub fn value(&mut self, position: &G::Position) -> Result<Value> {
+        let (layer, rank) = self.game.locate(position);
+        if self.layers[layer].is_none() {
+            let file = self.layer_file(self.game, layer);
+            let table = TableCache::get_or_open(&self.cache.values, &file, || self.open(layer))?;
+            self.layers[layer] = Some(table);
+        }
+        let table = self.layers[layer].as_ref().expect("opened above");
+        Ok(Value::from_bits(table.get(rank)))
+    }
+
+    /// The position's distance to the end in plies, where the store keeps
+    /// distances (`retro --distances`) and the position has a finite one.
+    pub fn distance(&mut self, position: &G::Position) -> Result<Option<u16>> {
+        let (layer, rank) = self.game.locate(position);
+        if self.distances[layer].is_none() {
+            let file = self.layer_file(self.game, layer);
+            let found = TableCache::get_or_open(&self.cache.distances, &file, || {
+                read_distances(self.game, layer, self.dir)
+            })?;
+            self.distances[layer] = Some(found);
+        }
+        let found = self.distances[layer].as_ref().expect("read above");
+        Ok(found
+            .as_ref()
+            .as_ref()
+            .and_then(|table| table.get(rank as usize).copied())
+            .filter(|&d| d != NO_DISTANCE))
+    }
+}
+
+/// "won for the fox in 12 plies".
+pub fn describe_with<G: TwoPlayerGame>(game: &G, value: Value, distance: Option<u16>) -> String {
+    match distance {
+        Some(plies) if matches!(value, Value::FirstWins | Value::SecondWins) => {
+            format!("{} in {plies} plies", describe(game, value))
+        }
+        _ => describe(game, value),
+    }
+}
+
+/// "won for the fox", "drawn".
+pub fn describe<G: TwoPlayerGame>(game: &G, value: Value) -> String {
+    match value {
+        Value::FirstWins => format!("won for {}", game.side_label(Player::First)),
+        Value::SecondWins => format!("won for {}", game.side_label(Player::Second)),
+        Value::Draw => "drawn".to_string(),
+        Value::Unknown => "not solved".to_string(),
+    }
+}
+
+/// The database directory `query` and `play` both need.
+pub fn store_of(store: &Option<PathBuf>) -> Result<&PathBuf> {
+    store
+        .as_ref()
+        .ok_or_else(|| Error::InvalidParameter("give --store DIR".into()))
+}

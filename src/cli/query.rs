@@ -1,0 +1,225 @@
+//! `bitsolve query` and `play`: what a database of solved layers knows
+//! about a position of a two-player game, and a game against its perfect
+//! player in the terminal. Written once for every [`TwoPlayerGame`].
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use clap::Args;
+use serde_json::json;
+
+use super::database::{Database, TableCache, describe, describe_with, store_of};
+use super::games::TwoPlayerSpec;
+use super::progress::Display;
+use crate::error::{Error, Result};
+use crate::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
+use crate::search::retro2::{Player, Value};
+
+#[derive(Args, Debug)]
+pub struct QueryArgs {
+    #[command(subcommand)]
+    game: TwoPlayerSpec,
+    /// The database directory written by `bitsolve retro --store`.
+    #[arg(long, value_name = "DIR", global = true)]
+    store: Option<PathBuf>,
+    /// The position in the game's text form (Fox-and-Geese: 33 points in
+    /// cell order, 'F' fox, 'g' goose, '.' empty; Dodgem: rows from the
+    /// top, 'B' blue, 'R' red, '.' empty, separated by '/'), then ':' and
+    /// the side to move.
+    #[arg(long, global = true)]
+    position: Option<String>,
+    /// Print one JSON object on stdout.
+    #[arg(long, global = true)]
+    json: bool,
+}
+
+struct Query<'a> {
+    args: &'a QueryArgs,
+}
+
+pub(super) fn run_query(args: QueryArgs) -> Result<()> {
+    args.game.visit(Query { args: &args })
+}
+
+impl TwoPlayerVisitor for Query<'_> {
+    type Output = ();
+
+    fn visit<G: TwoPlayerGame>(self, game: &G) -> Result<()> {
+        let args = self.args;
+        let dir = store_of(&args.store)?;
+        let text = args
+            .position
+            .as_ref()
+            .ok_or_else(|| Error::InvalidParameter("give --position".into()))?;
+        let position = game.parse_position(text)?;
+        let (cache, display) = (TableCache::default(), Display::new(None, None));
+        let mut database = Database::new(game, args.game.name(), dir, &cache).showing(&display);
+        let value = database.value(&position)?;
+        let distance = database.distance(&position)?;
+        let mut moves = Vec::new();
+        for next in game.moves(&position) {
+            moves.push((
+                game.move_name(&position, &next),
+                database.value(&next)?,
+                database.distance(&next)?,
+            ));
+        }
+        display.finish();
+        if args.json {
+            let listed: Vec<serde_json::Value> = moves
+                .iter()
+                .map(|(name, v, d)| json!({"move": name, "value": describe(game, *v), "distance": d}))
+                .collect();
+            println!(
+                "{}",
+                json!({
+                    "position": game.position_text(&position),
+                    "to_move": game.side_name(game.side_to_move(&position)),
+                    "value": describe(game, value),
+                    "distance": distance,
+                    "moves": listed,
+                })
+            );
+            return Ok(());
+        }
+        print!("{}", game.draw(&position));
+        println!("value: {}", describe_with(game, value, distance));
+        for (name, value, distance) in moves {
+            println!("  {name:<8} {}", describe_with(game, value, distance));
+        }
+        Ok(())
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    #[command(subcommand)]
+    game: TwoPlayerSpec,
+    /// The database directory written by `bitsolve retro --store`.
+    #[arg(long, value_name = "DIR", global = true)]
+    store: Option<PathBuf>,
+    /// The side you play (fox or geese; blue or red); the program plays the
+    /// other perfectly.
+    #[arg(long, global = true)]
+    side: Option<String>,
+    /// Start position (default: the game's start; Fox-and-Geese: the fox in
+    /// the centre and the geese on the points of the lowest rows they fill,
+    /// the geese to move).
+    #[arg(long, global = true)]
+    position: Option<String>,
+    /// Fox-and-Geese: the number of geese of the default start (8).
+    #[arg(long, global = true, conflicts_with = "position")]
+    geese: Option<usize>,
+}
+
+struct Play<'a> {
+    args: &'a PlayArgs,
+}
+
+pub(super) fn run_play(args: PlayArgs) -> Result<()> {
+    args.game.visit(Play { args: &args })
+}
+
+impl TwoPlayerVisitor for Play<'_> {
+    type Output = ();
+
+    fn visit<G: TwoPlayerGame>(self, game: &G) -> Result<()> {
+        let args = self.args;
+        let dir = store_of(&args.store)?;
+        let sides = [Player::First, Player::Second].map(|p| game.side_name(p));
+        let human = match args.side.as_deref() {
+            Some(name) if name == sides[0] => Player::First,
+            Some(name) if name == sides[1] => Player::Second,
+            _ => {
+                return Err(Error::InvalidParameter(format!(
+                    "give --side {}|{}",
+                    sides[0], sides[1]
+                )));
+            }
+        };
+        let mut position = match &args.position {
+            Some(text) => game.parse_position(text)?,
+            None => game.start_position(args.geese)?,
+        };
+        let (cache, display) = (TableCache::default(), Display::new(None, None));
+        let mut database = Database::new(game, args.game.name(), dir, &cache).showing(&display);
+        // Check the database answers before the first move.
+        database.value(&position)?;
+        display.finish();
+        let stdin = std::io::stdin();
+        let mut lines = stdin.lock().lines();
+        let mut seed = 0x2545_f491_4f6c_dd1du64 ^ game.locate(&position).1;
+        loop {
+            print!("{}", game.draw(&position));
+            let value = database.value(&position)?;
+            let distance = database.distance(&position)?;
+            println!("value: {}", describe_with(game, value, distance));
+            let moves = game.moves(&position);
+            let mover = game.side_to_move(&position);
+            // Without moves (or pieces) the rules have decided the
+            // position, and its value says how.
+            if moves.is_empty() {
+                println!("no move left: {}", describe(game, value));
+                return Ok(());
+            }
+            if game.locate(&position).0 == 0 {
+                println!("no pieces left: {}", describe(game, value));
+                return Ok(());
+            }
+            let next = if mover == human {
+                let names: Vec<String> =
+                    moves.iter().map(|m| game.move_name(&position, m)).collect();
+                print!("your move ({}), or 'quit': ", names.join(" "));
+                std::io::stdout().flush().ok();
+                let Some(line) = lines.next() else {
+                    return Ok(());
+                };
+                let line = line.map_err(|e| Error::io("cannot read the move", e))?;
+                let answer = line.trim().replace('X', "x");
+                if answer == "quit" {
+                    return Ok(());
+                }
+                match names
+                    .iter()
+                    .position(|name| *name == answer || name.replace('x', "-") == answer)
+                {
+                    Some(index) => moves[index].clone(),
+                    None => {
+                        println!("'{answer}' is not a legal move here");
+                        continue;
+                    }
+                }
+            } else {
+                // A move that keeps the best value for the program's side;
+                // ties go by chance.
+                let me = Value::win_for(mover);
+                // With stored distances a win takes the fastest way and a
+                // loss the slowest, so a won game ends within its distance.
+                let mut scored = Vec::new();
+                for next in &moves {
+                    let v = database.value(next)?;
+                    let d = database.distance(next)?;
+                    let score = if v == me {
+                        (2, u16::MAX - d.unwrap_or(u16::MAX))
+                    } else if v == Value::Draw {
+                        (1, 0)
+                    } else {
+                        (0, d.unwrap_or(u16::MAX))
+                    };
+                    scored.push((score, next));
+                }
+                let best = scored.iter().map(|(s, _)| *s).max().unwrap();
+                let choices: Vec<&G::Position> = scored
+                    .into_iter()
+                    .filter(|(s, _)| *s == best)
+                    .map(|(_, m)| m)
+                    .collect();
+                seed = crate::hash::splitmix64(seed);
+                let chosen = choices[(seed % choices.len() as u64) as usize].clone();
+                println!("bitsolve plays {}", game.move_name(&position, &chosen));
+                chosen
+            };
+            position = next;
+        }
+    }
+}

@@ -1,0 +1,452 @@
+//! The JSON API. Every endpoint is a function from the request's decoded
+//! parameters to a JSON value or a [`Failure`]; games are opened by name
+//! and options through the registry, tables through [`Stores`].
+//!
+//! - `GET /api/games`: the games and their options.
+//! - `GET /api/stores`: the stores and their table files.
+//! - `GET /api/layers?store=S&table=FILE`: a finished BFS table's layers.
+//! - `GET /api/start?game=G[&size=N][&option=value...]`: a start position.
+//! - `GET /api/position?game=G&position=TEXT[&store=S][&option=value...]`
+//!   (one-player games also take `rank=R` instead of a position): the
+//!   position's diagram, value and distance, and every move with what it
+//!   leads to.
+
+use serde_json::{Value as Json, json};
+
+use super::http::{Failure, Parameters, printable};
+use super::stores::{Store, Stores, tables};
+use crate::cli::database::{Database, describe};
+use crate::diagram::sketch;
+use crate::games::board::Board;
+use crate::games::registry::{self, GameKind, GameOptions, SpaceVisitor};
+use crate::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
+use crate::search::Target;
+use crate::search::retro2::{Player, Value};
+use crate::space::{MoveFilter, Picture, Space};
+
+type Endpoint = fn(&Stores, &Parameters) -> Result<Json, Failure>;
+
+/// The endpoint at `path`, if there is one.
+pub fn endpoint(path: &str) -> Option<Endpoint> {
+    let found: Endpoint = match path {
+        "/api/games" => games,
+        "/api/stores" => stores,
+        "/api/layers" => layers,
+        "/api/start" => start,
+        "/api/position" => position,
+        _ => return None,
+    };
+    Some(found)
+}
+
+/// Parameters an endpoint reads itself; every other one must be an
+/// option of the game.
+const RESERVED: [&str; 5] = ["game", "store", "position", "rank", "size"];
+
+/// Refuses parameters an endpoint does not read (a misspelt option would
+/// otherwise be silently ignored).
+fn only(parameters: &Parameters, allowed: &[&str]) -> Result<(), Failure> {
+    match parameters.iter().find(|(name, _)| !allowed.contains(name)) {
+        Some((name, _)) => Err(Failure::bad_request(format!(
+            "unknown parameter '{}' (this endpoint takes: {})",
+            printable(name),
+            allowed.join(", ")
+        ))),
+        None => Ok(()),
+    }
+}
+
+fn kind_name(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::OnePlayer => "one-player",
+        GameKind::TwoPlayer => "two-player",
+    }
+}
+
+fn games(_: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
+    only(parameters, &[])?;
+    let games: Vec<Json> = registry::entries()
+        .iter()
+        .map(|entry| {
+            json!({
+                "name": entry.name,
+                "summary": entry.summary,
+                "kind": kind_name(entry.kind),
+                "options": entry.options.iter().map(|o| json!({
+                    "name": o.name,
+                    "value": o.value,
+                    "default": o.default,
+                    "help": o.help,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    Ok(json!({ "games": games, "boards": Board::built_in_names() }))
+}
+
+fn stores(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
+    only(parameters, &[])?;
+    let list: Vec<Json> = stores
+        .list
+        .iter()
+        .enumerate()
+        .map(|(id, store)| json!({"id": id, "name": store.name, "tables": tables(store)}))
+        .collect();
+    Ok(json!({ "stores": list, "open_tables": stores.tables.open_tables() }))
+}
+
+fn layers(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
+    only(parameters, &["store", "table"])?;
+    let store = stores
+        .chosen(parameters)?
+        .ok_or_else(|| Failure::bad_request("give the parameter 'store'"))?;
+    let file = parameters.required("table")?;
+    // The name is looked up among the files the store lists, never joined
+    // onto a path: "../x" or "%2e%2e/x" simply is not one of them.
+    let table = tables(store)
+        .into_iter()
+        .find(|t| t["file"] == file)
+        .ok_or_else(|| {
+            Failure::not_found(format!(
+                "store {} has no table file '{}'",
+                store.name,
+                printable(file)
+            ))
+        })?;
+    let Some(counts) = table["layers"].as_array() else {
+        return Err(Failure::not_found(format!(
+            "'{}' is not a finished BFS table: it has no layers",
+            printable(file)
+        )));
+    };
+    let total: u64 = counts.iter().filter_map(Json::as_u64).sum();
+    Ok(json!({
+        "store": store.name,
+        "table": file,
+        "descriptor": table["descriptor"],
+        "layers": counts,
+        "total": total,
+        "depth": counts.len().saturating_sub(1),
+    }))
+}
+
+/// The game's options from the parameters other than [`RESERVED`] ones:
+/// `name=value`, or for a flag `name`, `name=1` or `name=true` (`0` and
+/// `false` leave it off). Boards are built-in ones only: a board file
+/// would be a path on the server.
+fn game_options(name: &str, parameters: &Parameters) -> Result<GameOptions, Failure> {
+    let entry = registry::entry(name).map_err(|e| Failure::not_found(e.to_string()))?;
+    let mut options = GameOptions::default();
+    for (key, value) in parameters.iter() {
+        if RESERVED.contains(&key) {
+            continue;
+        }
+        let Some(spec) = entry.options.iter().find(|o| o.name == key) else {
+            let known: Vec<&str> = entry.options.iter().map(|o| o.name).collect();
+            return Err(Failure::bad_request(format!(
+                "{name} has no option '{}' (its options: {})",
+                printable(key),
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            )));
+        };
+        match spec.value {
+            None => match value {
+                "" | "1" | "true" => options = options.with_flag(key),
+                "0" | "false" => {}
+                other => {
+                    return Err(Failure::bad_request(format!(
+                        "{key} is a flag: give it as '{key}', '{key}=1' or '{key}=0', not '{}'",
+                        printable(other)
+                    )));
+                }
+            },
+            Some(_) if key == "board" && !Board::built_in_names().contains(&value) => {
+                return Err(Failure::bad_request(format!(
+                    "board '{}' is not a built-in board (the explorer reads no board files): {}",
+                    printable(value),
+                    Board::built_in_names().join(", ")
+                )));
+            }
+            Some(_) => options = options.with(key, value),
+        }
+    }
+    Ok(options)
+}
+
+/// The game the parameters name, opened with their options, handed to a
+/// one- or a two-player visitor.
+fn visit_game<O>(
+    parameters: &Parameters,
+    one: impl SpaceVisitor<Output = O>,
+    two: impl TwoPlayerVisitor<Output = O>,
+) -> Result<O, Failure> {
+    let name = parameters.required("game")?;
+    let options = game_options(name, parameters)?;
+    let found = match registry::entry(name).map_err(|e| Failure::not_found(e.to_string()))? {
+        entry if entry.kind == GameKind::OnePlayer => registry::visit(name, &options, one),
+        _ => registry::visit_two_player(name, &options, two),
+    };
+    found.map_err(Failure::from)
+}
+
+fn start(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
+    let size = match parameters.get("size") {
+        Some(text) => Some(text.parse::<usize>().map_err(|_| {
+            Failure::bad_request(format!(
+                "size must be a whole number, not '{}'",
+                printable(text)
+            ))
+        })?),
+        None => None,
+    };
+    let _ = stores;
+    visit_game(parameters, StartOne { size }, StartTwo { size })
+}
+
+struct StartOne {
+    size: Option<usize>,
+}
+
+impl SpaceVisitor for StartOne {
+    type Output = Json;
+
+    /// The space's first start state (the solved puzzle, or the game's
+    /// opening position).
+    fn visit<S: Space + Picture>(self, space: &S) -> crate::Result<Json> {
+        if self.size.is_some() {
+            return Err(crate::Error::InvalidParameter(
+                "size is for two-player games' starts".into(),
+            ));
+        }
+        let mut state = space.new_state();
+        let rank = space.start_ranks().first().copied().unwrap_or(0);
+        space.unrank(rank, &mut state);
+        Ok(json!({"position": space.position_text(&state), "rank": rank}))
+    }
+}
+
+struct StartTwo {
+    size: Option<usize>,
+}
+
+impl TwoPlayerVisitor for StartTwo {
+    type Output = Json;
+
+    fn visit<G: TwoPlayerGame>(self, game: &G) -> crate::Result<Json> {
+        let start = game.start_position(self.size)?;
+        Ok(json!({"position": game.position_text(&start)}))
+    }
+}
+
+fn position(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
+    let store = stores.chosen(parameters)?;
+    let name = parameters.required("game")?;
+    if parameters.get("size").is_some() {
+        return Err(Failure::bad_request(
+            "size is for /api/start; a position is given by 'position'",
+        ));
+    }
+    let one = OnePlayerPosition {
+        stores,
+        store,
+        parameters,
+    };
+    let two = TwoPlayerPosition {
+        stores,
+        store,
+        name,
+        parameters,
+    };
+    let mut answer = visit_game(parameters, one, two)??;
+    answer["game"] = name.into();
+    answer["store"] = store.map(|s| s.name.clone()).into();
+    Ok(answer)
+}
+
+/// A two-player position, its value and distance from the store (when one
+/// is given), and every move with the value it leads to.
+struct TwoPlayerPosition<'a> {
+    stores: &'a Stores,
+    store: Option<&'a Store>,
+    name: &'a str,
+    parameters: &'a Parameters,
+}
+
+/// A move's value for the side that makes it.
+fn outcome(value: Value, mover: Player) -> &'static str {
+    match value {
+        Value::Draw => "draw",
+        Value::Unknown => "unknown",
+        won if won == Value::win_for(mover) => "win",
+        _ => "loss",
+    }
+}
+
+impl TwoPlayerVisitor for TwoPlayerPosition<'_> {
+    type Output = Result<Json, Failure>;
+
+    fn visit<G: TwoPlayerGame>(self, game: &G) -> crate::Result<Result<Json, Failure>> {
+        if self.parameters.get("rank").is_some() {
+            return Ok(Err(Failure::bad_request(
+                "two-player positions are given as text ('position'), not by rank",
+            )));
+        }
+        let text = match self.parameters.required("position") {
+            Ok(text) => text,
+            Err(failure) => return Ok(Err(failure)),
+        };
+        let position = game.parse_position(text)?;
+        let mover = game.side_to_move(&position);
+        let moves = game.moves(&position);
+        let diagram = game.diagram(&position);
+        let mut database = self
+            .store
+            .map(|store| Database::new(game, self.name, &store.dir, &self.stores.tables));
+        if let Some(database) = &database
+            && let Some(missing) = database.missing(&position)
+        {
+            return Ok(Err(Failure::not_found(missing)));
+        }
+        let mut lookup = |next: &G::Position| -> crate::Result<(Value, Option<u16>)> {
+            match &mut database {
+                Some(database) => Ok((database.value(next)?, database.distance(next)?)),
+                None => Ok((Value::Unknown, None)),
+            }
+        };
+        let (value, distance) = lookup(&position)?;
+        let mut listed = Vec::new();
+        for next in &moves {
+            let (next_value, next_distance) = lookup(next)?;
+            listed.push(json!({
+                "move": game.move_name(&position, next),
+                "position": game.position_text(next),
+                "value": self.store.map(|_| describe(game, next_value)),
+                "outcome": outcome(next_value, mover),
+                "distance": next_distance,
+                "sketch": sketch(&diagram, &game.diagram(next)),
+            }));
+        }
+        let (layer, rank) = game.locate(&position);
+        Ok(Ok(json!({
+            "kind": "two-player",
+            "position": game.position_text(&position),
+            "sides": [game.side_name(Player::First), game.side_name(Player::Second)],
+            "to_move": game.side_name(mover),
+            "layer": layer,
+            "layer_name": game.layer_name(layer),
+            "rank": rank,
+            "value": self.store.map(|_| describe(game, value)),
+            "outcome": outcome(value, mover),
+            "distance": distance,
+            "diagram": diagram,
+            "moves": listed,
+        })))
+    }
+}
+
+/// A one-player position, and where the store holds the game's table of
+/// depths (`solve --store`), its distance to the target, an optimal next
+/// move and each move's distance.
+struct OnePlayerPosition<'a> {
+    stores: &'a Stores,
+    store: Option<&'a Store>,
+    parameters: &'a Parameters,
+}
+
+impl SpaceVisitor for OnePlayerPosition<'_> {
+    type Output = Result<Json, Failure>;
+
+    fn visit<S: Space + Picture>(self, space: &S) -> crate::Result<Result<Json, Failure>> {
+        let state = match (self.parameters.get("position"), self.parameters.get("rank")) {
+            (Some(_), Some(_)) => {
+                return Ok(Err(Failure::bad_request(
+                    "give 'position' or 'rank', not both",
+                )));
+            }
+            (Some(text), None) => space.parse_position(text)?,
+            (None, Some(text)) => {
+                let rank = match text.parse::<u64>() {
+                    Ok(rank) if rank < space.size() => rank,
+                    _ => {
+                        return Ok(Err(Failure::bad_request(format!(
+                            "rank must be a whole number below {}, not '{}'",
+                            space.size(),
+                            printable(text)
+                        ))));
+                    }
+                };
+                let mut state = space.new_state();
+                space.unrank(rank, &mut state);
+                state
+            }
+            (None, None) => {
+                return Ok(Err(Failure::bad_request(
+                    "give the parameter 'position' (or 'rank')",
+                )));
+            }
+        };
+        let depths = match self.store {
+            Some(store) => self.stores.depths(space, store)?,
+            None => None,
+        };
+        let diagram = space.diagram(&state);
+        // A position's distance: the length of an optimal walk from it;
+        // `None` where it cannot reach the target.
+        let walk = |from: &S::State| -> crate::Result<Option<Vec<S::State>>> {
+            match &depths {
+                Some(depths) => match depths.solution(space, from) {
+                    Ok(path) => Ok(Some(path)),
+                    Err(crate::Error::InvalidParameter(_)) => Ok(None),
+                    Err(error) => Err(error),
+                },
+                None => Ok(None),
+            }
+        };
+        let path = walk(&state)?;
+        let distance = path.as_ref().map(|p| p.len() - 1);
+        let mut successors = Vec::new();
+        space.expand(&state, MoveFilter::All, |rank| successors.push(rank));
+        let mut listed = Vec::new();
+        let mut next = space.new_state();
+        for rank in successors {
+            space.unrank(rank, &mut next);
+            let next_distance = walk(&next)?.map(|p| p.len() - 1);
+            let optimal = matches!((distance, next_distance), (Some(d), Some(n)) if n + 1 == d);
+            listed.push(json!({
+                "move": space.move_name(&state, &next),
+                "position": space.position_text(&next),
+                "distance": next_distance,
+                "outcome": match (distance, next_distance) {
+                    _ if optimal => "win",
+                    (Some(_), Some(_)) => "loss",
+                    _ => "unknown",
+                },
+                "sketch": sketch(&diagram, &space.diagram(&next)),
+            }));
+        }
+        let next_move = path.as_ref().and_then(|p| p.get(1)).map(|step| {
+            json!({"move": space.move_name(&state, step), "position": space.position_text(step)})
+        });
+        let target = depths.as_ref().map(|d| match d.target() {
+            Target::Start => "start",
+            Target::Goal => "goal",
+        });
+        Ok(Ok(json!({
+            "kind": "one-player",
+            "descriptor": space.descriptor(),
+            "position": space.position_text(&state),
+            "rank": space.rank(&state),
+            "size": space.size(),
+            "target": target,
+            "goal": target.map(|t| if t == "goal" { space.goal_label() } else { "the start position".into() }),
+            "distance": distance,
+            "next_move": next_move,
+            "diagram": diagram,
+            "moves": listed,
+        })))
+    }
+}

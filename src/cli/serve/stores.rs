@@ -1,0 +1,163 @@
+//! The stores the explorer serves: directories named on the command line,
+//! known to clients only by their index, and read only. Their table files
+//! are listed from the directory itself (a client never names a path), and
+//! tables once opened stay in a cache shared by the workers.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use serde_json::{Value as Json, json};
+
+use super::http::{Failure, Parameters};
+use crate::cli::database::TableCache;
+use crate::error::{Error, Result};
+use crate::search::Checkpoint;
+use crate::search::StoredDepths;
+use crate::search::two_bit_bfs::KEEPING_DEPTHS;
+use crate::space::Space;
+use crate::table::header::Seal;
+use crate::table::store_file;
+
+pub struct Store {
+    /// The directory's own name, for people (its path stays on the server).
+    pub name: String,
+    pub dir: PathBuf,
+}
+
+pub struct Stores {
+    pub list: Vec<Store>,
+    /// Two-player layers and distances, opened once.
+    pub tables: TableCache,
+    /// One-player tables of depths, by file.
+    depths: Mutex<HashMap<PathBuf, Arc<StoredDepths>>>,
+}
+
+/// What a table file holds, from its descriptor's last part.
+fn kind_of(descriptor: &str) -> &'static str {
+    match descriptor.rsplit("; ").next().unwrap_or_default() {
+        "two-bit BFS" | "one-bit BFS" => "bfs",
+        KEEPING_DEPTHS => "depths",
+        "one-bit reachability" => "reachability",
+        "retrograde values" => "retro values",
+        "retrograde distances" => "retro distances",
+        _ => "other",
+    }
+}
+
+impl Stores {
+    /// The stores named on the command line: each must be a directory.
+    pub fn open(dirs: &[PathBuf]) -> Result<Stores> {
+        let mut list = Vec::new();
+        for dir in dirs {
+            if !dir.is_dir() {
+                return Err(Error::InvalidParameter(format!(
+                    "--store {} is not a directory",
+                    dir.display()
+                )));
+            }
+            let dir = dir
+                .canonicalize()
+                .map_err(|e| Error::io(format!("cannot open {}", dir.display()), e))?;
+            let name = dir
+                .file_name()
+                .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into());
+            list.push(Store { name, dir });
+        }
+        Ok(Stores {
+            list,
+            tables: TableCache::default(),
+            depths: Mutex::default(),
+        })
+    }
+
+    /// The store the `store` parameter names by index, if it names one.
+    pub fn chosen(&self, parameters: &Parameters) -> std::result::Result<Option<&Store>, Failure> {
+        let Some(text) = parameters.get("store") else {
+            return Ok(None);
+        };
+        let index: usize = text.parse().map_err(|_| {
+            Failure::bad_request(format!(
+                "store must be a store's number (0..{}), got '{}'",
+                self.list.len(),
+                super::http::printable(text)
+            ))
+        })?;
+        self.list.get(index).map(Some).ok_or_else(|| {
+            Failure::not_found(format!(
+                "there is no store {index}: this server has {}",
+                self.list.len()
+            ))
+        })
+    }
+
+    /// The finished table of depths of `space` in `store`, opened once.
+    pub fn depths<S: Space>(&self, space: &S, store: &Store) -> Result<Option<Arc<StoredDepths>>> {
+        let lock = || self.depths.lock().unwrap_or_else(PoisonError::into_inner);
+        let identity = crate::search::identity::space_identity(space, KEEPING_DEPTHS, 2);
+        let file = store
+            .dir
+            .join(crate::table::storage::file_name_for(&identity.descriptor));
+        if let Some(found) = lock().get(&file) {
+            return Ok(Some(found.clone()));
+        }
+        let Some(opened) = StoredDepths::open(space, &store.dir)? else {
+            return Ok(None);
+        };
+        Ok(Some(lock().entry(file).or_insert(Arc::new(opened)).clone()))
+    }
+}
+
+/// A store's table files, each with what its header says: JSON objects
+/// `{file, descriptor, kind, states, bits_per_state, status, complete,
+/// layers}` (`layers`: states per BFS layer of a finished BFS table).
+pub fn tables(store: &Store) -> Vec<Json> {
+    let Ok(entries) = std::fs::read_dir(&store.dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|x| x == "bst") && path.is_file())
+        .collect();
+    files.sort();
+    files.iter().map(|path| table(path)).collect()
+}
+
+fn table(path: &Path) -> Json {
+    let file = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let header = File::open(path)
+        .map_err(|e| Error::io("cannot open", e))
+        .and_then(|opened| store_file::read_header(&opened, path));
+    let header = match header {
+        Ok(header) => header,
+        Err(error) => {
+            return json!({"file": file, "status": "unreadable", "problem": error.to_string()});
+        }
+    };
+    let identity = &header.identity;
+    let kind = kind_of(&identity.descriptor);
+    let checkpoint = Checkpoint::decode(&header.progress).ok();
+    let complete = checkpoint.as_ref().is_some_and(|c| c.complete);
+    let layers = match (&checkpoint, kind) {
+        (Some(c), "bfs" | "depths") if c.complete => Some(c.counts.clone()),
+        _ => None,
+    };
+    json!({
+        "file": file,
+        "descriptor": identity.descriptor,
+        "kind": kind,
+        "states": identity.states,
+        "bits_per_state": identity.bits_per_state,
+        "status": match header.seal {
+            Seal::Sealed => "sealed",
+            Seal::Writing => "being written",
+        },
+        "complete": complete,
+        "layers": layers,
+    })
+}

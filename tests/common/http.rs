@@ -1,0 +1,199 @@
+//! A minimal HTTP/1.1 client over a TCP stream, for the explorer's tests:
+//! it sends the request target exactly as given (path tricks included,
+//! which a URL library would normalise away), and `bitsolve serve` as a
+//! child process that is stopped when dropped.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+pub struct Response {
+    pub status: u16,
+    /// Header names in lower case, with their values.
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Response {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text()))
+    }
+}
+
+/// Sends one request (`Connection: close`) and reads the whole response.
+pub fn request(address: SocketAddr, method: &str, target: &str, body: Option<&str>) -> Response {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let mut head =
+        format!("{method} {target} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n");
+    if let Some(body) = body {
+        head.push_str("Content-Type: application/json\r\n");
+        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    if let Some(body) = body {
+        stream.write_all(body.as_bytes()).unwrap();
+    }
+    let mut reader = BufReader::new(stream);
+    let mut status_line = String::new();
+    reader.read_line(&mut status_line).unwrap();
+    let status = status_line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {status_line:?}"));
+    let mut headers = Vec::new();
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
+        }
+    }
+    // A server may keep the connection open despite `Connection: close`
+    // (chromedriver does): read what Content-Length says when it says.
+    let length = headers
+        .iter()
+        .find(|(n, _)| n == "content-length")
+        .and_then(|(_, v)| v.parse::<usize>().ok());
+    let chunked = headers
+        .iter()
+        .any(|(n, v)| n == "transfer-encoding" && v.eq_ignore_ascii_case("chunked"));
+    let body = match length {
+        Some(length) if !chunked => {
+            let mut body = vec![0; length];
+            reader.read_exact(&mut body).unwrap();
+            body
+        }
+        _ => {
+            let mut raw = Vec::new();
+            reader.read_to_end(&mut raw).unwrap();
+            if chunked { dechunk(&raw) } else { raw }
+        }
+    };
+    Response {
+        status,
+        headers,
+        body,
+    }
+}
+
+pub fn get(address: SocketAddr, target: &str) -> Response {
+    request(address, "GET", target, None)
+}
+
+/// The body of a chunked transfer.
+fn dechunk(mut raw: &[u8]) -> Vec<u8> {
+    let mut body = Vec::new();
+    loop {
+        let end = raw
+            .windows(2)
+            .position(|w| w == b"\r\n")
+            .expect("a chunk size");
+        let size_text = std::str::from_utf8(&raw[..end]).unwrap();
+        let size = usize::from_str_radix(size_text.split(';').next().unwrap().trim(), 16).unwrap();
+        raw = &raw[end + 2..];
+        if size == 0 {
+            return body;
+        }
+        body.extend_from_slice(&raw[..size]);
+        raw = &raw[size + 2..];
+    }
+}
+
+/// Percent-encodes a query value.
+pub fn encode(text: &str) -> String {
+    let mut out = String::new();
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-_.~".contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+/// A query string from (name, value) pairs.
+pub fn query(pairs: &[(&str, &str)]) -> String {
+    pairs
+        .iter()
+        .map(|(name, value)| format!("{}={}", encode(name), encode(value)))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// `bitsolve serve` on a free loopback port, over `stores`; killed when
+/// dropped.
+pub struct Server {
+    child: Child,
+    pub address: SocketAddr,
+}
+
+impl Server {
+    pub fn start(stores: &[&Path]) -> Server {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_bitsolve"));
+        command.args(["serve", "--port", "0"]);
+        for store in stores {
+            command.arg("--store").arg(store);
+        }
+        let mut child = command
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        // "bitsolve serve: listening on http://127.0.0.1:PORT/"
+        let address = line
+            .trim()
+            .rsplit("http://")
+            .next()
+            .and_then(|rest| rest.trim_end_matches('/').parse().ok())
+            .unwrap_or_else(|| panic!("no address in the first line {line:?}"));
+        Server { child, address }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.address)
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// True while the server process runs.
+    pub fn running(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
