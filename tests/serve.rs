@@ -717,6 +717,92 @@ fn bad_requests_get_json_errors_and_the_server_goes_on() {
                 .contains("only reads")
         );
     }
+    // Random requests (seeded): every answer JSON, none a server error.
+    let games = [
+        "pancake",
+        "top-spin",
+        "sliding-tile",
+        "peg-solitaire",
+        "frogs-toads",
+        "pocket-cube",
+        "fox-geese",
+        "dodgem",
+        "tic-tac-toe",
+        "harary",
+        "hex",
+        "nope",
+    ];
+    let keys = [
+        "n",
+        "k",
+        "width",
+        "height",
+        "board",
+        "start-hole",
+        "symmetry",
+        "burned",
+        "metric",
+        "capture-wins",
+        "size",
+        "shape",
+        "torus",
+        "store",
+        "rank",
+        "position",
+        "table",
+    ];
+    let values = [
+        "",
+        "0",
+        "1",
+        "3",
+        "8",
+        "99",
+        "-1",
+        "18446744073709551616",
+        "english",
+        "qtm",
+        "tic",
+        "F",
+        "...",
+        "3,8,1,6,2,7,5,4",
+        "X../.O./...",
+        DODGEM_START,
+        FOX_TO_MOVE,
+        "\u{0}",
+        "..",
+        "0,1,2,3,4,5,6/0,0,0,0,0,0,0",
+        "bb/bb_ww/ww",
+        "1,2,3,4,0,5",
+        "ooo/ooo/ooooooo/ooo.ooo/ooooooo/ooo/ooo",
+    ];
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for _ in 0..300 {
+        let endpoint = ["position", "start", "layers"][next(3)];
+        let mut pairs = vec![("game", games[next(games.len())])];
+        for _ in 0..next(4) {
+            let key = keys[next(keys.len())];
+            if pairs.iter().all(|(k, _)| *k != key) {
+                pairs.push((key, values[next(values.len())]));
+            }
+        }
+        let target = format!("/api/{endpoint}?{}", query(&pairs));
+        let response = get(server.address, &target);
+        assert!(response.status < 500, "{target}: {}", response.text());
+        let json = response.json();
+        assert_eq!(
+            response.status == 200,
+            json.get("error").is_none(),
+            "{target}: {json}"
+        );
+    }
+
     // Still serving, the stores untouched.
     assert!(server.running());
     assert_eq!(
