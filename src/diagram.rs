@@ -23,6 +23,9 @@ pub enum Style {
     Ring,
     /// A cube's faces unfolded; each piece names the colour of a sticker.
     Net,
+    /// The cells of a Hex board: row r is shifted half a cell right of
+    /// row r - 1.
+    Hex,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

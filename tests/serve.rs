@@ -455,6 +455,52 @@ fn the_api_answers_every_endpoint_as_the_command_line_does() {
     assert_eq!(tiles["moves"].as_array().unwrap().len(), 3);
     assert_eq!(tiles["diagram"]["cells"][4]["piece"], Value::Null);
 
+    // Positional games, solved per request: X completes the top row at
+    // c1; anything but c1 or the block at c2 lets O complete the middle.
+    let pairs = [("game", "tic-tac-toe"), ("position", "XX./OO./...")];
+    let answer = api(&server, "/api/position", &pairs, 200);
+    assert_eq!(
+        (&answer["to_move"], &answer["value"]),
+        (&json!("black"), &json!("won for black"))
+    );
+    let outcomes: Vec<(&str, &str)> = answer["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["move"].as_str().unwrap(), m["outcome"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            ("c1", "win"),
+            ("c2", "draw"),
+            ("a3", "loss"),
+            ("b3", "loss"),
+            ("c3", "loss")
+        ]
+    );
+    let start = api(
+        &server,
+        "/api/start",
+        &[("game", "hex"), ("size", "3")],
+        200,
+    );
+    assert_eq!(start["position"], ".../.../...");
+    let hex = api(
+        &server,
+        "/api/position",
+        &[("game", "hex"), ("size", "3"), ("position", "...")],
+        400,
+    );
+    assert!(
+        hex["error"].as_str().unwrap().contains("needs 9 cells"),
+        "{hex}"
+    );
+    let pairs = [("game", "hex"), ("size", "3"), ("position", ".../.X./...")];
+    let hex = api(&server, "/api/position", &pairs, 200);
+    assert_eq!(hex["diagram"]["style"], "hex");
+    assert_eq!(hex["value"], "won for black", "the centre wins 3x3 Hex");
+
     assert!(server.running());
     release_stores();
 }
@@ -570,6 +616,26 @@ fn bad_requests_get_json_errors_and_the_server_goes_on() {
         "not by rank",
     );
     refused(&server, "/api/position?store=0&position=x", 400, "'game'");
+    let empty_hex = "/api/position?game=hex&size=4&position=..../..../..../....";
+    refused(&server, empty_hex, 400, "at most 10");
+    refused(
+        &server,
+        "/api/position?game=tic-tac-toe&position=XXX/.../...",
+        400,
+        "black moves first",
+    );
+    refused(
+        &server,
+        "/api/position?game=tic-tac-toe&position=.../.../...&k=9",
+        400,
+        "does not fit",
+    );
+    refused(
+        &server,
+        "/api/position?game=harary&shape=%2Fetc%2Fpasswd&position=x",
+        400,
+        "",
+    );
     // Stores by number only.
     refused(
         &server,
@@ -651,6 +717,92 @@ fn bad_requests_get_json_errors_and_the_server_goes_on() {
                 .contains("only reads")
         );
     }
+    // Random requests (seeded): every answer JSON, none a server error.
+    let games = [
+        "pancake",
+        "top-spin",
+        "sliding-tile",
+        "peg-solitaire",
+        "frogs-toads",
+        "pocket-cube",
+        "fox-geese",
+        "dodgem",
+        "tic-tac-toe",
+        "harary",
+        "hex",
+        "nope",
+    ];
+    let keys = [
+        "n",
+        "k",
+        "width",
+        "height",
+        "board",
+        "start-hole",
+        "symmetry",
+        "burned",
+        "metric",
+        "capture-wins",
+        "size",
+        "shape",
+        "torus",
+        "store",
+        "rank",
+        "position",
+        "table",
+    ];
+    let values = [
+        "",
+        "0",
+        "1",
+        "3",
+        "8",
+        "99",
+        "-1",
+        "18446744073709551616",
+        "english",
+        "qtm",
+        "tic",
+        "F",
+        "...",
+        "3,8,1,6,2,7,5,4",
+        "X../.O./...",
+        DODGEM_START,
+        FOX_TO_MOVE,
+        "\u{0}",
+        "..",
+        "0,1,2,3,4,5,6/0,0,0,0,0,0,0",
+        "bb/bb_ww/ww",
+        "1,2,3,4,0,5",
+        "ooo/ooo/ooooooo/ooo.ooo/ooooooo/ooo/ooo",
+    ];
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for _ in 0..300 {
+        let endpoint = ["position", "start", "layers"][next(3)];
+        let mut pairs = vec![("game", games[next(games.len())])];
+        for _ in 0..next(4) {
+            let key = keys[next(keys.len())];
+            if pairs.iter().all(|(k, _)| *k != key) {
+                pairs.push((key, values[next(values.len())]));
+            }
+        }
+        let target = format!("/api/{endpoint}?{}", query(&pairs));
+        let response = get(server.address, &target);
+        assert!(response.status < 500, "{target}: {}", response.text());
+        let json = response.json();
+        assert_eq!(
+            response.status == 200,
+            json.get("error").is_none(),
+            "{target}: {json}"
+        );
+    }
+
     // Still serving, the stores untouched.
     assert!(server.running());
     assert_eq!(

@@ -152,7 +152,7 @@ function show(answer) {
   writeHash(answer.position);
   $("back").disabled = explorer.at <= 0;
   $("forward").disabled = explorer.at >= explorer.history.length - 1;
-  const twoPlayer = answer.kind === "two-player";
+  const twoPlayer = answer.kind !== "one-player";
   $("to-move").textContent = twoPlayer ? answer.to_move : "–";
   $("layer").textContent = twoPlayer ? answer.layer_name : "rank " + answer.rank;
   if (twoPlayer) {
@@ -204,7 +204,7 @@ function listMoves(answer) {
     const words = [];
     if (move.value) words.push(move.value);
     if (move.distance !== null && move.distance !== undefined) {
-      words.push(answer.kind === "two-player" ? "in " + move.distance + " plies" : move.distance + " to go");
+      words.push(answer.kind !== "one-player" ? "in " + move.distance + " plies" : move.distance + " to go");
     }
     value.textContent = words.join(" ");
     item.appendChild(value);
@@ -234,6 +234,7 @@ function highlight(index, on) {
 
 // --- the board ---
 
+const OUTCOME_COLOURS = { win: "#1b7f3b", loss: "#b3261e", draw: "#8a6d00", unknown: "#666" };
 const FACE_COLOURS = { U: "#f4f4f4", D: "#f2d600", F: "#2e9e44", B: "#1f5fbf", R: "#c62828", L: "#ef7d00" };
 
 function drawBoard(answer) {
@@ -244,13 +245,24 @@ function drawBoard(answer) {
   if (style === "stack") return drawStack(answer, box);
   if (style === "ring") return drawRing(answer, box);
   const margin = CELL / 2;
+  // Hex: each row half a cell right of the row above.
+  const shift = style === "hex" ? CELL / 2 : 0;
   const svg = element("svg", {
-    width: diagram.columns * CELL + 2 * margin,
+    width: diagram.columns * CELL + 2 * margin + shift * diagram.rows,
     height: diagram.rows * CELL + 2 * margin,
     "data-style": style,
   }, box);
+  // Arrowheads, one per colour of outcome.
+  const defs = element("defs", {}, svg);
+  for (const [outcome, colour] of Object.entries(OUTCOME_COLOURS)) {
+    const marker = element("marker", {
+      id: "head-" + outcome, viewBox: "0 0 10 10", refX: 5, refY: 5,
+      markerWidth: 3.5, markerHeight: 3.5, orient: "auto-start-reverse",
+    }, defs);
+    element("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: colour }, marker);
+  }
   const centre = (cell) => [
-    margin + (cell.column + 0.5) * CELL,
+    margin + (cell.column + 0.5) * CELL + shift * cell.row,
     margin + (cell.row + 0.5) * CELL,
   ];
   for (const [a, b] of diagram.lines || []) {
@@ -263,6 +275,12 @@ function drawBoard(answer) {
     const attributes = { "data-cell": cell.name, "data-cell-index": index, class: "cell" };
     if (style === "points") {
       element("circle", { ...attributes, cx: x, cy: y, r: 6, fill: "#bbb" }, svg);
+    } else if (style === "hex") {
+      const corners = [...Array(6).keys()].map((i) => {
+        const a = Math.PI / 6 + (i * Math.PI) / 3;
+        return `${x + (CELL / Math.sqrt(3)) * Math.cos(a)},${y + (CELL / Math.sqrt(3)) * Math.sin(a)}`;
+      });
+      element("polygon", { ...attributes, points: corners.join(" "), fill: "#f7f2e8", stroke: "#aaa" }, svg);
     } else if (style === "net") {
       element("rect", {
         ...attributes, x: x - CELL / 2 + 1, y: y - CELL / 2 + 1, width: CELL - 2, height: CELL - 2,
@@ -290,6 +308,8 @@ function drawPiece(svg, cell, x, y, index) {
     o: { fill: "#6b4f2a", r: 13 },
     b: { fill: "#222", r: 17 },
     w: { fill: "#fff", r: 17, stroke: "#333" },
+    X: { fill: "#222", r: 19 },
+    O: { fill: "#fff", r: 19, stroke: "#333" },
   }[piece];
   if (looks) {
     element("circle", { ...attributes, cx: x, cy: y, r: looks.r, fill: looks.fill, stroke: looks.stroke || "none", "stroke-width": 2 }, svg);
@@ -317,13 +337,19 @@ function drawMove(svg, move, index, diagram, centre) {
     const [x2, y2] = centre(diagram.cells[sketch.to]);
     // Stop short of the target so parallel arrows stay apart.
     const shorten = 0.82;
-    shape = element("line", { ...common, x1, y1, x2: x1 + (x2 - x1) * shorten, y2: y1 + (y2 - y1) * shorten }, svg);
+    shape = element("line", {
+      ...common, x1, y1, x2: x1 + (x2 - x1) * shorten, y2: y1 + (y2 - y1) * shorten,
+      "marker-end": `url(#head-${move.outcome})`,
+    }, svg);
   } else if (sketch.to !== null) {
     const [x, y] = centre(diagram.cells[sketch.to]);
     shape = element("circle", { ...common, cx: x, cy: y, r: 10, fill: "none" }, svg);
   } else if (sketch.from !== null) {
     const [x, y] = centre(diagram.cells[sketch.from]);
-    shape = element("line", { ...common, x1: x, y1: y, x2: x + CELL * 0.45, y2: y - CELL * 0.45 }, svg);
+    shape = element("line", {
+      ...common, x1: x, y1: y, x2: x + CELL * 0.45, y2: y - CELL * 0.45,
+      "marker-end": `url(#head-${move.outcome})`,
+    }, svg);
   }
   if (!shape) return;
   const title = element("title", {}, shape);

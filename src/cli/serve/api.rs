@@ -9,11 +9,12 @@
 //! - `GET /api/position?game=G&position=TEXT[&store=S][&option=value...]`
 //!   (one-player games also take `rank=R` instead of a position): the
 //!   position's diagram, value and distance, and every move with what it
-//!   leads to.
+//!   leads to. Positional games are solved per request ([`positional`]).
 
 use serde_json::{Value as Json, json};
 
 use super::http::{Failure, Parameters, printable};
+use super::positional;
 use super::stores::{Store, Stores, tables};
 use crate::cli::database::{Database, describe};
 use crate::diagram::sketch;
@@ -81,7 +82,23 @@ fn games(_: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
             })
         })
         .collect();
-    Ok(json!({ "games": games, "boards": Board::built_in_names() }))
+    let games =
+        games
+            .into_iter()
+            .chain(positional::GAMES.iter().map(|(name, summary, options)| {
+                json!({
+                    "name": name,
+                    "summary": summary,
+                    "kind": "positional",
+                    "options": options.iter().map(|o| json!({
+                        "name": o.name,
+                        "value": o.value,
+                        "default": o.default,
+                        "help": o.help,
+                    })).collect::<Vec<_>>(),
+                })
+            }));
+    Ok(json!({ "games": games.collect::<Vec<_>>(), "boards": Board::built_in_names() }))
 }
 
 fn stores(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
@@ -194,6 +211,10 @@ fn visit_game<O>(
 }
 
 fn start(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
+    let name = parameters.required("game")?;
+    if positional::is_positional(name) {
+        return positional::start(name, parameters);
+    }
     let size = match parameters.get("size") {
         Some(text) => Some(text.parse::<usize>().map_err(|_| {
             Failure::bad_request(format!(
@@ -245,6 +266,9 @@ impl TwoPlayerVisitor for StartTwo {
 fn position(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
     let store = stores.chosen(parameters)?;
     let name = parameters.required("game")?;
+    if positional::is_positional(name) {
+        return positional::position(name, parameters);
+    }
     if parameters.get("size").is_some() {
         return Err(Failure::bad_request(
             "size is for /api/start; a position is given by 'position'",

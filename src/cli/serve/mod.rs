@@ -5,12 +5,15 @@
 //!
 //! - [`http`]: requests as a route and decoded parameters; replies.
 //! - [`api`]: the endpoints, each a function from parameters to JSON.
+//! - [`positional`]: tic-tac-toe, Harary's games and Hex, solved per
+//!   request (they have no store).
 //! - [`stores`]: the stores served, their table files and the cache of
 //!   opened tables.
 //! - [`static_files`]: the page, its script and its style.
 
 mod api;
 mod http;
+mod positional;
 mod static_files;
 mod stores;
 

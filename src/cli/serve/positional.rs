@@ -1,0 +1,291 @@
+//! Positional games in the explorer (tic-tac-toe, Harary's tic-tac-toe,
+//! Hex): they have no store; a position's value and each move's come from
+//! the exhaustive solver (`crate::qbf::exhaustive`) over the moves left,
+//! which is quick for boards with few empty cells and refused beyond.
+
+use serde_json::{Value as Json, json};
+
+use super::http::{Failure, Parameters, printable};
+use crate::diagram::{Cell, Diagram, MoveSketch, Style, sketch};
+use crate::games::positional::builtins::{harary, hex, tic_tac_toe};
+use crate::games::positional::{PositionalGame, Query, Side};
+use crate::games::registry::OptionSpec;
+use crate::qbf::exhaustive::{Outcome, solve};
+
+/// Most empty cells a position may have: each request solves the position
+/// and every move to the end, and beyond this that takes seconds.
+pub const MAX_EMPTY_CELLS: usize = 10;
+
+/// The positional games and their options, as the API lists them.
+pub const GAMES: [(&str, &str, &[OptionSpec]); 3] = [
+    (
+        "tic-tac-toe",
+        "m x n tic-tac-toe, k in a row (maker-maker unless maker-breaker)",
+        &[
+            OptionSpec::value("width", "W", "Columns").with_default("3"),
+            OptionSpec::value("height", "H", "Rows").with_default("3"),
+            OptionSpec::value("k", "K", "Stones in a row that win").with_default("3"),
+            OptionSpec::flag("maker-breaker", "Only Black can win; White only blocks"),
+        ],
+    ),
+    (
+        "harary",
+        "Harary's tic-tac-toe: make the shape (any rotation or reflection)",
+        &[
+            OptionSpec::value("size", "N", "Board side").with_default("4"),
+            OptionSpec::value("shape", "SHAPE", "domino, tic, el, elly, tippy, ...")
+                .with_default("tic"),
+            OptionSpec::flag("torus", "The board wraps around"),
+            OptionSpec::flag("maker-breaker", "Only Black can win; White only blocks"),
+        ],
+    ),
+    (
+        "hex",
+        "Hex on an n x n board (Black joins rows 1 and n)",
+        &[OptionSpec::value("size", "N", "Board side").with_default("3")],
+    ),
+];
+
+pub fn is_positional(name: &str) -> bool {
+    GAMES.iter().any(|(game, _, _)| *game == name)
+}
+
+/// The game the parameters describe; every parameter but the endpoint's
+/// own must be one of its options.
+fn open(name: &str, parameters: &Parameters) -> Result<PositionalGame, Failure> {
+    let (_, _, options) = GAMES
+        .iter()
+        .find(|(game, _, _)| *game == name)
+        .expect("a positional game");
+    for (key, _) in parameters.iter() {
+        if !["game", "position", "store"].contains(&key) && !options.iter().any(|o| o.name == key) {
+            return Err(Failure::bad_request(format!(
+                "{name} has no option '{}'",
+                printable(key)
+            )));
+        }
+    }
+    let number = |key: &str| -> Result<usize, Failure> {
+        let spec = options.iter().find(|o| o.name == key).expect("an option");
+        let text = parameters
+            .get(key)
+            .or(spec.default)
+            .expect("a default for every numeric option");
+        text.parse()
+            .map_err(|_| Failure::bad_request(format!("{key} must be a whole number")))
+    };
+    let flag = |key: &str| {
+        parameters
+            .get(key)
+            .is_some_and(|v| v != "0" && v != "false")
+    };
+    let game = match name {
+        "tic-tac-toe" => tic_tac_toe(
+            number("width")?,
+            number("height")?,
+            number("k")?,
+            !flag("maker-breaker"),
+        ),
+        "harary" => harary(
+            number("size")?,
+            parameters.get("shape").unwrap_or("tic"),
+            flag("torus"),
+            flag("maker-breaker"),
+        ),
+        _ => hex(number("size")?, false),
+    };
+    game.map_err(Failure::from)
+}
+
+/// The board's columns and rows: its cells are named by column letter and
+/// row number.
+fn grid(game: &PositionalGame) -> Vec<(usize, usize)> {
+    game.cells
+        .iter()
+        .map(|name| {
+            let column = (name.as_bytes()[0] - b'a') as usize;
+            let row: usize = name[1..].parse().unwrap_or(1);
+            (row - 1, column)
+        })
+        .collect()
+}
+
+fn diagram(game: &PositionalGame, hexagonal: bool) -> Diagram {
+    let cells = game
+        .cells
+        .iter()
+        .zip(grid(game))
+        .enumerate()
+        .map(|(index, (name, (row, column)))| Cell {
+            name: name.clone(),
+            row,
+            column,
+            piece: if game.black_stones.contains(&index) {
+                Some("X".into())
+            } else if game.white_stones.contains(&index) {
+                Some("O".into())
+            } else {
+                None
+            },
+        })
+        .collect();
+    Diagram::new(
+        if hexagonal {
+            Style::Hex
+        } else {
+            Style::Squares
+        },
+        cells,
+    )
+}
+
+/// The rows of X, O and . separated by '/'.
+fn position_text(game: &PositionalGame) -> String {
+    let mut text = String::new();
+    for (index, (row, _)) in grid(game).into_iter().enumerate() {
+        if index > 0 && grid(game)[index - 1].0 != row {
+            text.push('/');
+        }
+        text.push(if game.black_stones.contains(&index) {
+            'X'
+        } else if game.white_stones.contains(&index) {
+            'O'
+        } else {
+            '.'
+        });
+    }
+    text
+}
+
+/// Who wins with `first` to move and every empty cell to fill, or who has
+/// won already.
+fn value(game: &PositionalGame, first: Side) -> crate::Result<Outcome> {
+    let (black, white) = (
+        crate::games::positional::mask_of(&game.black_stones),
+        crate::games::positional::mask_of(&game.white_stones),
+    );
+    if game.black_has_won(black) {
+        return Ok(Outcome::BlackWins);
+    }
+    if game.is_maker_maker() && game.white_has_won(white) {
+        return Ok(Outcome::WhiteWins);
+    }
+    let empty = game.free_cells().len();
+    if empty == 0 {
+        return Ok(if game.is_maker_maker() {
+            Outcome::Draw
+        } else {
+            Outcome::WhiteWins
+        });
+    }
+    let turns = (0..empty)
+        .map(|t| match (t % 2 == 0, first) {
+            (true, side) => side,
+            (false, Side::Black) => Side::White,
+            (false, Side::White) => Side::Black,
+        })
+        .collect();
+    Ok(solve(game, &Query { turns })?.outcome)
+}
+
+fn describe(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::BlackWins => "won for black",
+        Outcome::WhiteWins => "won for white",
+        Outcome::Draw => "drawn",
+    }
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Black => "black",
+        Side::White => "white",
+    }
+}
+
+/// A position's answer: `{kind: "positional", position, to_move, value,
+/// diagram, moves: [{move, position, value, outcome, sketch}]}`.
+pub fn position(name: &str, parameters: &Parameters) -> Result<Json, Failure> {
+    let empty_board = open(name, parameters)?;
+    let text = parameters.required("position")?;
+    let rows: String = text.chars().filter(|&c| c != '/').collect();
+    let game = empty_board.with_position(&rows)?;
+    let (black, white) = (game.black_stones.len(), game.white_stones.len());
+    let to_move = match black.checked_sub(white) {
+        Some(0) => Side::Black,
+        Some(1) => Side::White,
+        _ => {
+            return Err(Failure::bad_request(format!(
+                "black moves first: a position has as many black stones as white or one more, not {black} and {white}"
+            )));
+        }
+    };
+    let free = game.free_cells();
+    if free.len() > MAX_EMPTY_CELLS {
+        return Err(Failure::bad_request(format!(
+            "this position has {} empty cells; the explorer solves positions with at most {MAX_EMPTY_CELLS} (place more stones)",
+            free.len()
+        )));
+    }
+    let hexagonal = name == "hex";
+    let before = diagram(&game, hexagonal);
+    let outcome = value(&game, to_move)?;
+    let over = game.black_has_won(crate::games::positional::mask_of(&game.black_stones))
+        || (game.is_maker_maker()
+            && game.white_has_won(crate::games::positional::mask_of(&game.white_stones)));
+    let mut moves = Vec::new();
+    if !over {
+        let next_side = match to_move {
+            Side::Black => Side::White,
+            Side::White => Side::Black,
+        };
+        for cell in free {
+            let mut next = game.clone();
+            // The empty board's symmetry breaking does not hold once a
+            // stone is placed.
+            next.first_moves = None;
+            match to_move {
+                Side::Black => next.black_stones.push(cell),
+                Side::White => next.white_stones.push(cell),
+            }
+            let next_outcome = value(&next, next_side)?;
+            let after = diagram(&next, hexagonal);
+            let won = match to_move {
+                Side::Black => Outcome::BlackWins,
+                Side::White => Outcome::WhiteWins,
+            };
+            let sketched: MoveSketch = sketch(&before, &after);
+            moves.push(json!({
+                "move": game.cells[cell],
+                "position": position_text(&next),
+                "value": describe(next_outcome),
+                "outcome": if next_outcome == won { "win" } else if next_outcome == Outcome::Draw { "draw" } else { "loss" },
+                "distance": null,
+                "sketch": sketched,
+            }));
+        }
+    }
+    let mover_wins = matches!(
+        (outcome, to_move),
+        (Outcome::BlackWins, Side::Black) | (Outcome::WhiteWins, Side::White)
+    );
+    Ok(json!({
+        "kind": "positional",
+        "position": position_text(&game),
+        "sides": ["black", "white"],
+        "to_move": side_name(to_move),
+        "layer": black + white,
+        "layer_name": format!("{} stones", black + white),
+        "value": describe(outcome),
+        "outcome": if mover_wins { "win" } else if outcome == Outcome::Draw { "draw" } else { "loss" },
+        "distance": null,
+        "diagram": before,
+        "moves": moves,
+    }))
+}
+
+/// The empty board of the game.
+pub fn start(name: &str, parameters: &Parameters) -> Result<Json, Failure> {
+    let game = open(name, parameters)?;
+    Ok(json!({ "position": position_text(&game) }))
+}
