@@ -329,7 +329,7 @@ fn layer_files(dir: &Path, layer: usize) -> Vec<std::path::PathBuf> {
 }
 
 #[test]
-fn a_killed_retrograde_job_resumes_and_reads_its_lower_layers_from_the_store() {
+fn a_killed_retrograde_job_resumes_reads_its_lower_layers_and_is_queried_in_one_process() {
     let dir = tempfile_dir("retro");
     let store = dir.display().to_string();
     let expected = retro_counts(&single(&[
@@ -417,5 +417,44 @@ fn a_killed_retrograde_job_resumes_and_reads_its_lower_layers_from_the_store() {
         layers.iter().all(|l| l["already_solved"] == true),
         "{again}"
     );
+
+    // `query`, in one process, reads the shares as one table: the answers
+    // of a store solved in one process.
+    let whole = tempfile_dir("retro-whole");
+    let whole_store = whole.display().to_string();
+    single(&[
+        "retro",
+        "fox-geese",
+        "--layers",
+        "1..7",
+        "--store",
+        &whole_store,
+        "--json",
+    ]);
+    let mut moves = 0;
+    for position in [
+        "Fgg gg. ..ggg.. ....... ....... ... ...:fox",
+        "Fg. gg. ..ggg.. .g..... ....... ... ...:fox",
+        "... ... ..g.g.. ...F... ..g.g.. ggg ...:geese",
+        "Fg. gg. ..g.g.. ....... ....... ... ...:fox",
+    ] {
+        let query = |store: &str| {
+            single(&[
+                "query",
+                "fox-geese",
+                "--store",
+                store,
+                "--position",
+                position,
+                "--json",
+            ])
+        };
+        let (from_shares, from_one) = (query(&store), query(&whole_store));
+        assert_eq!(from_shares, from_one, "{position}");
+        moves += from_one["moves"].as_array().unwrap().len();
+    }
+    // The moves' values came from the shares of other layers too.
+    assert!(moves > 10, "{moves}");
     let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&whole);
 }

@@ -8,8 +8,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use crate::backend::partition::{Partition, job_size_in_store};
 use crate::error::{Error, Result};
 use crate::games::two_player::TwoPlayerGame;
+use crate::search::checkpoint::Checkpoint;
+use crate::search::identity::layer_identity;
 use crate::search::retro2::distances::{NO_DISTANCE, read_distances};
 use crate::search::retro2::{Player, Value, open_layer};
 use crate::search::{Progress, Silent};
@@ -20,7 +23,7 @@ use crate::table::{Backing, TwoBitTable};
 /// databases and threads.
 #[derive(Default)]
 pub struct TableCache {
-    values: Mutex<HashMap<PathBuf, Arc<TwoBitTable>>>,
+    values: Mutex<HashMap<PathBuf, Arc<LayerTable>>>,
     /// A layer's distances by its values file (`None`: the store has none).
     distances: Mutex<HashMap<PathBuf, Arc<Option<Vec<u16>>>>>,
 }
@@ -51,6 +54,29 @@ impl TableCache {
     }
 }
 
+/// A solved layer's values as the store holds them: one table, or the
+/// shares of the processes of the MPI job that solved it (`mpirun … retro
+/// --store`), each read where the job's partition puts a rank.
+enum LayerTable {
+    Whole(TwoBitTable),
+    Shares {
+        partition: Partition,
+        shares: Vec<TwoBitTable>,
+    },
+}
+
+impl LayerTable {
+    fn get(&self, rank: u64) -> u8 {
+        match self {
+            LayerTable::Whole(table) => table.get(rank),
+            LayerTable::Shares { partition, shares } => {
+                let (part, cell) = partition.locate(rank);
+                shares[part].get(cell)
+            }
+        }
+    }
+}
+
 /// The solved layers of a store, opened on demand for reading values.
 /// Layers are opened read-only (a query never writes a store, and may read
 /// one on read-only media) and each is checked against its checksums in
@@ -61,7 +87,7 @@ pub struct Database<'a, G: TwoPlayerGame> {
     dir: &'a Path,
     cache: &'a TableCache,
     /// This database's own handles on the cache's tables, by layer.
-    layers: Vec<Option<Arc<TwoBitTable>>>,
+    layers: Vec<Option<Arc<LayerTable>>>,
     distances: Vec<Option<Arc<Option<Vec<u16>>>>>,
     /// Shows the check of a large layer file as it is opened.
     progress: &'a dyn Progress,
@@ -89,8 +115,18 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
 
     /// The file of `game`'s layer `layer` in the store.
     fn layer_file(&self, game: &G, layer: usize) -> PathBuf {
-        let descriptor = format!("{}; retrograde values", game.layer_descriptor(layer));
-        self.dir.join(file_name_for(&descriptor))
+        self.dir.join(file_name_for(&layer_descriptor(game, layer)))
+    }
+
+    /// The size of the MPI job whose shares of `game`'s layer `layer` the
+    /// store holds, if it holds them instead of one file.
+    fn job_size(&self, game: &G, layer: usize) -> Option<usize> {
+        job_size_in_store(self.dir, &layer_descriptor(game, layer))
+    }
+
+    /// Whether the store holds `game`'s layer `layer`, whole or in shares.
+    fn holds(&self, game: &G, layer: usize) -> bool {
+        self.layer_file(game, layer).exists() || self.job_size(game, layer).is_some()
     }
 
     /// The `retro` command that solves `layer` for this game, with its
@@ -113,7 +149,7 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
             .game
             .other_variants()
             .iter()
-            .filter(|other| self.layer_file(other, layer).exists())
+            .filter(|other| self.holds(other, layer))
             .map(|other| match other.variant_flags() {
                 flags if flags.is_empty() => "without flags".to_string(),
                 flags => format!("with{flags}"),
@@ -143,26 +179,57 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
     /// is not there.
     pub fn missing(&self, position: &G::Position) -> Option<String> {
         let (layer, _) = self.game.locate(position);
-        (!self.layer_file(self.game, layer).exists()).then(|| self.missing_layer(layer))
+        (!self.holds(self.game, layer)).then(|| self.missing_layer(layer))
     }
 
     /// Opens (or finds in the cache) the table of `layer`, refusing one
     /// that is missing or not completely solved.
-    fn open(&self, layer: usize) -> Result<TwoBitTable> {
-        if !self.layer_file(self.game, layer).exists() {
-            return Err(Error::InvalidParameter(self.missing_layer(layer)));
-        }
+    fn open(&self, layer: usize) -> Result<LayerTable> {
         let backing = Backing::ReadOnly(self.dir.to_path_buf());
-        let (table, checkpoint) = open_layer(self.game, layer, &backing, self.progress)?;
-        if !checkpoint.is_some_and(|c| c.complete) {
-            return Err(Error::InvalidParameter(format!(
+        let unfinished = || {
+            Error::InvalidParameter(format!(
                 "the layer of {} in {} is not completely solved yet; finish it: {}",
                 self.game.layer_name(layer),
                 self.dir.display(),
                 self.solve_command(layer)
-            )));
+            ))
+        };
+        if !self.layer_file(self.game, layer).exists() {
+            let Some(processes) = self.job_size(self.game, layer) else {
+                return Err(Error::InvalidParameter(self.missing_layer(layer)));
+            };
+            return self.open_shares(layer, processes, unfinished);
         }
-        Ok(table)
+        let (table, checkpoint) = open_layer(self.game, layer, &backing, self.progress)?;
+        if !checkpoint.is_some_and(|c| c.complete) {
+            return Err(unfinished());
+        }
+        Ok(LayerTable::Whole(table))
+    }
+
+    /// Opens the shares of `layer` written by a job of `processes`, every
+    /// one checked and completely solved.
+    fn open_shares(
+        &self,
+        layer: usize,
+        processes: usize,
+        unfinished: impl Fn() -> Error,
+    ) -> Result<LayerTable> {
+        let backing = Backing::ReadOnly(self.dir.to_path_buf());
+        let partition = Partition::new(&self.game.layer_blocks(layer), processes);
+        let whole = layer_identity(self.game, layer, "retrograde values", 2);
+        let mut shares = Vec::with_capacity(processes);
+        for part in 0..processes {
+            let identity = partition.share_identity(&whole, part);
+            let (table, record) =
+                TwoBitTable::open(&backing, identity, Value::Unknown as u8, self.progress)?;
+            let checkpoint = Checkpoint::read(table.storage(), record)?;
+            if !checkpoint.is_some_and(|c| c.complete) {
+                return Err(unfinished());
+            }
+            shares.push(table);
+        }
+        Ok(LayerTable::Shares { partition, shares })
     }
 
     pub fn value(&mut self, position: &G::Position) -> Result<Value> {
@@ -194,6 +261,12 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
             .and_then(|table| table.get(rank as usize).copied())
             .filter(|&d| d != NO_DISTANCE))
     }
+}
+
+/// The descriptor of a layer's values table (which names its file), as
+/// [`layer_identity`] writes it, without its sampling of the moves.
+fn layer_descriptor<G: TwoPlayerGame>(game: &G, layer: usize) -> String {
+    format!("{}; retrograde values", game.layer_descriptor(layer))
 }
 
 /// "won for the fox in 12 plies".

@@ -5,20 +5,11 @@
 //! the same way.
 
 use super::MpiBackend;
-use crate::backend::partition::Partition;
+use crate::backend::partition::{LARGEST_JOB, Partition, share_descriptor};
 use crate::error::{Error, Result};
 use crate::search::Progress;
 use crate::table::storage::file_name_for;
 use crate::table::{Backing, TableIdentity, TwoBitTable};
-
-/// Largest process count whose table files `open_share` looks for when it
-/// checks that a store was not written by a job of another size.
-const LARGEST_JOB: usize = 4096;
-
-/// The descriptor of process `part`'s table among `parts`.
-fn part_descriptor(descriptor: &str, part: usize, parts: usize) -> String {
-    format!("{descriptor}; MPI part {} of {parts}", part + 1)
-}
 
 /// Opens this process's share of the table `whole` names (every process
 /// opens its own, collectively): the table and its progress record. A
@@ -33,12 +24,7 @@ pub(super) fn open_share(
     progress: &dyn Progress,
 ) -> Result<(TwoBitTable, Option<Vec<u8>>)> {
     let (me, parts) = (backend.process(), backend.processes());
-    let identity = TableIdentity {
-        descriptor: part_descriptor(&whole.descriptor, me, parts),
-        definition: format!("{}mpi {}\n", whole.definition, partition.fingerprint()),
-        bits_per_state: whole.bits_per_state,
-        states: partition.cells(me),
-    };
+    let identity = partition.share_identity(whole, me);
     let opened = refuse_other_job_sizes(backing, &whole.descriptor, parts)
         .and_then(|()| TwoBitTable::open(backing, identity, fill, progress));
     let failed = backend.exchange().sum(&[opened.is_err() as u64])[0];
@@ -58,7 +44,7 @@ pub(super) fn share_exists(
     dir: &std::path::Path,
     whole: &TableIdentity,
 ) -> bool {
-    let name = part_descriptor(&whole.descriptor, backend.process(), backend.processes());
+    let name = share_descriptor(&whole.descriptor, backend.process(), backend.processes());
     dir.join(file_name_for(&name)).exists()
 }
 
@@ -72,10 +58,11 @@ pub(super) fn refuse_other_job_sizes(
     let (Backing::Directory(dir) | Backing::ReadOnly(dir)) = backing else {
         return Ok(());
     };
+    // A job of another size wrote its first share under another name.
     let other = (1..=LARGEST_JOB)
         .filter(|&size| size != parts)
         .find(|&size| {
-            dir.join(file_name_for(&part_descriptor(descriptor, 0, size)))
+            dir.join(file_name_for(&share_descriptor(descriptor, 0, size)))
                 .exists()
         });
     match other {
