@@ -135,6 +135,32 @@ fn several_threads_per_process_agree_and_people_get_a_traffic_table() {
     assert_eq!(text.matches("MPI traffic").count(), 1, "{text}");
 }
 
+/// Waits until `ready` (the job still running, two minutes at most), then
+/// kills one of the job's processes as a crashed node would; mpirun ends
+/// the others.
+fn kill_one_process_once(mut job: std::process::Child, ready: impl Fn() -> bool) {
+    let started = Instant::now();
+    while !ready() {
+        assert!(
+            job.try_wait().unwrap().is_none(),
+            "finished before the kill"
+        );
+        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let children = Command::new("pgrep")
+        .args(["-P", &job.id().to_string()])
+        .output()
+        .unwrap();
+    let victim = String::from_utf8(children.stdout).unwrap();
+    let victim = victim.lines().next().expect("a process of the job");
+    Command::new("kill")
+        .args(["-KILL", victim])
+        .status()
+        .unwrap();
+    assert!(!job.wait().unwrap().success());
+}
+
 fn tempfile_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("bitsolve-mpi-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -161,36 +187,16 @@ fn a_killed_job_resumes_and_another_job_size_is_refused() {
 
     // Kill one process (as a crashed node would) once both processes have
     // recorded layer 6; mpirun then ends the other.
-    let mut job = mpirun(2)
+    let job = mpirun(2)
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let started = Instant::now();
-    loop {
+    kill_one_process_once(job, || {
         let layers = common::recorded_layers(&dir);
-        if layers.len() == 2 && layers.iter().all(|&l| l >= Some(6)) {
-            break;
-        }
-        assert!(
-            job.try_wait().unwrap().is_none(),
-            "finished before the kill"
-        );
-        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let children = Command::new("pgrep")
-        .args(["-P", &job.id().to_string()])
-        .output()
-        .unwrap();
-    let victim = String::from_utf8(children.stdout).unwrap();
-    let victim = victim.lines().next().expect("a process of the job");
-    Command::new("kill")
-        .args(["-KILL", victim])
-        .status()
-        .unwrap();
-    assert!(!job.wait().unwrap().success());
+        layers.len() == 2 && layers.iter().all(|&l| l >= Some(6))
+    });
 
     // Another job size cannot use the store.
     let refused = mpirun(3).args(args).output().unwrap();
@@ -361,40 +367,19 @@ fn a_killed_retrograde_job_resumes_reads_its_lower_layers_and_is_queried_in_one_
 
     // Kill one process once both have recorded a pass of layer 7, which
     // depends on 6, solved in the same run.
-    let mut job = mpirun(2)
+    let job = mpirun(2)
         .args(args("6..7"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let started = Instant::now();
-    loop {
+    kill_one_process_once(job, || {
         let files = layer_files(&dir, 7);
-        let recorded = files.len() == 2
+        files.len() == 2
             && files
                 .iter()
-                .all(|f| common::last_completed(f).is_some_and(|pass| pass >= 1));
-        if recorded {
-            break;
-        }
-        assert!(
-            job.try_wait().unwrap().is_none(),
-            "finished before the kill"
-        );
-        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let children = Command::new("pgrep")
-        .args(["-P", &job.id().to_string()])
-        .output()
-        .unwrap();
-    let victim = String::from_utf8(children.stdout).unwrap();
-    let victim = victim.lines().next().expect("a process of the job");
-    Command::new("kill")
-        .args(["-KILL", victim])
-        .status()
-        .unwrap();
-    assert!(!job.wait().unwrap().success());
+                .all(|f| common::last_completed(f).is_some_and(|pass| pass >= 1))
+    });
 
     // Another job size cannot use the store.
     let refused = mpirun(3).args(args("6..7")).output().unwrap();

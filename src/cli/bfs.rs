@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use super::format::{bytes, group_digits, si};
-use super::mpi_job::Job;
+use super::mpi_job::{Distributed, Job};
 use super::plot::plot_layers;
 use super::progress::{Display, RowFormat};
 use super::{BackendArg, BfsArgs, SpaceVisitor, note, refuse_layer_flags, thread_pool};
@@ -47,19 +47,13 @@ pub(super) fn run(args: BfsArgs, job: &Job) -> Result<()> {
         BackendArg::Cpu => None,
         BackendArg::Gpu => Some(GpuDevice::open(&GpuOptions::default())?),
     };
-    #[cfg(feature = "mpi")]
-    let distributed = job
-        .session
-        .as_ref()
-        .filter(|_| device.is_none())
-        .map(crate::backend::mpi::MpiBackend::new);
+    let backend = job.backend(device.is_none());
     args.game.visit(BfsCommand {
         args: &args,
         pool: &pool,
         threads,
         device: device.as_ref(),
-        #[cfg(feature = "mpi")]
-        distributed: distributed.as_ref(),
+        distributed: backend.distributed(),
     })
 }
 
@@ -69,17 +63,15 @@ struct BfsCommand<'a> {
     threads: usize,
     /// Set when the search runs on the GPU.
     device: Option<&'a GpuDevice>,
-    /// Set when the search runs across the processes of an MPI job.
-    #[cfg(feature = "mpi")]
-    distributed: Option<&'a crate::backend::mpi::MpiBackend<'a>>,
+    /// The search runs across the processes of an MPI job.
+    distributed: Distributed<'a>,
 }
 
 impl BfsCommand<'_> {
     /// Where the search runs, for the header.
     fn machine(&self) -> String {
-        #[cfg(feature = "mpi")]
-        if let Some(mpi) = self.distributed {
-            return self.pool.install(|| mpi.describe());
+        if let Some(described) = self.pool.install(|| self.distributed.describe()) {
+            return described;
         }
         match self.device {
             Some(device) => GpuBackend::new(device).describe(),
@@ -90,7 +82,7 @@ impl BfsCommand<'_> {
     /// The backend's name for JSON.
     fn backend_name(&self) -> &'static str {
         #[cfg(feature = "mpi")]
-        if let Some(mpi) = self.distributed {
+        if let Some(mpi) = self.distributed.backend {
             return mpi.name();
         }
         self.device
@@ -105,39 +97,12 @@ impl BfsCommand<'_> {
         options: &SearchOptions,
     ) -> Result<SearchReport> {
         #[cfg(feature = "mpi")]
-        if let Some(mpi) = self.distributed {
+        if let Some(mpi) = self.distributed.backend {
             return algorithm.run(space, mpi, options);
         }
         match self.device {
             Some(device) => algorithm.run(space, &GpuBackend::new(device), options),
             None => algorithm.run(space, &CpuBackend, options),
-        }
-    }
-
-    /// Only the first process of an MPI job reports; the others keep quiet.
-    fn reports(&self) -> bool {
-        #[cfg(feature = "mpi")]
-        if let Some(mpi) = self.distributed {
-            return mpi.process() == 0;
-        }
-        true
-    }
-
-    /// What each pass sent between processes, when the search ran across an
-    /// MPI job.
-    fn traffic_json(&self) -> Option<serde_json::Value> {
-        #[cfg(feature = "mpi")]
-        if let Some(mpi) = self.distributed {
-            return Some(super::mpi_job::traffic_json(mpi));
-        }
-        None
-    }
-
-    /// The traffic table for people, after a search across an MPI job.
-    fn print_traffic(&self) {
-        #[cfg(feature = "mpi")]
-        if let Some(mpi) = self.distributed {
-            super::mpi_job::print_traffic(mpi);
         }
     }
 }
@@ -205,7 +170,7 @@ impl SpaceVisitor for BfsCommand<'_> {
         let algorithm: Algorithm = self.args.algo.into();
         let table_bytes = space.size().div_ceil(64 / algorithm.bits_per_state()) * 8;
         let human = !self.args.json;
-        let reports = self.reports();
+        let reports = self.distributed.reports();
         let (columns, row) = table_layout(space, algorithm);
         let header = format!(
             "{} · {} · {} · {} of {}\n{columns}",
@@ -259,7 +224,7 @@ impl SpaceVisitor for BfsCommand<'_> {
         }
         if human {
             print_summary(space, &report);
-            self.print_traffic();
+            self.distributed.print_traffic();
         } else {
             let mut json = to_json(
                 space,
@@ -268,7 +233,7 @@ impl SpaceVisitor for BfsCommand<'_> {
                 self.backend_name(),
                 self.device,
             );
-            json["mpi"] = self.traffic_json().into();
+            json["mpi"] = self.distributed.traffic_json().into();
             println!("{json}");
         }
         Ok(())

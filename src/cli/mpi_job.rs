@@ -72,6 +72,23 @@ impl Job {
         1
     }
 
+    /// The backend a command runs on across the job, if it runs there at
+    /// all (`wanted`) and the process is in a job.
+    pub fn backend(&self, wanted: bool) -> JobBackend<'_> {
+        #[cfg(not(feature = "mpi"))]
+        let _ = wanted;
+        JobBackend {
+            #[cfg(feature = "mpi")]
+            backend: self
+                .session
+                .as_ref()
+                .filter(|_| wanted)
+                .map(crate::backend::mpi::MpiBackend::new),
+            #[cfg(not(feature = "mpi"))]
+            _job: std::marker::PhantomData,
+        }
+    }
+
     /// Refuses `command` in a job of several processes: only `bfs` and
     /// `retro` are distributed.
     pub fn refuse_distributed(&self, command: &str) -> Result<()> {
@@ -96,9 +113,87 @@ impl Job {
     }
 }
 
+/// The MPI backend one command of a job runs on (its traffic log is the
+/// command's): none outside a job, and in a build without MPI.
+pub struct JobBackend<'s> {
+    #[cfg(feature = "mpi")]
+    backend: Option<crate::backend::mpi::MpiBackend<'s>>,
+    #[cfg(not(feature = "mpi"))]
+    _job: std::marker::PhantomData<&'s ()>,
+}
+
+impl JobBackend<'_> {
+    pub fn distributed(&self) -> Distributed<'_> {
+        Distributed {
+            #[cfg(feature = "mpi")]
+            backend: self.backend.as_ref(),
+            #[cfg(not(feature = "mpi"))]
+            _none: std::marker::PhantomData,
+        }
+    }
+}
+
+/// The MPI backend a command runs on when it runs across the processes of
+/// a job (none outside one, and always none in a build without MPI): what
+/// `bfs` and `retro` ask of it beyond the search itself.
+#[derive(Clone, Copy)]
+pub struct Distributed<'a> {
+    #[cfg(feature = "mpi")]
+    pub backend: Option<&'a crate::backend::mpi::MpiBackend<'a>>,
+    #[cfg(not(feature = "mpi"))]
+    _none: std::marker::PhantomData<&'a ()>,
+}
+
+impl Distributed<'_> {
+    /// Processes in the job (1 outside one).
+    pub fn processes(self) -> usize {
+        #[cfg(feature = "mpi")]
+        if let Some(mpi) = self.backend {
+            return mpi.processes();
+        }
+        1
+    }
+
+    /// Only the first process of a job reports; the others keep quiet.
+    pub fn reports(self) -> bool {
+        #[cfg(feature = "mpi")]
+        if let Some(mpi) = self.backend {
+            return mpi.process() == 0;
+        }
+        true
+    }
+
+    /// "2 MPI processes × 4 threads" (called in the pool the passes run on).
+    pub fn describe(self) -> Option<String> {
+        #[cfg(feature = "mpi")]
+        if let Some(mpi) = self.backend {
+            use crate::search::backend::Backend;
+            return Some(mpi.describe());
+        }
+        None
+    }
+
+    /// What each pass sent between the processes, in a job.
+    pub fn traffic_json(self) -> Option<serde_json::Value> {
+        #[cfg(feature = "mpi")]
+        if let Some(mpi) = self.backend {
+            return Some(traffic_json(mpi));
+        }
+        None
+    }
+
+    /// The traffic table for people, after a run across a job.
+    pub fn print_traffic(self) {
+        #[cfg(feature = "mpi")]
+        if let Some(mpi) = self.backend {
+            print_traffic(mpi);
+        }
+    }
+}
+
 /// What each pass of a search across `mpi`'s job sent: one JSON object per pass.
 #[cfg(feature = "mpi")]
-pub fn traffic_json(mpi: &crate::backend::mpi::MpiBackend) -> serde_json::Value {
+fn traffic_json(mpi: &crate::backend::mpi::MpiBackend) -> serde_json::Value {
     let passes: Vec<serde_json::Value> = mpi
         .traffic()
         .iter()
@@ -118,7 +213,7 @@ pub fn traffic_json(mpi: &crate::backend::mpi::MpiBackend) -> serde_json::Value 
 /// the most one sent, and the shortest and longest time a process spent
 /// communicating.
 #[cfg(feature = "mpi")]
-pub fn print_traffic(mpi: &crate::backend::mpi::MpiBackend) {
+fn print_traffic(mpi: &crate::backend::mpi::MpiBackend) {
     use super::format::bytes;
     let passes = mpi.traffic();
     if passes.is_empty() {

@@ -15,7 +15,7 @@ use serde_json::json;
 use super::format::{bytes, group_digits};
 use super::games::TwoPlayerSpec;
 use super::memory::peak_rss;
-use super::mpi_job::Job;
+use super::mpi_job::{Distributed, Job};
 use super::progress::Display;
 use super::thread_pool;
 use crate::error::{Error, Result};
@@ -116,23 +116,15 @@ fn layer_range<G: TwoPlayerGame>(args: &RetroArgs, game: &G) -> Result<RangeIncl
 /// The `retro` command: solves a range of layers, as a table or JSON.
 struct Retro<'a> {
     args: &'a RetroArgs,
-    /// Set when the layers are solved across the processes of an MPI job.
-    #[cfg(feature = "mpi")]
-    distributed: Option<&'a crate::backend::mpi::MpiBackend<'a>>,
+    /// The layers are solved across the processes of an MPI job.
+    distributed: Distributed<'a>,
 }
 
 pub(super) fn run_retro(args: RetroArgs, job: &Job) -> Result<()> {
-    #[cfg(feature = "mpi")]
-    let distributed = job
-        .session
-        .as_ref()
-        .map(crate::backend::mpi::MpiBackend::new);
-    #[cfg(not(feature = "mpi"))]
-    let _ = job;
+    let backend = job.backend(true);
     args.game.visit(Retro {
         args: &args,
-        #[cfg(feature = "mpi")]
-        distributed: distributed.as_ref(),
+        distributed: backend.distributed(),
     })
 }
 
@@ -145,55 +137,10 @@ impl Retro<'_> {
         options: &RetroOptions,
     ) -> Result<Vec<LayerReport>> {
         #[cfg(feature = "mpi")]
-        if let Some(mpi) = self.distributed {
+        if let Some(mpi) = self.distributed.backend {
             return crate::backend::mpi::solve_layer_range(mpi, game, layers, options);
         }
         solve_layer_range(game, layers, options)
-    }
-
-    /// Where the layers are solved, for the header.
-    fn machine(&self, pool: &rayon::ThreadPool) -> String {
-        #[cfg(feature = "mpi")]
-        if let Some(mpi) = self.distributed {
-            use crate::search::backend::Backend;
-            return pool.install(|| mpi.describe());
-        }
-        format!("{} threads", pool.current_num_threads())
-    }
-
-    /// True unless the layers are solved across several processes.
-    fn machine_is_one_process(&self) -> bool {
-        #[cfg(feature = "mpi")]
-        if let Some(mpi) = self.distributed {
-            return mpi.processes() == 1;
-        }
-        true
-    }
-
-    /// Only the first process of an MPI job reports; the others keep quiet.
-    fn reports(&self) -> bool {
-        #[cfg(feature = "mpi")]
-        if let Some(mpi) = self.distributed {
-            return mpi.process() == 0;
-        }
-        true
-    }
-
-    /// What each pass sent between processes, in an MPI job.
-    fn traffic_json(&self) -> Option<serde_json::Value> {
-        #[cfg(feature = "mpi")]
-        if let Some(mpi) = self.distributed {
-            return Some(super::mpi_job::traffic_json(mpi));
-        }
-        None
-    }
-
-    /// The traffic table for people, after layers solved across an MPI job.
-    fn print_traffic(&self) {
-        #[cfg(feature = "mpi")]
-        if let Some(mpi) = self.distributed {
-            super::mpi_job::print_traffic(mpi);
-        }
     }
 }
 
@@ -203,7 +150,7 @@ impl TwoPlayerVisitor for Retro<'_> {
     fn visit<G: TwoPlayerGame>(self, game: &G) -> Result<()> {
         let args = self.args;
         let layers = layer_range(args, game)?;
-        if args.distances && !self.machine_is_one_process() {
+        if args.distances && self.distributed.processes() > 1 {
             return Err(Error::Unsupported(
                 "--distances are computed in one process: solve the values across the job, then rerun with --distances in one process".into(),
             ));
@@ -224,7 +171,8 @@ impl TwoPlayerVisitor for Retro<'_> {
         let header = format!(
             "{} · two-bit retrograde analysis · {} · {} bits per position while solving\n{:>5}  {:>15}  {:>10}  {:>6}  {:>15}  {:>15}  {:>13}  {:>15}  {:>9}  {:>10}",
             game.layer_descriptor(top),
-            self.machine(&pool),
+            pool.install(|| self.distributed.describe())
+                .unwrap_or_else(|| format!("{} threads", pool.current_num_threads())),
             BITS_PER_POSITION,
             "layer",
             "states",
@@ -242,7 +190,7 @@ impl TwoPlayerVisitor for Retro<'_> {
         } else {
             Display::new(Some(header), None)
         };
-        let reports_here = self.reports();
+        let reports_here = self.distributed.reports();
         // The process's peak resident memory when each layer finishes. It is
         // not reset between layers (that would also reset what the system
         // reports of the whole run to timing tools): run one layer with
@@ -314,7 +262,7 @@ impl TwoPlayerVisitor for Retro<'_> {
                 "bits_per_position": BITS_PER_POSITION,
                 "layers": layers,
             });
-            if let Some(traffic) = self.traffic_json() {
+            if let Some(traffic) = self.distributed.traffic_json() {
                 json["backend"] = "mpi".into();
                 json["mpi"] = traffic;
             }
@@ -334,7 +282,7 @@ impl TwoPlayerVisitor for Retro<'_> {
         if let Some(dir) = &args.store {
             println!("database in {}", dir.display());
         }
-        self.print_traffic();
+        self.distributed.print_traffic();
         for (layer, plies) in &longest {
             if *layer > 0 {
                 println!(

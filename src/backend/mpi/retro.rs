@@ -36,7 +36,7 @@ use rayon::prelude::*;
 use super::MpiBackend;
 use super::exchange::Exchange;
 use super::queries::Queries;
-use super::rounds::in_rounds;
+use super::rounds::{in_rounds, joined};
 use super::share::{open_share, refuse_other_job_sizes, share_exists};
 use crate::backend::partition::{Partition, Slice};
 use crate::error::{Error, Result};
@@ -660,12 +660,7 @@ impl<G: LayeredGame> LayerShare<'_, G> {
             },
             |outgoing| outgoing.iter().map(Vec::len).sum(),
             |exchange, results| {
-                let mut outgoing: Vec<Vec<u64>> = vec![Vec::new(); self.processes];
-                for out in results {
-                    for (to, mut words) in outgoing.iter_mut().zip(out) {
-                        to.append(&mut words);
-                    }
-                }
+                let outgoing = joined(self.processes, results);
                 let (received, _) = exchange.all_to_all(&outgoing);
                 drop(outgoing);
                 decided_received += received
@@ -790,12 +785,7 @@ impl<G: LayeredGame> LayerShare<'_, G> {
             },
             |outgoing| outgoing.iter().map(Vec::len).sum(),
             |exchange, results| {
-                let mut outgoing: Vec<Vec<u64>> = vec![Vec::new(); self.processes];
-                for out in results {
-                    for (to, mut words) in outgoing.iter_mut().zip(out) {
-                        to.append(&mut words);
-                    }
-                }
+                let outgoing = joined(self.processes, results);
                 let (received, _) = exchange.all_to_all(&outgoing);
                 received
                     .par_iter()

@@ -57,6 +57,21 @@ pub(super) fn in_rounds<C: Sync, R: Send>(
     }
 }
 
+/// Joins what a round's chunks buffered per process: everything going to
+/// each process, in chunk order.
+pub(super) fn joined(
+    processes: usize,
+    buffers: impl IntoIterator<Item = Vec<Vec<u64>>>,
+) -> Vec<Vec<u64>> {
+    let mut outgoing = vec![Vec::new(); processes];
+    for buffer in buffers {
+        for (to, mut words) in outgoing.iter_mut().zip(buffer) {
+            to.append(&mut words);
+        }
+    }
+    outgoing
+}
+
 impl MpiBackend<'_> {
     /// Logs what `exchange` sent and how long it waited during the pass
     /// `label`, for every process (collective).

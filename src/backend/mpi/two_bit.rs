@@ -5,7 +5,7 @@ use rayon::prelude::*;
 use super::MpiBackend;
 use super::exchange::Exchange;
 use super::queries::Queries;
-use super::rounds::in_rounds;
+use super::rounds::{in_rounds, joined};
 use super::share::open_share;
 use crate::backend::cpu::two_bit::mark_batch;
 use crate::backend::cpu::{BATCH, count_states};
@@ -242,13 +242,12 @@ impl<S: Space> TwoBitPasses for MpiTwoBit<'_, S> {
             |(_, outgoing)| outgoing.iter().map(Vec::len).sum(),
             |exchange, results| {
                 let mut work = Work::default();
-                let mut outgoing: Vec<Vec<u64>> = vec![Vec::new(); parts];
+                let mut buffers = Vec::with_capacity(results.len());
                 for (chunk_work, out) in results {
                     work += chunk_work;
-                    for (to, mut cells) in outgoing.iter_mut().zip(out) {
-                        to.append(&mut cells);
-                    }
+                    buffers.push(out);
                 }
+                let outgoing = joined(parts, buffers);
                 let (received, _) = exchange.all_to_all(&outgoing);
                 drop(outgoing);
                 work.marked += self.mark_received(&received, next);
