@@ -440,6 +440,14 @@ fn a_killed_retrograde_job_resumes_reads_its_lower_layers_and_is_queried_in_one_
     }
     // The moves' values came from the shares of other layers too.
     assert!(moves > 10, "{moves}");
+    // One process does not go on from the job's shares: it says so.
+    let alone = Command::new(BIN)
+        .args(["retro", "fox-geese", "--layers", "8..8", "--store", &store])
+        .output()
+        .unwrap();
+    assert!(!alone.status.success());
+    let message = String::from_utf8_lossy(&alone.stderr);
+    assert!(message.contains("split over 2 MPI processes"), "{message}");
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&whole);
 }

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::{LayeredGame, Player, Successor, Value};
+use crate::backend::partition::job_size_in_store;
 use crate::error::{Error, Result};
 use crate::search::checkpoint::Checkpoint;
 use crate::search::chunks::{Chunk, chunks_of};
@@ -161,6 +162,14 @@ fn solved_lower_layer<G: LayeredGame>(
     };
     let identity = layer_identity(game, layer, "retrograde values", 2);
     if !dir.join(file_name_for(&identity.descriptor)).exists() {
+        if let Some(processes) = job_size_in_store(dir, &identity.descriptor) {
+            // Solved across an MPI job: the layers above are solved there too.
+            return Err(Error::InvalidParameter(format!(
+                "{} holds layer {layer} ({}) split over {processes} MPI processes: solve the layers above it with the same job size (mpirun -np {processes} bitsolve retro …)",
+                dir.display(),
+                game.layer_descriptor(layer)
+            )));
+        }
         return Err(needed(&format!("which is not in {}", dir.display())));
     }
     let (mut table, checkpoint) = open_layer(
