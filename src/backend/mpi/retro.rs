@@ -45,7 +45,7 @@ use crate::search::checkpoint::Checkpoint;
 use crate::search::identity::layer_identity;
 use crate::search::retro2::{
     LayerReport, LayeredGame, Player, Recorder, RetroOptions, Successor, Tally, Value, Verdict,
-    record, recorded_value, settle,
+    lower_layer_needed, lower_layer_store, record, recorded_value, settle,
 };
 use crate::table::{Backing, OneBitTable, TwoBitTable};
 
@@ -120,17 +120,9 @@ fn solved_lower_share<G: LayeredGame>(
     layer: usize,
     options: &RetroOptions,
 ) -> Result<Share> {
-    let needed = |why: &str| {
-        Error::InvalidParameter(format!(
-            "solving from layer {} reads layer {layer} ({}), {why}: solve layers up to {layer} into the store first, with the same number of MPI processes",
-            layer + 1,
-            game.layer_descriptor(layer)
-        ))
-    };
-    let dir = match &options.backing {
-        Backing::Directory(dir) | Backing::ReadOnly(dir) => dir,
-        Backing::Heap => return Err(needed("and there is no store to read it from")),
-    };
+    const ADVICE: &str = ", with the same number of MPI processes";
+    let needed = |why: &str| lower_layer_needed(game, layer, why, ADVICE);
+    let dir = lower_layer_store(game, layer, options, ADVICE)?;
     let identity = layer_identity(game, layer, "retrograde values", 2);
     refuse_other_job_sizes(&options.backing, &identity.descriptor, backend.processes())?;
     let missing = !share_exists(backend, dir, &identity);
@@ -359,6 +351,19 @@ fn pushed(word: u64) -> (u64, Value, bool) {
     )
 }
 
+/// Adds the counts that come with each chunk's buffers to `counted` and
+/// returns the buffers.
+fn add_counts<B>(results: Vec<(B, [u64; 2])>, counted: &mut [u64; 2]) -> Vec<B> {
+    results
+        .into_iter()
+        .map(|(buffers, [a, b])| {
+            counted[0] += a;
+            counted[1] += b;
+            buffers
+        })
+        .collect()
+}
+
 /// A value to set at a twin's cell.
 fn twin_value(cell: u64, value: u8) -> u64 {
     cell << 2 | value as u64
@@ -472,15 +477,18 @@ impl<G: LayeredGame> LayerShare<'_, G> {
         None
     }
 
-    /// Exchanges a round's questions and judges the positions that asked.
-    fn answer_round(
+    /// Adds the chunks' counts of a round to `counted`, exchanges their
+    /// questions and judges the positions that asked; `decide` records a
+    /// verdict and says whether it went into the next frontier.
+    fn judge_round(
         &self,
         exchange: &mut Exchange,
-        results: Vec<Queries<Pending>>,
-        mut decide: impl FnMut(u64, Verdict),
+        results: Vec<(Queries<Pending>, [u64; 2])>,
+        counted: &mut [u64; 2],
+        decide: impl Fn(u64, Verdict) -> u64,
     ) {
         let mut all = Queries::new(self.processes);
-        for queries in results {
+        for queries in add_counts(results, counted) {
             all.append(queries);
         }
         let (mut pending, answered) = all.answered(exchange, self.me, |q| self.answer(q));
@@ -490,7 +498,7 @@ impl<G: LayeredGame> LayerShare<'_, G> {
         for Pending { cell, tally } in pending {
             // A position asks only about moves, so it has some: the
             // no-move value is never needed here.
-            decide(cell, tally.verdict(|| Value::Unknown));
+            counted[1] += decide(cell, tally.verdict(|| Value::Unknown));
         }
     }
 
@@ -510,13 +518,6 @@ impl<G: LayeredGame> LayerShare<'_, G> {
         let only_lower_wins =
             sweep == Player::First || self.recorded == Some(Value::win_for(sweep));
         let into_frontier = |value: Value| sweep == Player::Second || value == Value::SecondWins;
-        let (examined, marked) = (
-            std::sync::atomic::AtomicU64::new(0),
-            std::sync::atomic::AtomicU64::new(0),
-        );
-        let add = |counter: &std::sync::atomic::AtomicU64, n: u64| {
-            counter.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
-        };
         let decide = |cell: u64, verdict: Verdict| -> u64 {
             match settle(self.recorded, verdict) {
                 Some(value) => {
@@ -526,7 +527,7 @@ impl<G: LayeredGame> LayerShare<'_, G> {
                 None => 0,
             }
         };
-        let rounds = in_rounds(
+        in_rounds(
             exchange,
             chunks,
             progress,
@@ -570,22 +571,11 @@ impl<G: LayeredGame> LayerShare<'_, G> {
                         decided += decide(cell, verdict);
                     }
                 }
-                add(&examined, seen);
-                add(&marked, decided);
-                queries
+                (queries, [seen, decided])
             },
-            Queries::asked,
-            |exchange, results| {
-                let mut decided = 0;
-                self.answer_round(exchange, results, |cell, verdict| {
-                    decided += decide(cell, verdict)
-                });
-                add(&marked, decided);
-            },
-        );
-        counted[0] += examined.into_inner();
-        counted[1] += marked.into_inner();
-        rounds
+            |(queries, _)| queries.asked(),
+            |exchange, results| self.judge_round(exchange, results, counted, decide),
+        )
     }
 
     /// Applies a frontier position's value to its predecessor at `cell`
@@ -628,9 +618,7 @@ impl<G: LayeredGame> LayerShare<'_, G> {
         counted: &mut [u64; 2],
     ) -> u64 {
         let values = self.values();
-        let mut decided_received = 0;
-        let results = std::sync::Mutex::new([0u64; 2]);
-        let rounds = in_rounds(
+        in_rounds(
             exchange,
             chunks,
             progress,
@@ -653,17 +641,14 @@ impl<G: LayeredGame> LayerShare<'_, G> {
                         }
                     });
                 });
-                let mut totals = results.lock().expect("pass counts");
-                totals[0] += examined;
-                totals[1] += decided;
-                outgoing
+                (outgoing, [examined, decided])
             },
-            |outgoing| outgoing.iter().map(Vec::len).sum(),
+            |(outgoing, _)| outgoing.iter().map(Vec::len).sum(),
             |exchange, results| {
-                let outgoing = joined(self.processes, results);
+                let outgoing = joined(self.processes, add_counts(results, counted));
                 let (received, _) = exchange.all_to_all(&outgoing);
                 drop(outgoing);
-                decided_received += received
+                counted[1] += received
                     .par_iter()
                     .filter(|&&word| {
                         let (cell, value, wins) = pushed(word);
@@ -671,11 +656,7 @@ impl<G: LayeredGame> LayerShare<'_, G> {
                     })
                     .count() as u64;
             },
-        );
-        let totals = results.into_inner().expect("pass counts");
-        counted[0] += totals[0];
-        counted[1] += totals[1] + decided_received;
-        rounds
+        )
     }
 
     /// The second half of a later pass: a candidate whose moves now all
@@ -697,8 +678,7 @@ impl<G: LayeredGame> LayerShare<'_, G> {
                 values.compare_and_set(cell, unknown, value as u8) && next.test_and_set(cell)
             }) as u64
         };
-        let results = std::sync::Mutex::new([0u64; 2]);
-        let rounds = in_rounds(
+        in_rounds(
             exchange,
             chunks,
             progress,
@@ -721,24 +701,11 @@ impl<G: LayeredGame> LayerShare<'_, G> {
                         decided += decide(cell, verdict);
                     }
                 });
-                let mut totals = results.lock().expect("pass counts");
-                totals[0] += examined;
-                totals[1] += decided;
-                queries
+                (queries, [examined, decided])
             },
-            Queries::asked,
-            |exchange, round| {
-                let mut decided = 0;
-                self.answer_round(exchange, round, |cell, verdict| {
-                    decided += decide(cell, verdict)
-                });
-                results.lock().expect("pass counts")[1] += decided;
-            },
-        );
-        let totals = results.into_inner().expect("pass counts");
-        counted[0] += totals[0];
-        counted[1] += totals[1];
-        rounds
+            |(queries, _)| queries.asked(),
+            |exchange, results| self.judge_round(exchange, results, counted, decide),
+        )
     }
 
     /// With symmetry reduction: every solved position's value goes to its

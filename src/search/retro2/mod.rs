@@ -48,7 +48,9 @@ pub use solver::{
 };
 // For the distributed solver (the MPI backend), which runs the same passes.
 #[cfg(feature = "mpi")]
-pub(crate) use solver::{Recorder, Tally, Verdict, record, recorded_value, settle};
+pub(crate) use solver::{
+    Recorder, Tally, Verdict, lower_layer_needed, lower_layer_store, record, recorded_value, settle,
+};
 
 use crate::space::Block;
 

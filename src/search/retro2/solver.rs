@@ -142,6 +142,39 @@ fn solve_range_keeping_top<G: LayeredGame>(
     Ok((reports, lower.expect("a range holds a layer")))
 }
 
+/// Why a range of layers starting above `layer` cannot read it; `advice`
+/// is added to what to do.
+pub(crate) fn lower_layer_needed<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    why: &str,
+    advice: &str,
+) -> Error {
+    Error::InvalidParameter(format!(
+        "solving from layer {} reads layer {layer} ({}), {why}: solve layers up to {layer} into the store first{advice}",
+        layer + 1,
+        game.layer_descriptor(layer)
+    ))
+}
+
+/// The store a range of layers starting above `layer` reads it from.
+pub(crate) fn lower_layer_store<'o, G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    options: &'o RetroOptions,
+    advice: &str,
+) -> Result<&'o std::path::PathBuf> {
+    match &options.backing {
+        Backing::Directory(dir) | Backing::ReadOnly(dir) => Ok(dir),
+        Backing::Heap => Err(lower_layer_needed(
+            game,
+            layer,
+            "and there is no store to read it from",
+            advice,
+        )),
+    }
+}
+
 /// The solved table of `layer` from the store, read only: a range of
 /// layers starting above it reads its values.
 fn solved_lower_layer<G: LayeredGame>(
@@ -149,17 +182,8 @@ fn solved_lower_layer<G: LayeredGame>(
     layer: usize,
     options: &RetroOptions,
 ) -> Result<TwoBitTable> {
-    let needed = |why: &str| {
-        Error::InvalidParameter(format!(
-            "solving from layer {} reads layer {layer} ({}), {why}: solve layers up to {layer} into the store first",
-            layer + 1,
-            game.layer_descriptor(layer)
-        ))
-    };
-    let dir = match &options.backing {
-        Backing::Directory(dir) | Backing::ReadOnly(dir) => dir,
-        Backing::Heap => return Err(needed("and there is no store to read it from")),
-    };
+    let needed = |why: &str| lower_layer_needed(game, layer, why, "");
+    let dir = lower_layer_store(game, layer, options, "")?;
     let identity = layer_identity(game, layer, "retrograde values", 2);
     if !dir.join(file_name_for(&identity.descriptor)).exists() {
         if let Some(processes) = job_size_in_store(dir, &identity.descriptor) {
