@@ -40,6 +40,7 @@
 //! (the argument of Theorem 4, pass by pass).
 
 pub mod distances;
+pub mod seam;
 mod solver;
 
 pub use solver::{

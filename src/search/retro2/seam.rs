@@ -1,0 +1,151 @@
+//! The seam between the one driver of two-bit retrograde analysis
+//! ([`super::driver`]) and the machines that run its passes, as
+//! [`crate::search::backend`] is for breadth-first search.
+//!
+//! The driver owns everything that spans passes: the layer loop, reading
+//! the solved layer below a range, resuming from a store's record, the pass
+//! loop until nothing changes, the order of the undecided fill and the
+//! symmetric copy, the records and the reports. A backend owns where a
+//! layer's values live and runs one pass over them: the CPU
+//! ([`crate::backend::cpu`]) with rayon over chunks of the host table, an
+//! MPI job ([`crate::backend::mpi`]) over each process's share of every
+//! block, the GPU ([`crate::backend::gpu`]) as compute kernels over a device
+//! copy. A new backend implements [`RetroBackend`] and [`RetroPasses`].
+//!
+//! The contract that keeps a stored run resumable: the driver records a
+//! layer's progress only from [`RetroBackend::host_table`] after
+//! [`RetroPasses::sync`], and every value a backend holds is a value of the
+//! fixpoint (values only go from unknown to decided), so a record taken
+//! after any pass resumes to the same layer.
+
+use std::path::Path;
+
+use super::{LayeredGame, Value};
+use crate::error::Result;
+use crate::search::Progress;
+use crate::search::checkpoint::Checkpoint;
+use crate::table::{Backing, TwoBitTable};
+
+/// What one pass did, over the whole layer (all processes of a job).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PassCount {
+    /// Positions examined: every unknown position in pass 0, the
+    /// predecessors and candidates looked at in a later pass.
+    pub examined: u64,
+    /// Positions decided in this pass that the next pass must propagate
+    /// (the next frontier); the driver stops when a pass marks none.
+    pub marked: u64,
+}
+
+/// One pass as the driver names it.
+pub struct RetroPass<'p> {
+    /// "layer 7 pass 3": for progress and per-pass reports (MPI traffic).
+    pub label: String,
+    pub progress: &'p dyn Progress,
+}
+
+/// Where the layers of a retrograde analysis are held and solved.
+pub trait RetroBackend: Sync {
+    /// A layer's values as this backend holds them: the host table of the
+    /// whole layer, or one process's share of it.
+    type Layer: Send + Sync;
+
+    /// `cpu`, `gpu`, `mpi`: the name in reports and JSON.
+    fn name(&self) -> &'static str;
+
+    /// The machine, for reports ("2 threads", "GPU NVIDIA H100 ...").
+    fn describe(&self) -> String;
+
+    /// Opens `layer`'s values in `backing` (every cell unknown in a fresh
+    /// table) with the record an earlier run left there.
+    fn open_layer<G: LayeredGame>(
+        &self,
+        game: &G,
+        layer: usize,
+        backing: &Backing,
+        progress: &dyn Progress,
+    ) -> Result<(Self::Layer, Option<Checkpoint>)>;
+
+    /// Opens the layer below a range from the store `dir`, read only and in
+    /// memory (it is read at random), with its record; refuses with one
+    /// line when this backend cannot read it there (see
+    /// [`super::driver::lower_layer_needed`]). The driver checks that the
+    /// record says complete.
+    fn open_solved<G: LayeredGame>(
+        &self,
+        game: &G,
+        layer: usize,
+        dir: &Path,
+        progress: &dyn Progress,
+    ) -> Result<(Self::Layer, Option<Checkpoint>)>;
+
+    /// The table the store records: the whole layer, or this process's
+    /// share. Current after [`RetroPasses::sync`].
+    fn host_table<'l>(&self, layer: &'l Self::Layer) -> &'l TwoBitTable;
+
+    /// The same, to make it writable and stage it in memory before a layer
+    /// is solved.
+    fn host_table_mut<'l>(&self, layer: &'l mut Self::Layer) -> &'l mut TwoBitTable;
+
+    /// Whether `flag` holds on any process of the job (collective).
+    fn any(&self, flag: bool) -> bool {
+        flag
+    }
+
+    /// The passes every process resumes a layer with, from the record each
+    /// holds (collective): processes that record on their own clocks agree
+    /// on the shortest.
+    fn agree_on_passes(&self, checkpoint: Option<Checkpoint>) -> Vec<u64> {
+        checkpoint.map(|c| c.counts).unwrap_or_default()
+    }
+
+    /// The passes of `layer` over `values` (opened by
+    /// [`open_layer`](Self::open_layer), writable and staged), reading the
+    /// solved layer below from `lower` when there is one.
+    fn layer_passes<'a, G: LayeredGame>(
+        &'a self,
+        game: &'a G,
+        layer: usize,
+        values: &'a Self::Layer,
+        lower: Option<&'a Self::Layer>,
+    ) -> Result<Box<dyn RetroPasses + 'a>>;
+
+    /// The positions of the whole layer won for the first player, for the
+    /// second, and drawn, each stored cell counted for the positions it
+    /// stands for ([`LayeredGame::block_weight`]); collective.
+    fn count<G: LayeredGame>(&self, game: &G, layer: usize, values: &Self::Layer) -> [u64; 3];
+}
+
+/// The passes of one layer (see the module documentation of
+/// [`super`] for what each decides).
+pub trait RetroPasses {
+    /// Units of progress each pass advances through
+    /// ([`Progress::begin_pass`]).
+    fn units(&self) -> u64;
+
+    /// Pass 0 over every position: rules, positions without moves, and
+    /// what the solved layer below decides; every position already decided
+    /// (a resumed layer) joins the frontier.
+    fn initial(&mut self, pass: &RetroPass) -> Result<PassCount>;
+
+    /// A later pass: the frontier's values reach their predecessors, which
+    /// are won at once or become candidates; candidates whose moves are
+    /// now all known are decided. The decided positions are the next
+    /// frontier.
+    fn later(&mut self, pass: &RetroPass) -> Result<PassCount>;
+
+    /// At the fixpoint: every position still unknown gets `value`.
+    fn fill_undecided(&mut self, value: Value) -> Result<()>;
+
+    /// With symmetry reduction ([`LayeredGame::reduced_by_symmetry`]),
+    /// every stored position that is not solved itself gets its solved
+    /// twin's value; nothing otherwise. Every process has finished when
+    /// it returns.
+    fn fill_from_twins(&mut self, pass: &RetroPass) -> Result<()>;
+
+    /// Brings the host table ([`RetroBackend::host_table`]) up to date
+    /// with the values the passes hold (a device copy), before a record.
+    fn sync(&mut self) -> Result<()> {
+        Ok(())
+    }
+}
