@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use bitsolve::backend::CpuBackend;
 use bitsolve::games::dodgem::DodgemState;
 use bitsolve::games::{Dodgem, TwoPlayerGame};
 use bitsolve::search::Silent;
@@ -207,7 +208,7 @@ fn solved_layers(game: &Dodgem, dir: &Path) -> Vec<TwoBitTable> {
         backing: Backing::Directory(dir.to_path_buf()),
         ..Default::default()
     };
-    solve_layers(game, game.max_layer(), &options).unwrap();
+    solve_layers(&CpuBackend, game, game.max_layer(), &options).unwrap();
     (0..=game.max_layer())
         .map(|layer| {
             open_layer(game, layer, &Backing::ReadOnly(dir.to_path_buf()), &Silent)
@@ -292,7 +293,14 @@ fn threads_and_layers_agree() {
             .build()
             .unwrap();
         let report = pool
-            .install(|| solve_layers(&game, game.max_layer(), &RetroOptions::default()))
+            .install(|| {
+                solve_layers(
+                    &CpuBackend,
+                    &game,
+                    game.max_layer(),
+                    &RetroOptions::default(),
+                )
+            })
             .unwrap();
         reports.push(
             report

@@ -451,3 +451,105 @@ fn a_killed_retrograde_job_resumes_reads_its_lower_layers_and_is_queried_in_one_
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&whole);
 }
+
+/// Every cell of `layers` that a job of `processes` stored in `job_dir`
+/// (each process's share, mapped back through the job's partition) equals
+/// the cell a single process stored in `single_dir`.
+fn assert_same_cells<G: bitsolve::search::retro2::LayeredGame>(
+    game: &G,
+    layers: std::ops::RangeInclusive<usize>,
+    single_dir: &Path,
+    job_dir: &Path,
+    processes: usize,
+) {
+    use bitsolve::backend::partition::Partition;
+    use bitsolve::search::Silent;
+    use bitsolve::search::retro2::{open_layer, values_identity};
+    use bitsolve::table::{Backing, TwoBitTable};
+    for layer in layers {
+        let single = Backing::ReadOnly(single_dir.to_path_buf());
+        let (whole, _) = open_layer(game, layer, &single, &Silent).unwrap();
+        let blocks = game.layer_blocks(layer);
+        let all: Vec<usize> = (0..blocks.len()).collect();
+        let partition = Partition::new(&blocks, processes);
+        let mut compared = 0;
+        for part in 0..processes {
+            let identity = partition.share_identity(&values_identity(game, layer), part);
+            let job = Backing::ReadOnly(job_dir.to_path_buf());
+            let (share, _) = TwoBitTable::open(&job, identity, 0, &Silent).unwrap();
+            for slice in partition.slices(part, &all) {
+                for (offset, rank) in slice.ranks.clone().enumerate() {
+                    let (here, there) = (
+                        share.get(slice.local_start + offset as u64),
+                        whole.get(rank),
+                    );
+                    assert_eq!(
+                        here,
+                        there,
+                        "{} layer {layer} rank {rank}: process {part} of {processes} holds {here}, one process {there}",
+                        game.layer_descriptor(layer)
+                    );
+                    compared += 1;
+                }
+            }
+        }
+        assert_eq!(compared, game.layer_size(layer));
+    }
+}
+
+#[test]
+fn retrograde_values_are_the_single_process_cells_on_two_and_three_processes() {
+    use bitsolve::games::FoxGeese;
+    use bitsolve::games::dodgem::Dodgem;
+    let cases: Vec<(Vec<&str>, usize)> = vec![
+        (vec!["fox-geese", "--layers", "1..7"], 7),
+        (vec!["fox-geese", "--layers", "1..7", "--capture-wins"], 7),
+        (vec!["fox-geese", "--layers", "1..8", "--symmetry"], 8),
+        (
+            vec![
+                "fox-geese",
+                "--layers",
+                "1..8",
+                "--capture-wins",
+                "--symmetry",
+            ],
+            8,
+        ),
+        (vec!["dodgem", "--n", "3"], 0),
+        (vec!["dodgem", "--n", "4"], 0),
+    ];
+    for (game, top) in &cases {
+        let single_dir = tempfile_dir("cells-single");
+        let mut args = vec!["retro"];
+        args.extend(game);
+        args.extend(["--json", "--threads", "1", "--store"]);
+        let store = |dir: &Path| {
+            let mut all: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            all.push(dir.display().to_string());
+            all
+        };
+        let single_args = store(&single_dir);
+        single(&single_args.iter().map(String::as_str).collect::<Vec<_>>());
+        for processes in [2, 3] {
+            let job_dir = tempfile_dir("cells-job");
+            let job_args = store(&job_dir);
+            distributed(
+                processes,
+                &job_args.iter().map(String::as_str).collect::<Vec<_>>(),
+            );
+            let symmetry = game.contains(&"--symmetry");
+            let capture_wins = game.contains(&"--capture-wins");
+            if game[0] == "dodgem" {
+                let n = game[2].parse().unwrap();
+                let dodgem = Dodgem::new(n).unwrap();
+                let max = bitsolve::games::two_player::TwoPlayerGame::max_layer(&dodgem);
+                assert_same_cells(&dodgem, 0..=max, &single_dir, &job_dir, processes);
+            } else {
+                let fox_geese = FoxGeese::new(capture_wins, symmetry).unwrap();
+                assert_same_cells(&fox_geese, 1..=*top, &single_dir, &job_dir, processes);
+            }
+            std::fs::remove_dir_all(&job_dir).unwrap();
+        }
+        std::fs::remove_dir_all(&single_dir).unwrap();
+    }
+}

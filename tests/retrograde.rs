@@ -7,6 +7,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use bitsolve::backend::CpuBackend;
 use bitsolve::games::FoxGeese;
 use bitsolve::games::fox_geese::FoxGeeseState;
 use bitsolve::hash::MultinomialRanker;
@@ -32,7 +33,8 @@ fn solve<G: LayeredGame>(
         backing,
         ..Default::default()
     };
-    pool.install(|| solve_layers(game, top, &options)).unwrap()
+    pool.install(|| solve_layers(&CpuBackend, game, top, &options))
+        .unwrap()
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -237,14 +239,14 @@ fn capture_wins_layers_solve_alone_in_any_range() {
     // Algorithm 4's plain scans of each layer.
     let game = FoxGeese::new(true, false).unwrap();
     let options = RetroOptions::default();
-    let together = solve_layer_range(&game, 25..=31, &options).unwrap();
+    let together = solve_layer_range(&CpuBackend, &game, 25..=31, &options).unwrap();
     let dir = scratch("ranges");
     let stored = RetroOptions {
         backing: Backing::Directory(dir.clone()),
         ..Default::default()
     };
-    let alone = solve_layer_range(&game, 27..=31, &stored).unwrap();
-    let single = solve_layer_range(&game, 30..=30, &RetroOptions::default()).unwrap();
+    let alone = solve_layer_range(&CpuBackend, &game, 27..=31, &stored).unwrap();
+    let single = solve_layer_range(&CpuBackend, &game, 30..=30, &RetroOptions::default()).unwrap();
     for (a, b) in together[2..].iter().zip(&alone) {
         assert_eq!(
             (a.layer, a.states, a.second_wins),
@@ -296,7 +298,8 @@ fn layer_31_under_capture_wins_is_won_for_the_fox_exactly_where_it_can_capture()
     assert_eq!(captures, 104);
     for symmetry in [false, true] {
         let game = FoxGeese::new(true, symmetry).unwrap();
-        let report = &solve_layer_range(&game, 31..=31, &RetroOptions::default()).unwrap()[0];
+        let report =
+            &solve_layer_range(&CpuBackend, &game, 31..=31, &RetroOptions::default()).unwrap()[0];
         assert_eq!(report.states, 2_112);
         assert_eq!(report.first_wins, captures, "symmetry {symmetry}");
         assert_eq!(report.second_wins, 2_008, "symmetry {symmetry}");
@@ -311,14 +314,14 @@ fn default_rule_ranges_need_the_layer_below_in_the_store() {
         backing: Backing::Directory(dir.clone()),
         ..Default::default()
     };
-    let message = solve_layer_range(&game, 4..=5, &options)
+    let message = solve_layer_range(&CpuBackend, &game, 4..=5, &options)
         .unwrap_err()
         .to_string();
     assert!(message.contains("reads layer 3"), "{message}");
-    let heap = solve_layer_range(&game, 4..=5, &RetroOptions::default()).unwrap_err();
+    let heap = solve_layer_range(&CpuBackend, &game, 4..=5, &RetroOptions::default()).unwrap_err();
     assert!(heap.to_string().contains("no store"), "{heap}");
-    solve_layer_range(&game, 0..=3, &options).unwrap();
-    let upper = solve_layer_range(&game, 4..=5, &options).unwrap();
+    solve_layer_range(&CpuBackend, &game, 0..=3, &options).unwrap();
+    let upper = solve_layer_range(&CpuBackend, &game, 4..=5, &options).unwrap();
     assert_eq!(upper[1].second_wins, 1_280);
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -605,7 +608,15 @@ fn an_interrupted_layer_resumes_to_the_same_values() {
         progress: &crash,
         ..Default::default()
     };
-    assert!(catch_unwind(AssertUnwindSafe(|| solve_layers(&game, 5, &options))).is_err());
+    assert!(
+        catch_unwind(AssertUnwindSafe(|| solve_layers(
+            &CpuBackend,
+            &game,
+            5,
+            &options
+        )))
+        .is_err()
+    );
     let resumed = solve(&game, 5, 2, Backing::Directory(dir.clone()));
     assert!(resumed[1].already_solved, "finished layers are skipped");
     assert_eq!(resumed[5].second_wins, 1_280);

@@ -138,9 +138,9 @@ impl Retro<'_> {
     ) -> Result<Vec<LayerReport>> {
         #[cfg(feature = "mpi")]
         if let Some(mpi) = self.distributed.backend {
-            return crate::backend::mpi::solve_layer_range(mpi, game, layers, options);
+            return solve_layer_range(mpi, game, layers, options);
         }
-        solve_layer_range(game, layers, options)
+        solve_layer_range(&crate::backend::CpuBackend, game, layers, options)
     }
 }
 

@@ -234,7 +234,12 @@ impl LayeredGame for Layers<'_> {
 pub fn solve(game: &PositionalGame, query: &Query) -> Result<ExhaustiveReport> {
     let started = std::time::Instant::now();
     let layers = Layers::new(game, query)?;
-    let (reports, top) = solve_layers_keeping_top(&layers, layers.depth, &RetroOptions::default())?;
+    let (reports, top) = solve_layers_keeping_top(
+        &crate::backend::CpuBackend,
+        &layers,
+        layers.depth,
+        &RetroOptions::default(),
+    )?;
     let start = layers.new_state();
     let outcome = match Value::from_bits(top.get(layers.rank(layers.depth, &start))) {
         Value::FirstWins => Outcome::BlackWins,

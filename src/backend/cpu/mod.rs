@@ -3,6 +3,7 @@
 //! block, and gives the same counts whatever the number of threads.
 
 mod one_bit;
+mod retro;
 pub(crate) mod two_bit;
 
 pub(crate) use one_bit::CpuOneBit;

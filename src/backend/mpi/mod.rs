@@ -25,7 +25,7 @@ mod share;
 mod two_bit;
 
 pub use exchange::PassTraffic;
-pub use retro::solve_layer_range;
+pub use retro::Share;
 pub use session::Session;
 
 use std::sync::Mutex;

@@ -40,17 +40,13 @@
 //! (the argument of Theorem 4, pass by pass).
 
 pub mod distances;
+mod driver;
+pub mod judge;
 pub mod seam;
-mod solver;
 
-pub use solver::{
-    BITS_PER_POSITION, LayerReport, RECORD_EVERY, RetroOptions, open_layer, solve_layer_range,
-    solve_layers, solve_layers_keeping_top,
-};
-// For the distributed solver (the MPI backend), which runs the same passes.
-#[cfg(feature = "mpi")]
-pub(crate) use solver::{
-    Recorder, Tally, Verdict, lower_layer_needed, lower_layer_store, record, recorded_value, settle,
+pub use driver::{
+    BITS_PER_POSITION, LayerReport, RECORD_EVERY, RetroOptions, lower_layer_needed, open_layer,
+    open_solved_layer, solve_layer_range, solve_layers, solve_layers_keeping_top, values_identity,
 };
 
 use crate::space::Block;

@@ -23,6 +23,7 @@ use std::path::Path;
 use super::{LayeredGame, Value};
 use crate::error::Result;
 use crate::search::Progress;
+use crate::search::backend::Backend;
 use crate::search::checkpoint::Checkpoint;
 use crate::table::{Backing, TwoBitTable};
 
@@ -44,17 +45,13 @@ pub struct RetroPass<'p> {
     pub progress: &'p dyn Progress,
 }
 
-/// Where the layers of a retrograde analysis are held and solved.
-pub trait RetroBackend: Sync {
+/// Where the layers of a retrograde analysis are held and solved: a
+/// [`Backend`] of the searches (its name and description) that also runs
+/// retrograde passes.
+pub trait RetroBackend: Backend {
     /// A layer's values as this backend holds them: the host table of the
     /// whole layer, or one process's share of it.
     type Layer: Send + Sync;
-
-    /// `cpu`, `gpu`, `mpi`: the name in reports and JSON.
-    fn name(&self) -> &'static str;
-
-    /// The machine, for reports ("2 threads", "GPU NVIDIA H100 ...").
-    fn describe(&self) -> String;
 
     /// Opens `layer`'s values in `backing` (every cell unknown in a fresh
     /// table) with the record an earlier run left there.

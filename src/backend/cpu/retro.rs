@@ -1,0 +1,233 @@
+//! The passes of two-bit retrograde analysis on the CPU: the judging of
+//! [`crate::search::retro2::judge`] with rayon over chunks of the host
+//! table, or over the listed cells of a sparse pass.
+
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use super::CpuBackend;
+use crate::error::Result;
+use crate::search::Progress;
+use crate::search::checkpoint::Checkpoint;
+use crate::search::chunks::chunks_of;
+use crate::search::retro2::judge::{
+    CellRange, LayerJudge, Marks, PassTables, Remote, Scratch, Unit, WholeLayer, list_limit,
+    recorded_value, units,
+};
+use crate::search::retro2::seam::{PassCount, RetroBackend, RetroPass, RetroPasses};
+use crate::search::retro2::{LayeredGame, Player, Value, open_layer, open_solved_layer};
+use crate::table::{Backing, TwoBitTable};
+
+impl RetroBackend for CpuBackend {
+    type Layer = TwoBitTable;
+
+    fn open_layer<G: LayeredGame>(
+        &self,
+        game: &G,
+        layer: usize,
+        backing: &Backing,
+        progress: &dyn Progress,
+    ) -> Result<(TwoBitTable, Option<Checkpoint>)> {
+        open_layer(game, layer, backing, progress)
+    }
+
+    fn open_solved<G: LayeredGame>(
+        &self,
+        game: &G,
+        layer: usize,
+        dir: &Path,
+        progress: &dyn Progress,
+    ) -> Result<(TwoBitTable, Option<Checkpoint>)> {
+        open_solved_layer(game, layer, dir, progress)
+    }
+
+    fn host_table<'l>(&self, layer: &'l TwoBitTable) -> &'l TwoBitTable {
+        layer
+    }
+
+    fn host_table_mut<'l>(&self, layer: &'l mut TwoBitTable) -> &'l mut TwoBitTable {
+        layer
+    }
+
+    fn layer_passes<'a, G: LayeredGame>(
+        &'a self,
+        game: &'a G,
+        layer: usize,
+        values: &'a TwoBitTable,
+        lower: Option<&'a TwoBitTable>,
+    ) -> Result<Box<dyn RetroPasses + 'a>> {
+        let ranges = chunks_of(&game.layer_blocks(layer))
+            .into_iter()
+            .map(|chunk| CellRange {
+                first_rank: chunk.ranks.start,
+                cells: chunk.ranks,
+            })
+            .collect();
+        Ok(Box::new(CpuRetro {
+            judge: LayerJudge {
+                game,
+                layer,
+                values,
+                lower,
+                placement: &WholeLayer,
+                recorded: recorded_value(game),
+            },
+            ranges,
+            tables: PassTables::new(values.len())?,
+            list_limit: list_limit(values.len()),
+            frontier_list: None,
+        }))
+    }
+
+    fn count<G: LayeredGame>(&self, game: &G, layer: usize, values: &TwoBitTable) -> [u64; 3] {
+        let blocks = game.layer_blocks(layer);
+        [Value::FirstWins, Value::SecondWins, Value::Draw].map(|value| {
+            blocks
+                .iter()
+                .enumerate()
+                .map(|(b, block)| {
+                    game.block_weight(layer, b) * values.count_in(block.range(), value as u8)
+                })
+                .sum()
+        })
+    }
+}
+
+/// One layer's passes on the CPU.
+struct CpuRetro<'a, G> {
+    judge: LayerJudge<'a, G, WholeLayer>,
+    /// The layer's chunks, the units of a scanning pass.
+    ranges: Vec<CellRange>,
+    tables: PassTables,
+    list_limit: u64,
+    /// The cells of the frontier, when the pass before listed them.
+    frontier_list: Option<Vec<u64>>,
+}
+
+/// A unit's work: positions examined and the marks it made.
+type Done = (u64, Marks, Marks);
+
+impl<G: LayeredGame> CpuRetro<'_, G> {
+    fn marks(&self) -> Marks {
+        Marks::new(self.list_limit)
+    }
+
+    /// Runs `visit` over `units` in parallel, joining what they did.
+    fn over_units(
+        &self,
+        units: &[Unit],
+        progress: &dyn Progress,
+        visit: impl Fn(&Unit, &mut Scratch<G::State>, &mut Marks, &mut Marks) -> u64 + Sync,
+    ) -> Done {
+        units
+            .par_iter()
+            .map(|unit| {
+                let (mut first, mut second) = (self.marks(), self.marks());
+                let mut scratch = Scratch::new(self.judge.game.new_state());
+                let examined = visit(unit, &mut scratch, &mut first, &mut second);
+                if unit.is_scanned() {
+                    progress.advance(1);
+                }
+                (examined, first, second)
+            })
+            .reduce(
+                || (0, self.marks(), self.marks()),
+                |(a, m, c), (b, n, d)| (a + b, m.merge(n), c.merge(d)),
+            )
+    }
+}
+
+/// What a process holding the whole layer never has.
+fn nothing_remote(remote: Remote) {
+    debug_assert_eq!(remote.buffered(), 0, "one process holds every cell");
+}
+
+impl<G: LayeredGame> RetroPasses for CpuRetro<'_, G> {
+    fn units(&self) -> u64 {
+        2 * self.ranges.len() as u64
+    }
+
+    fn initial(&mut self, pass: &RetroPass) -> Result<PassCount> {
+        // The first player's positions, then the second's, so the second
+        // sweep already sees what the first decided.
+        let (mut examined, mut marked) = (0, self.marks());
+        for sweep in [Player::First, Player::Second] {
+            let (done, marks) = self
+                .ranges
+                .par_iter()
+                .map(|range| {
+                    let mut marks = self.marks();
+                    let mut remote = Remote::default();
+                    let done = self.judge.initial_range(
+                        range,
+                        sweep,
+                        &self.tables.current,
+                        &mut marks,
+                        &mut remote,
+                    );
+                    nothing_remote(remote);
+                    pass.progress.advance(1);
+                    (done, marks)
+                })
+                .reduce(|| (0, self.marks()), |(a, m), (b, n)| (a + b, m.merge(n)));
+            examined += done;
+            marked = marked.merge(marks);
+        }
+        self.frontier_list = marked.listed();
+        Ok(PassCount {
+            examined,
+            marked: marked.count(),
+        })
+    }
+
+    fn later(&mut self, pass: &RetroPass) -> Result<PassCount> {
+        let judge = &self.judge;
+        let tables = &self.tables;
+        let frontier = units(self.frontier_list.as_deref(), &self.ranges);
+        let (triggered, won, mut candidates) = self.over_units(
+            &frontier,
+            pass.progress,
+            |unit, scratch, won, candidates| {
+                let mut remote = Remote::default();
+                let done =
+                    judge.propagate_unit(unit, scratch, tables, (won, candidates), &mut remote);
+                nothing_remote(remote);
+                done
+            },
+        );
+        let listed = candidates.listed();
+        let candidates = units(listed.as_deref(), &self.ranges);
+        let (checked, lost, _) =
+            self.over_units(&candidates, pass.progress, |unit, scratch, lost, _| {
+                let mut remote = Remote::default();
+                let done = judge.check_unit(unit, scratch, tables, lost, &mut remote);
+                nothing_remote(remote);
+                done
+            });
+        self.tables.advance(self.frontier_list.as_deref())?;
+        let mut marked = won.merge(lost);
+        self.frontier_list = marked.listed();
+        Ok(PassCount {
+            examined: triggered + checked,
+            marked: marked.count(),
+        })
+    }
+
+    fn fill_undecided(&mut self, value: Value) -> Result<()> {
+        self.judge.values.fill_zero_cells(value as u8);
+        Ok(())
+    }
+
+    fn fill_from_twins(&mut self, _pass: &RetroPass) -> Result<()> {
+        if !self.judge.game.reduced_by_symmetry() {
+            return Ok(());
+        }
+        self.ranges.par_iter().for_each(|range| {
+            let mut remote = Remote::default();
+            self.judge.copy_to_twins(range, &mut remote);
+            nothing_remote(remote);
+        });
+        Ok(())
+    }
+}

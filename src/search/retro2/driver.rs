@@ -1,0 +1,404 @@
+//! The one driver of two-bit retrograde analysis: layers in order, each
+//! solved by a backend's passes ([`super::seam`]) until a pass decides
+//! nothing, then the undecided fill and the symmetric copy; resumable from
+//! a store's records.
+
+use std::ops::RangeInclusive;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use super::LayeredGame;
+use super::seam::{PassCount, RetroBackend, RetroPass, RetroPasses};
+use crate::error::{Error, Result};
+use crate::search::checkpoint::Checkpoint;
+use crate::search::identity::layer_identity;
+use crate::search::{Progress, Silent};
+use crate::table::{Backing, TableIdentity, TwoBitTable};
+
+/// Bits per position while a layer is being solved on the host: the value
+/// (2), the frontier and the next frontier (1 each) and the candidates (1).
+pub const BITS_PER_POSITION: u64 = 5;
+
+pub struct RetroOptions<'a> {
+    /// Where the layers' value tables live; a directory keeps them as the
+    /// solved database, and lets a later run skip or resume layers.
+    pub backing: Backing,
+    pub progress: &'a dyn Progress,
+    /// Called with each layer's report as soon as the layer is solved.
+    pub on_layer: &'a (dyn Fn(&LayerReport) + Sync),
+    /// How often a layer being solved in a store records its progress
+    /// there (and when it is done): a layer's table is worked on in memory
+    /// and written whole each time (2 GB for Fox-and-Geese g = 16), so a
+    /// stopped run resumes from the last record and redoes at most this
+    /// much. Zero records every pass.
+    pub record_every: Duration,
+}
+
+/// The default of [`RetroOptions::record_every`].
+pub const RECORD_EVERY: Duration = Duration::from_secs(300);
+
+impl Default for RetroOptions<'_> {
+    fn default() -> Self {
+        RetroOptions {
+            backing: Backing::Heap,
+            progress: &Silent,
+            on_layer: &|_| {},
+            record_every: RECORD_EVERY,
+        }
+    }
+}
+
+/// One solved layer. Counts are of the whole layer, also when the table
+/// stores representatives only.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayerReport {
+    pub layer: usize,
+    pub states: u64,
+    /// Positions in the layer's table (fewer than `states` when it stores
+    /// representatives only).
+    pub stored: u64,
+    pub first_wins: u64,
+    pub second_wins: u64,
+    pub draws: u64,
+    /// Positions examined in each pass: pass 0 looks at every position;
+    /// later passes at the predecessors of what the pass before decided
+    /// (a backend that re-judges every unknown position counts those).
+    pub examined: Vec<u64>,
+    pub seconds: f64,
+    /// The layer was already solved in the store and was not searched again.
+    pub already_solved: bool,
+}
+
+impl LayerReport {
+    pub fn passes(&self) -> usize {
+        self.examined.len()
+    }
+
+    /// Positions Algorithm 4's repeated full scans would have visited:
+    /// every position of the table, once per pass.
+    pub fn full_scan_work(&self) -> u64 {
+        self.stored * self.passes() as u64
+    }
+}
+
+/// Solves layers `0..=top` on `backend` in order (skipping those a store
+/// has solved) and returns one report per layer.
+pub fn solve_layers<G: LayeredGame, B: RetroBackend>(
+    backend: &B,
+    game: &G,
+    top: usize,
+    options: &RetroOptions,
+) -> Result<Vec<LayerReport>> {
+    solve_layer_range(backend, game, 0..=top, options)
+}
+
+/// Solves the layers of `layers` on `backend` in order, one report each.
+/// Unless the range starts at layer 0 or the game's layers are
+/// [independent](LayeredGame::independent_layers), the layer below the
+/// first is read from the store, where it must be solved. Collective on a
+/// backend of several processes: every process calls it alike.
+pub fn solve_layer_range<G: LayeredGame, B: RetroBackend>(
+    backend: &B,
+    game: &G,
+    layers: RangeInclusive<usize>,
+    options: &RetroOptions,
+) -> Result<Vec<LayerReport>> {
+    solve_range_keeping_top(backend, game, layers, options).map(|(reports, _)| reports)
+}
+
+/// As [`solve_layers`], also handing back the values of layer `top`.
+pub fn solve_layers_keeping_top<G: LayeredGame, B: RetroBackend>(
+    backend: &B,
+    game: &G,
+    top: usize,
+    options: &RetroOptions,
+) -> Result<(Vec<LayerReport>, B::Layer)> {
+    solve_range_keeping_top(backend, game, 0..=top, options)
+}
+
+fn solve_range_keeping_top<G: LayeredGame, B: RetroBackend>(
+    backend: &B,
+    game: &G,
+    layers: RangeInclusive<usize>,
+    options: &RetroOptions,
+) -> Result<(Vec<LayerReport>, B::Layer)> {
+    let first = *layers.start();
+    if layers.is_empty() {
+        return Err(Error::InvalidParameter(format!(
+            "the range of layers {first}..{} is empty",
+            layers.end()
+        )));
+    }
+    let mut lower = match first {
+        0 => None,
+        _ if game.independent_layers() => None,
+        _ => Some(solved_lower_layer(backend, game, first - 1, options)?),
+    };
+    let mut reports = Vec::with_capacity(layers.clone().count());
+    for layer in layers {
+        let (values, report) = solve_layer(backend, game, layer, lower.as_ref(), options)?;
+        (options.on_layer)(&report);
+        reports.push(report);
+        // The layer below is no longer needed: release it.
+        lower = Some(values);
+    }
+    Ok((reports, lower.expect("a range holds a layer")))
+}
+
+/// The identity of `layer`'s table of values: the same on every backend,
+/// so one resumes another's store (an MPI job's shares add the partition).
+pub fn values_identity<G: LayeredGame>(game: &G, layer: usize) -> TableIdentity {
+    layer_identity(game, layer, "retrograde values", 2)
+}
+
+/// Why a range of layers starting above `layer` cannot read it; `advice`
+/// is added to what to do.
+pub fn lower_layer_needed<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    why: &str,
+    advice: &str,
+) -> Error {
+    Error::InvalidParameter(format!(
+        "solving from layer {} reads layer {layer} ({}), {why}: solve layers up to {layer} into the store first{advice}",
+        layer + 1,
+        game.layer_descriptor(layer)
+    ))
+}
+
+/// The store a range of layers starting above `layer` reads it from.
+fn lower_layer_store<'o, G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    options: &'o RetroOptions,
+) -> Result<&'o PathBuf> {
+    match &options.backing {
+        Backing::Directory(dir) | Backing::ReadOnly(dir) => Ok(dir),
+        Backing::Heap => Err(lower_layer_needed(
+            game,
+            layer,
+            "and there is no store to read it from",
+            "",
+        )),
+    }
+}
+
+/// The solved values of `layer` from the store, read only: a range of
+/// layers starting above it reads them.
+fn solved_lower_layer<G: LayeredGame, B: RetroBackend>(
+    backend: &B,
+    game: &G,
+    layer: usize,
+    options: &RetroOptions,
+) -> Result<B::Layer> {
+    let dir = lower_layer_store(game, layer, options)?;
+    let (values, checkpoint) = backend.open_solved(game, layer, dir, options.progress)?;
+    if backend.any(!checkpoint.is_some_and(|c| c.complete)) {
+        return Err(lower_layer_needed(
+            game,
+            layer,
+            &format!("which is not completely solved in {}", dir.display()),
+            "",
+        ));
+    }
+    Ok(values)
+}
+
+/// Opens a layer's whole table of values (solved or not) from `backing`,
+/// with its record: how one process holds a layer.
+pub fn open_layer<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    backing: &Backing,
+    progress: &dyn Progress,
+) -> Result<(TwoBitTable, Option<Checkpoint>)> {
+    // Two bits per position are stored; the passes' bit tables live on the heap.
+    let (table, record) = TwoBitTable::open(
+        backing,
+        values_identity(game, layer),
+        super::Value::Unknown as u8,
+        progress,
+    )?;
+    let checkpoint = Checkpoint::read(table.storage(), record)?;
+    Ok((table, checkpoint))
+}
+
+/// Opens the whole solved table of `layer` in the store `dir` read only
+/// and in memory, as the layer below a range (the single-process backends'
+/// [`RetroBackend::open_solved`]). A layer an MPI job solved, split into
+/// per-process shares, is refused with the job size to rerun with.
+pub fn open_solved_layer<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    dir: &Path,
+    progress: &dyn Progress,
+) -> Result<(TwoBitTable, Option<Checkpoint>)> {
+    let identity = values_identity(game, layer);
+    if !dir
+        .join(crate::table::storage::file_name_for(&identity.descriptor))
+        .exists()
+    {
+        if let Some(processes) =
+            crate::backend::partition::job_size_in_store(dir, &identity.descriptor)
+        {
+            // Solved across an MPI job: the layers above are solved there too.
+            return Err(Error::InvalidParameter(format!(
+                "{} holds layer {layer} ({}) split over {processes} MPI processes: solve the layers above it with the same job size (mpirun -np {processes} bitsolve retro …)",
+                dir.display(),
+                game.layer_descriptor(layer)
+            )));
+        }
+        return Err(lower_layer_needed(
+            game,
+            layer,
+            &format!("which is not in {}", dir.display()),
+            "",
+        ));
+    }
+    let (mut table, checkpoint) =
+        open_layer(game, layer, &Backing::ReadOnly(dir.to_path_buf()), progress)?;
+    // Read at random while the layer above is solved: in memory.
+    table.storage_mut().stage()?;
+    Ok((table, checkpoint))
+}
+
+fn solve_layer<G: LayeredGame, B: RetroBackend>(
+    backend: &B,
+    game: &G,
+    layer: usize,
+    lower: Option<&B::Layer>,
+    options: &RetroOptions,
+) -> Result<(B::Layer, LayerReport)> {
+    let started = Instant::now();
+    let progress = options.progress;
+    let (mut values, checkpoint) = backend.open_layer(game, layer, &options.backing, progress)?;
+    let complete = checkpoint.as_ref().is_some_and(|c| c.complete);
+    // Processes record on their own clocks, and one may have finished the
+    // layer while another was stopped before its last record: every
+    // process goes on from what it holds. A value held is a value of the
+    // fixpoint, and pass 0 puts every held value into the frontier.
+    let mut examined = backend.agree_on_passes(checkpoint);
+    if !backend.any(!complete) {
+        let report = layer_report(backend, game, layer, &values, examined, 0.0, true);
+        return Ok((values, report));
+    }
+    if let Some(last) = examined.len().checked_sub(1) {
+        progress.note(&format!("layer {layer}: resuming after pass {last}"));
+    }
+    let table = backend.host_table_mut(&mut values);
+    table.storage().begin_writing()?;
+    // Solved in memory, written to the store at each record.
+    table.storage_mut().stage()?;
+
+    let mut passes = backend.layer_passes(game, layer, &values, lower)?;
+    let mut recorder = Recorder::new(options.record_every);
+    let host = backend.host_table(&values);
+    // Pass 0 runs on a resumed layer too: it puts every value held into the
+    // frontier, so what was decided before the stop reaches its predecessors.
+    let pass = |initial: bool, number: usize, passes: &mut dyn RetroPasses| -> Result<PassCount> {
+        let pass = RetroPass {
+            label: format!("layer {layer} pass {number}"),
+            progress,
+        };
+        progress.begin_pass(&pass.label, passes.units());
+        let count = if initial {
+            passes.initial(&pass)
+        } else {
+            passes.later(&pass)
+        }?;
+        progress.end_pass();
+        Ok(count)
+    };
+    let mut initial = true;
+    loop {
+        let number = if initial { 0 } else { examined.len() };
+        let count = pass(initial, number, &mut *passes)?;
+        initial = false;
+        examined.push(count.examined);
+        recorder.pass_done(&mut *passes, host, &examined)?;
+        if count.marked == 0 {
+            break;
+        }
+    }
+    passes.fill_undecided(game.undecided_value())?;
+    passes.fill_from_twins(&RetroPass {
+        label: format!("layer {layer} symmetric fill"),
+        progress,
+    })?;
+    passes.sync()?;
+    drop(passes);
+    record(host, &examined, true)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let report = layer_report(backend, game, layer, &values, examined, seconds, false);
+    Ok((values, report))
+}
+
+/// Records a layer's passes in its store once `every` has gone by since
+/// the last record.
+struct Recorder {
+    every: Duration,
+    last: Instant,
+}
+
+impl Recorder {
+    fn new(every: Duration) -> Self {
+        Recorder {
+            every,
+            last: Instant::now(),
+        }
+    }
+
+    fn pass_done(
+        &mut self,
+        passes: &mut dyn RetroPasses,
+        host: &TwoBitTable,
+        examined: &[u64],
+    ) -> Result<()> {
+        if self.last.elapsed() >= self.every {
+            passes.sync()?;
+            record(host, examined, false)?;
+            self.last = Instant::now();
+        }
+        Ok(())
+    }
+}
+
+fn record(values: &TwoBitTable, examined: &[u64], complete: bool) -> Result<()> {
+    Checkpoint {
+        last_completed: Some(examined.len() as u64 - 1),
+        counts: examined.to_vec(),
+        complete,
+        ..Default::default()
+    }
+    .write(values.storage())
+}
+
+fn layer_report<G: LayeredGame, B: RetroBackend>(
+    backend: &B,
+    game: &G,
+    layer: usize,
+    values: &B::Layer,
+    examined: Vec<u64>,
+    seconds: f64,
+    already_solved: bool,
+) -> LayerReport {
+    let [first_wins, second_wins, draws] = backend.count(game, layer, values);
+    // Each block counts for the positions its cells stand for.
+    let states = game
+        .layer_blocks(layer)
+        .iter()
+        .enumerate()
+        .map(|(b, block)| game.block_weight(layer, b) * block.len)
+        .sum();
+    LayerReport {
+        layer,
+        states,
+        stored: game.layer_size(layer),
+        first_wins,
+        second_wins,
+        draws,
+        examined,
+        seconds,
+        already_solved,
+    }
+}

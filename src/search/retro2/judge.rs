@@ -1,0 +1,788 @@
+//! How a position is judged and how a decided position reaches its
+//! predecessors: the per-position work of every pass, shared by the
+//! backends that run passes on the host (the CPU and the processes of an
+//! MPI job). A backend hands over where each position's cell lives
+//! ([`Placement`]); what it holds is read and written at once, and what
+//! another process holds comes back as questions and pushes for the
+//! backend to send ([`Remote`]).
+
+use std::ops::Range;
+
+use super::{LayeredGame, Player, Successor, Value};
+use crate::table::{OneBitTable, TwoBitTable};
+
+/// Where the cell of a position is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// In the tables held here, at this cell.
+    Here(u64),
+    /// Held by process `owner`, at its cell `cell`.
+    Elsewhere { owner: usize, cell: u64 },
+}
+
+/// Where the cells of a layer and of the layer below are held.
+pub trait Placement: Sync {
+    /// The cell of `rank` in this layer (`lower` false) or the one below.
+    fn place(&self, lower: bool, rank: u64) -> Place;
+
+    /// The rank of a cell of this layer held here.
+    fn rank_of(&self, cell: u64) -> u64;
+}
+
+/// One process holds everything, each rank at its own cell.
+pub struct WholeLayer;
+
+impl Placement for WholeLayer {
+    #[inline]
+    fn place(&self, _lower: bool, rank: u64) -> Place {
+        Place::Here(rank)
+    }
+
+    #[inline]
+    fn rank_of(&self, cell: u64) -> u64 {
+        cell
+    }
+}
+
+/// Cells held here whose ranks are consecutive from `first_rank`: the unit
+/// of a pass's parallel work.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellRange {
+    pub cells: Range<u64>,
+    pub first_rank: u64,
+}
+
+impl CellRange {
+    fn rank_of(&self, cell: u64) -> u64 {
+        self.first_rank + (cell - self.cells.start)
+    }
+}
+
+/// A pass lists the cells it marks only while they are fewer than one in
+/// `LIST_DENSITY` cells held: 8 bytes a cell then stay below the bit
+/// table's own size, and walking the list beats scanning the table.
+const LIST_DENSITY: u64 = 64;
+
+/// Listed cells per unit of parallel work.
+const LIST_WORK: usize = 4096;
+
+/// The most cells a pass lists when `cells` are held.
+pub fn list_limit(cells: u64) -> u64 {
+    cells / LIST_DENSITY
+}
+
+/// The cells a pass marked in a bit table (each once): how many, and the
+/// list of them while it holds no more than `limit` (then only the table
+/// knows them, and the list's memory is never more than a bit table's).
+/// Late passes decide few positions (Fox-and-Geese g = 11: 253 passes,
+/// most deciding a few thousand of 1.8 G positions): the next pass visits
+/// the list instead of scanning the tables.
+pub struct Marks {
+    count: u64,
+    cells: Vec<u64>,
+    overflowed: bool,
+    limit: usize,
+}
+
+impl Marks {
+    pub fn new(limit: u64) -> Self {
+        Marks {
+            count: 0,
+            cells: Vec::new(),
+            overflowed: false,
+            limit: limit as usize,
+        }
+    }
+
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    pub fn push(&mut self, cell: u64) {
+        self.count += 1;
+        if self.overflowed {
+            return;
+        }
+        if self.cells.len() < self.limit {
+            self.cells.push(cell);
+        } else {
+            self.overflow();
+        }
+    }
+
+    fn overflow(&mut self) {
+        self.overflowed = true;
+        self.cells = Vec::new();
+    }
+
+    pub fn merge(mut self, mut other: Marks) -> Marks {
+        self.count += other.count;
+        if self.overflowed || other.overflowed || self.cells.len() + other.cells.len() > self.limit
+        {
+            self.overflow();
+        } else {
+            if self.cells.len() < other.cells.len() {
+                std::mem::swap(&mut self.cells, &mut other.cells);
+            }
+            self.cells.extend_from_slice(&other.cells);
+        }
+        self
+    }
+
+    /// The list of every mark, unless there were too many to list.
+    pub fn listed(&mut self) -> Option<Vec<u64>> {
+        (!self.overflowed).then(|| std::mem::take(&mut self.cells))
+    }
+}
+
+/// A unit of a pass's source: listed cells, or the set bits of a range of
+/// a bit table.
+pub enum Unit<'s> {
+    Listed(&'s [u64]),
+    Scanned(&'s CellRange),
+}
+
+/// The units of a pass whose source is `list` when the pass before listed
+/// its marks, else the set bits of `ranges` in the pass's table.
+pub fn units<'s>(list: Option<&'s [u64]>, ranges: &'s [CellRange]) -> Vec<Unit<'s>> {
+    match list {
+        Some(list) => list.chunks(LIST_WORK).map(Unit::Listed).collect(),
+        None => ranges.iter().map(Unit::Scanned).collect(),
+    }
+}
+
+impl Unit<'_> {
+    /// Calls `visit` with each (cell, rank) of the unit: each listed cell,
+    /// or each set bit of `table` in the range.
+    pub fn for_each(
+        &self,
+        table: &OneBitTable,
+        placement: &impl Placement,
+        mut visit: impl FnMut(u64, u64),
+    ) {
+        match self {
+            Unit::Listed(cells) => cells
+                .iter()
+                .for_each(|&cell| visit(cell, placement.rank_of(cell))),
+            Unit::Scanned(range) => {
+                table.for_each_set(range.cells.clone(), |cell| visit(cell, range.rank_of(cell)))
+            }
+        }
+    }
+
+    /// Whether the unit is a range of the table (progress counts those).
+    pub fn is_scanned(&self) -> bool {
+        matches!(self, Unit::Scanned(_))
+    }
+}
+
+/// The only value recorded before the final fill, when the rules make
+/// undecided positions wins for one player (see [`super`]).
+pub fn recorded_value<G: LayeredGame>(game: &G) -> Option<Value> {
+    match game.undecided_value() {
+        Value::FirstWins => Some(Value::SecondWins),
+        Value::SecondWins => Some(Value::FirstWins),
+        _ => None,
+    }
+}
+
+/// The value to record for a verdict, when only `recorded` is (if any).
+pub fn settle(recorded: Option<Value>, verdict: Verdict) -> Option<Value> {
+    match verdict {
+        Verdict::Decided(value) if recorded.is_none_or(|only| only == value) => Some(value),
+        _ => None,
+    }
+}
+
+/// What a position's moves show so far.
+pub enum Verdict {
+    Decided(Value),
+    Open,
+}
+
+/// The values of a position's moves, seen one by one.
+pub struct Tally {
+    win: Value,
+    loss: Value,
+    /// In pass 0 a later (lower-layer) move may still win after an open one.
+    lower_only: bool,
+    moves: u64,
+    draws: bool,
+    open: bool,
+    won: bool,
+}
+
+impl Tally {
+    pub fn new(mover: Player, lower_only: bool) -> Self {
+        Tally {
+            win: Value::win_for(mover),
+            loss: Value::win_for(mover.opponent()),
+            lower_only,
+            moves: 0,
+            draws: false,
+            open: false,
+            won: false,
+        }
+    }
+
+    /// Counts a move leading to `value`; false once more moves cannot
+    /// change the verdict (a win settles it; an open move leaves nothing
+    /// to settle, except in pass 0).
+    pub fn see(&mut self, value: Value) -> bool {
+        self.moves += 1;
+        match value {
+            value if value == self.win => self.won = true,
+            value if value == self.loss => {}
+            Value::Draw => self.draws = true,
+            _ => self.open = true,
+        }
+        !(self.won || self.open && !self.lower_only)
+    }
+
+    /// In pass 0: the position also has a move within its layer, whose
+    /// value is not known yet.
+    fn stays_in_layer(&mut self) {
+        self.open = true;
+    }
+
+    pub fn verdict(self, no_move_value: impl FnOnce() -> Value) -> Verdict {
+        if self.won {
+            Verdict::Decided(self.win)
+        } else if self.open {
+            Verdict::Open
+        } else if self.moves == 0 {
+            Verdict::Decided(no_move_value())
+        } else if self.draws {
+            Verdict::Decided(Value::Draw)
+        } else {
+            Verdict::Decided(self.loss)
+        }
+    }
+}
+
+/// A question about a move held elsewhere: its owner, its cell there, and
+/// whether it is in the layer below.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Question {
+    pub owner: usize,
+    pub cell: u64,
+    pub lower: bool,
+}
+
+/// A decided position's value for a predecessor held elsewhere: the
+/// predecessor's owner and cell, the value, and whether it wins for the
+/// predecessor's mover.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Push {
+    pub owner: usize,
+    pub cell: u64,
+    pub value: Value,
+    pub wins: bool,
+}
+
+/// What a unit of a pass leaves for other processes: the positions whose
+/// verdict waits for answers (with the questions each asked), the values
+/// for predecessors held elsewhere, and the twins' values held elsewhere.
+/// Always empty when one process holds everything.
+#[derive(Default)]
+pub struct Remote {
+    /// `(pending, questions)`: a position's cell and tally so far, and the
+    /// range of `questions` it asked.
+    pub pending: Vec<(u64, Tally, Range<usize>)>,
+    pub questions: Vec<Question>,
+    pub pushes: Vec<Push>,
+    /// `(owner, cell, value)` of twins held elsewhere.
+    pub twins: Vec<(usize, u64, u8)>,
+}
+
+impl Remote {
+    /// Items buffered for other processes.
+    pub fn buffered(&self) -> usize {
+        self.questions.len() + self.pushes.len() + self.twins.len()
+    }
+}
+
+/// What a judgement found.
+enum Judged {
+    Known(Verdict),
+    /// Only the answers to the questions asked can settle it.
+    Asks(Tally),
+}
+
+/// Ranks of a pass's source handled together: the words of a batch's
+/// cells, and then of their predecessors or moves, are prefetched before
+/// any is read, so that the cache misses of a batch overlap instead of
+/// following one another. Big layers spend their time on these random
+/// lookups into tables of gigabytes.
+const BATCH: usize = 64;
+
+/// A worker's buffers for a pass.
+pub struct Scratch<S> {
+    state: S,
+    batch: Vec<(u64, u64)>,
+    /// Propagation: each predecessor of the batch held here, with the value
+    /// of the frontier position it moves to and whether that wins for it.
+    predecessors: Vec<(u64, Value, bool)>,
+    /// Checks: the moves of the batch's open candidates, in order.
+    moves: Vec<(Place, bool)>,
+    /// Checks: each candidate to judge, its mover and its moves' end in
+    /// `moves`, or its verdict when known without them.
+    candidates: Vec<(u64, Player, usize, Option<Verdict>)>,
+    /// Questions of the position being judged.
+    asked: Vec<Question>,
+}
+
+impl<S> Scratch<S> {
+    pub fn new(state: S) -> Self {
+        Scratch {
+            state,
+            batch: Vec::with_capacity(BATCH),
+            predecessors: Vec::new(),
+            moves: Vec::new(),
+            candidates: Vec::with_capacity(BATCH),
+            asked: Vec::new(),
+        }
+    }
+
+    /// Feeds the (cell, rank) pairs of `unit` to `handle` a batch at a time.
+    fn in_batches(
+        &mut self,
+        unit: &Unit,
+        table: &OneBitTable,
+        placement: &impl Placement,
+        mut handle: impl FnMut(&mut Self, &[(u64, u64)]) -> u64,
+    ) -> u64 {
+        let mut examined = 0;
+        let mut batch = std::mem::take(&mut self.batch);
+        unit.for_each(table, placement, |cell, rank| {
+            batch.push((cell, rank));
+            if batch.len() == BATCH {
+                examined += handle(self, &batch);
+                batch.clear();
+            }
+        });
+        examined += handle(self, &batch);
+        batch.clear();
+        self.batch = batch;
+        examined
+    }
+}
+
+/// The bit tables of a layer's passes, over the cells held here: the
+/// frontier, the next frontier and the candidates.
+pub struct PassTables {
+    pub current: OneBitTable,
+    pub next: OneBitTable,
+    pub candidates: OneBitTable,
+}
+
+impl PassTables {
+    pub fn new(cells: u64) -> crate::error::Result<Self> {
+        Ok(PassTables {
+            current: OneBitTable::scratch("frontier", cells)?,
+            next: OneBitTable::scratch("next frontier", cells)?,
+            candidates: OneBitTable::scratch("candidates", cells)?,
+        })
+    }
+
+    /// After a pass: the frontier's bits (those of `list` when it was
+    /// listed) are cleared and the next frontier becomes the frontier.
+    pub fn advance(&mut self, list: Option<&[u64]>) -> crate::error::Result<()> {
+        match list {
+            Some(list) => list.iter().for_each(|&cell| {
+                self.current.clear(cell);
+            }),
+            None => self.current.clear_all()?,
+        }
+        std::mem::swap(&mut self.current, &mut self.next);
+        Ok(())
+    }
+}
+
+/// What a pass needs to judge positions of one layer: the game, the values
+/// held here of this layer and of the one below, and where every cell is.
+pub struct LayerJudge<'a, G, P> {
+    pub game: &'a G,
+    pub layer: usize,
+    pub values: &'a TwoBitTable,
+    pub lower: Option<&'a TwoBitTable>,
+    pub placement: &'a P,
+    /// The only value recorded before the final fill, if not every value.
+    pub recorded: Option<Value>,
+}
+
+const UNKNOWN: u8 = Value::Unknown as u8;
+
+impl<G: LayeredGame, P: Placement> LayerJudge<'_, G, P> {
+    /// The table holding the cells of this layer or of the one below.
+    fn table(&self, lower: bool) -> &TwoBitTable {
+        if lower {
+            self.lower
+                .expect("a move to a lower layer needs that layer solved")
+        } else {
+            self.values
+        }
+    }
+
+    /// Where a move's destination is, and whether it is in the layer below.
+    fn place_of(&self, successor: Successor) -> (Place, bool) {
+        let lower = successor.layer != self.layer;
+        (self.placement.place(lower, successor.rank), lower)
+    }
+
+    /// Sees a move: its value if held here (false once the tally is
+    /// settled), or a question to its owner.
+    fn see_move(
+        &self,
+        tally: &mut Tally,
+        (place, lower): (Place, bool),
+        asked: &mut Vec<Question>,
+    ) -> bool {
+        match place {
+            Place::Here(cell) => tally.see(Value::from_bits(self.table(lower).get(cell))),
+            Place::Elsewhere { owner, cell } => {
+                asked.push(Question { owner, cell, lower });
+                true
+            }
+        }
+    }
+
+    /// The verdict of a tally whose questions are `asked`, or `Asks` when
+    /// an answer could change it (or change what is recorded). `initial`:
+    /// pass 0, where a win through the layer below, which no frontier ever
+    /// brings back, may hide behind a question; in later passes a win
+    /// arrives through the frontier, so an open position waits for it.
+    fn conclude(
+        &self,
+        tally: Tally,
+        asked: &[Question],
+        initial: bool,
+        state: &G::State,
+    ) -> Judged {
+        if tally.won || asked.is_empty() {
+            return Judged::Known(tally.verdict(|| self.game.no_move_value(state)));
+        }
+        if tally.open && (!initial || self.recorded.is_some_and(|only| only != tally.win)) {
+            return Judged::Known(Verdict::Open);
+        }
+        Judged::Asks(tally)
+    }
+
+    /// Judges a position of pass 0 from the moves that can be known:
+    /// `lower_only` when moves within the layer lead to unknown positions
+    /// (lower layers come first; once the moves reach the layer nothing
+    /// more can be learned).
+    fn judge_initial(
+        &self,
+        state: &G::State,
+        lower_only: bool,
+        asked: &mut Vec<Question>,
+    ) -> Judged {
+        if let Some(value) = self.game.rule_value(self.layer, state) {
+            return Judged::Known(Verdict::Decided(value));
+        }
+        let mut tally = Tally::new(self.game.mover(state), lower_only);
+        let look =
+            |successor: Successor| self.see_move(&mut tally, self.place_of(successor), asked);
+        if lower_only {
+            if self.game.lower_successors(self.layer, state, look) {
+                tally.stays_in_layer();
+            }
+        } else {
+            self.game.successors(self.layer, state, look);
+        }
+        self.conclude(tally, asked, true, state)
+    }
+
+    /// Records a verdict of pass 0 at `cell`; into the frontier go the
+    /// positions whose predecessors have not seen their value: every
+    /// second-sweep decision, and first-sweep positions that win for the
+    /// second player (their predecessors' evaluation may have stopped
+    /// before reaching them).
+    pub fn decide_initial(
+        &self,
+        cell: u64,
+        verdict: Verdict,
+        sweep: Player,
+        frontier: &OneBitTable,
+        marks: &mut Marks,
+    ) {
+        if let Some(value) = settle(self.recorded, verdict) {
+            self.values.set(cell, value as u8);
+            if (sweep == Player::Second || value == Value::SecondWins)
+                && frontier.test_and_set(cell)
+            {
+                marks.push(cell);
+            }
+        }
+    }
+
+    /// Records a verdict of a later pass at `cell`, if it is still unknown
+    /// there; a decision goes into the next frontier.
+    pub fn decide_later(&self, cell: u64, verdict: Verdict, next: &OneBitTable, marks: &mut Marks) {
+        if settle(self.recorded, verdict)
+            .is_some_and(|value| self.values.compare_and_set(cell, UNKNOWN, value as u8))
+            && next.test_and_set(cell)
+        {
+            marks.push(cell);
+        }
+    }
+
+    /// Pass 0 over the positions of `range` whose mover is `sweep`: rules,
+    /// positions without moves, wins and losses through lower layers, and
+    /// (second sweep) losses through first-sweep positions. Positions
+    /// already decided (a resumed layer) all join the frontier. Returns
+    /// the positions examined.
+    pub fn initial_range(
+        &self,
+        range: &CellRange,
+        sweep: Player,
+        frontier: &OneBitTable,
+        marks: &mut Marks,
+        remote: &mut Remote,
+    ) -> u64 {
+        let mut state = self.game.new_state();
+        let mut asked = Vec::new();
+        let mut examined = 0;
+        for cell in range.cells.clone() {
+            let rank = range.rank_of(cell);
+            let mover = match self.game.mover_of_rank(self.layer, rank) {
+                Some(mover) => mover,
+                None => {
+                    self.game.unrank(self.layer, rank, &mut state);
+                    self.game.mover(&state)
+                }
+            };
+            if mover != sweep {
+                continue;
+            }
+            if self.values.get(cell) != UNKNOWN {
+                if frontier.test_and_set(cell) {
+                    marks.push(cell);
+                }
+                continue;
+            }
+            self.game.unrank(self.layer, rank, &mut state);
+            if self.game.reduced_by_symmetry()
+                && !self.game.is_representative(self.layer, rank, &state)
+            {
+                // Not canonical: copied from its twin at the end.
+                continue;
+            }
+            examined += 1;
+            // The second sweep needs the whole look only where it can learn
+            // a loss from the first sweep's values; a win through the layer's
+            // own positions arrives later through the frontier anyway.
+            let only_lower_wins =
+                sweep == Player::First || self.recorded == Some(Value::win_for(sweep));
+            asked.clear();
+            match self.judge_initial(&state, only_lower_wins, &mut asked) {
+                Judged::Known(verdict) => {
+                    self.decide_initial(cell, verdict, sweep, frontier, marks)
+                }
+                Judged::Asks(tally) => remote.wait(cell, tally, &asked),
+            }
+        }
+        examined
+    }
+
+    /// Applies a frontier position's value to its predecessor at `cell`
+    /// here: won at once (into the next frontier) if the value wins for the
+    /// predecessor's mover, else a candidate for a loss or a draw.
+    pub fn apply(
+        &self,
+        cell: u64,
+        value: Value,
+        wins: bool,
+        tables: &PassTables,
+        next_marks: &mut Marks,
+        candidate_marks: &mut Marks,
+    ) {
+        if self.values.get(cell) != UNKNOWN {
+            return;
+        }
+        if wins {
+            if self.values.compare_and_set(cell, UNKNOWN, value as u8)
+                && tables.next.test_and_set(cell)
+            {
+                next_marks.push(cell);
+            }
+        } else if tables.candidates.test_and_set(cell) {
+            candidate_marks.push(cell);
+        }
+    }
+
+    /// The first half of a later pass over one unit of the frontier: each
+    /// position's value goes to its predecessors (see [`apply`](Self::apply)),
+    /// or to their owners. Returns the predecessors examined.
+    pub fn propagate_unit(
+        &self,
+        unit: &Unit,
+        scratch: &mut Scratch<G::State>,
+        tables: &PassTables,
+        marks: (&mut Marks, &mut Marks),
+        remote: &mut Remote,
+    ) -> u64 {
+        let (next_marks, candidate_marks) = marks;
+        scratch.in_batches(unit, &tables.current, self.placement, |scratch, batch| {
+            for &(cell, _) in batch {
+                self.values.prefetch(cell);
+            }
+            let Scratch {
+                state,
+                predecessors,
+                ..
+            } = scratch;
+            predecessors.clear();
+            let mut examined = 0;
+            for &(cell, rank) in batch {
+                let value = Value::from_bits(self.values.get(cell));
+                self.game.unrank(self.layer, rank, state);
+                let wins = value == Value::win_for(self.game.mover(state).opponent());
+                let marks = if wins {
+                    &tables.next
+                } else {
+                    &tables.candidates
+                };
+                self.game.predecessors(self.layer, state, |predecessor| {
+                    examined += 1;
+                    match self.placement.place(false, predecessor) {
+                        Place::Here(cell) => {
+                            self.values.prefetch(cell);
+                            marks.prefetch(cell);
+                            predecessors.push((cell, value, wins));
+                        }
+                        Place::Elsewhere { owner, cell } => remote.pushes.push(Push {
+                            owner,
+                            cell,
+                            value,
+                            wins,
+                        }),
+                    }
+                });
+            }
+            for &(cell, value, wins) in predecessors.iter() {
+                self.apply(cell, value, wins, tables, next_marks, candidate_marks);
+            }
+            examined
+        })
+    }
+
+    /// The second half of a later pass over one unit of candidates: a
+    /// candidate whose moves now all lose (or all end and some draw) is
+    /// decided, into the next frontier. Returns the candidates examined
+    /// (those still unknown).
+    pub fn check_unit(
+        &self,
+        unit: &Unit,
+        scratch: &mut Scratch<G::State>,
+        tables: &PassTables,
+        next_marks: &mut Marks,
+        remote: &mut Remote,
+    ) -> u64 {
+        let candidates = &tables.candidates;
+        scratch.in_batches(unit, candidates, self.placement, |scratch, batch| {
+            for &(cell, _) in batch {
+                self.values.prefetch(cell);
+                candidates.prefetch(cell);
+            }
+            let Scratch {
+                state,
+                moves,
+                candidates: open,
+                asked,
+                ..
+            } = scratch;
+            moves.clear();
+            open.clear();
+            for &(cell, rank) in batch {
+                candidates.clear(cell);
+                if self.values.get(cell) != UNKNOWN {
+                    continue;
+                }
+                self.game.unrank(self.layer, rank, state);
+                let mover = self.game.mover(state);
+                if let Some(value) = self.game.rule_value(self.layer, state) {
+                    open.push((cell, mover, moves.len(), Some(Verdict::Decided(value))));
+                    continue;
+                }
+                let first = moves.len();
+                self.game.successors(self.layer, state, |successor| {
+                    let place = self.place_of(successor);
+                    if let (Place::Here(cell), lower) = place {
+                        self.table(lower).prefetch(cell);
+                    }
+                    moves.push(place);
+                    true
+                });
+                let no_moves = (moves.len() == first)
+                    .then(|| Verdict::Decided(self.game.no_move_value(state)));
+                open.push((cell, mover, moves.len(), no_moves));
+            }
+            let examined = open.len() as u64;
+            let mut start = 0;
+            for (cell, mover, end, known) in open.drain(..) {
+                let moves = &moves[start..end];
+                start = end;
+                if let Some(verdict) = known {
+                    self.decide_later(cell, verdict, &tables.next, next_marks);
+                    continue;
+                }
+                let mut tally = Tally::new(mover, false);
+                asked.clear();
+                for &place in moves {
+                    if !self.see_move(&mut tally, place, asked) {
+                        break;
+                    }
+                }
+                // A candidate has moves: the no-move value is never needed.
+                match self.conclude(tally, asked, false, state) {
+                    Judged::Known(verdict) => {
+                        self.decide_later(cell, verdict, &tables.next, next_marks)
+                    }
+                    Judged::Asks(tally) => remote.wait(cell, tally, asked),
+                }
+            }
+            examined
+        })
+    }
+
+    /// With symmetry reduction, the values of the positions of `range`
+    /// go to their twins, here at once or to their owners. When one value
+    /// was recorded (the others are the fill, already in place) only the
+    /// positions holding it are copied, which are few; otherwise every
+    /// representative's.
+    pub fn copy_to_twins(&self, range: &CellRange, remote: &mut Remote) {
+        let mut state = self.game.new_state();
+        let mut copy = |cell: u64, require_representative: bool| {
+            let rank = range.rank_of(cell);
+            self.game.unrank(self.layer, rank, &mut state);
+            if require_representative && !self.game.is_representative(self.layer, rank, &state) {
+                return;
+            }
+            let value = self.values.get(cell);
+            self.game.images(self.layer, &state, |image| {
+                match self.placement.place(false, image) {
+                    Place::Here(cell) => self.values.set(cell, value),
+                    Place::Elsewhere { owner, cell } => remote.twins.push((owner, cell, value)),
+                }
+            });
+        };
+        match self.recorded {
+            Some(value) => self
+                .values
+                .for_each_equal(range.cells.clone(), value as u8, |cell| copy(cell, false)),
+            None => range.cells.clone().for_each(|cell| copy(cell, true)),
+        }
+    }
+}
+
+impl Remote {
+    /// A position at `cell` waits for the answers to `asked`.
+    fn wait(&mut self, cell: u64, tally: Tally, asked: &[Question]) {
+        let start = self.questions.len();
+        self.questions.extend_from_slice(asked);
+        self.pending
+            .push((cell, tally, start..self.questions.len()));
+    }
+}
