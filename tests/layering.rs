@@ -3,10 +3,10 @@
 //! import only ever points down (README, "How it works"; shared DESIGN).
 //!
 //! From the bottom: `error` and `diagram`; `hash`; `progress`; `table`;
-//! `kernel` and `space`; then two towers side by side, the engine
+//! `kernel`, then `space`; then two towers side by side, the engine
 //! (`search` ← `backend`) and the rules (`games`), neither importing the
-//! other; then `database` and `qbf`, which use both towers; then the shell
-//! (`cli`, its `serve` included). Tests are exempt: a `#[cfg(test)]` item
+//! other; then `qbf`, then `database`, which use both towers; then the
+//! shell (`cli`, its `serve` included). Tests are exempt: a `#[cfg(test)]` item
 //! may reach any module to check its own against it.
 //!
 //! The check reads the source as text: it drops comments, string and
