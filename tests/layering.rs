@@ -1,13 +1,13 @@
 //! The library's layering, checked on its source: every top-level module of
 //! `src/` may import only the modules [`MAY_IMPORT`] lists for it, so an
-//! import only ever points down (README, "How it works"; shared DESIGN).
+//! import only ever points down (README, "How it works").
 //!
 //! From the bottom: `error` and `diagram`; `hash`; `progress`; `table`;
 //! `kernel`, then `space`; then two towers side by side, the engine
 //! (`search` ← `backend`) and the rules (`games`), neither importing the
 //! other; then `qbf`, then `database`, which use both towers; then the
-//! shell (`cli`, its `serve` included). Tests are exempt: a `#[cfg(test)]` item
-//! may reach any module to check its own against it.
+//! shell (`cli`, its `serve` included). Tests are exempt: a `#[cfg(test)]`
+//! item may reach any module to check its own against it.
 //!
 //! The check reads the source as text: it drops comments, string and
 //! character literals and `#[cfg(test)]` items, then collects the top-level
