@@ -21,7 +21,7 @@ use super::backend::{Backend, OneBitPasses, Pass, TableRequest};
 use super::chunks::{Chunk, chunks_of};
 use super::ledger::Ledger;
 use super::{
-    Algorithm, DEEPEST_SAMPLE, MeetReport, SearchOptions, SearchReport, blocks_of_layer,
+    Algorithm, DEEPEST_SAMPLE, MeetReport, SearchOptions, SearchReport, Work, blocks_of_layer,
     checked_start_ranks, union,
 };
 use crate::error::{Error, Result};
@@ -203,30 +203,11 @@ impl<'s, S: Space> OneBitSearch<'s, S> {
                 table.or_block(source, target)?;
             }
         }
+        // Visit whichever is fewer: the states to expand, or the clear bits
+        // that could still be set (only a reversible space can pull).
         let capacity: u64 = target_blocks.iter().map(|&b| self.blocks[b].len).sum();
         let pull = space.reversible() && capacity - earlier < sources;
-        // Pushing expands the set bits of the source blocks; pulling checks
-        // the clear bits of the target blocks.
-        let (label, scanned) = if pull {
-            (
-                format!("layer {level} (checking parents)"),
-                target_blocks.clone(),
-            )
-        } else {
-            (format!("layer {level}"), source_blocks.clone())
-        };
-        let pass = Pass {
-            label,
-            scanned,
-            touched: union(&source_blocks, &target_blocks),
-            progress: options.progress,
-        };
-        let moves = MoveFilter::SkipRankPreserving;
-        let work = if pull {
-            table.fill(&pass, moves)?
-        } else {
-            table.expand(&pass, moves)?
-        };
+        let work = run_pass(table, level, &source_blocks, &target_blocks, pull, options)?;
         ledger.add_pass(work);
 
         // Theorem 3: this layer's states are the new bits of its residue.
@@ -306,6 +287,39 @@ impl<'s, S: Space> OneBitSearch<'s, S> {
         }
         let last = ledger.counts.len() - 1;
         table.first_set(&blocks_of_layer(self.space, last), DEEPEST_SAMPLE)
+    }
+}
+
+/// The pass that sets layer `level`'s bits. Pushing expands the set bits
+/// of the source blocks; pulling checks the clear bits of the target
+/// blocks for a set parent.
+fn run_pass(
+    table: &mut dyn OneBitPasses,
+    level: usize,
+    source_blocks: &[usize],
+    target_blocks: &[usize],
+    pull: bool,
+    options: &SearchOptions,
+) -> Result<Work> {
+    let (label, scanned) = if pull {
+        (
+            format!("layer {level} (checking parents)"),
+            target_blocks.to_vec(),
+        )
+    } else {
+        (format!("layer {level}"), source_blocks.to_vec())
+    };
+    let pass = Pass {
+        label,
+        scanned,
+        touched: union(source_blocks, target_blocks),
+        progress: options.progress,
+    };
+    let moves = MoveFilter::SkipRankPreserving;
+    if pull {
+        table.fill(&pass, moves)
+    } else {
+        table.expand(&pass, moves)
     }
 }
 
