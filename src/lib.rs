@@ -13,6 +13,7 @@ pub mod error;
 pub mod games;
 pub mod hash;
 pub mod kernel;
+pub mod progress;
 pub mod qbf;
 pub mod search;
 pub mod space;

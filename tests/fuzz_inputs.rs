@@ -26,6 +26,7 @@ use proptest::sample::select;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
 
 use bitsolve::Error;
+use bitsolve::backend::gpu::gpu_program;
 use bitsolve::games::FoxGeese;
 use bitsolve::games::board::Board;
 use bitsolve::games::positional::builtins::{harary, hex, polyomino, tic_tac_toe};
@@ -105,7 +106,8 @@ impl SpaceVisitor for Sound {
     type Output = std::result::Result<(), String>;
 
     fn visit<S: Space + Picture>(self, space: &S) -> bitsolve::Result<Self::Output> {
-        let capabilities = capabilities(space);
+        let gpu = gpu_program(space).err().map(|e| e.to_string());
+        let capabilities = capabilities(space, gpu);
         if let Some(reason) = &capabilities.gpu_unavailable
             && reason.contains(char::is_control)
         {

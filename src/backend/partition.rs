@@ -14,12 +14,15 @@
 //! tested in every build.
 
 use std::ops::Range;
-use std::path::Path;
 
 use crate::search::chunks::CHUNK_STATES;
 use crate::space::Block;
 use crate::table::TableIdentity;
-use crate::table::storage::file_name_for;
+use crate::table::shares;
+
+// How shares are named lives with the store (`table::shares`), below the
+// solver that looks for them; re-exported so the old paths still work.
+pub use crate::table::shares::{LARGEST_JOB, job_size_in_store, share_descriptor};
 
 /// Blocks shorter than this many cells per process are not cut.
 const SMALLEST_SLICE: u64 = 1 << 12;
@@ -170,12 +173,13 @@ impl Partition {
     /// a definition that names the partition, so a store is only ever
     /// resumed (or read) as the job that wrote it cut the table.
     pub fn share_identity(&self, whole: &TableIdentity, part: usize) -> TableIdentity {
-        TableIdentity {
-            descriptor: share_descriptor(&whole.descriptor, part, self.parts),
-            definition: format!("{}mpi {}\n", whole.definition, self.fingerprint()),
-            bits_per_state: whole.bits_per_state,
-            states: self.cells(part),
-        }
+        shares::share_identity(
+            whole,
+            part,
+            self.parts,
+            &self.fingerprint(),
+            self.cells(part),
+        )
     }
 
     /// A line for a table's identity: the same partition gives the same line.
@@ -187,24 +191,6 @@ impl Partition {
         }
         format!("parts={} cuts={:016x}", self.parts, hasher.digest())
     }
-}
-
-/// The descriptor of process `part`'s share among `parts` of the table
-/// `descriptor` names.
-pub fn share_descriptor(descriptor: &str, part: usize, parts: usize) -> String {
-    format!("{descriptor}; MPI part {} of {parts}", part + 1)
-}
-
-/// Largest job size whose shares a store is searched for.
-pub const LARGEST_JOB: usize = 4096;
-
-/// The size of the job whose shares of the table `descriptor` names are in
-/// `dir`, if any (the first found).
-pub fn job_size_in_store(dir: &Path, descriptor: &str) -> Option<usize> {
-    (1..=LARGEST_JOB).find(|&size| {
-        dir.join(file_name_for(&share_descriptor(descriptor, 0, size)))
-            .exists()
-    })
 }
 
 #[cfg(test)]

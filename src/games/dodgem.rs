@@ -26,8 +26,7 @@ use super::two_player::TwoPlayerGame;
 use crate::diagram::{Cell, Diagram, Style};
 use crate::error::{Error, Result, quoted};
 use crate::hash::BinomialRanker;
-use crate::search::retro2::{LayeredGame, Player, Successor, Value};
-use crate::space::Block;
+use crate::space::{Block, LayeredGame, Player, Successor, Value};
 
 /// A position: blue and red cars as masks of squares, the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -32,8 +32,7 @@ use super::two_player::TwoPlayerGame;
 use crate::diagram::{Diagram, Style};
 use crate::error::{Error, Result, quoted};
 use crate::hash::{BinomialRanker, BinomialRun};
-use crate::search::retro2::{LayeredGame, Player, Successor, Value};
-use crate::space::Block;
+use crate::space::{Block, LayeredGame, Player, Successor, Value};
 
 pub const CELLS: usize = 33;
 const DIAGONAL: [(i32, i32); 4] = [(-1, -1), (-1, 1), (1, -1), (1, 1)];

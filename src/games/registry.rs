@@ -177,8 +177,10 @@ pub struct Capabilities {
     pub two_player: bool,
 }
 
-/// The capabilities of a one-player game value.
-pub fn capabilities<S: Space>(space: &S) -> Capabilities {
+/// The capabilities of a one-player game value. Whether the GPU backend
+/// can run it is the backend's to say (`backend::gpu::gpu_program`), and
+/// rules know no backend: the caller asks it and passes its reason here.
+pub fn capabilities<S: Space>(space: &S, gpu_unavailable: Option<String>) -> Capabilities {
     let layering = space.layering();
     Capabilities {
         descriptor: space.descriptor(),
@@ -188,9 +190,7 @@ pub fn capabilities<S: Space>(space: &S) -> Capabilities {
         exact_layers: layering.is_some_and(|l| l.exact),
         reversible: space.reversible(),
         symmetry_reduced: space.symmetry_reduced(),
-        gpu_unavailable: crate::backend::gpu::gpu_program(space)
-            .err()
-            .map(|e| e.to_string()),
+        gpu_unavailable,
         two_player: false,
     }
 }
@@ -309,7 +309,8 @@ mod tests {
         impl SpaceVisitor for Caps {
             type Output = Capabilities;
             fn visit<S: Space + Picture>(self, space: &S) -> Result<Capabilities> {
-                Ok(capabilities(space))
+                let gpu = crate::backend::gpu::gpu_program(space).err();
+                Ok(capabilities(space, gpu.map(|e| e.to_string())))
             }
         }
         let tiles = GameOptions::default().with("width", 3).with("height", 2);

@@ -5,7 +5,7 @@
 //! line holds no game's rules.
 
 use crate::error::Result;
-use crate::search::retro2::{LayeredGame, Player};
+use crate::space::{LayeredGame, Player};
 
 pub trait TwoPlayerGame: LayeredGame {
     /// A position as the commands handle it (the solver's

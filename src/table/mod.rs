@@ -4,6 +4,7 @@
 pub mod checksums;
 pub mod header;
 pub mod one_bit;
+pub mod shares;
 pub mod storage;
 pub mod store_file;
 pub mod two_bit;

@@ -16,7 +16,7 @@ use super::header::TableIdentity;
 use super::storage::{Backing, WordStorage};
 use super::words::{count_items, items_in_range, prefetch_word, visit_items};
 use crate::error::Result;
-use crate::search::{Progress, Silent};
+use crate::progress::{Progress, Silent};
 
 pub const BITS_PER_WORD: u64 = 64;
 

@@ -24,7 +24,7 @@ pub use super::header::{
 };
 use super::store_file::{self, BodyVerdict, Layout, bad};
 use crate::error::{Error, Result};
-use crate::search::Progress;
+use crate::progress::Progress;
 
 /// Where to keep a table.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -516,7 +516,7 @@ impl Drop for WordStorage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Silent;
+    use crate::progress::Silent;
 
     fn identity() -> TableIdentity {
         TableIdentity {

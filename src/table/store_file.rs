@@ -19,7 +19,7 @@ use super::checksums::{
 };
 use super::header::{HEADER_LEN, Header, Seal, TableIdentity};
 use crate::error::{Error, Result};
-use crate::search::Progress;
+use crate::progress::Progress;
 
 /// Byte offsets of a table file's parts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,7 +11,7 @@ use super::header::TableIdentity;
 use super::storage::{Backing, WordStorage};
 use super::words::{count_items, items_in_range, prefetch_word, visit_items};
 use crate::error::Result;
-use crate::search::{Progress, Silent};
+use crate::progress::{Progress, Silent};
 
 pub const CELLS_PER_WORD: u64 = 32;
 const LOW_BITS: u64 = 0x5555_5555_5555_5555;

@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::header::{HEADER_LEN, Header};
 use super::store_file::{self, BodyVerdict, Layout};
 use crate::error::{Error, Result};
-use crate::search::Progress;
+use crate::progress::Progress;
 
 /// One damaged chunk of a table body.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

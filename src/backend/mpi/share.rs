@@ -5,10 +5,10 @@
 //! the same way.
 
 use super::MpiBackend;
-use crate::backend::partition::{LARGEST_JOB, Partition, share_descriptor};
+use crate::backend::partition::Partition;
 use crate::error::{Error, Result};
 use crate::search::Progress;
-use crate::table::storage::file_name_for;
+use crate::table::shares;
 use crate::table::{Backing, TableIdentity, TwoBitTable};
 
 /// Opens this process's share of the table `whole` names (every process
@@ -44,8 +44,12 @@ pub(super) fn share_exists(
     dir: &std::path::Path,
     whole: &TableIdentity,
 ) -> bool {
-    let name = share_descriptor(&whole.descriptor, backend.process(), backend.processes());
-    dir.join(file_name_for(&name)).exists()
+    shares::share_exists(
+        dir,
+        &whole.descriptor,
+        backend.process(),
+        backend.processes(),
+    )
 }
 
 /// A store holding this table's parts for another number of processes
@@ -59,12 +63,7 @@ pub(super) fn refuse_other_job_sizes(
         return Ok(());
     };
     // A job of another size wrote its first share under another name.
-    let other = (1..=LARGEST_JOB)
-        .filter(|&size| size != parts)
-        .find(|&size| {
-            dir.join(file_name_for(&share_descriptor(descriptor, 0, size)))
-                .exists()
-        });
+    let other = shares::job_sizes_in_store(dir, descriptor).find(|&size| size != parts);
     match other {
         Some(size) => Err(Error::Unsupported(format!(
             "{} holds this table split over {size} MPI processes: rerun with {size} processes (mpirun -np {size}) or use another --store",

@@ -44,6 +44,14 @@ pub fn layer_distances<G: LayeredGame>(
     value: &dyn Fn(usize, u64) -> Value,
     lower: &[u16],
 ) -> Result<Vec<u16>> {
+    let size = layer_size_for_distances(game, layer)?;
+    let mut queue = BucketQueue::new(layer, size);
+    queue_known_distances(game, layer, value, lower, &mut queue)?;
+    finish_in_order(game, layer, value, queue)
+}
+
+/// The layer's size, or why its distances cannot be computed here.
+fn layer_size_for_distances<G: LayeredGame>(game: &G, layer: usize) -> Result<usize> {
     if game.reduced_by_symmetry() {
         return Err(Error::Unsupported(
             "distances need every position stored: drop --symmetry".into(),
@@ -55,30 +63,78 @@ pub fn layer_distances<G: LayeredGame>(
             game.layer_size(layer)
         )));
     }
-    let size = game.layer_size(layer) as usize;
-    let mut distance = vec![NO_DISTANCE; size];
-    // For lost positions: moves within the layer not yet finished, and the
-    // greatest distance among the finished ones and the lower moves.
-    let mut pending = vec![0u32; size];
-    let mut longest = vec![0u16; size];
-    let mut buckets: Vec<Vec<u32>> = Vec::new();
-    let push = |buckets: &mut Vec<Vec<u32>>, at: usize, rank: usize| -> Result<()> {
+    Ok(game.layer_size(layer) as usize)
+}
+
+/// Positions waiting to be finished, by the distance they will finish at,
+/// and what each lost position still waits for.
+struct BucketQueue {
+    layer: usize,
+    /// `buckets[d]`: positions queued to finish at distance d. A position
+    /// may be queued more than once; the first time it is taken (at the
+    /// least distance) counts.
+    buckets: Vec<Vec<u32>>,
+    /// For lost positions: moves within the layer not yet finished, and the
+    /// greatest distance among the finished ones and the lower moves.
+    pending: Vec<u32>,
+    longest: Vec<u16>,
+}
+
+impl BucketQueue {
+    fn new(layer: usize, size: usize) -> Self {
+        BucketQueue {
+            layer,
+            buckets: Vec::new(),
+            pending: vec![0; size],
+            longest: vec![0; size],
+        }
+    }
+
+    /// Queues `rank` to finish at distance `at`; distances that do not fit
+    /// the two bytes a position holds are refused.
+    fn push(&mut self, at: usize, rank: usize) -> Result<()> {
         if at >= NO_DISTANCE as usize {
             return Err(Error::Unsupported(format!(
-                "a distance in layer {layer} passes {} plies",
+                "a distance in layer {} passes {} plies",
+                self.layer,
                 NO_DISTANCE - 1
             )));
         }
-        if buckets.len() <= at {
-            buckets.resize_with(at + 1, Vec::new);
+        if self.buckets.len() <= at {
+            self.buckets.resize_with(at + 1, Vec::new);
         }
-        buckets[at].push(rank as u32);
+        self.buckets[at].push(rank as u32);
         Ok(())
-    };
+    }
+}
+
+/// What a position's moves tell before any position of its layer is
+/// finished.
+struct MovesSeen {
+    moves: u32,
+    /// For a won position: the least distance among its winning moves to
+    /// the layer below.
+    nearest_win: Option<u16>,
+    /// For a lost position: the greatest distance among its moves to the
+    /// layer below; `None` once one of them has no distance.
+    farthest: Option<u16>,
+}
+
+/// The first scan: queues every position whose distance its own moves
+/// already decide (an end by rule, no move, a win into the layer below, a
+/// loss whose moves all go down), and counts for every other lost position
+/// the moves within the layer it waits for.
+fn queue_known_distances<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    value: &dyn Fn(usize, u64) -> Value,
+    lower: &[u16],
+    queue: &mut BucketQueue,
+) -> Result<()> {
     let mut state = game.new_state();
     // Reused for every position (allocations cost more than the work).
     let mut within = Vec::new();
-    let mut predecessors = Vec::new();
+    let size = queue.pending.len(); // One entry per position of the layer.
     for rank in 0..size {
         game.unrank(layer, rank as u64, &mut state);
         let mover = game.mover(&state);
@@ -91,41 +147,14 @@ pub fn layer_distances<G: LayeredGame>(
         if let Some(ruled) = game.rule_value(layer, &state) {
             // The rules end the game here (Fox-and-Geese's capture-wins).
             if ruled == here {
-                push(&mut buckets, 0, rank)?;
+                queue.push(0, rank)?;
             }
             continue;
         }
-        let mut moves = 0u32;
-        within.clear();
-        let mut nearest_win: Option<u16> = None;
-        let mut farthest: Option<u16> = Some(0);
-        game.successors(
-            layer,
-            &state,
-            |Successor {
-                 layer: at,
-                 rank: to,
-             }| {
-                moves += 1;
-                if at == layer {
-                    within.push(to);
-                    return true;
-                }
-                // Layers solved alone (capture-wins) decide their moves down
-                // by rule and never read this.
-                let d = lower.get(to as usize).copied().unwrap_or(NO_DISTANCE);
-                if won && value(at, to) == Value::win_for(mover) && d != NO_DISTANCE {
-                    nearest_win = Some(nearest_win.map_or(d, |n| n.min(d)));
-                }
-                if lost {
-                    farthest = farthest.filter(|_| d != NO_DISTANCE).map(|f| f.max(d));
-                }
-                true
-            },
-        );
-        if moves == 0 {
+        let seen = look_at_moves(game, layer, &state, won, value, lower, &mut within);
+        if seen.moves == 0 {
             if here == game.no_move_value(&state) {
-                push(&mut buckets, 0, rank)?;
+                queue.push(0, rank)?;
             }
             continue;
         }
@@ -134,21 +163,84 @@ pub fn layer_distances<G: LayeredGame>(
         within.dedup();
         let same_layer = within.len() as u32;
         if won {
-            if let Some(d) = nearest_win {
-                push(&mut buckets, d as usize + 1, rank)?;
+            if let Some(d) = seen.nearest_win {
+                queue.push(d as usize + 1, rank)?;
             }
-        } else if let Some(f) = farthest {
+        } else if let Some(f) = seen.farthest {
             // A loss that can move into an endless win never ends.
-            longest[rank] = f;
-            pending[rank] = same_layer;
+            queue.longest[rank] = f;
+            queue.pending[rank] = same_layer;
             if same_layer == 0 {
-                push(&mut buckets, f as usize + 1, rank)?;
+                queue.push(f as usize + 1, rank)?;
             }
         }
     }
+    Ok(())
+}
+
+/// Runs through the moves of `state` (won or else lost for its mover):
+/// collects the destinations within the layer in `within` and reads the
+/// distances of those in the layer below.
+fn look_at_moves<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    state: &G::State,
+    won: bool,
+    value: &dyn Fn(usize, u64) -> Value,
+    lower: &[u16],
+    within: &mut Vec<u64>,
+) -> MovesSeen {
+    let mover = game.mover(state);
+    within.clear();
+    let mut seen = MovesSeen {
+        moves: 0,
+        nearest_win: None,
+        farthest: Some(0),
+    };
+    game.successors(
+        layer,
+        state,
+        |Successor {
+             layer: at,
+             rank: to,
+         }| {
+            seen.moves += 1;
+            if at == layer {
+                within.push(to);
+                return true;
+            }
+            // Layers solved alone (capture-wins) decide their moves down
+            // by rule and never read this.
+            let d = lower.get(to as usize).copied().unwrap_or(NO_DISTANCE);
+            if won && value(at, to) == Value::win_for(mover) && d != NO_DISTANCE {
+                seen.nearest_win = Some(seen.nearest_win.map_or(d, |n| n.min(d)));
+            }
+            if !won {
+                seen.farthest = seen.farthest.filter(|_| d != NO_DISTANCE).map(|f| f.max(d));
+            }
+            true
+        },
+    );
+    seen
+}
+
+/// Finishes positions in increasing distance: each finished position
+/// finishes a predecessor that wins by moving to it (its first, so
+/// nearest, losing successor), and brings a lost predecessor one move
+/// closer to finishing at its longest. Positions never finished keep
+/// [`NO_DISTANCE`].
+fn finish_in_order<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    value: &dyn Fn(usize, u64) -> Value,
+    mut queue: BucketQueue,
+) -> Result<Vec<u16>> {
+    let mut distance = vec![NO_DISTANCE; queue.pending.len()];
+    let mut state = game.new_state();
+    let mut predecessors = Vec::new();
     let mut at = 0;
-    while at < buckets.len() {
-        let bucket = std::mem::take(&mut buckets[at]);
+    while at < queue.buckets.len() {
+        let bucket = std::mem::take(&mut queue.buckets[at]);
         for rank in bucket {
             let rank = rank as usize;
             if distance[rank] != NO_DISTANCE {
@@ -175,13 +267,13 @@ pub fn layer_distances<G: LayeredGame>(
                 let there = value(layer, p as u64);
                 if there == Value::win_for(mover) {
                     if lost_for_mover {
-                        push(&mut buckets, at + 1, p)?;
+                        queue.push(at + 1, p)?;
                     }
-                } else if there == Value::win_for(mover.opponent()) && pending[p] > 0 {
-                    longest[p] = longest[p].max(at as u16);
-                    pending[p] -= 1;
-                    if pending[p] == 0 {
-                        push(&mut buckets, longest[p] as usize + 1, p)?;
+                } else if there == Value::win_for(mover.opponent()) && queue.pending[p] > 0 {
+                    queue.longest[p] = queue.longest[p].max(at as u16);
+                    queue.pending[p] -= 1;
+                    if queue.pending[p] == 0 {
+                        queue.push(queue.longest[p] as usize + 1, p)?;
                     }
                 }
             }

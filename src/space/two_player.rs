@@ -1,0 +1,173 @@
+//! The two-player side of the seam between games and algorithms: a game
+//! whose positions are ranked layer by layer, each holding a two-bit
+//! [`Value`], as the retrograde analysis (`search::retro2`) solves it. It
+//! sits beside [`Space`](super::Space) so that the rules implement it
+//! without knowing the solver.
+
+use super::Block;
+
+/// The two players; in a position, the one to move is the mover.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    First,
+    Second,
+}
+
+impl Player {
+    pub fn opponent(self) -> Player {
+        match self {
+            Player::First => Player::Second,
+            Player::Second => Player::First,
+        }
+    }
+}
+
+/// A position's value, stored in two bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Unknown = 0,
+    FirstWins = 1,
+    SecondWins = 2,
+    Draw = 3,
+}
+
+impl Value {
+    pub fn win_for(player: Player) -> Value {
+        match player {
+            Player::First => Value::FirstWins,
+            Player::Second => Value::SecondWins,
+        }
+    }
+
+    pub fn from_bits(bits: u8) -> Value {
+        match bits & 3 {
+            0 => Value::Unknown,
+            1 => Value::FirstWins,
+            2 => Value::SecondWins,
+            _ => Value::Draw,
+        }
+    }
+}
+
+/// A move's destination: a position of the same layer or of a lower one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Successor {
+    pub layer: usize,
+    pub rank: u64,
+}
+
+/// A two-player game whose positions are ranked layer by layer.
+pub trait LayeredGame: Sync {
+    type State: Clone + Send;
+
+    /// The game, its parameters and the layer, e.g. "fox-geese g=7": names
+    /// the layer's file in a store.
+    fn layer_descriptor(&self, layer: usize) -> String;
+
+    /// Number of ranks in `layer`'s table.
+    fn layer_size(&self, layer: usize) -> u64;
+
+    /// The layout of a layer's table into blocks, which cover it in order
+    /// (units of parallel work, and of [`block_weight`](Self::block_weight)).
+    fn layer_blocks(&self, layer: usize) -> Vec<Block> {
+        vec![Block {
+            start: 0,
+            len: self.layer_size(layer),
+        }]
+    }
+
+    /// How many positions of the whole layer each position of block `block`
+    /// stands for: a table may store only the blocks of representatives
+    /// (Fox-and-Geese with symmetry stores the canonical fox cells' blocks,
+    /// and a block then counts for its cell's orbit). Layer counts are
+    /// weighted by it; 1 by default.
+    fn block_weight(&self, _layer: usize, _block: usize) -> u64 {
+        1
+    }
+
+    /// True when `rank` maps positions to a canonical twin under the game's
+    /// symmetries (section 8.1): only positions with `rank(unrank(r)) == r`
+    /// are solved, and every other position of the table is copied from
+    /// its twin at the end.
+    fn reduced_by_symmetry(&self) -> bool {
+        false
+    }
+
+    /// With symmetry reduction: whether the position at `rank` (unranked
+    /// into `state`) is the one of its twins that is solved, i.e.
+    /// `rank(state) == rank`; a game may answer without ranking.
+    fn is_representative(&self, layer: usize, rank: u64, state: &Self::State) -> bool {
+        self.rank(layer, state) == rank
+    }
+
+    /// With symmetry reduction: the ranks of every position of the table
+    /// that `state` stands for (its images under the symmetries that keep
+    /// it in the table), itself included.
+    fn images<F: FnMut(u64)>(&self, _layer: usize, _state: &Self::State, _emit: F) {}
+
+    /// True when a layer is solved without reading the layer below (no move
+    /// leaves a layer, or the rules decide every position that has such a
+    /// move): any range of layers can then be solved alone.
+    fn independent_layers(&self) -> bool {
+        false
+    }
+
+    fn new_state(&self) -> Self::State;
+
+    fn unrank(&self, layer: usize, rank: u64, state: &mut Self::State);
+
+    fn rank(&self, layer: usize, state: &Self::State) -> u64;
+
+    /// The player to move.
+    fn mover(&self, state: &Self::State) -> Player;
+
+    /// The player to move at a rank, when the ranking says it without
+    /// unranking (Algorithm 4 interleaves the sides: even and odd ranks).
+    fn mover_of_rank(&self, _layer: usize, _rank: u64) -> Option<Player> {
+        None
+    }
+
+    /// Emits every move's destination (duplicates allowed), those in lower
+    /// layers first, until `emit` returns false. Moves alternate: the
+    /// mover of a successor is always the opponent.
+    fn successors<F: FnMut(Successor) -> bool>(&self, layer: usize, state: &Self::State, emit: F);
+
+    /// Emits the moves to lower layers (as [`successors`](Self::successors)
+    /// does, until `emit` returns false) and tells whether the position
+    /// also has a move within its layer. The first pass of a layer needs
+    /// no more, as the layer's own positions are all unknown then; a game
+    /// may answer without ranking the moves within the layer.
+    fn lower_successors<F: FnMut(Successor) -> bool>(
+        &self,
+        layer: usize,
+        state: &Self::State,
+        mut emit: F,
+    ) -> bool {
+        let mut stays = false;
+        self.successors(layer, state, |successor| {
+            if successor.layer == layer {
+                stays = true;
+                return false;
+            }
+            emit(successor)
+        });
+        stays
+    }
+
+    /// Emits the rank of every same-layer position with a move to `state`.
+    fn predecessors<F: FnMut(u64)>(&self, layer: usize, state: &Self::State, emit: F);
+
+    /// The value when the mover has no move.
+    fn no_move_value(&self, state: &Self::State) -> Value;
+
+    /// A value fixed by the rules before any search (e.g. Fox-and-Geese's
+    /// variant in which any capture wins for the fox); `None` by default.
+    fn rule_value(&self, _layer: usize, _state: &Self::State) -> Option<Value> {
+        None
+    }
+
+    /// The value of positions the fixpoint leaves undecided.
+    fn undecided_value(&self) -> Value {
+        Value::Draw
+    }
+}

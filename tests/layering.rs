@@ -1,0 +1,436 @@
+//! The library's layering, checked on its source: every top-level module of
+//! `src/` may import only the modules [`MAY_IMPORT`] lists for it, so an
+//! import only ever points down (README, "How it works").
+//!
+//! From the bottom: `error` and `diagram`; `hash`; `progress`; `table`;
+//! `kernel`, then `space`; then two towers side by side, the engine
+//! (`search` ← `backend`) and the rules (`games`), neither importing the
+//! other; then `qbf`, then `database`, which use both towers; then the
+//! shell (`cli`, its `serve` included). Tests are exempt: a `#[cfg(test)]`
+//! item may reach any module to check its own against it.
+//!
+//! The check reads the source as text: it drops comments, string and
+//! character literals and `#[cfg(test)]` items, then collects the top-level
+//! module after every `crate::` (also inside `crate::{a::x, b}` groups) and
+//! every `super::` chain that climbs out of its file's top-level module.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Each top-level module and the top-level modules it may import. A module
+/// not in this table fails the test until someone decides where it sits.
+const MAY_IMPORT: &[(&str, &[&str])] = &[
+    // The bottom: the error type, and positions as drawing data.
+    ("error", &[]),
+    ("diagram", &["error"]),
+    // Perfect hashes (rank / unrank).
+    ("hash", &["error"]),
+    // Reporting of long work, used by the tables and everything above.
+    ("progress", &["error"]),
+    // One- and two-bit tables, files, stores.
+    ("table", &["error", "hash", "progress"]),
+    // What a space gives a GPU backend, and the spaces themselves.
+    ("kernel", &["error", "hash", "progress", "table"]),
+    (
+        "space",
+        &["error", "diagram", "hash", "progress", "table", "kernel"],
+    ),
+    // The engine tower: drivers, then the backends that run their passes.
+    (
+        "search",
+        &[
+            "error", "diagram", "hash", "progress", "table", "kernel", "space",
+        ],
+    ),
+    (
+        "backend",
+        &[
+            "error", "diagram", "hash", "progress", "table", "kernel", "space", "search",
+        ],
+    ),
+    // The rules tower, beside the engine: games know no algorithm or device.
+    (
+        "games",
+        &[
+            "error", "diagram", "hash", "progress", "table", "kernel", "space",
+        ],
+    ),
+    // Above both towers: formulas for positional games, cross-checked
+    // against the exhaustive solver; reading solved stores.
+    (
+        "qbf",
+        &[
+            "error", "diagram", "hash", "progress", "table", "kernel", "space", "search",
+            "backend", "games",
+        ],
+    ),
+    (
+        "database",
+        &[
+            "error", "diagram", "hash", "progress", "table", "kernel", "space", "search",
+            "backend", "games", "qbf",
+        ],
+    ),
+    // The shell: parses flags, calls the library, prints.
+    (
+        "cli",
+        &[
+            "error", "diagram", "hash", "progress", "table", "kernel", "space", "search",
+            "backend", "games", "qbf", "database",
+        ],
+    ),
+];
+
+/// Items `lib.rs` re-exports at the crate root (`crate::Result`), and the
+/// module each comes from.
+const ROOT_REEXPORTS: &[(&str, &str)] = &[("Error", "error"), ("Result", "error")];
+
+/// Files that are not part of a top-level module: the crate root and the
+/// binary.
+const ROOT_FILES: &[&str] = &["lib.rs", "main.rs"];
+
+#[test]
+fn imports_only_point_down() {
+    let allowed: BTreeMap<&str, &[&str]> = MAY_IMPORT.iter().copied().collect();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut unlisted = BTreeSet::new();
+    let mut offending = Vec::new();
+    for file in rust_files(&src) {
+        let relative = file.strip_prefix(&src).unwrap();
+        let relative_name = relative.to_string_lossy().replace('\\', "/");
+        if ROOT_FILES.contains(&relative_name.as_str()) {
+            continue;
+        }
+        let module = top_module(relative);
+        let Some(may_import) = allowed.get(module.as_str()) else {
+            unlisted.insert(module);
+            continue;
+        };
+        let text = fs::read_to_string(&file).unwrap();
+        let code = without_test_items(&code_only(&text));
+        let depth = module_depth(relative);
+        for imported in imported_modules(&code, depth) {
+            let imported = root_item_module(&imported);
+            if imported != module && !may_import.contains(&imported.as_str()) {
+                offending.push(format!("{relative_name} -> {imported}"));
+            }
+        }
+    }
+    assert!(
+        unlisted.is_empty(),
+        "top-level modules missing from MAY_IMPORT in tests/layering.rs (decide where they sit): {unlisted:?}"
+    );
+    assert!(
+        offending.is_empty(),
+        "imports that point up or sideways (file -> module it may not import; see MAY_IMPORT in tests/layering.rs):\n  {}",
+        offending.join("\n  ")
+    );
+}
+
+/// The table itself must describe layers: no module may reach itself
+/// through what it may import, or "pointing down" would mean nothing.
+#[test]
+fn the_allowed_graph_has_no_cycle() {
+    let allowed: BTreeMap<&str, &[&str]> = MAY_IMPORT.iter().copied().collect();
+    for (module, imports) in MAY_IMPORT {
+        let mut reachable: BTreeSet<&str> = BTreeSet::new();
+        let mut to_visit: Vec<&str> = imports.to_vec();
+        while let Some(next) = to_visit.pop() {
+            assert_ne!(next, *module, "{module} may reach itself in MAY_IMPORT");
+            if reachable.insert(next) {
+                let further = allowed
+                    .get(next)
+                    .unwrap_or_else(|| panic!("{module} may import {next}, which has no entry"));
+                to_visit.extend(further.iter().copied());
+            }
+        }
+    }
+}
+
+/// The checker's own reading of Rust text, on small samples.
+#[test]
+fn the_reader_sees_imports_and_skips_the_rest() {
+    let text = r##"
+        use crate::{table::x, space::{Block, Space}, error};
+        use crate::Result;
+        // use crate::cli::nothing;
+        /* crate::backend /* nested */ crate::cli */
+        let s = "crate::games \" crate::cli"; let c = '"'; let q = '\''; let l: &'static str = r#"crate::qbf"#;
+        fn f<'a>(x: &'a u8) { super::super::search::go(); }
+        #[cfg(test)]
+        mod tests { use crate::cli::Everything; fn g() { if true {} } }
+        #[cfg(test)]
+        use crate::games::Helper;
+        fn after() { crate::kernel::Program::new(); }
+    "##;
+    let code = without_test_items(&code_only(text));
+    let found = imported_modules(&code, 2)
+        .into_iter()
+        .map(|m| root_item_module(&m))
+        .collect::<BTreeSet<_>>();
+    let expected = ["error", "kernel", "search", "space", "table"];
+    assert_eq!(found, expected.iter().map(|m| m.to_string()).collect());
+    // One `super::` from a module's own file stays inside the module.
+    assert!(imported_modules("use super::table::Thing;", 2).is_empty());
+}
+
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// `table/one_bit.rs` and `table/mod.rs` -> `table`; `space.rs` -> `space`.
+fn top_module(relative: &Path) -> String {
+    let first = relative.components().next().unwrap();
+    let first = first.as_os_str().to_string_lossy();
+    first.strip_suffix(".rs").unwrap_or(&first).to_string()
+}
+
+/// How deep the file's module sits below the crate root: `space.rs` and
+/// `table/mod.rs` are 1, `table/one_bit.rs` is 2. A `super::` chain as long
+/// as this climbs to the crate root.
+fn module_depth(relative: &Path) -> usize {
+    let parts = relative.components().count();
+    let is_mod_file = relative.file_name().is_some_and(|name| name == "mod.rs");
+    if is_mod_file { parts - 1 } else { parts }
+}
+
+/// `crate::Result` names the module `Result` comes from.
+fn root_item_module(name: &str) -> String {
+    ROOT_REEXPORTS
+        .iter()
+        .find(|(item, _)| *item == name)
+        .map_or(name, |(_, module)| module)
+        .to_string()
+}
+
+/// The text with comments, string literals and character literals blanked
+/// out (kept as spaces, so a path split by one is not joined by mistake).
+fn code_only(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut code = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let rest = &chars[i..];
+        if rest.starts_with(&['/', '/']) {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+        } else if rest.starts_with(&['/', '*']) {
+            // Block comments nest in Rust.
+            let mut depth = 0;
+            while i < chars.len() {
+                if chars[i..].starts_with(&['/', '*']) {
+                    depth += 1;
+                    i += 2;
+                } else if chars[i..].starts_with(&['*', '/']) {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+            code.push(' ');
+        } else if let Some(end) = raw_string_end(&chars, i) {
+            i = end;
+            code.push(' ');
+        } else if chars[i] == '"' {
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                i += if chars[i] == '\\' { 2 } else { 1 };
+            }
+            i += 1;
+            code.push(' ');
+        } else if chars[i] == '\'' {
+            // A character literal ('x', '\n', '\u{1F600}'), or a lifetime
+            // ('a), which is kept.
+            if rest.get(1) == Some(&'\\') {
+                // Past the quote, the backslash and the escaped character.
+                i += 3;
+                while i < chars.len() && chars[i] != '\'' {
+                    i += 1;
+                }
+                i += 1;
+                code.push(' ');
+            } else if rest.get(2) == Some(&'\'') {
+                i += 3;
+                code.push(' ');
+            } else {
+                code.push('\'');
+                i += 1;
+            }
+        } else {
+            code.push(chars[i]);
+            i += 1;
+        }
+    }
+    code
+}
+
+/// Where the raw string literal (`r"…"`, `r#"…"#`, `br"…"`) starting at
+/// `start` ends, if one starts there.
+fn raw_string_end(chars: &[char], start: usize) -> Option<usize> {
+    let previous_is_word = start > 0 && is_word(chars[start - 1]);
+    if previous_is_word {
+        return None;
+    }
+    let mut i = start;
+    if chars.get(i) == Some(&'b') {
+        i += 1;
+    }
+    if chars.get(i) != Some(&'r') {
+        return None;
+    }
+    i += 1;
+    let hashes = chars[i..].iter().take_while(|&&c| c == '#').count();
+    i += hashes;
+    if chars.get(i) != Some(&'"') {
+        return None;
+    }
+    i += 1;
+    while i < chars.len() {
+        if chars[i] == '"'
+            && chars[i + 1..]
+                .iter()
+                .take(hashes)
+                .filter(|&&c| c == '#')
+                .count()
+                == hashes
+        {
+            return Some(i + 1 + hashes);
+        }
+        i += 1;
+    }
+    Some(chars.len())
+}
+
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// The code without the items marked `#[cfg(test)]` (a test module, a test
+/// helper, a `use` only tests need): an item ends at its `;` or at the
+/// brace that closes its body.
+fn without_test_items(code: &str) -> String {
+    const MARK: &str = "#[cfg(test)]";
+    let mut kept = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(at) = rest.find(MARK) {
+        kept.push_str(&rest[..at]);
+        let item = &rest[at + MARK.len()..];
+        let mut depth = 0usize;
+        let mut end = item.len();
+        for (offset, c) in item.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        end = offset + 1;
+                        break;
+                    }
+                }
+                ';' if depth == 0 => {
+                    end = offset + 1;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        rest = &item[end..];
+    }
+    kept.push_str(rest);
+    kept
+}
+
+/// The top-level modules (or root items such as `Result`) that `code`
+/// reaches: after `crate::`, including each item of a `crate::{…}` group,
+/// and after a `super::` chain that climbs from a file `depth` modules deep
+/// to the crate root.
+fn imported_modules(code: &str, depth: usize) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let mut at = 0;
+    while let Some(offset) = code[at..].find("crate::") {
+        let start = at + offset;
+        at = start + "crate::".len();
+        // `$crate::` (in a macro) counts; `foocrate::` does not.
+        if code[..start].chars().next_back().is_some_and(is_word) {
+            continue;
+        }
+        found.extend(path_heads(&code[at..]));
+    }
+    for (start, _) in code.match_indices("super::") {
+        if code[..start].chars().next_back().is_some_and(is_word) {
+            continue;
+        }
+        if start >= "super::".len() && code[..start].ends_with("super::") {
+            continue; // Inside a chain counted from its first `super::`.
+        }
+        let mut rest = &code[start..];
+        let mut climbs = 0;
+        while let Some(after) = rest.strip_prefix("super::") {
+            climbs += 1;
+            rest = after.trim_start();
+        }
+        // Only a chain that reaches the crate root can name a top-level
+        // module; a shorter one (or one inside an inline module, which this
+        // reading does not count) names items of the file's own module.
+        if climbs >= depth {
+            let known = |head: &String| {
+                MAY_IMPORT.iter().any(|(module, _)| module == head)
+                    || ROOT_REEXPORTS.iter().any(|(item, _)| item == head)
+            };
+            found.extend(path_heads(rest).into_iter().filter(known));
+        }
+    }
+    found
+}
+
+/// The first name of the path at the start of `text`, or each item's first
+/// name when it is a `{…}` group (`self` in a group names the crate root
+/// itself and is left out).
+fn path_heads(text: &str) -> Vec<String> {
+    let text = text.trim_start();
+    let Some(group) = text.strip_prefix('{') else {
+        return first_name(text).into_iter().collect();
+    };
+    let mut items = Vec::new();
+    let mut item = String::new();
+    let mut depth = 0usize;
+    for c in group.chars() {
+        match c {
+            '}' if depth == 0 => break,
+            ',' if depth == 0 => items.push(std::mem::take(&mut item)),
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ => item.push(c),
+        }
+    }
+    items.push(item);
+    items
+        .iter()
+        .filter_map(|item| first_name(item.trim_start()))
+        .filter(|name| name != "self")
+        .collect()
+}
+
+fn first_name(text: &str) -> Option<String> {
+    let name: String = text.chars().take_while(|&c| is_word(c)).collect();
+    (!name.is_empty()).then_some(name)
+}
