@@ -238,8 +238,7 @@ pub fn open_solved_layer<G: LayeredGame>(
         .join(crate::table::storage::file_name_for(&identity.descriptor))
         .exists()
     {
-        if let Some(processes) =
-            crate::backend::partition::job_size_in_store(dir, &identity.descriptor)
+        if let Some(processes) = crate::table::shares::job_size_in_store(dir, &identity.descriptor)
         {
             // Solved across an MPI job: the layers above are solved there too.
             return Err(Error::InvalidParameter(format!(
