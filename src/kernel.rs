@@ -10,6 +10,27 @@
 //! `successor(block, local)` for every successor, and
 //! `rank_preserving_successor(block, local)` for the moves its
 //! [`BlockLayering`](crate::space::BlockLayering) lists as rank-preserving.
+//!
+//! A two-player game's retrograde rules
+//! ([`LayeredGame::retro_gpu_program`](crate::space::LayeredGame::retro_gpu_program))
+//! are one program per layer L. Positions are (block, local rank) in a
+//! layer's [blocks](crate::space::LayeredGame::layer_blocks), values are
+//! [`Value`](crate::space::Value)'s bits (0 none or unknown, 1 the first
+//! player wins, 2 the second, 3 draw), and the program defines:
+//!
+//! - `retro_unrank(block: u32, local: u32)`: position (block, local) of
+//!   layer L into the program's private state; the others read it.
+//! - `retro_mover() -> u32`: 1 when the first player moves, 2 the second.
+//! - `retro_rule_value() -> u32`: the value the rules fix, or 0.
+//! - `retro_no_move_value() -> u32`: the value when the mover has no move.
+//! - `retro_is_representative() -> bool`: with symmetry reduction, whether
+//!   the position is the twin that is solved (true without).
+//! - `retro_twin() -> vec2<u32>`: (block, local) of the position's rank in
+//!   layer L, through the canonical form where the Rust `rank` takes it.
+//! - `retro_moves()`: calls `retro_move(lower: bool, block: u32, local:
+//!   u32) -> bool` for each move's destination, in the order of the Rust
+//!   `successors`, ranked as the Rust `rank` ranks it (`lower`: in layer
+//!   L - 1), until it returns false.
 
 use crate::error::{Error, Result};
 
@@ -121,5 +142,12 @@ pub fn unsupported(what: String) -> Error {
 pub fn no_kernels(descriptor: &str) -> Result<Program> {
     Err(Error::Unsupported(format!(
         "no GPU kernels for {descriptor} {CPU_HINT}"
+    )))
+}
+
+/// A two-player game without GPU retrograde rules.
+pub fn no_retro_rules(descriptor: &str) -> Result<Program> {
+    Err(Error::Unsupported(format!(
+        "no GPU retrograde rules for {descriptor} {CPU_HINT}"
     )))
 }

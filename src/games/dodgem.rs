@@ -26,6 +26,7 @@ use super::two_player::TwoPlayerGame;
 use crate::diagram::{Cell, Diagram, Style};
 use crate::error::{Error, Result, quoted};
 use crate::hash::BinomialRanker;
+use crate::kernel::Program;
 use crate::space::{Block, LayeredGame, Player, Successor, Value};
 
 /// A position: blue and red cars as masks of squares, the side to move.
@@ -35,6 +36,9 @@ pub struct DodgemState {
     pub red: u64,
     pub blue_to_move: bool,
 }
+
+/// The rules of the GPU's retrograde passes (see [`crate::kernel`]).
+const RETRO_KERNEL: &str = include_str!("dodgem.wgsl");
 
 /// A car's step: (rows, columns); blue's forward is right, red's is up.
 const BLUE_STEPS: [(i32, i32); 3] = [(0, 1), (1, 0), (-1, 0)];
@@ -592,6 +596,28 @@ impl LayeredGame for Dodgem {
     /// The side with no legal move on its turn wins.
     fn no_move_value(&self, state: &DodgemState) -> Value {
         Value::win_for(self.mover(state))
+    }
+
+    /// `dodgem.wgsl` over the Rust step tables.
+    fn retro_gpu_program(&self, layer: usize) -> Result<Program> {
+        let steps = |steps: &[(i32, i32)]| -> Vec<u32> {
+            steps
+                .iter()
+                .flat_map(|&(row, column)| [row as u32, column as u32])
+                .collect()
+        };
+        let mut program = Program::default();
+        program
+            .constant("DODGEM_N", self.n as u32)
+            .constant("DODGEM_SQUARES", (self.n * self.n) as u32)
+            .constant("DODGEM_CARS", self.cars() as u32)
+            .constant("DODGEM_LAYER", layer as u32)
+            .constant("DODGEM_ALL_SQUARES", self.all_squares() as u32)
+            .table("DODGEM_BLUE_STEPS_AT", &steps(&BLUE_STEPS))
+            .table("DODGEM_RED_STEPS_AT", &steps(&RED_STEPS))
+            .binomial_hash()
+            .source(RETRO_KERNEL);
+        Ok(program)
     }
 }
 

@@ -170,4 +170,11 @@ pub trait LayeredGame: Sync {
     fn undecided_value(&self) -> Value {
         Value::Draw
     }
+
+    /// The rules of `layer` as a WGSL program for the GPU's retrograde
+    /// passes (the functions it defines are listed in [`crate::kernel`]);
+    /// a game without them is refused with its name.
+    fn retro_gpu_program(&self, layer: usize) -> crate::Result<crate::kernel::Program> {
+        crate::kernel::no_retro_rules(&self.layer_descriptor(layer))
+    }
 }

@@ -120,7 +120,12 @@ pub fn multinomials(
 }
 
 /// Runs a check program's `check` entry point over `inputs`.
-fn run(gpu: &GpuDevice, program: &Program, inputs: &[u32], outputs: usize) -> Result<Vec<u32>> {
+pub(crate) fn run(
+    gpu: &GpuDevice,
+    program: &Program,
+    inputs: &[u32],
+    outputs: usize,
+) -> Result<Vec<u32>> {
     use wgpu::util::DeviceExt;
     let device = &gpu.device;
     let module = shader::compile(program, gpu, "hash check", "")?;

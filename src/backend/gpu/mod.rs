@@ -11,12 +11,15 @@
 //! - `two_bit`, `one_bit`: the passes of the search drivers.
 //! - [`hash_check`]: the device's rank/unrank, run on lists for comparison
 //!   with the Rust hashes.
+//! - [`retro_check`]: a two-player game's WGSL retrograde rules, run on
+//!   lists of positions for comparison with the Rust rules.
 
 pub mod device;
 pub mod hash_check;
 pub(crate) mod kernels;
 mod one_bit;
 mod residency;
+pub mod retro_check;
 pub mod shader;
 pub(crate) mod table;
 mod two_bit;

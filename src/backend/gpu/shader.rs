@@ -13,6 +13,7 @@ pub(crate) const HASH_CHECK_PERMUTATION: &str =
     include_str!("../../../shaders/hash_check_permutation.wgsl");
 pub(crate) const HASH_CHECK_BINOMIAL: &str =
     include_str!("../../../shaders/hash_check_binomial.wgsl");
+pub(crate) const RETRO_CHECK: &str = include_str!("../../../shaders/retro_check.wgsl");
 pub(crate) const HASH_CHECK_MULTINOMIAL: &str =
     include_str!("../../../shaders/hash_check_multinomial.wgsl");
 

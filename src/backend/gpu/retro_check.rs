@@ -1,0 +1,133 @@
+//! A game's retrograde rules on the device
+//! ([`LayeredGame::retro_gpu_program`]) run over lists of positions, and the
+//! same facts from its Rust rules, so tests (and anyone porting a game)
+//! can compare them position by position: the mover, the values the rules
+//! fix, the symmetric twin and every move's destination, in order.
+
+use super::device::GpuDevice;
+use super::hash_check;
+use super::shader;
+use crate::error::{Error, Result};
+use crate::space::{Block, LayeredGame, Player, Value};
+
+/// Moves a position may have for the check (Fox-and-Geese with 8 geese
+/// has at most 64).
+pub const MAX_MOVES: usize = 64;
+
+/// Words the check kernel writes per position.
+const STRIDE: usize = 7 + 2 * MAX_MOVES;
+
+/// Positions per dispatch of the check kernel (within one grid dimension).
+const BATCH: usize = 1 << 16;
+
+/// What the rules say of one position, with ranks as (block, local rank)
+/// in their layer's [blocks](LayeredGame::layer_blocks) and values as
+/// [`Value`]'s bits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionRules {
+    /// 1 when the first player moves, 2 the second.
+    pub mover: u32,
+    /// The value the rules fix, or 0.
+    pub rule_value: u32,
+    pub no_move_value: u32,
+    /// With symmetry reduction, whether the position is solved itself
+    /// (always true without).
+    pub representative: bool,
+    /// The rank of the position in its layer (its canonical twin's).
+    pub twin: (u32, u32),
+    /// Each move's destination: whether in the layer below, its block and
+    /// its rank in the block.
+    pub moves: Vec<(bool, u32, u32)>,
+}
+
+/// `rank` of a layer cut into `blocks` as (block, rank in the block).
+fn locate(blocks: &[Block], rank: u64) -> (u32, u32) {
+    let block = blocks.partition_point(|b| b.end() <= rank);
+    (block as u32, (rank - blocks[block].start) as u32)
+}
+
+fn value_bits(value: Option<Value>) -> u32 {
+    value.map_or(0, |v| v as u32)
+}
+
+/// The Rust rules' answers for `ranks` of `layer`.
+pub fn host_rules<G: LayeredGame>(game: &G, layer: usize, ranks: &[u64]) -> Vec<PositionRules> {
+    let blocks = game.layer_blocks(layer);
+    let lower_blocks = layer.checked_sub(1).map(|l| game.layer_blocks(l));
+    let mut state = game.new_state();
+    ranks
+        .iter()
+        .map(|&rank| {
+            game.unrank(layer, rank, &mut state);
+            let mut moves = Vec::new();
+            game.successors(layer, &state, |successor| {
+                let lower = successor.layer != layer;
+                let (block, local) = match (&lower_blocks, lower) {
+                    (Some(below), true) => locate(below, successor.rank),
+                    _ => locate(&blocks, successor.rank),
+                };
+                moves.push((lower, block, local));
+                true
+            });
+            PositionRules {
+                mover: match game.mover(&state) {
+                    Player::First => 1,
+                    Player::Second => 2,
+                },
+                rule_value: value_bits(game.rule_value(layer, &state)),
+                no_move_value: game.no_move_value(&state) as u32,
+                representative: !game.reduced_by_symmetry()
+                    || game.is_representative(layer, rank, &state),
+                twin: locate(&blocks, game.rank(layer, &state)),
+                moves,
+            }
+        })
+        .collect()
+}
+
+/// The device's answers for `ranks` of `layer`, from the game's WGSL rules.
+pub fn device_rules<G: LayeredGame>(
+    gpu: &GpuDevice,
+    game: &G,
+    layer: usize,
+    ranks: &[u64],
+) -> Result<Vec<PositionRules>> {
+    let mut program = game.retro_gpu_program(layer)?;
+    program
+        .constant("RETRO_CHECK_MAX_MOVES", MAX_MOVES as u32)
+        .constant("RETRO_CHECK_STRIDE", STRIDE as u32)
+        .source(shader::RETRO_CHECK);
+    let blocks = game.layer_blocks(layer);
+    let mut rules = Vec::with_capacity(ranks.len());
+    for batch in ranks.chunks(BATCH) {
+        let inputs: Vec<u32> = batch
+            .iter()
+            .flat_map(|&rank| {
+                let (block, local) = locate(&blocks, rank);
+                [block, local]
+            })
+            .collect();
+        let out = hash_check::run(gpu, &program, &inputs, batch.len() * STRIDE)?;
+        for (row, &rank) in out.chunks_exact(STRIDE).zip(batch) {
+            let count = row[6] as usize;
+            if count > MAX_MOVES {
+                return Err(Error::Gpu(format!(
+                    "{} rank {rank}: {count} moves, more than the check's {MAX_MOVES}",
+                    game.layer_descriptor(layer)
+                )));
+            }
+            rules.push(PositionRules {
+                mover: row[0],
+                rule_value: row[1],
+                no_move_value: row[2],
+                representative: row[3] == 1,
+                twin: (row[4], row[5]),
+                moves: row[7..7 + 2 * count]
+                    .chunks_exact(2)
+                    .map(|m| (m[0] >> 31 == 1, m[0] & 0x7fff_ffff, m[1]))
+                    .collect(),
+            });
+        }
+    }
+    Ok(rules)
+}
