@@ -5,9 +5,21 @@
 //! missing adapter fails these tests; elsewhere they are skipped with the
 //! reason printed.
 
+use std::ops::RangeInclusive;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
 use bitsolve::backend::gpu::{GpuDevice, GpuOptions, retro_check};
+use bitsolve::backend::{CpuBackend, GpuBackend};
 use bitsolve::games::{Dodgem, FoxGeese};
-use bitsolve::search::retro2::LayeredGame;
+use bitsolve::search::retro2::seam::RetroBackend;
+use bitsolve::search::retro2::{
+    LayerReport, LayeredGame, RetroOptions, open_layer, solve_layer_range,
+};
+use bitsolve::search::{Progress, Silent};
+use bitsolve::table::Backing;
 
 /// The device, or `None` (with the reason printed) where there is none and
 /// the tests do not run in CI.
@@ -71,4 +83,209 @@ fn dodgem_rules_on_the_device_are_the_rust_rules() {
     for layer in 0..=8 {
         assert_rules_agree(&device, &game, layer, &ranks_of(&game, layer, 9973));
     }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("bitsolve-gpu-retro-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Solves `layers` on `backend` into the store `dir`.
+fn solve_into<G: LayeredGame, B: RetroBackend>(
+    backend: &B,
+    game: &G,
+    layers: RangeInclusive<usize>,
+    dir: &Path,
+    progress: &dyn Progress,
+) -> bitsolve::Result<Vec<LayerReport>> {
+    let options = RetroOptions {
+        backing: Backing::Directory(dir.to_path_buf()),
+        progress,
+        // A record after every pass: a crash leaves a resumable layer.
+        record_every: Duration::ZERO,
+        ..Default::default()
+    };
+    solve_layer_range(backend, game, layers, &options)
+}
+
+/// The stored words of every layer of `layers` in `dir`: every cell, and
+/// the padding of the last word, which the undecided fill reaches too.
+fn stored_words<G: LayeredGame>(
+    game: &G,
+    layers: RangeInclusive<usize>,
+    dir: &Path,
+) -> Vec<Vec<u64>> {
+    layers
+        .map(|layer| {
+            let backing = Backing::ReadOnly(dir.to_path_buf());
+            let (table, checkpoint) = open_layer(game, layer, &backing, &Silent).unwrap();
+            assert!(
+                checkpoint.is_some_and(|c| c.complete),
+                "layer {layer} is solved"
+            );
+            table
+                .words()
+                .iter()
+                .map(|w| w.load(Ordering::Relaxed))
+                .collect()
+        })
+        .collect()
+}
+
+/// The counts of a report, which both backends must give (the passes and
+/// the positions examined differ: the GPU rescans, the CPU propagates).
+fn counts(reports: &[LayerReport]) -> Vec<[u64; 5]> {
+    reports
+        .iter()
+        .map(|r| [r.states, r.stored, r.first_wins, r.second_wins, r.draws])
+        .collect()
+}
+
+/// Layers `0..=top` solved on the GPU and on the CPU hold the same words.
+fn assert_backends_agree<G: LayeredGame>(device: &GpuDevice, game: &G, top: usize, name: &str) {
+    let (on_gpu, on_cpu) = (
+        scratch(&format!("{name}-gpu")),
+        scratch(&format!("{name}-cpu")),
+    );
+    let gpu = solve_into(&GpuBackend::new(device), game, 0..=top, &on_gpu, &Silent).unwrap();
+    let cpu = solve_into(&CpuBackend, game, 0..=top, &on_cpu, &Silent).unwrap();
+    assert_eq!(counts(&gpu), counts(&cpu), "{}", game.layer_descriptor(top));
+    let (gpu_words, cpu_words) = (
+        stored_words(game, 0..=top, &on_gpu),
+        stored_words(game, 0..=top, &on_cpu),
+    );
+    for (layer, (gpu, cpu)) in gpu_words.iter().zip(&cpu_words).enumerate() {
+        assert!(
+            gpu == cpu,
+            "{}: the values differ",
+            game.layer_descriptor(layer)
+        );
+    }
+    std::fs::remove_dir_all(&on_gpu).unwrap();
+    std::fs::remove_dir_all(&on_cpu).unwrap();
+}
+
+/// Fox-and-Geese layers solved on both backends.
+const FOX_GEESE_TOP: usize = 5;
+
+#[test]
+fn fox_and_geese_values_are_the_cpu_values() {
+    let Some(device) = device(GpuOptions::default()) else {
+        return;
+    };
+    for capture_wins in [false, true] {
+        for symmetry in [false, true] {
+            let game = FoxGeese::new(capture_wins, symmetry).unwrap();
+            let name = format!("fg-{capture_wins}-{symmetry}");
+            assert_backends_agree(&device, &game, FOX_GEESE_TOP, &name);
+        }
+    }
+}
+
+#[test]
+fn dodgem_values_are_the_cpu_values() {
+    let Some(device) = device(GpuOptions::default()) else {
+        return;
+    };
+    for n in [3, 4] {
+        let game = Dodgem::new(n).unwrap();
+        assert_backends_agree(&device, &game, 2 * (n - 1), &format!("dodgem-{n}"));
+    }
+}
+
+/// Stops a solve as a crash would, when the driver begins pass `label`.
+struct CrashAt(&'static str);
+
+impl Progress for CrashAt {
+    fn begin_pass(&self, label: &str, _units: u64) {
+        if label == self.0 {
+            panic!("simulated crash before {label}");
+        }
+    }
+}
+
+/// Starts layers `0..=top` on `first`, stopped before `stop` (after pass
+/// 0 of a layer, or between layers), and finishes them on `then`.
+fn started_and_resumed<G: LayeredGame>(
+    game: &G,
+    top: usize,
+    first: &impl RetroBackend,
+    stop: &'static str,
+    then: &impl RetroBackend,
+    dir: &Path,
+) -> Vec<LayerReport> {
+    let stopped = catch_unwind(AssertUnwindSafe(|| {
+        solve_into(first, game, 0..=top, dir, &CrashAt(stop))
+    }));
+    assert!(stopped.is_err(), "the run stopped before {stop}");
+    solve_into(then, game, 0..=top, dir, &Silent).unwrap()
+}
+
+#[test]
+fn a_store_started_on_one_backend_resumes_on_the_other() {
+    let Some(device) = device(GpuOptions::default()) else {
+        return;
+    };
+    let gpu = GpuBackend::new(&device);
+    let game = FoxGeese::new(false, false).unwrap();
+    let top = 5;
+    let reference = scratch("resume-reference");
+    let expected = solve_into(&CpuBackend, &game, 0..=top, &reference, &Silent).unwrap();
+    let words = stored_words(&game, 0..=top, &reference);
+
+    // Within a layer: stopped after its pass 0 on one backend, resumed
+    // from that record on the other.
+    let dir = scratch("resume-gpu-then-cpu");
+    let resumed = started_and_resumed(&game, top, &gpu, "layer 5 pass 1", &CpuBackend, &dir);
+    assert_eq!(counts(&resumed), counts(&expected));
+    assert!(resumed[4].already_solved && !resumed[5].already_solved);
+    assert!(stored_words(&game, 0..=top, &dir) == words, "GPU, then CPU");
+    std::fs::remove_dir_all(&dir).unwrap();
+    let dir = scratch("resume-cpu-then-gpu");
+    let resumed = started_and_resumed(&game, top, &CpuBackend, "layer 5 pass 1", &gpu, &dir);
+    assert_eq!(counts(&resumed), counts(&expected));
+    assert!(stored_words(&game, 0..=top, &dir) == words, "CPU, then GPU");
+
+    // Between layers: a range starting above layer 3 reads it from the
+    // store the other backend wrote.
+    for (lower, upper) in [(0..=3, 4..=top), (0..=4, 5..=top)] {
+        let dir = scratch("ranges");
+        solve_into(&CpuBackend, &game, lower.clone(), &dir, &Silent).unwrap();
+        solve_into(&gpu, &game, upper.clone(), &dir, &Silent).unwrap();
+        assert!(
+            stored_words(&game, 0..=top, &dir) == words,
+            "CPU {lower:?}, then GPU {upper:?}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+        solve_into(&gpu, &game, lower.clone(), &dir, &Silent).unwrap();
+        solve_into(&CpuBackend, &game, upper.clone(), &dir, &Silent).unwrap();
+        assert!(
+            stored_words(&game, 0..=top, &dir) == words,
+            "GPU {lower:?}, then CPU {upper:?}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    std::fs::remove_dir_all(&reference).unwrap();
+}
+
+#[test]
+fn layers_beyond_the_device_memory_are_refused_in_one_line() {
+    let Some(device) = device(GpuOptions {
+        // Layer 2 and layer 1 take 8.5 KiB, layer 3 and layer 2 88 KiB.
+        device_bytes: Some(16 << 10),
+        ..Default::default()
+    }) else {
+        return;
+    };
+    let game = FoxGeese::new(false, false).unwrap();
+    let options = RetroOptions::default();
+    let error = solve_layer_range(&GpuBackend::new(&device), &game, 0..=3, &options)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("fox-geese g=3") && error.contains("not streamed") && !error.contains('\n'),
+        "{error}"
+    );
 }

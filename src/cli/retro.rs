@@ -17,10 +17,13 @@ use super::games::TwoPlayerSpec;
 use super::memory::peak_rss;
 use super::mpi_job::{Distributed, Job};
 use super::progress::Display;
-use super::thread_pool;
+use super::{BackendArg, thread_pool};
+use crate::backend::GpuBackend;
+use crate::backend::gpu::{GpuDevice, GpuOptions, retro_program};
 use crate::error::{Error, Result};
 use crate::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
 use crate::search::Silent;
+use crate::search::backend::Backend;
 use crate::search::retro2::distances::{NO_DISTANCE, read_distances, stored_layer_distances};
 use crate::search::retro2::{
     BITS_PER_POSITION, LayerReport, Player, RECORD_EVERY, RetroOptions, Value, open_layer,
@@ -47,6 +50,11 @@ pub struct RetroArgs {
     /// are skipped, an interrupted one is resumed.
     #[arg(long, value_name = "DIR", global = true)]
     store: Option<PathBuf>,
+    /// Where the passes run: the CPU's cores, or the GPU (the layer and
+    /// the one below in device memory; the rules of Fox-and-Geese and
+    /// Dodgem).
+    #[arg(long, value_enum, default_value = "cpu", global = true)]
+    backend: BackendArg,
     /// Worker threads (default: all cores).
     #[arg(long, global = true)]
     threads: Option<usize>,
@@ -116,14 +124,26 @@ fn layer_range<G: TwoPlayerGame>(args: &RetroArgs, game: &G) -> Result<RangeIncl
 /// The `retro` command: solves a range of layers, as a table or JSON.
 struct Retro<'a> {
     args: &'a RetroArgs,
+    /// Set when the passes run on the GPU.
+    device: Option<&'a GpuDevice>,
     /// The layers are solved across the processes of an MPI job.
     distributed: Distributed<'a>,
 }
 
 pub(super) fn run_retro(args: RetroArgs, job: &Job) -> Result<()> {
-    let backend = job.backend(true);
+    if job.processes() > 1 && args.backend == BackendArg::Gpu {
+        return Err(Error::Unsupported(
+            "--backend gpu runs in one process; across MPI processes the passes run on each process's CPU cores".into(),
+        ));
+    }
+    let device = match args.backend {
+        BackendArg::Cpu => None,
+        BackendArg::Gpu => Some(GpuDevice::open(&GpuOptions::default())?),
+    };
+    let backend = job.backend(device.is_none());
     args.game.visit(Retro {
         args: &args,
+        device: device.as_ref(),
         distributed: backend.distributed(),
     })
 }
@@ -136,11 +156,23 @@ impl Retro<'_> {
         layers: RangeInclusive<usize>,
         options: &RetroOptions,
     ) -> Result<Vec<LayerReport>> {
+        if let Some(device) = self.device {
+            return solve_layer_range(&GpuBackend::new(device), game, layers, options);
+        }
         #[cfg(feature = "mpi")]
         if let Some(mpi) = self.distributed.backend {
             return solve_layer_range(mpi, game, layers, options);
         }
         solve_layer_range(&crate::backend::CpuBackend, game, layers, options)
+    }
+
+    /// The machine the passes run on, for the header.
+    fn machine(&self, pool: &rayon::ThreadPool) -> String {
+        if let Some(device) = self.device {
+            return GpuBackend::new(device).describe();
+        }
+        pool.install(|| self.distributed.describe())
+            .unwrap_or_else(|| format!("{} threads", pool.current_num_threads()))
     }
 }
 
@@ -166,14 +198,25 @@ impl TwoPlayerVisitor for Retro<'_> {
             ));
         }
         let top = *layers.end();
+        if self.device.is_some() {
+            // Refused before any layer is solved, with the game's name.
+            for layer in layers.clone() {
+                retro_program(game, layer)?;
+            }
+        }
         let pool = thread_pool(args.threads)?;
+        // The GPU's passes keep no frontier tables: the values alone, on
+        // the device and in the host copy.
+        let bits_per_position = match self.device {
+            Some(_) => 2,
+            None => BITS_PER_POSITION,
+        };
         let (first, second) = (Player::First, Player::Second);
         let header = format!(
             "{} · two-bit retrograde analysis · {} · {} bits per position while solving\n{:>5}  {:>15}  {:>10}  {:>6}  {:>15}  {:>15}  {:>13}  {:>15}  {:>9}  {:>10}",
             game.layer_descriptor(top),
-            pool.install(|| self.distributed.describe())
-                .unwrap_or_else(|| format!("{} threads", pool.current_num_threads())),
-            BITS_PER_POSITION,
+            self.machine(&pool),
+            bits_per_position,
             "layer",
             "states",
             "stored",
@@ -259,12 +302,16 @@ impl TwoPlayerVisitor for Retro<'_> {
             let mut json = json!({
                 "game": game.layer_descriptor(top),
                 "sides": [game.side_name(first), game.side_name(second)],
-                "bits_per_position": BITS_PER_POSITION,
+                "bits_per_position": bits_per_position,
                 "layers": layers,
             });
             if let Some(traffic) = self.distributed.traffic_json() {
                 json["backend"] = "mpi".into();
                 json["mpi"] = traffic;
+            }
+            if let Some(device) = self.device {
+                json["backend"] = "gpu".into();
+                json["device"] = device.describe().into();
             }
             println!("{json}");
             return Ok(());

@@ -496,7 +496,7 @@ impl Kernels {
     }
 }
 
-fn create_buffer(
+pub(crate) fn create_buffer(
     gpu: &GpuDevice,
     what: &str,
     size: u64,

@@ -11,14 +11,16 @@
 //! - `two_bit`, `one_bit`: the passes of the search drivers.
 //! - [`hash_check`]: the device's rank/unrank, run on lists for comparison
 //!   with the Rust hashes.
-//! - [`retro_check`]: a two-player game's WGSL retrograde rules, run on
-//!   lists of positions for comparison with the Rust rules.
+//! - `retro`: the passes of two-bit retrograde analysis, over a two-player
+//!   game's WGSL rules; [`retro_check`] runs those rules on lists of
+//!   positions for comparison with the Rust rules.
 
 pub mod device;
 pub mod hash_check;
 pub(crate) mod kernels;
 mod one_bit;
 mod residency;
+mod retro;
 pub mod retro_check;
 pub mod shader;
 pub(crate) mod table;
@@ -26,6 +28,7 @@ mod two_bit;
 
 pub use device::{GpuDevice, GpuOptions};
 pub use residency::gpu_program;
+pub use retro::retro_program;
 
 use crate::error::Result;
 use crate::search::backend::{Backend, OneBitPasses, Opened, TableRequest, TwoBitPasses};

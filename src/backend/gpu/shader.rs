@@ -13,6 +13,7 @@ pub(crate) const HASH_CHECK_PERMUTATION: &str =
     include_str!("../../../shaders/hash_check_permutation.wgsl");
 pub(crate) const HASH_CHECK_BINOMIAL: &str =
     include_str!("../../../shaders/hash_check_binomial.wgsl");
+pub(crate) const RETRO: &str = include_str!("../../../shaders/retro.wgsl");
 pub(crate) const RETRO_CHECK: &str = include_str!("../../../shaders/retro_check.wgsl");
 pub(crate) const HASH_CHECK_MULTINOMIAL: &str =
     include_str!("../../../shaders/hash_check_multinomial.wgsl");
@@ -42,10 +43,23 @@ pub(crate) fn window_accessors(
     window_words_log2: u32,
     first_binding: u32,
 ) -> String {
+    named_window_accessors("window", "table", windows, window_words_log2, first_binding)
+}
+
+/// The same for a table whose windows are named `{windows_name}_N` and
+/// whose accessors `{table}_load`, `{table}_and` and `{table}_or`: a kernel
+/// that binds two tables (the retrograde passes: a layer and the one below).
+pub(crate) fn named_window_accessors(
+    windows_name: &str,
+    table: &str,
+    windows: usize,
+    window_words_log2: u32,
+    first_binding: u32,
+) -> String {
     let mut text = String::new();
     for window in 0..windows {
         text.push_str(&format!(
-            "@group(0) @binding({}) var<storage, read_write> window_{window}: array<atomic<u32>>;\n",
+            "@group(0) @binding({}) var<storage, read_write> {windows_name}_{window}: array<atomic<u32>>;\n",
             first_binding + window as u32
         ));
     }
@@ -54,7 +68,8 @@ pub(crate) fn window_accessors(
         if windows == 1 {
             body.push_str(&format!(
                 "    return {};\n",
-                call.replace("WINDOW", "window_0").replace("OFFSET", "word")
+                call.replace("WINDOW", &format!("{windows_name}_0"))
+                    .replace("OFFSET", "word")
             ));
         } else {
             body.push_str(&format!(
@@ -69,7 +84,7 @@ pub(crate) fn window_accessors(
                 };
                 body.push_str(&format!(
                     "        {label}: {{ return {}; }}\n",
-                    call.replace("WINDOW", &format!("window_{window}"))
+                    call.replace("WINDOW", &format!("{windows_name}_{window}"))
                         .replace("OFFSET", "offset")
                 ));
             }
@@ -79,17 +94,17 @@ pub(crate) fn window_accessors(
         body
     };
     text.push_str(&accessor(
-        "table_load",
+        &format!("{table}_load"),
         "word: u32",
         "atomicLoad(&WINDOW[OFFSET])",
     ));
     text.push_str(&accessor(
-        "table_and",
+        &format!("{table}_and"),
         "word: u32, mask: u32",
         "atomicAnd(&WINDOW[OFFSET], mask)",
     ));
     text.push_str(&accessor(
-        "table_or",
+        &format!("{table}_or"),
         "word: u32, mask: u32",
         "atomicOr(&WINDOW[OFFSET], mask)",
     ));

@@ -1,0 +1,273 @@
+// Two-bit retrograde analysis of one layer with its values resident on the
+// device (Algorithm 4, lines 18-37, of Edelkamp, Messerschmidt, Sulewski and
+// Yücel, "Solving Games in Parallel with Linear-Time Perfect Hash Functions",
+// 2009: scan every position still unknown and judge it from its moves'
+// current values, until a scan decides nothing; here pass 0 is such a scan
+// too, with the layer below read in place of lines 9-17), with the cell
+// values, draws and the one recorded value of
+// src/search/retro2 (see its module documentation and judge.rs). The values
+// only go from unknown to decided, so a scan reading cells that another
+// invocation decides in the same scan still sees values of the fixpoint.
+//
+// One invocation owns one 32-bit word (16 cells) of the layer's table, as in
+// pass.wgsl. Needs: the game's retro rules (src/kernel.rs lists them), the
+// accessors `values_load` / `values_and` / `values_or` of the layer's table
+// and `lower_load` of the layer below's (a dummy without one), and consts
+// RETRO_BLOCK_STARTS_AT / RETRO_LOWER_STARTS_AT (each block's first rank in
+// its table, as (low, high)), RETRO_HAS_LOWER, RETRO_REDUCED (symmetry: only
+// representatives are judged) and RETRO_RECORDED (the only value recorded
+// before the final fill, 0 if every value is).
+
+struct Params {
+    block: u32,
+    first_word: u32,
+    words: u32,
+    // Rank in the block of the first cell of the first word (wrapping: the
+    // first word of a block may start before it).
+    local_base: u32,
+    // Low-bit masks of the block's cells in its first and last words.
+    head_mask: u32,
+    tail_mask: u32,
+    // The value `fill_unknown` writes.
+    value: u32,
+    unused: u32,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> tables: array<u32>;
+// 64-bit counters as (low, high) pairs: positions judged, positions
+// decided, and moves into a layer below that is not there (must stay 0).
+@group(0) @binding(2) var<storage, read_write> counters: array<atomic<u32>, 6>;
+
+const WORKGROUP: u32 = 256u;
+const LOW_BITS: u32 = 0x55555555u;
+const DRAW: u32 = 3u;
+
+var<workgroup> group_counts: array<atomic<u32>, 3>;
+
+// The tally of one position's moves (judge.rs's Tally).
+var<private> tally_win: u32;
+var<private> tally_loss: u32;
+var<private> tally_moves: u32;
+var<private> tally_draws: bool;
+var<private> tally_open: bool;
+var<private> tally_won: bool;
+var<private> missed: u32;
+
+// Low bit of every 2-bit cell of `word` equal to `value`.
+fn cells_equal(word: u32, value: u32) -> u32 {
+    let difference = word ^ (LOW_BITS * value);
+    return ~(difference | (difference >> 1u)) & LOW_BITS;
+}
+
+// Cells of this dispatch's block in the invocation's word, as low bits.
+fn block_cells(index: u32) -> u32 {
+    var mask = LOW_BITS;
+    if (index == 0u) {
+        mask &= params.head_mask;
+    }
+    if (index == params.words - 1u) {
+        mask &= params.tail_mask;
+    }
+    return mask;
+}
+
+fn local_rank(index: u32, bit: u32) -> u32 {
+    return index * 16u + bit / 2u + params.local_base;
+}
+
+fn invocation_index(group: vec3<u32>, groups: vec3<u32>, local_index: u32) -> u32 {
+    return (group.y * groups.x + group.x) * WORKGROUP + local_index;
+}
+
+// The word and shift of cell (block, local) of a table whose block starts
+// are at `starts_at`. Tables hold fewer than 2^36 cells, so the word index
+// fits 32 bits.
+fn cell_address(starts_at: u32, block: u32, local: u32) -> vec2<u32> {
+    let start = vec2<u32>(tables[starts_at + 2u * block], tables[starts_at + 2u * block + 1u]);
+    let global = u64_add(start, u64_from(local));
+    return vec2<u32>((global.y << 28u) | (global.x >> 4u), 2u * (global.x & 15u));
+}
+
+fn value_here(block: u32, local: u32) -> u32 {
+    let at = cell_address(RETRO_BLOCK_STARTS_AT, block, local);
+    return (values_load(at.x) >> at.y) & 3u;
+}
+
+fn value_below(block: u32, local: u32) -> u32 {
+    if (RETRO_HAS_LOWER == 0u) {
+        missed += 1u;
+        return 0u;
+    }
+    let at = cell_address(RETRO_LOWER_STARTS_AT, block, local);
+    return (lower_load(at.x) >> at.y) & 3u;
+}
+
+// Called by the game's `retro_moves` for each move: sees its value; false
+// once more moves cannot change what is recorded.
+fn retro_move(lower: bool, block: u32, local: u32) -> bool {
+    var value: u32;
+    if (lower) {
+        value = value_below(block, local);
+    } else {
+        value = value_here(block, local);
+    }
+    tally_moves += 1u;
+    if (value == tally_win) {
+        tally_won = true;
+        return false;
+    }
+    if (value == tally_loss) {
+        return true;
+    }
+    if (value == DRAW) {
+        tally_draws = true;
+    } else {
+        tally_open = true;
+    }
+    // When only the mover's loss can be recorded, it needs every move lost.
+    return RETRO_RECORDED == 0u || RETRO_RECORDED == tally_win;
+}
+
+// The value to record for the unranked position, or 0 (still unknown, or
+// a value that is not recorded).
+fn judge_position() -> u32 {
+    var verdict = retro_rule_value();
+    if (verdict == 0u) {
+        tally_win = retro_mover();
+        tally_loss = 3u - tally_win;
+        tally_moves = 0u;
+        tally_draws = false;
+        tally_open = false;
+        tally_won = false;
+        retro_moves();
+        if (tally_won) {
+            verdict = tally_win;
+        } else if (tally_open) {
+            verdict = 0u;
+        } else if (tally_moves == 0u) {
+            verdict = retro_no_move_value();
+        } else if (tally_draws) {
+            verdict = DRAW;
+        } else {
+            verdict = tally_loss;
+        }
+    }
+    if (RETRO_RECORDED != 0u && verdict != RETRO_RECORDED) {
+        return 0u;
+    }
+    return verdict;
+}
+
+fn add_to_counter(pair: u32, amount: u32) {
+    if (amount != 0u) {
+        let before = atomicAdd(&counters[2u * pair], amount);
+        if (before + amount < before) {
+            atomicAdd(&counters[2u * pair + 1u], 1u);
+        }
+    }
+}
+
+// Sums the workgroup's counts, then one invocation adds them to the
+// global counters.
+fn flush_counts(local_index: u32, examined: u32, decided: u32) {
+    if (local_index == 0u) {
+        for (var i = 0u; i < 3u; i++) {
+            atomicStore(&group_counts[i], 0u);
+        }
+    }
+    workgroupBarrier();
+    atomicAdd(&group_counts[0], examined);
+    atomicAdd(&group_counts[1], decided);
+    atomicAdd(&group_counts[2], missed);
+    workgroupBarrier();
+    if (local_index == 0u) {
+        for (var i = 0u; i < 3u; i++) {
+            add_to_counter(i, atomicLoad(&group_counts[i]));
+        }
+    }
+}
+
+// One scan: every unknown (representative) position of the word is judged;
+// a decision is written at once, so later judgements of the scan see it.
+@compute @workgroup_size(256)
+fn judge(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local_index: u32,
+) {
+    missed = 0u;
+    var examined = 0u;
+    var decided = 0u;
+    let index = invocation_index(group, groups, local_index);
+    if (index < params.words) {
+        let word = params.first_word + index;
+        var unknown = cells_equal(values_load(word), 0u) & block_cells(index);
+        while (unknown != 0u) {
+            let bit = firstTrailingBit(unknown);
+            unknown &= unknown - 1u;
+            retro_unrank(params.block, local_rank(index, bit));
+            if (RETRO_REDUCED == 1u && !retro_is_representative()) {
+                // Copied from its twin at the end.
+                continue;
+            }
+            examined += 1u;
+            let value = judge_position();
+            if (value != 0u) {
+                _ = values_or(word, value << bit);
+                decided += 1u;
+            }
+        }
+    }
+    flush_counts(local_index, examined, decided);
+}
+
+// At the fixpoint: every unknown cell of the piece takes `params.value`.
+@compute @workgroup_size(256)
+fn fill_unknown(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local_index: u32,
+) {
+    let index = invocation_index(group, groups, local_index);
+    if (index < params.words) {
+        let word = params.first_word + index;
+        let unknown = cells_equal(values_load(word), 0u) & block_cells(index);
+        if (unknown != 0u) {
+            // Cells are two bits apart: no carries.
+            _ = values_or(word, unknown * params.value);
+        }
+    }
+}
+
+// With symmetry, after the fill: every position that is not its own
+// representative takes its twin's value (pulled: only representatives are
+// read, only the others written).
+@compute @workgroup_size(256)
+fn copy_from_twins(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local_index: u32,
+) {
+    let index = invocation_index(group, groups, local_index);
+    if (index < params.words) {
+        let word = params.first_word + index;
+        var cells = block_cells(index);
+        var cleared = 0u;
+        var copied = 0u;
+        while (cells != 0u) {
+            let bit = firstTrailingBit(cells);
+            cells &= cells - 1u;
+            retro_unrank(params.block, local_rank(index, bit));
+            if (!retro_is_representative()) {
+                let twin = retro_twin();
+                cleared |= 3u << bit;
+                copied |= value_here(twin.x, twin.y) << bit;
+            }
+        }
+        if (cleared != 0u) {
+            _ = values_and(word, ~cleared);
+            _ = values_or(word, copied);
+        }
+    }
+}

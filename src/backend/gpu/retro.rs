@@ -1,0 +1,579 @@
+//! Two-bit retrograde analysis on the GPU: the passes of
+//! [`crate::search::retro2`] as compute kernels (`shaders/retro.wgsl`) over
+//! the layer's values and the solved layer below, both resident in device
+//! memory, with the game's rules from
+//! [`LayeredGame::retro_gpu_program`].
+//!
+//! A layer is held as the CPU holds it, in the host table opened from the
+//! same store files, so a store written by either backend resumes on the
+//! other. Each pass is Algorithm 4's scan: every unknown position is
+//! judged from its moves' current values (one invocation per word of 16
+//! cells), and the positions it decides are the pass's marks; the driver
+//! repeats passes until one decides nothing. This does more work per pass
+//! than the CPU's predecessor frontier, but needs no predecessor rules and
+//! no frontier tables on the device. Tables that do not fit the device are
+//! refused with their sizes (no streaming).
+
+use std::path::Path;
+
+use super::GpuBackend;
+use super::device::GpuDevice;
+use super::kernels::{Piece, create_buffer, grid, pieces_of};
+use super::shader::{self, named_window_accessors};
+use super::table::{DeviceTable, Staging};
+use crate::backend::CpuBackend;
+use crate::error::{Error, Result};
+use crate::kernel::{CPU_HINT, Program, U64};
+use crate::search::Progress;
+use crate::search::checkpoint::Checkpoint;
+use crate::search::retro2::judge::recorded_value;
+use crate::search::retro2::seam::{PassCount, RetroBackend, RetroPass, RetroPasses};
+use crate::search::retro2::{LayeredGame, Value};
+use crate::space::Block;
+use crate::table::{Backing, TwoBitTable};
+
+/// Table word indices are u32 on the device: 2^32 words of 16 cells.
+const MAX_CELLS: u64 = 1 << 36;
+/// Bytes of the kernels' `Params` struct.
+const PARAMS_BYTES: u64 = 32;
+/// Three 64-bit counters: judged, decided, moves into a missing layer.
+const COUNTER_BYTES: u64 = 24;
+/// First binding of the layer's table windows; the layer below's follow.
+const FIRST_WINDOW_BINDING: u32 = 3;
+const ENTRY_POINTS: [&str; 3] = ["judge", "fill_unknown", "copy_from_twins"];
+
+impl RetroBackend for GpuBackend<'_> {
+    /// The host table of the whole layer, as on the CPU: the device copy
+    /// lives only while the layer's passes run.
+    type Layer = TwoBitTable;
+
+    fn open_layer<G: LayeredGame>(
+        &self,
+        game: &G,
+        layer: usize,
+        backing: &Backing,
+        progress: &dyn Progress,
+    ) -> Result<(TwoBitTable, Option<Checkpoint>)> {
+        CpuBackend.open_layer(game, layer, backing, progress)
+    }
+
+    fn open_solved<G: LayeredGame>(
+        &self,
+        game: &G,
+        layer: usize,
+        dir: &Path,
+        progress: &dyn Progress,
+    ) -> Result<(TwoBitTable, Option<Checkpoint>)> {
+        CpuBackend.open_solved(game, layer, dir, progress)
+    }
+
+    fn host_table<'l>(&self, layer: &'l TwoBitTable) -> &'l TwoBitTable {
+        layer
+    }
+
+    fn host_table_mut<'l>(&self, layer: &'l mut TwoBitTable) -> &'l mut TwoBitTable {
+        layer
+    }
+
+    fn layer_passes<'a, G: LayeredGame>(
+        &'a self,
+        game: &'a G,
+        layer: usize,
+        values: &'a TwoBitTable,
+        lower: Option<&'a TwoBitTable>,
+    ) -> Result<Box<dyn RetroPasses + 'a>> {
+        Ok(Box::new(GpuRetro::open(
+            self.gpu, game, layer, values, lower,
+        )?))
+    }
+
+    /// Counted on the host, after the driver's last sync.
+    fn count<G: LayeredGame>(&self, game: &G, layer: usize, values: &TwoBitTable) -> [u64; 3] {
+        CpuBackend.count(game, layer, values)
+    }
+}
+
+/// The game's retrograde program for `layer`, or why the GPU cannot run
+/// it: no rules, a block beyond 32-bit ranks, a table beyond 2^36 cells.
+pub fn retro_program<G: LayeredGame>(game: &G, layer: usize) -> Result<Program> {
+    let program = game.retro_gpu_program(layer)?;
+    let descriptor = game.layer_descriptor(layer);
+    if let Some(block) = game
+        .layer_blocks(layer)
+        .iter()
+        .find(|b| b.len >= u32::MAX as u64 - 16)
+    {
+        return Err(Error::Unsupported(format!(
+            "{descriptor}: a block of {} positions does not fit the GPU kernels' 32-bit ranks {CPU_HINT}",
+            block.len
+        )));
+    }
+    if game.layer_size(layer) >= MAX_CELLS {
+        return Err(Error::Unsupported(format!(
+            "{descriptor}: {} positions exceed the GPU table's 2^36 cells {CPU_HINT}",
+            game.layer_size(layer)
+        )));
+    }
+    Ok(program)
+}
+
+/// "80.0 KiB": a size in the unit that suits it.
+fn in_units(bytes: u64) -> String {
+    match bytes {
+        0..1024 => format!("{bytes} B"),
+        1024..0x10_0000 => format!("{:.1} KiB", bytes as f64 / 1024.0),
+        0x10_0000..0x4000_0000 => format!("{:.1} MiB", bytes as f64 / 1048576.0),
+        _ => format!("{:.1} GiB", bytes as f64 / 1073741824.0),
+    }
+}
+
+/// One layer's passes on the device.
+struct GpuRetro<'a> {
+    gpu: &'a GpuDevice,
+    /// The host table the driver records; current after `sync`.
+    host: &'a TwoBitTable,
+    values: DeviceTable,
+    /// Bound to the kernels: kept while they run.
+    _lower: DeviceTable,
+    reduced: bool,
+    kernels: RetroKernels,
+    /// The pieces of the layer's blocks, and of the whole device table
+    /// (the fill also reaches the padding cells, as the CPU's does, so the
+    /// stored bytes are the same).
+    block_pieces: Vec<Piece>,
+    whole_pieces: Vec<Piece>,
+}
+
+impl<'a> GpuRetro<'a> {
+    fn open<G: LayeredGame>(
+        gpu: &'a GpuDevice,
+        game: &G,
+        layer: usize,
+        host: &'a TwoBitTable,
+        lower: Option<&TwoBitTable>,
+    ) -> Result<Self> {
+        let mut program = retro_program(game, layer)?;
+        let descriptor = game.layer_descriptor(layer);
+        let bytes = |table: Option<&TwoBitTable>| table.map_or(0, |t| t.words().len() as u64 * 8);
+        let (values_bytes, lower_bytes) = (bytes(Some(host)), bytes(lower));
+        let refused = |why: String| {
+            Error::Gpu(format!(
+                "{descriptor}: its values ({}) and the layer below's ({}) stay in device memory during its passes (they are not streamed), {why} {CPU_HINT}",
+                in_units(values_bytes),
+                in_units(lower_bytes)
+            ))
+        };
+        if let Some(limit) = gpu.device_bytes()
+            && values_bytes + lower_bytes > limit
+        {
+            return Err(refused(format!(
+                "more than the {} allowed",
+                in_units(limit)
+            )));
+        }
+        let create = |words: usize, what: &str| {
+            DeviceTable::create(gpu, words, 2, what).map_err(|e| refused(e.to_string()))
+        };
+        let values = create(host.words().len(), "the layer's values")?;
+        values.upload(gpu, host.words())?;
+        // Without a layer below, a one-word table stands in for its binding.
+        let lower_table = create(lower.map_or(1, |t| t.words().len()), "the layer below")?;
+        if let Some(lower) = lower {
+            lower_table.upload(gpu, lower.words())?;
+        }
+        let bindings = values.windows().len() + lower_table.windows().len() + 2;
+        let limit = gpu.limits().max_storage_buffers_per_shader_stage as usize;
+        if bindings > limit {
+            return Err(refused(format!(
+                "in {bindings} storage bindings, more than the {limit} a kernel may use"
+            )));
+        }
+
+        let starts = |blocks: &[Block]| -> Vec<u32> {
+            blocks
+                .iter()
+                .flat_map(|b| [b.start as u32, (b.start >> 32) as u32])
+                .collect()
+        };
+        let blocks = game.layer_blocks(layer);
+        let lower_blocks = match (lower, layer) {
+            (Some(_), 1..) => game.layer_blocks(layer - 1),
+            _ => Vec::new(),
+        };
+        let reduced = game.reduced_by_symmetry();
+        program
+            .table("RETRO_BLOCK_STARTS_AT", &starts(&blocks))
+            .table("RETRO_LOWER_STARTS_AT", &starts(&lower_blocks))
+            .constant("RETRO_HAS_LOWER", lower.is_some() as u32)
+            .constant("RETRO_REDUCED", reduced as u32)
+            .constant(
+                "RETRO_RECORDED",
+                recorded_value(game).map_or(0, |v| v as u32),
+            )
+            .source(U64)
+            .source(shader::RETRO);
+        let piece_words = gpu.piece_words();
+        let block_pieces: Vec<Piece> = blocks
+            .iter()
+            .enumerate()
+            .flat_map(|(index, block)| pieces_of(index, block, piece_words, 2))
+            .collect();
+        let whole = Block {
+            start: 0,
+            len: values.words() * 16,
+        };
+        let whole_pieces = pieces_of(0, &whole, piece_words, 2);
+        let kernels = RetroKernels::new(
+            gpu,
+            &program,
+            &values,
+            &lower_table,
+            block_pieces.len().max(whole_pieces.len()),
+        )?;
+        Ok(GpuRetro {
+            gpu,
+            host,
+            values,
+            _lower: lower_table,
+            reduced,
+            kernels,
+            block_pieces,
+            whole_pieces,
+        })
+    }
+
+    /// One scan of the layer.
+    fn judge(&mut self, pass: &RetroPass) -> Result<PassCount> {
+        let [examined, marked, missed] =
+            self.kernels
+                .dispatch(self.gpu, "judge", &self.block_pieces, 0, &|| {
+                    pass.progress.advance(1)
+                })?;
+        if missed > 0 {
+            return Err(Error::Gpu(format!(
+                "{}: {missed} moves led into a layer below that is not there (a game's layering is wrong)",
+                pass.label
+            )));
+        }
+        Ok(PassCount { examined, marked })
+    }
+}
+
+impl RetroPasses for GpuRetro<'_> {
+    fn units(&self) -> u64 {
+        self.block_pieces.len() as u64
+    }
+
+    /// Pass 0 is a scan like the others: it reads the layer below where
+    /// moves lead there, and a resumed layer's values where they are held.
+    fn initial(&mut self, pass: &RetroPass) -> Result<PassCount> {
+        self.judge(pass)
+    }
+
+    fn later(&mut self, pass: &RetroPass) -> Result<PassCount> {
+        self.judge(pass)
+    }
+
+    fn fill_undecided(&mut self, value: Value) -> Result<()> {
+        self.kernels.dispatch(
+            self.gpu,
+            "fill_unknown",
+            &self.whole_pieces,
+            value as u32,
+            &|| {},
+        )?;
+        Ok(())
+    }
+
+    fn fill_from_twins(&mut self, _pass: &RetroPass) -> Result<()> {
+        if self.reduced {
+            self.kernels
+                .dispatch(self.gpu, "copy_from_twins", &self.block_pieces, 0, &|| {})?;
+        }
+        Ok(())
+    }
+
+    fn sync(&mut self) -> Result<()> {
+        self.values.download(
+            self.gpu,
+            self.host.words(),
+            std::slice::from_ref(&(0..self.host.len())),
+        )
+    }
+}
+
+/// The pipelines of `shaders/retro.wgsl` for one layer's program, bound to
+/// its tables.
+struct RetroKernels {
+    pipelines: Vec<wgpu::ComputePipeline>,
+    bind_group: wgpu::BindGroup,
+    params: wgpu::Buffer,
+    params_stride: u64,
+    /// Bound for the kernels' lifetime.
+    _tables: wgpu::Buffer,
+    counters: wgpu::Buffer,
+    readback: Staging,
+    max_groups: u32,
+}
+
+impl RetroKernels {
+    fn new(
+        gpu: &GpuDevice,
+        program: &Program,
+        values: &DeviceTable,
+        lower: &DeviceTable,
+        max_pieces: usize,
+    ) -> Result<Self> {
+        let lower_binding = FIRST_WINDOW_BINDING + values.windows().len() as u32;
+        let mut accessors = named_window_accessors(
+            "values_window",
+            "values",
+            values.windows().len(),
+            values.window_words_log2(),
+            FIRST_WINDOW_BINDING,
+        );
+        accessors.push_str(&named_window_accessors(
+            "lower_window",
+            "lower",
+            lower.windows().len(),
+            lower.window_words_log2(),
+            lower_binding,
+        ));
+        let module = shader::compile(program, gpu, "retrograde", &accessors)?;
+        let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let windows: Vec<&wgpu::Buffer> = values.windows().iter().chain(lower.windows()).collect();
+        let mut entries = vec![
+            wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: true,
+                    min_binding_size: wgpu::BufferSize::new(PARAMS_BYTES),
+                },
+                count: None,
+            },
+            storage(1, true),
+            storage(2, false),
+        ];
+        entries.extend((0..windows.len() as u32).map(|w| storage(FIRST_WINDOW_BINDING + w, false)));
+        let device = &gpu.device;
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("retrograde"),
+            entries: &entries,
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("retrograde"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipelines = ENTRY_POINTS
+            .iter()
+            .map(|entry| {
+                gpu.checked(&format!("building the {entry} kernel"), || {
+                    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                        label: Some(entry),
+                        layout: Some(&pipeline_layout),
+                        module: &module,
+                        entry_point: Some(entry),
+                        compilation_options: Default::default(),
+                        cache: None,
+                    })
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let params_stride =
+            PARAMS_BYTES.next_multiple_of(gpu.limits().min_uniform_buffer_offset_alignment as u64);
+        let params = create_buffer(
+            gpu,
+            "parameters",
+            max_pieces.max(1) as u64 * params_stride,
+            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        )?;
+        let rules = program.tables();
+        let tables = create_buffer(
+            gpu,
+            "rule tables",
+            (rules.len() as u64 * 4).max(4),
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        )?;
+        gpu.queue
+            .write_buffer(&tables, 0, bytemuck::cast_slice(rules));
+        let counters = create_buffer(
+            gpu,
+            "counters",
+            COUNTER_BYTES,
+            wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_SRC
+                | wgpu::BufferUsages::COPY_DST,
+        )?;
+        let mut bindings = vec![
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &params,
+                    offset: 0,
+                    size: wgpu::BufferSize::new(PARAMS_BYTES),
+                }),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: tables.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: counters.as_entire_binding(),
+            },
+        ];
+        bindings.extend(
+            windows
+                .iter()
+                .enumerate()
+                .map(|(w, buffer)| wgpu::BindGroupEntry {
+                    binding: FIRST_WINDOW_BINDING + w as u32,
+                    resource: buffer.as_entire_binding(),
+                }),
+        );
+        let bind_group = gpu.checked("binding the layers' tables", || {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("retrograde"),
+                layout: &layout,
+                entries: &bindings,
+            })
+        })?;
+        Ok(RetroKernels {
+            pipelines,
+            bind_group,
+            params,
+            params_stride,
+            _tables: tables,
+            counters,
+            readback: Staging::new(gpu, COUNTER_BYTES)?,
+            max_groups: gpu.max_workgroups(),
+        })
+    }
+
+    /// Runs entry point `entry` over `pieces` with `value` in the
+    /// parameters, one submission per piece, calling `advance` as each
+    /// completes; returns the three counters.
+    fn dispatch(
+        &self,
+        gpu: &GpuDevice,
+        entry: &str,
+        pieces: &[Piece],
+        value: u32,
+        advance: &dyn Fn(),
+    ) -> Result<[u64; 3]> {
+        let index = ENTRY_POINTS
+            .iter()
+            .position(|&e| e == entry)
+            .expect("an entry point of retro.wgsl");
+        let pipeline = &self.pipelines[index];
+        if pieces.is_empty() {
+            return Ok([0; 3]);
+        }
+        let mut bytes = vec![0u8; pieces.len() * self.params_stride as usize];
+        for (index, piece) in pieces.iter().enumerate() {
+            let slot = [
+                piece.block,
+                piece.first_word,
+                piece.words,
+                piece.local_base,
+                piece.head_mask,
+                piece.tail_mask,
+                value,
+                0,
+            ];
+            let at = index * self.params_stride as usize;
+            bytes[at..at + PARAMS_BYTES as usize].copy_from_slice(bytemuck::cast_slice(&slot));
+        }
+        gpu.queue.write_buffer(&self.params, 0, &bytes);
+        let mut submissions = Vec::with_capacity(pieces.len());
+        for (index, piece) in pieces.iter().enumerate() {
+            let mut encoder = gpu
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+            if index == 0 {
+                encoder.clear_buffer(&self.counters, 0, None);
+            }
+            {
+                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: None,
+                    timestamp_writes: None,
+                });
+                pass.set_pipeline(pipeline);
+                let offset = index as u64 * self.params_stride;
+                pass.set_bind_group(0, &self.bind_group, &[offset as u32]);
+                let (x, y) = grid(piece.words as u64, self.max_groups);
+                pass.dispatch_workgroups(x, y, 1);
+            }
+            submissions.push(gpu.queue.submit([encoder.finish()]));
+        }
+        for submission in submissions {
+            gpu.device
+                .poll(wgpu::PollType::Wait {
+                    submission_index: Some(submission),
+                    timeout: None,
+                })
+                .map_err(|e| Error::Gpu(format!("waiting for a kernel: {e}")))?;
+            advance();
+        }
+        let mut counts = [0u32; COUNTER_BYTES as usize / 4];
+        self.readback
+            .read(gpu, (&self.counters, 0), COUNTER_BYTES, |bytes| {
+                counts.copy_from_slice(bytemuck::cast_slice(&bytes[..COUNTER_BYTES as usize]));
+            })?;
+        Ok([0, 1, 2].map(|i| counts[2 * i] as u64 | (counts[2 * i + 1] as u64) << 32))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::space::{Player, Successor};
+
+    /// A game with one position and no GPU rules.
+    struct Lonely;
+
+    impl LayeredGame for Lonely {
+        type State = ();
+        fn layer_descriptor(&self, layer: usize) -> String {
+            format!("lonely layer={layer}")
+        }
+        fn layer_size(&self, _layer: usize) -> u64 {
+            1
+        }
+        fn new_state(&self) {}
+        fn unrank(&self, _layer: usize, _rank: u64, _state: &mut ()) {}
+        fn rank(&self, _layer: usize, _state: &()) -> u64 {
+            0
+        }
+        fn mover(&self, _state: &()) -> Player {
+            Player::First
+        }
+        fn successors<F: FnMut(Successor) -> bool>(&self, _layer: usize, _state: &(), _emit: F) {}
+        fn predecessors<F: FnMut(u64)>(&self, _layer: usize, _state: &(), _emit: F) {}
+        fn no_move_value(&self, _state: &()) -> Value {
+            Value::SecondWins
+        }
+    }
+
+    #[test]
+    fn a_game_without_retrograde_rules_is_refused_with_its_name() {
+        let error = retro_program(&Lonely, 0).unwrap_err().to_string();
+        assert!(
+            error.contains("no GPU retrograde rules for lonely layer=0")
+                && error.contains("--backend cpu"),
+            "{error}"
+        );
+    }
+}
