@@ -1,18 +1,23 @@
 // Two-bit retrograde analysis of one layer with its values resident on the
-// device (Algorithm 4, lines 18-37, of Edelkamp, Messerschmidt, Sulewski and
-// Yücel, "Solving Games in Parallel with Linear-Time Perfect Hash Functions",
-// 2009: scan every position still unknown and judge it from its moves'
-// current values, until a scan decides nothing; here pass 0 is such a scan
-// too, with the layer below read in place of lines 9-17), with the cell
-// values, draws and the one recorded value of
-// src/search/retro2 (see its module documentation and judge.rs). The values
-// only go from unknown to decided, so a scan reading cells that another
-// invocation decides in the same scan still sees values of the fixpoint.
+// device, after Algorithm 4 of Edelkamp, Messerschmidt, Sulewski and Yücel,
+// "Solving Games in Parallel with Linear-Time Perfect Hash Functions", 2009,
+// with the cell values, draws and the one recorded value of
+// src/search/retro2 (see its module documentation and judge.rs). Pass 0
+// judges every unknown position from its moves' values (the layer below's
+// in place of lines 9-17, and the layer's own as lines 19-37 do); a later
+// pass judges only the candidates: the predecessors of the positions the
+// pass before decided (`propagate`), since a position's verdict changes
+// only when one of its moves' values does. Values only go from unknown to
+// decided, so a judgement that reads a cell another invocation decides in
+// the same pass still sees values of the fixpoint, and the decided cell's
+// predecessors are judged again in the next pass.
 //
 // One invocation owns one 32-bit word (16 cells) of the layer's table, as in
-// pass.wgsl. Needs: the game's retro rules (src/kernel.rs lists them), the
-// accessors `values_load` / `values_and` / `values_or` of the layer's table
-// and `lower_load` of the layer below's (a dummy without one), and consts
+// pass.wgsl, and the same 16 cells of the one-bit tables `changed` (decided
+// in the pass before) and `candidates`. Needs: the game's retro rules
+// (src/kernel.rs lists them), the accessors `values_load` / `values_and` /
+// `values_or` of the layer's table, `lower_load` of the layer below's (a
+// dummy without one), and `changed_*` and `candidates_*`, and consts
 // RETRO_BLOCK_STARTS_AT / RETRO_LOWER_STARTS_AT (each block's first rank in
 // its table, as (low, high)), RETRO_HAS_LOWER, RETRO_REDUCED (symmetry: only
 // representatives are judged) and RETRO_RECORDED (the only value recorded
@@ -28,15 +33,17 @@ struct Params {
     // Low-bit masks of the block's cells in its first and last words.
     head_mask: u32,
     tail_mask: u32,
-    // The value `fill_unknown` writes.
+    // The value `fill_unknown` writes; for `judge`, 0 to judge every
+    // unknown position (pass 0), 1 only the candidates.
     value: u32,
     unused: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> tables: array<u32>;
-// 64-bit counters as (low, high) pairs: positions judged, positions
-// decided, and moves into a layer below that is not there (must stay 0).
+// 64-bit counters as (low, high) pairs: positions judged and predecessors
+// generated, positions decided, and moves into a layer below that is not
+// there (must stay 0).
 @group(0) @binding(2) var<storage, read_write> counters: array<atomic<u32>, 6>;
 
 const WORKGROUP: u32 = 256u;
@@ -53,6 +60,7 @@ var<private> tally_draws: bool;
 var<private> tally_open: bool;
 var<private> tally_won: bool;
 var<private> missed: u32;
+var<private> generated: u32;
 
 // Low bit of every 2-bit cell of `word` equal to `value`.
 fn cells_equal(word: u32, value: u32) -> u32 {
@@ -87,6 +95,41 @@ fn cell_address(starts_at: u32, block: u32, local: u32) -> vec2<u32> {
     let start = vec2<u32>(tables[starts_at + 2u * block], tables[starts_at + 2u * block + 1u]);
     let global = u64_add(start, u64_from(local));
     return vec2<u32>((global.y << 28u) | (global.x >> 4u), 2u * (global.x & 15u));
+}
+
+// The one-bit tables' word and bit of cell (block, local) of the layer.
+fn bit_address(block: u32, local: u32) -> vec2<u32> {
+    let start = vec2<u32>(tables[RETRO_BLOCK_STARTS_AT + 2u * block],
+                          tables[RETRO_BLOCK_STARTS_AT + 2u * block + 1u]);
+    let global = u64_add(start, u64_from(local));
+    return vec2<u32>((global.y << 27u) | (global.x >> 5u), global.x & 31u);
+}
+
+// The low 16 bits of `bits` at the even bits (one bit per two-bit cell).
+fn spread(bits: u32) -> u32 {
+    var x = bits & 0xffffu;
+    x = (x | (x << 8u)) & 0x00ff00ffu;
+    x = (x | (x << 4u)) & 0x0f0f0f0fu;
+    x = (x | (x << 2u)) & 0x33333333u;
+    x = (x | (x << 1u)) & 0x55555555u;
+    return x;
+}
+
+// The inverse of `spread`: the even bits packed low.
+fn gather(cells: u32) -> u32 {
+    var x = cells & 0x55555555u;
+    x = (x | (x >> 1u)) & 0x33333333u;
+    x = (x | (x >> 2u)) & 0x0f0f0f0fu;
+    x = (x | (x >> 4u)) & 0x00ff00ffu;
+    x = (x | (x >> 8u)) & 0x0000ffffu;
+    return x;
+}
+
+// Called by the game's `retro_predecessors`: a candidate for the next judgement.
+fn retro_predecessor(block: u32, local: u32) {
+    let at = bit_address(block, local);
+    _ = candidates_or(at.x, 1u << at.y);
+    generated += 1u;
 }
 
 fn value_here(block: u32, local: u32) -> u32 {
@@ -188,8 +231,9 @@ fn flush_counts(local_index: u32, examined: u32, decided: u32) {
     }
 }
 
-// One scan: every unknown (representative) position of the word is judged;
-// a decision is written at once, so later judgements of the scan see it.
+// Judges the unknown (representative) positions of the word: all of them
+// (pass 0) or the candidates, whose marks it clears. A decision is written
+// at once, so later judgements of the pass see it, and marked as changed.
 @compute @workgroup_size(256)
 fn judge(
     @builtin(workgroup_id) group: vec3<u32>,
@@ -202,7 +246,18 @@ fn judge(
     let index = invocation_index(group, groups, local_index);
     if (index < params.words) {
         let word = params.first_word + index;
-        var unknown = cells_equal(values_load(word), 0u) & block_cells(index);
+        // The word's 16 cells are half of a one-bit word.
+        let half = word >> 1u;
+        let shift = 16u * (word & 1u);
+        let cells = block_cells(index);
+        var unknown = cells_equal(values_load(word), 0u) & cells;
+        if (params.value == 1u) {
+            unknown &= spread(candidates_load(half) >> shift);
+            // Only this block's cells: a neighbouring block's piece may
+            // come later in the pass.
+            _ = candidates_and(half, ~(gather(cells) << shift));
+        }
+        var changed = 0u;
         while (unknown != 0u) {
             let bit = firstTrailingBit(unknown);
             unknown &= unknown - 1u;
@@ -215,11 +270,45 @@ fn judge(
             let value = judge_position();
             if (value != 0u) {
                 _ = values_or(word, value << bit);
+                changed |= 1u << bit;
                 decided += 1u;
             }
         }
+        if (changed != 0u) {
+            _ = changed_or(half, gather(changed) << shift);
+        }
     }
     flush_counts(local_index, examined, decided);
+}
+
+// The first half of a later pass: the predecessors of the positions the
+// pass before decided become candidates, and the changed marks are cleared.
+@compute @workgroup_size(256)
+fn propagate(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local_index: u32,
+) {
+    missed = 0u;
+    generated = 0u;
+    let index = invocation_index(group, groups, local_index);
+    if (index < params.words) {
+        let word = params.first_word + index;
+        let half = word >> 1u;
+        let shift = 16u * (word & 1u);
+        let changed = (changed_load(half) >> shift) & gather(block_cells(index));
+        var rest = spread(changed);
+        while (rest != 0u) {
+            let bit = firstTrailingBit(rest);
+            rest &= rest - 1u;
+            retro_unrank(params.block, local_rank(index, bit));
+            retro_predecessors();
+        }
+        if (changed != 0u) {
+            _ = changed_and(half, ~(changed << shift));
+        }
+    }
+    flush_counts(local_index, generated, 0u);
 }
 
 // At the fixpoint: every unknown cell of the piece takes `params.value`.

@@ -89,17 +89,23 @@ fn retro_twin() -> vec2<u32> {
     return dodgem_rank(blue, red, blue_to_move);
 }
 
-// Step `index` of the side to move from `square`: the square reached, or
-// DODGEM_OFF off the board.
-fn dodgem_target(square: u32, index: u32) -> u32 {
-    let at = select(DODGEM_RED_STEPS_AT, DODGEM_BLUE_STEPS_AT, blue_to_move) + 2u * index;
-    let row = i32(square / DODGEM_N) + bitcast<i32>(tables[at]);
-    let column = i32(square % DODGEM_N) + bitcast<i32>(tables[at + 1u]);
+// Step `index` of blue's cars (`blue_side`) or red's, `sign` times (1
+// forward, -1 taken back), from `square`: the square reached, or DODGEM_OFF
+// off the board.
+fn dodgem_step(square: u32, index: u32, blue_side: bool, sign: i32) -> u32 {
+    let at = select(DODGEM_RED_STEPS_AT, DODGEM_BLUE_STEPS_AT, blue_side) + 2u * index;
+    let row = i32(square / DODGEM_N) + sign * bitcast<i32>(tables[at]);
+    let column = i32(square % DODGEM_N) + sign * bitcast<i32>(tables[at + 1u]);
     let n = i32(DODGEM_N);
     if (row < 0 || column < 0 || row >= n || column >= n) {
         return DODGEM_OFF;
     }
     return u32(row * n + column);
+}
+
+// Step `index` of the side to move from `square`.
+fn dodgem_target(square: u32, index: u32) -> u32 {
+    return dodgem_step(square, index, blue_to_move, 1);
 }
 
 // The position after the side to move's cars become `mine`.
@@ -137,6 +143,32 @@ fn retro_moves() {
                 if (!retro_move(false, to.x, to.y)) {
                     return;
                 }
+            }
+        }
+    }
+}
+
+// The positions of the layer with a move here: the side not to move had one
+// of its cars step here from an empty square (Dodgem::for_each_predecessor).
+fn retro_predecessors() {
+    let blue_moved = !blue_to_move;
+    let theirs = select(red, blue, blue_moved);
+    let occupied = blue | red;
+    var cars = theirs;
+    while (cars != 0u) {
+        let car = firstTrailingBit(cars);
+        cars &= cars - 1u;
+        for (var step = 0u; step < 3u; step++) {
+            let from_square = dodgem_step(car, step, blue_moved, -1);
+            if (from_square != DODGEM_OFF && ((occupied >> from_square) & 1u) == 0u) {
+                let before = (theirs & ~(1u << car)) | (1u << from_square);
+                var earlier: vec2<u32>;
+                if (blue_moved) {
+                    earlier = dodgem_rank(before, red, true);
+                } else {
+                    earlier = dodgem_rank(blue, before, false);
+                }
+                retro_predecessor(earlier.x, earlier.y);
             }
         }
     }

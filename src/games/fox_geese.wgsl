@@ -180,3 +180,33 @@ fn retro_moves() {
         }
     }
 }
+
+// The positions of the layer with a move here: the other side's steps taken
+// back (steps are reversible; captures come from the layer above), as
+// FoxGeese::predecessors.
+fn retro_predecessors() {
+    if (!fox_to_move) {
+        let last = tables[FG_LINE_STARTS_AT + fox + 1u];
+        for (var i = tables[FG_LINE_STARTS_AT + fox]; i < last; i++) {
+            let next = fg_line(i).x;
+            if (fg_empty(next)) {
+                let earlier = fg_rank(next, geese, true);
+                retro_predecessor(earlier.x, earlier.y);
+            }
+        }
+        return;
+    }
+    var rest = geese;
+    while (any(rest != vec2<u32>(0u, 0u))) {
+        let goose = mask64_lowest(rest);
+        rest = mask64_drop_lowest(rest);
+        let last = tables[FG_LINE_STARTS_AT + goose + 1u];
+        for (var i = tables[FG_LINE_STARTS_AT + goose]; i < last; i++) {
+            let next = fg_line(i).x;
+            if (fg_empty(next)) {
+                let earlier = fg_rank(fox, (geese & ~mask64_bit(goose)) | mask64_bit(next), false);
+                retro_predecessor(earlier.x, earlier.y);
+            }
+        }
+    }
+}

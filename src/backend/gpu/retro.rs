@@ -6,12 +6,13 @@
 //!
 //! A layer is held as the CPU holds it, in the host table opened from the
 //! same store files, so a store written by either backend resumes on the
-//! other. Each pass is Algorithm 4's scan: every unknown position is
-//! judged from its moves' current values (one invocation per word of 16
-//! cells), and the positions it decides are the pass's marks; the driver
-//! repeats passes until one decides nothing. This does more work per pass
-//! than the CPU's predecessor frontier, but needs no predecessor rules and
-//! no frontier tables on the device. Tables that do not fit the device are
+//! other. Pass 0 is Algorithm 4's scan: every unknown position is judged
+//! from its moves' current values (one invocation per word of 16 cells).
+//! A later pass judges only the predecessors of the positions the pass
+//! before decided, marked in two one-bit tables on the device (changed,
+//! candidates): Fox-and-Geese g = 6 takes 14 passes, and rescanning its 60
+//! M positions in each was 40 times slower on lavapipe. The driver repeats
+//! passes until one decides nothing. Tables that do not fit the device are
 //! refused with their sizes (no streaming).
 
 use std::path::Path;
@@ -36,11 +37,16 @@ use crate::table::{Backing, TwoBitTable};
 const MAX_CELLS: u64 = 1 << 36;
 /// Bytes of the kernels' `Params` struct.
 const PARAMS_BYTES: u64 = 32;
-/// Three 64-bit counters: judged, decided, moves into a missing layer.
+/// Three 64-bit counters: judged (or predecessors generated), decided,
+/// moves into a missing layer.
 const COUNTER_BYTES: u64 = 24;
-/// First binding of the layer's table windows; the layer below's follow.
+/// First binding of the layer's table windows; the layer below's, the
+/// changed marks' and the candidates' follow.
 const FIRST_WINDOW_BINDING: u32 = 3;
-const ENTRY_POINTS: [&str; 3] = ["judge", "fill_unknown", "copy_from_twins"];
+const ENTRY_POINTS: [&str; 4] = ["judge", "propagate", "fill_unknown", "copy_from_twins"];
+/// `judge`'s parameter: every unknown position, or the candidates only.
+const JUDGE_ALL: u32 = 0;
+const JUDGE_CANDIDATES: u32 = 1;
 
 impl RetroBackend for GpuBackend<'_> {
     /// The host table of the whole layer, as on the CPU: the device copy
@@ -133,8 +139,9 @@ struct GpuRetro<'a> {
     /// The host table the driver records; current after `sync`.
     host: &'a TwoBitTable,
     values: DeviceTable,
-    /// Bound to the kernels: kept while they run.
-    _lower: DeviceTable,
+    /// The layer below, the changed marks and the candidates: bound to the
+    /// kernels, kept while they run.
+    _bound: [DeviceTable; 3],
     reduced: bool,
     kernels: RetroKernels,
     /// The pieces of the layer's blocks, and of the whole device table
@@ -156,32 +163,40 @@ impl<'a> GpuRetro<'a> {
         let descriptor = game.layer_descriptor(layer);
         let bytes = |table: Option<&TwoBitTable>| table.map_or(0, |t| t.words().len() as u64 * 8);
         let (values_bytes, lower_bytes) = (bytes(Some(host)), bytes(lower));
+        // One bit a position for each of the two mark tables.
+        let bit_words = host.len().div_ceil(64) as usize;
+        let marks_bytes = 2 * 8 * bit_words as u64;
         let refused = |why: String| {
             Error::Gpu(format!(
-                "{descriptor}: its values ({}) and the layer below's ({}) stay in device memory during its passes (they are not streamed), {why} {CPU_HINT}",
+                "{descriptor}: its values ({}), the layer below's ({}) and its pass marks ({}) stay in device memory during its passes (they are not streamed), {why} {CPU_HINT}",
                 in_units(values_bytes),
-                in_units(lower_bytes)
+                in_units(lower_bytes),
+                in_units(marks_bytes)
             ))
         };
         if let Some(limit) = gpu.device_bytes()
-            && values_bytes + lower_bytes > limit
+            && values_bytes + lower_bytes + marks_bytes > limit
         {
             return Err(refused(format!(
                 "more than the {} allowed",
                 in_units(limit)
             )));
         }
-        let create = |words: usize, what: &str| {
-            DeviceTable::create(gpu, words, 2, what).map_err(|e| refused(e.to_string()))
+        let create = |words: usize, bits: u32, what: &str| {
+            DeviceTable::create(gpu, words, bits, what).map_err(|e| refused(e.to_string()))
         };
-        let values = create(host.words().len(), "the layer's values")?;
+        let values = create(host.words().len(), 2, "the layer's values")?;
         values.upload(gpu, host.words())?;
         // Without a layer below, a one-word table stands in for its binding.
-        let lower_table = create(lower.map_or(1, |t| t.words().len()), "the layer below")?;
+        let lower_table = create(lower.map_or(1, |t| t.words().len()), 2, "the layer below")?;
         if let Some(lower) = lower {
             lower_table.upload(gpu, lower.words())?;
         }
-        let bindings = values.windows().len() + lower_table.windows().len() + 2;
+        // New buffers read as zero: no marks.
+        let changed = create(bit_words, 1, "the changed marks")?;
+        let candidates = create(bit_words, 1, "the candidates")?;
+        let tables = [&values, &lower_table, &changed, &candidates];
+        let bindings = tables.iter().map(|t| t.windows().len()).sum::<usize>() + 2;
         let limit = gpu.limits().max_storage_buffers_per_shader_stage as usize;
         if bindings > limit {
             return Err(refused(format!(
@@ -226,15 +241,14 @@ impl<'a> GpuRetro<'a> {
         let kernels = RetroKernels::new(
             gpu,
             &program,
-            &values,
-            &lower_table,
+            tables,
             block_pieces.len().max(whole_pieces.len()),
         )?;
         Ok(GpuRetro {
             gpu,
             host,
             values,
-            _lower: lower_table,
+            _bound: [lower_table, changed, candidates],
             reduced,
             kernels,
             block_pieces,
@@ -242,11 +256,11 @@ impl<'a> GpuRetro<'a> {
         })
     }
 
-    /// One scan of the layer.
-    fn judge(&mut self, pass: &RetroPass) -> Result<PassCount> {
+    /// Judges the layer's unknown positions, all or the candidates only.
+    fn judge(&mut self, pass: &RetroPass, which: u32) -> Result<PassCount> {
         let [examined, marked, missed] =
             self.kernels
-                .dispatch(self.gpu, "judge", &self.block_pieces, 0, &|| {
+                .dispatch(self.gpu, "judge", &self.block_pieces, which, &|| {
                     pass.progress.advance(1)
                 })?;
         if missed > 0 {
@@ -261,17 +275,29 @@ impl<'a> GpuRetro<'a> {
 
 impl RetroPasses for GpuRetro<'_> {
     fn units(&self) -> u64 {
-        self.block_pieces.len() as u64
+        2 * self.block_pieces.len() as u64
     }
 
-    /// Pass 0 is a scan like the others: it reads the layer below where
-    /// moves lead there, and a resumed layer's values where they are held.
+    /// Every unknown position, judged from the layer below's values and
+    /// the layer's own (a resumed layer's, where they are held).
     fn initial(&mut self, pass: &RetroPass) -> Result<PassCount> {
-        self.judge(pass)
+        // As many units as a later pass's two halves.
+        pass.progress.advance(self.block_pieces.len() as u64);
+        self.judge(pass, JUDGE_ALL)
     }
 
+    /// The predecessors of what the pass before decided, judged again.
     fn later(&mut self, pass: &RetroPass) -> Result<PassCount> {
-        self.judge(pass)
+        let [generated, _, _] =
+            self.kernels
+                .dispatch(self.gpu, "propagate", &self.block_pieces, 0, &|| {
+                    pass.progress.advance(1)
+                })?;
+        let judged = self.judge(pass, JUDGE_CANDIDATES)?;
+        Ok(PassCount {
+            examined: generated + judged.examined,
+            marked: judged.marked,
+        })
     }
 
     fn fill_undecided(&mut self, value: Value) -> Result<()> {
@@ -317,28 +343,29 @@ struct RetroKernels {
 }
 
 impl RetroKernels {
+    /// `tables`: the layer's values, the layer below's, the changed marks
+    /// and the candidates.
     fn new(
         gpu: &GpuDevice,
         program: &Program,
-        values: &DeviceTable,
-        lower: &DeviceTable,
+        tables: [&DeviceTable; 4],
         max_pieces: usize,
     ) -> Result<Self> {
-        let lower_binding = FIRST_WINDOW_BINDING + values.windows().len() as u32;
-        let mut accessors = named_window_accessors(
-            "values_window",
-            "values",
-            values.windows().len(),
-            values.window_words_log2(),
-            FIRST_WINDOW_BINDING,
-        );
-        accessors.push_str(&named_window_accessors(
-            "lower_window",
-            "lower",
-            lower.windows().len(),
-            lower.window_words_log2(),
-            lower_binding,
-        ));
+        let mut accessors = String::new();
+        let mut binding = FIRST_WINDOW_BINDING;
+        for (table, name) in tables
+            .iter()
+            .zip(["values", "lower", "changed", "candidates"])
+        {
+            accessors.push_str(&named_window_accessors(
+                &format!("{name}_window"),
+                name,
+                table.windows().len(),
+                table.window_words_log2(),
+                binding,
+            ));
+            binding += table.windows().len() as u32;
+        }
         let module = shader::compile(program, gpu, "retrograde", &accessors)?;
         let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
             binding,
@@ -350,7 +377,7 @@ impl RetroKernels {
             },
             count: None,
         };
-        let windows: Vec<&wgpu::Buffer> = values.windows().iter().chain(lower.windows()).collect();
+        let windows: Vec<&wgpu::Buffer> = tables.iter().flat_map(|t| t.windows()).collect();
         let mut entries = vec![
             wgpu::BindGroupLayoutEntry {
                 binding: 0,
@@ -400,14 +427,14 @@ impl RetroKernels {
             wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         )?;
         let rules = program.tables();
-        let tables = create_buffer(
+        let rule_tables = create_buffer(
             gpu,
             "rule tables",
             (rules.len() as u64 * 4).max(4),
             wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
         )?;
         gpu.queue
-            .write_buffer(&tables, 0, bytemuck::cast_slice(rules));
+            .write_buffer(&rule_tables, 0, bytemuck::cast_slice(rules));
         let counters = create_buffer(
             gpu,
             "counters",
@@ -427,7 +454,7 @@ impl RetroKernels {
             },
             wgpu::BindGroupEntry {
                 binding: 1,
-                resource: tables.as_entire_binding(),
+                resource: rule_tables.as_entire_binding(),
             },
             wgpu::BindGroupEntry {
                 binding: 2,
@@ -455,7 +482,7 @@ impl RetroKernels {
             bind_group,
             params,
             params_stride,
-            _tables: tables,
+            _tables: rule_tables,
             counters,
             readback: Staging::new(gpu, COUNTER_BYTES)?,
             max_groups: gpu.max_workgroups(),

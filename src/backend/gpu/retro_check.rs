@@ -2,7 +2,8 @@
 //! ([`LayeredGame::retro_gpu_program`]) run over lists of positions, and the
 //! same facts from its Rust rules, so tests (and anyone porting a game)
 //! can compare them position by position: the mover, the values the rules
-//! fix, the symmetric twin and every move's destination, in order.
+//! fix, the symmetric twin, every move's destination and every
+//! predecessor, in order.
 
 use super::device::GpuDevice;
 use super::hash_check;
@@ -10,15 +11,15 @@ use super::shader;
 use crate::error::{Error, Result};
 use crate::space::{Block, LayeredGame, Player, Value};
 
-/// Moves a position may have for the check (Fox-and-Geese with 8 geese
-/// has at most 64).
+/// Moves, and predecessors, a position may have for the check (Fox-and-
+/// Geese with 8 geese has at most 64).
 pub const MAX_MOVES: usize = 64;
 
 /// Words the check kernel writes per position.
-const STRIDE: usize = 7 + 2 * MAX_MOVES;
+const STRIDE: usize = 8 + 4 * MAX_MOVES;
 
 /// Positions per dispatch of the check kernel (within one grid dimension).
-const BATCH: usize = 1 << 16;
+const BATCH: usize = 1 << 15;
 
 /// What the rules say of one position, with ranks as (block, local rank)
 /// in their layer's [blocks](LayeredGame::layer_blocks) and values as
@@ -38,6 +39,8 @@ pub struct PositionRules {
     /// Each move's destination: whether in the layer below, its block and
     /// its rank in the block.
     pub moves: Vec<(bool, u32, u32)>,
+    /// The positions of the layer with a move here.
+    pub predecessors: Vec<(u32, u32)>,
 }
 
 /// `rank` of a layer cut into `blocks` as (block, rank in the block).
@@ -69,6 +72,10 @@ pub fn host_rules<G: LayeredGame>(game: &G, layer: usize, ranks: &[u64]) -> Vec<
                 moves.push((lower, block, local));
                 true
             });
+            let mut predecessors = Vec::new();
+            game.predecessors(layer, &state, |rank| {
+                predecessors.push(locate(&blocks, rank));
+            });
             PositionRules {
                 mover: match game.mover(&state) {
                     Player::First => 1,
@@ -80,6 +87,7 @@ pub fn host_rules<G: LayeredGame>(game: &G, layer: usize, ranks: &[u64]) -> Vec<
                     || game.is_representative(layer, rank, &state),
                 twin: locate(&blocks, game.rank(layer, &state)),
                 moves,
+                predecessors,
             }
         })
         .collect()
@@ -109,22 +117,27 @@ pub fn device_rules<G: LayeredGame>(
             .collect();
         let out = hash_check::run(gpu, &program, &inputs, batch.len() * STRIDE)?;
         for (row, &rank) in out.chunks_exact(STRIDE).zip(batch) {
-            let count = row[6] as usize;
-            if count > MAX_MOVES {
+            let (count, predecessors) = (row[6] as usize, row[7] as usize);
+            if count.max(predecessors) > MAX_MOVES {
                 return Err(Error::Gpu(format!(
-                    "{} rank {rank}: {count} moves, more than the check's {MAX_MOVES}",
+                    "{} rank {rank}: {count} moves and {predecessors} predecessors, more than the check's {MAX_MOVES}",
                     game.layer_descriptor(layer)
                 )));
             }
+            let predecessors_at = 8 + 2 * MAX_MOVES;
             rules.push(PositionRules {
                 mover: row[0],
                 rule_value: row[1],
                 no_move_value: row[2],
                 representative: row[3] == 1,
                 twin: (row[4], row[5]),
-                moves: row[7..7 + 2 * count]
+                moves: row[8..8 + 2 * count]
                     .chunks_exact(2)
                     .map(|m| (m[0] >> 31 == 1, m[0] & 0x7fff_ffff, m[1]))
+                    .collect(),
+                predecessors: row[predecessors_at..predecessors_at + 2 * predecessors]
+                    .chunks_exact(2)
+                    .map(|p| (p[0], p[1]))
                     .collect(),
             });
         }
