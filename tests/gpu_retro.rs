@@ -296,3 +296,70 @@ fn layers_beyond_the_device_memory_are_refused_in_one_line() {
         "{error}"
     );
 }
+
+/// The command's JSON on stdout.
+fn bitsolve_json(args: &[&str]) -> serde_json::Value {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_bitsolve"))
+        .args(args)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{args:?}: {stderr}");
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn the_command_line_solves_and_benches_on_the_gpu() {
+    if device(GpuOptions::default()).is_none() {
+        return;
+    }
+    let layers = |backend: &str| {
+        let json = bitsolve_json(&[
+            "retro",
+            "dodgem",
+            "--n",
+            "4",
+            "--backend",
+            backend,
+            "--json",
+        ]);
+        let rows = json["layers"].as_array().unwrap().clone();
+        let counts: Vec<_> = rows
+            .iter()
+            .map(|r| {
+                (
+                    r["won_for_blue"].clone(),
+                    r["won_for_red"].clone(),
+                    r["draws"].clone(),
+                )
+            })
+            .collect();
+        (json["backend"].clone(), counts)
+    };
+    let (gpu_backend, on_gpu) = layers("gpu");
+    let (_, on_cpu) = layers("cpu");
+    assert_eq!(gpu_backend, "gpu");
+    assert!(
+        on_cpu
+            .iter()
+            .all(|(blue, red, draws)| blue.is_u64() && red.is_u64() && draws.is_u64())
+    );
+    assert_eq!(on_gpu, on_cpu);
+    let bench = bitsolve_json(&[
+        "bench",
+        "--algo",
+        "retro",
+        "fox-geese",
+        "--layers",
+        "2..3",
+        "--json",
+    ]);
+    assert_eq!(bench["identical_values"], true);
+    let backends: Vec<_> = bench["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|run| run["backend"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(backends, ["cpu", "cpu", "gpu"]);
+}

@@ -1,32 +1,69 @@
 //! `bitsolve bench`: the same search (two-bit BFS by default, or one-bit
-//! BFS or reachability) on one CPU core, on all CPU cores and on the GPU;
-//! checks the layers are identical and prints the times side by side, in
-//! the manner of Tables 1-3 of `002_f83af64931234a7c.txt`.
+//! BFS or reachability; or the retrograde analysis of a two-player game)
+//! on one CPU core, on all CPU cores and on the GPU; checks the layers are
+//! identical and prints the times side by side, in the manner of Tables
+//! 1-3 of `002_f83af64931234a7c.txt`.
 
 use std::time::Instant;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use serde_json::json;
 
 use super::format::{group_digits, si};
-use super::games::GameSpec;
+use super::games::{AnyGameSpec, TwoPlayerSpec};
 use super::progress::Display;
+use super::retro::parse_layers;
 use super::{AlgorithmArg, refuse_layer_flags, thread_pool};
-use crate::backend::gpu::{GpuDevice, GpuOptions};
+use crate::backend::gpu::{GpuDevice, GpuOptions, retro_program};
 use crate::backend::{CpuBackend, GpuBackend};
 use crate::error::{Error, Result};
-use crate::games::registry::SpaceVisitor;
+use crate::games::registry::{GameKind, SpaceVisitor};
+use crate::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
 use crate::kernel::CPU_HINT;
+use crate::search::retro2::seam::RetroBackend;
+use crate::search::retro2::{LayerReport, RetroOptions, solve_layer_range};
 use crate::search::{Algorithm, Progress, SearchOptions, SearchReport};
 use crate::space::{Picture, Space};
+
+/// What `bench` times: a search of a one-player game, or the retrograde
+/// analysis of a two-player one.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchAlgorithm {
+    /// Two-bit BFS (Algorithm 1): layer sizes, every state expanded once.
+    TwoBit,
+    /// One-bit BFS (Algorithms 3 and 7): needs a move-alternation property.
+    OneBit,
+    /// One-bit reachability (Algorithm 2): reachable count, no layers.
+    Reach,
+    /// Two-bit retrograde analysis of a two-player game (Fox-and-Geese,
+    /// Dodgem) over --layers A..B.
+    Retro,
+}
+
+impl BenchAlgorithm {
+    /// The search of a one-player game, or None for retrograde analysis.
+    fn search(self) -> Option<AlgorithmArg> {
+        match self {
+            BenchAlgorithm::TwoBit => Some(AlgorithmArg::TwoBit),
+            BenchAlgorithm::OneBit => Some(AlgorithmArg::OneBit),
+            BenchAlgorithm::Reach => Some(AlgorithmArg::Reach),
+            BenchAlgorithm::Retro => None,
+        }
+    }
+}
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     #[command(subcommand)]
-    game: GameSpec,
+    game: AnyGameSpec,
     /// Search algorithm, the same on every run.
     #[arg(long, value_enum, default_value = "two-bit", global = true)]
-    algo: AlgorithmArg,
+    algo: BenchAlgorithm,
+    /// With --algo retro: the layers timed, A..B (both included). Layers
+    /// below A are solved first in every run, untimed, unless the game's
+    /// layers are independent (Fox-and-Geese with --capture-wins).
+    #[arg(long, global = true, value_name = "A..B", value_parser = parse_layers)]
+    layers: Option<(usize, usize)>,
     /// Threads of the all-cores run (default: all cores).
     #[arg(long, global = true)]
     threads: Option<usize>,
@@ -47,7 +84,35 @@ pub struct BenchArgs {
 }
 
 pub(super) fn run(args: BenchArgs) -> Result<()> {
-    refuse_layer_flags(args.algo, &[("--max-depth", args.max_depth.is_some())])?;
+    let game = &args.game.0.name;
+    match (args.algo.search(), args.game.kind()?) {
+        (Some(algo), GameKind::OnePlayer) => {
+            refuse_layer_flags(algo, &[("--max-depth", args.max_depth.is_some())])?;
+            if args.layers.is_some() {
+                return Err(Error::Unsupported(
+                    "--layers picks the layers of --algo retro; a search stops with --max-depth"
+                        .into(),
+                ));
+            }
+        }
+        (Some(_), GameKind::TwoPlayer) => {
+            return Err(Error::Unsupported(format!(
+                "{game} is a two-player game: bench its retrograde analysis with --algo retro --layers A..B"
+            )));
+        }
+        (None, GameKind::OnePlayer) => {
+            return Err(Error::Unsupported(format!(
+                "--algo retro solves two-player games, and {game} is a one-player game (bench it with --algo two-bit, one-bit or reach)"
+            )));
+        }
+        (None, GameKind::TwoPlayer) => {
+            if args.max_depth.is_some() {
+                return Err(Error::Unsupported(
+                    "--max-depth stops a search; --algo retro times --layers A..B".into(),
+                ));
+            }
+        }
+    }
     let device_opened = Instant::now();
     let device = if args.no_gpu {
         None
@@ -57,13 +122,20 @@ pub(super) fn run(args: BenchArgs) -> Result<()> {
     let device_seconds = device
         .as_ref()
         .map(|_| device_opened.elapsed().as_secs_f64());
-    args.game
-        .visit(BenchCommand {
+    let game = TwoPlayerSpec(args.game.0.clone());
+    let benched = match args.algo.search() {
+        Some(_) => args.game.0.visit(BenchCommand {
             args: &args,
             device: device.as_ref(),
             device_seconds,
-        })
-        .map_err(for_bench)
+        }),
+        None => game.visit(RetroBench {
+            args: &args,
+            device: device.as_ref(),
+            device_seconds,
+        }),
+    };
+    benched.map_err(for_bench)
 }
 
 /// A GPU error's advice to run with `--backend cpu`, a flag `bench` does
@@ -146,7 +218,12 @@ impl SpaceVisitor for BenchCommand<'_> {
             pools.push(thread_pool(Some(1))?);
         }
         pools.push(all);
-        let algorithm: Algorithm = self.args.algo.into();
+        let algorithm: Algorithm = self
+            .args
+            .algo
+            .search()
+            .expect("a one-player game is benched with a search")
+            .into();
         let mut runs = Vec::new();
         let cpu = cpu_name();
         for pool in &pools {
@@ -331,4 +408,226 @@ fn print_table<S: Space>(space: &S, runs: &[Run], device: Option<&GpuDevice>) {
     for run in runs {
         println!("{}: {}", run.label(), run.machine);
     }
+}
+
+/// `bench --algo retro`: the same layers solved on one CPU thread, on all
+/// threads and on the GPU, each run on the heap.
+struct RetroBench<'a> {
+    args: &'a BenchArgs,
+    /// None with `--no-gpu`.
+    device: Option<&'a GpuDevice>,
+    device_seconds: Option<f64>,
+}
+
+/// One timed retrograde run.
+struct RetroRun {
+    backend: &'static str,
+    threads: Option<usize>,
+    machine: String,
+    /// The layers timed, and their time (each layer's own).
+    reports: Vec<LayerReport>,
+    seconds: f64,
+}
+
+impl RetroRun {
+    fn label(&self) -> String {
+        match self.threads {
+            Some(1) => "cpu, 1 thread".to_string(),
+            Some(threads) => format!("cpu, {threads} threads"),
+            None => "gpu".to_string(),
+        }
+    }
+
+    fn passes(&self) -> usize {
+        self.reports.iter().map(LayerReport::passes).sum()
+    }
+}
+
+impl TwoPlayerVisitor for RetroBench<'_> {
+    type Output = ();
+
+    fn visit<G: TwoPlayerGame>(self, game: &G) -> Result<()> {
+        let max = game.max_layer();
+        let (first, last) = match (self.args.layers, game.default_layers()) {
+            (Some(range), _) => range,
+            (None, Some(layers)) => (*layers.start(), *layers.end()),
+            (None, None) => {
+                return Err(Error::InvalidParameter(format!(
+                    "--algo retro times --layers A..B (layers 0..{max})"
+                )));
+            }
+        };
+        if last > max {
+            return Err(Error::InvalidParameter(format!(
+                "layers run from 0 to {max}, got {first}..{last}"
+            )));
+        }
+        // Layers below the range are solved first (untimed) where the
+        // range reads the one below it.
+        let solved = if game.independent_layers() { first } else { 0 }..=last;
+        if self.device.is_some() {
+            // Found out before the CPU runs, not after them.
+            for layer in solved.clone() {
+                retro_program(game, layer)?;
+            }
+        }
+        let mut pools = Vec::new();
+        if !self.args.no_single_thread {
+            pools.push(thread_pool(Some(1))?);
+        }
+        pools.push(thread_pool(self.args.threads)?);
+        let cpu = cpu_name();
+        let mut runs = Vec::new();
+        for pool in &pools {
+            let threads = pool.current_num_threads();
+            let run = pool.install(|| self.run(&CpuBackend, game, &solved, first))?;
+            runs.push(RetroRun {
+                backend: "cpu",
+                threads: Some(threads),
+                machine: cpu.clone(),
+                ..run
+            });
+        }
+        if let Some(device) = self.device {
+            let run = self.run(&GpuBackend::new(device), game, &solved, first)?;
+            runs.push(RetroRun {
+                backend: "gpu",
+                threads: None,
+                machine: device.describe(),
+                ..run
+            });
+        }
+        check_retro_agreement(&runs)?;
+        let states: u64 = runs[0].reports.iter().map(|r| r.states).sum();
+        let single = runs
+            .iter()
+            .find(|run| run.threads == Some(1))
+            .map(|run| run.seconds);
+        let all_cores = runs
+            .iter()
+            .filter(|run| run.backend == "cpu")
+            .max_by_key(|run| run.threads)
+            .map(|run| run.seconds)
+            .expect("a CPU run");
+        if self.args.json {
+            let json = json!({
+                "game": game.layer_descriptor(last),
+                "algo": "retro",
+                "layers": [first, last],
+                "states": states,
+                "counts": runs[0].reports.iter().map(|r| json!({
+                    "layer": r.layer,
+                    "states": r.states,
+                    "first_wins": r.first_wins,
+                    "second_wins": r.second_wins,
+                    "draws": r.draws,
+                })).collect::<Vec<_>>(),
+                "identical_values": true,
+                "device_open_seconds": self.device_seconds,
+                "runs": runs.iter().map(|run| json!({
+                    "backend": run.backend,
+                    "threads": run.threads,
+                    "device": run.machine,
+                    "seconds": run.seconds,
+                    "layer_seconds": run.reports.iter().map(|r| r.seconds).collect::<Vec<_>>(),
+                    "passes": run.passes(),
+                    "states_per_second": states as f64 / run.seconds,
+                    "speedup_vs_one_thread": single.map(|s| s / run.seconds),
+                    "speedup_vs_all_threads": all_cores / run.seconds,
+                })).collect::<Vec<_>>(),
+            });
+            println!("{json}");
+            return Ok(());
+        }
+        println!(
+            "{} · two-bit retrograde analysis · layers {first}..{last}: {} positions · counts identical on every run",
+            game.layer_descriptor(last),
+            group_digits(states),
+        );
+        if *solved.start() < first {
+            println!(
+                "(layers {}..{} solved first in every run, untimed)",
+                solved.start(),
+                first - 1
+            );
+        }
+        if self.device.is_some_and(GpuDevice::is_software) {
+            println!(
+                "(the GPU is a software rasteriser: its time measures correctness, not speed)"
+            );
+        }
+        println!(
+            "{:<16}  {:>10}  {:>12}  {:>13}  {:>12}  {:>7}",
+            "run", "time", "vs 1 thread", "vs all cores", "positions/s", "passes"
+        );
+        for run in &runs {
+            println!(
+                "{:<16}  {:>10}  {:>12}  {:>13}  {:>12}  {:>7}",
+                run.label(),
+                seconds(run.seconds),
+                single.map_or("-".to_string(), |s| format!("{:.2}x", s / run.seconds)),
+                format!("{:.2}x", all_cores / run.seconds),
+                si(states as f64 / run.seconds),
+                run.passes(),
+            );
+        }
+        for run in &runs {
+            println!("{}: {}", run.label(), run.machine);
+        }
+        Ok(())
+    }
+}
+
+impl RetroBench<'_> {
+    /// Solves `solved` on `backend`, timing the layers from `first`.
+    fn run<G: TwoPlayerGame, B: RetroBackend>(
+        &self,
+        backend: &B,
+        game: &G,
+        solved: &std::ops::RangeInclusive<usize>,
+        first: usize,
+    ) -> Result<RetroRun> {
+        let display = Display::new(None, None);
+        display.note(&format!(
+            "two-bit retrograde analysis of {} on {}",
+            game.layer_descriptor(*solved.end()),
+            backend.describe()
+        ));
+        let options = RetroOptions {
+            progress: &display,
+            ..RetroOptions::default()
+        };
+        let reports = solve_layer_range(backend, game, solved.clone(), &options);
+        display.finish();
+        let reports: Vec<LayerReport> = reports?.into_iter().filter(|r| r.layer >= first).collect();
+        Ok(RetroRun {
+            backend: "",
+            threads: None,
+            machine: String::new(),
+            seconds: reports.iter().map(|r| r.seconds).sum(),
+            reports,
+        })
+    }
+}
+
+/// Every run must give the same counts in every layer; the first
+/// difference is an error.
+fn check_retro_agreement(runs: &[RetroRun]) -> Result<()> {
+    let reference = &runs[0];
+    let counts = |r: &LayerReport| (r.first_wins, r.second_wins, r.draws);
+    for run in &runs[1..] {
+        for (a, b) in reference.reports.iter().zip(&run.reports) {
+            if counts(a) != counts(b) {
+                return Err(Error::InvalidParameter(format!(
+                    "backends disagree: layer {} has (first wins, second wins, draws) {:?} on {} and {:?} on {}",
+                    a.layer,
+                    counts(a),
+                    reference.label(),
+                    counts(b),
+                    run.label()
+                )));
+            }
+        }
+    }
+    Ok(())
 }

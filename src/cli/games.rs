@@ -41,10 +41,10 @@ impl TwoPlayerSpec {
     }
 }
 
-fn entries_of(kind: GameKind) -> impl Iterator<Item = registry::Entry> {
+fn entries_of(kinds: &'static [GameKind]) -> impl Iterator<Item = registry::Entry> {
     registry::entries()
         .into_iter()
-        .filter(move |e| e.kind == kind)
+        .filter(move |e| kinds.contains(&e.kind))
 }
 
 /// The game subcommand `matches` hold, as a name and options.
@@ -78,9 +78,9 @@ fn spec_from(matches: &ArgMatches) -> std::result::Result<GameSpec, clap::Error>
     })
 }
 
-/// `command` with a subcommand for every game of `kind`, its options as flags.
-fn with_games(mut command: Command, kind: GameKind) -> Command {
-    for entry in entries_of(kind) {
+/// `command` with a subcommand for every game of `kinds`, its options as flags.
+fn with_games(mut command: Command, kinds: &'static [GameKind]) -> Command {
+    for entry in entries_of(kinds) {
         let mut game = Command::new(entry.name).about(entry.summary);
         for spec in entry.options {
             let mut arg = Arg::new(spec.name).long(spec.name).help(spec.help);
@@ -98,9 +98,9 @@ fn with_games(mut command: Command, kind: GameKind) -> Command {
     command
 }
 
-/// clap's subcommand traits for a spec type over the games of one kind.
+/// clap's subcommand traits for a spec type over the games of some kinds.
 macro_rules! game_subcommands {
-    ($spec:ty, $kind:expr, $wrap:expr) => {
+    ($spec:ty, $kinds:expr, $wrap:expr) => {
         impl FromArgMatches for $spec {
             fn from_arg_matches(matches: &ArgMatches) -> std::result::Result<Self, clap::Error> {
                 spec_from(matches).map($wrap)
@@ -117,19 +117,35 @@ macro_rules! game_subcommands {
 
         impl Subcommand for $spec {
             fn augment_subcommands(command: Command) -> Command {
-                with_games(command, $kind)
+                with_games(command, $kinds)
             }
 
             fn augment_subcommands_for_update(command: Command) -> Command {
-                with_games(command, $kind)
+                with_games(command, $kinds)
             }
 
             fn has_subcommand(name: &str) -> bool {
-                entries_of($kind).any(|e| e.name == name)
+                entries_of($kinds).any(|e| e.name == name)
             }
         }
     };
 }
 
-game_subcommands!(GameSpec, GameKind::OnePlayer, |spec| spec);
-game_subcommands!(TwoPlayerSpec, GameKind::TwoPlayer, TwoPlayerSpec);
+game_subcommands!(GameSpec, &[GameKind::OnePlayer], |spec| spec);
+game_subcommands!(TwoPlayerSpec, &[GameKind::TwoPlayer], TwoPlayerSpec);
+game_subcommands!(
+    AnyGameSpec,
+    &[GameKind::OnePlayer, GameKind::TwoPlayer],
+    AnyGameSpec
+);
+
+/// A game of either kind (`bench`: BFS of a one-player game, retrograde
+/// analysis of a two-player one).
+#[derive(Clone, Debug)]
+pub struct AnyGameSpec(pub GameSpec);
+
+impl AnyGameSpec {
+    pub fn kind(&self) -> Result<GameKind> {
+        Ok(registry::entry(&self.0.name)?.kind)
+    }
+}

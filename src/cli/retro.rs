@@ -74,7 +74,7 @@ pub struct RetroArgs {
 }
 
 /// "A..B" (or "A..=B", or one layer "A") as the inclusive range (A, B).
-fn parse_layers(text: &str) -> std::result::Result<(usize, usize), String> {
+pub(super) fn parse_layers(text: &str) -> std::result::Result<(usize, usize), String> {
     let number = |part: &str| {
         part.trim()
             .parse::<usize>()
