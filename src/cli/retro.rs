@@ -1,6 +1,6 @@
 //! `bitsolve retro`: two-bit retrograde analysis of a two-player game into
 //! a database of solved layers (read by `query`, `play` and `serve` through
-//! [`super::database`]). Written once for every [`TwoPlayerGame`]; the
+//! [`crate::database`]). Written once for every [`TwoPlayerGame`]; the
 //! games' rules stay in their files.
 
 use std::collections::BTreeMap;
