@@ -57,5 +57,6 @@ fn kind_name(kind: GameKind) -> &'static str {
     match kind {
         GameKind::OnePlayer => "bfs",
         GameKind::TwoPlayer => "retro",
+        GameKind::Positional => "qbf",
     }
 }

@@ -61,6 +61,7 @@ fn kind_name(kind: GameKind) -> &'static str {
     match kind {
         GameKind::OnePlayer => "one-player",
         GameKind::TwoPlayer => "two-player",
+        GameKind::Positional => "positional",
     }
 }
 
@@ -82,23 +83,7 @@ fn games(_: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
             })
         })
         .collect();
-    let games =
-        games
-            .into_iter()
-            .chain(positional::GAMES.iter().map(|(name, summary, options)| {
-                json!({
-                    "name": name,
-                    "summary": summary,
-                    "kind": "positional",
-                    "options": options.iter().map(|o| json!({
-                        "name": o.name,
-                        "value": o.value,
-                        "default": o.default,
-                        "help": o.help,
-                    })).collect::<Vec<_>>(),
-                })
-            }));
-    Ok(json!({ "games": games.collect::<Vec<_>>(), "boards": Board::built_in_names() }))
+    Ok(json!({ "games": games, "boards": Board::built_in_names() }))
 }
 
 fn stores(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
