@@ -8,6 +8,8 @@
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
+use serde::{Serialize, Serializer};
+
 use super::positional::PositionalGame;
 use super::positional::builtins::{harary, hex, tic_tac_toe};
 use super::two_player::{TwoPlayerGame, TwoPlayerVisitor};
@@ -18,7 +20,9 @@ use crate::error::{Error, Result, quoted};
 use crate::space::{Picture, Space};
 
 /// One option a game takes: `--name VALUE`, or `--name` alone (a flag).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// In JSON ([`catalog`]): `{"name", "value", "default", "help"}`, `value`
+/// and `default` `null` where there are none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct OptionSpec {
     pub name: &'static str,
     /// The placeholder of the value (`N`, `FILE`); `None` for a flag.
@@ -148,7 +152,8 @@ pub enum GameKind {
 
 impl GameKind {
     /// The kind's word in listings and JSON (`bitsolve games`, the
-    /// explorer's `/api/games`).
+    /// explorer's `/api/games`, whose page reads it): one vocabulary for
+    /// every shell.
     pub fn name(self) -> &'static str {
         match self {
             GameKind::OnePlayer => "one-player",
@@ -158,13 +163,21 @@ impl GameKind {
     }
 }
 
-/// A registered game, for listings and help.
-#[derive(Clone, Copy, Debug)]
+/// A kind is written as its [`name`](GameKind::name).
+impl Serialize for GameKind {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+/// A registered game, for listings and help. In JSON ([`catalog`]):
+/// `{"name", "summary", "kind", "options"}`.
+#[derive(Clone, Copy, Debug, Serialize)]
 pub struct Entry {
     pub name: &'static str,
     pub summary: &'static str,
-    pub options: &'static [OptionSpec],
     pub kind: GameKind,
+    pub options: &'static [OptionSpec],
 }
 
 impl Entry {
@@ -320,6 +333,14 @@ pub fn open_positional(
         }
     }
     (found.open)(&filled, goal)
+}
+
+/// Every registered game as JSON, as `bitsolve games --json` and the
+/// explorer's `/api/games` list them: an array of `{"name", "summary",
+/// "kind", "options": [{"name", "value", "default", "help"}]}`, `kind`
+/// one of `one-player`, `two-player` or `positional` ([`GameKind::name`]).
+pub fn catalog() -> serde_json::Value {
+    serde_json::to_value(entries()).expect("entries are plain strings and lists")
 }
 
 /// The registered game called `name`.

@@ -57,33 +57,9 @@ fn only(parameters: &Parameters, allowed: &[&str]) -> Result<(), Failure> {
     }
 }
 
-fn kind_name(kind: GameKind) -> &'static str {
-    match kind {
-        GameKind::OnePlayer => "one-player",
-        GameKind::TwoPlayer => "two-player",
-        GameKind::Positional => "positional",
-    }
-}
-
 fn games(_: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
     only(parameters, &[])?;
-    let games: Vec<Json> = registry::entries()
-        .iter()
-        .map(|entry| {
-            json!({
-                "name": entry.name,
-                "summary": entry.summary,
-                "kind": kind_name(entry.kind),
-                "options": entry.options.iter().map(|o| json!({
-                    "name": o.name,
-                    "value": o.value,
-                    "default": o.default,
-                    "help": o.help,
-                })).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    Ok(json!({ "games": games, "boards": Board::built_in_names() }))
+    Ok(json!({ "games": registry::catalog(), "boards": Board::built_in_names() }))
 }
 
 fn stores(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
