@@ -13,8 +13,8 @@
 
 use serde_json::{Value as Json, json};
 
-use super::http::{Failure, Parameters, printable};
 use super::positional;
+use super::request::{Failure, Parameters, printable};
 use super::stores::{Store, Stores, tables};
 use crate::database::{Database, MoveValue, describe};
 use crate::diagram::sketch;

@@ -5,7 +5,7 @@
 
 use serde_json::{Value as Json, json};
 
-use super::http::{Failure, Parameters, printable};
+use super::request::{Failure, Parameters, printable};
 use crate::diagram::{Cell, Diagram, MoveSketch, Style, sketch};
 use crate::games::positional::{PositionalGame, Query, Side};
 use crate::games::registry::{self, ConnectionGoal, GameKind, GameOptions};

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value as Json, json};
 
-use super::http::{Failure, Parameters};
+use super::request::{Failure, Parameters};
 use crate::database::TableCache;
 use crate::error::{Error, Result};
 use crate::search::Checkpoint;
@@ -75,7 +75,7 @@ impl Stores {
             Failure::bad_request(format!(
                 "store must be a store's number (0..{}), got '{}'",
                 self.list.len(),
-                super::http::printable(text)
+                super::request::printable(text)
             ))
         })?;
         self.list.get(index).map(Some).ok_or_else(|| {
