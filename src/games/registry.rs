@@ -1,9 +1,9 @@
 //! The games the library knows, by name: a name plus options opens a game,
 //! the same way for the command line, the explorer and library users. A
 //! new one- or two-player game is its file (rules, [`Registered`]) and one
-//! line in the [`registry!`] list at the bottom; a new positional game is
+//! line in the `registry!` list at the bottom; a new positional game is
 //! its builder in [`super::positional::builtins`] and one entry in
-//! [`POSITIONAL`].
+//! `POSITIONAL`.
 
 use std::collections::BTreeMap;
 use std::str::FromStr;
