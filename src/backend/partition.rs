@@ -20,10 +20,6 @@ use crate::space::Block;
 use crate::table::TableIdentity;
 use crate::table::shares;
 
-// How shares are named lives with the store (`table::shares`), below the
-// solver that looks for them; re-exported so the old paths still work.
-pub use crate::table::shares::{LARGEST_JOB, job_size_in_store, share_descriptor};
-
 /// Blocks shorter than this many cells per process are not cut.
 const SMALLEST_SLICE: u64 = 1 << 12;
 
