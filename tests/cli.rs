@@ -507,6 +507,42 @@ fn fox_and_geese_database_answers_queries_and_plays() {
 }
 
 #[test]
+fn games_lists_every_kind_with_the_explorers_words() {
+    let json = json_of(&bitsolve(&["games", "--json"]));
+    let kinds: Vec<(&str, &str)> = json["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| (g["name"].as_str().unwrap(), g["kind"].as_str().unwrap()))
+        .collect();
+    for listed in [
+        ("pancake", "one-player"),
+        ("fox-geese", "two-player"),
+        ("dodgem", "two-player"),
+        ("tic-tac-toe", "positional"),
+        ("harary", "positional"),
+        ("hex", "positional"),
+    ] {
+        assert!(kinds.contains(&listed), "{kinds:?}");
+    }
+    let hex = json["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["name"] == "hex")
+        .unwrap();
+    assert_eq!(hex["options"][0]["name"], "size");
+    assert_eq!(hex["options"][0]["default"], "3");
+    let people = String::from_utf8(bitsolve(&["games"]).stdout).unwrap();
+    assert!(
+        people
+            .lines()
+            .any(|l| l.starts_with("tic-tac-toe") && l.contains("positional")),
+        "{people}"
+    );
+}
+
+#[test]
 fn qbf_check_deepens_to_the_shortest_win_in_json() {
     let json = json_of(&bitsolve(&[
         "qbf",

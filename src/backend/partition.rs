@@ -20,10 +20,6 @@ use crate::space::Block;
 use crate::table::TableIdentity;
 use crate::table::shares;
 
-// How shares are named lives with the store (`table::shares`), below the
-// solver that looks for them; re-exported so the old paths still work.
-pub use crate::table::shares::{LARGEST_JOB, job_size_in_store, share_descriptor};
-
 /// Blocks shorter than this many cells per process are not cut.
 const SMALLEST_SLICE: u64 = 1 << 12;
 
@@ -36,6 +32,10 @@ pub struct Partition {
     parts: usize,
     /// First rank of each block, ascending, for finding a rank's block.
     block_starts: Vec<u64>,
+    /// The blocks' common length, when they all have one (Fox-and-Geese:
+    /// a block per fox cell): a rank's block is then a division away
+    /// instead of a binary search, which `locate` does for every move.
+    equal_blocks: Option<u64>,
     /// For block b, process p's slice is `cuts[b * (parts + 1) + p]` up to
     /// the next cut (flat: `locate` runs for every successor).
     cuts: Vec<u64>,
@@ -97,9 +97,17 @@ impl Partition {
             cuts.extend(cut);
             local_starts.extend(starts);
         }
+        let equal_blocks = blocks.first().map(|b| b.len).filter(|&len| {
+            len > 0
+                && blocks
+                    .iter()
+                    .enumerate()
+                    .all(|(i, b)| b.len == len && b.start == i as u64 * len)
+        });
         Partition {
             parts,
             block_starts: blocks.iter().map(|b| b.start).collect(),
+            equal_blocks,
             cuts,
             local_starts,
             cells,
@@ -119,8 +127,9 @@ impl Partition {
     /// process's table.
     #[inline]
     pub fn locate(&self, rank: u64) -> (usize, u64) {
-        let block = match self.block_starts.len() {
-            1 => 0,
+        let block = match (self.block_starts.len(), self.equal_blocks) {
+            (1, _) => 0,
+            (_, Some(len)) => (rank / len) as usize,
             _ => self.block_starts.partition_point(|&start| start <= rank) - 1,
         };
         let cut = &self.cuts[block * (self.parts + 1)..(block + 1) * (self.parts + 1)];
@@ -246,6 +255,8 @@ mod tests {
         for parts in 1..=5 {
             check(&blocks(&[1, 5, 100, 3]), parts);
             check(&blocks(&[40_000, 7, 17_000, 1, 1, 9_000]), parts);
+            // Equal blocks: found by division.
+            check(&blocks(&[5_000; 6]), parts);
         }
     }
 

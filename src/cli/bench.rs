@@ -105,6 +105,11 @@ pub(super) fn run(args: BenchArgs) -> Result<()> {
                 "--algo retro solves two-player games, and {game} is a one-player game (bench it with --algo two-bit, one-bit or reach)"
             )));
         }
+        (_, GameKind::Positional) => {
+            return Err(Error::Unsupported(format!(
+                "{game} is a positional game, which bench does not time"
+            )));
+        }
         (None, GameKind::TwoPlayer) => {
             if args.max_depth.is_some() {
                 return Err(Error::Unsupported(

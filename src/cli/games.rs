@@ -3,7 +3,9 @@
 //! whose flags are its options, and the parsed subcommand is a name plus
 //! options that the registry opens. One-player games are the subcommands
 //! of `bfs`, `show`, `solve`, ...; two-player games those of `retro`,
-//! `query` and `play`.
+//! `query` and `play`; positional games (and `pg FILE`) those of `qbf`.
+
+use std::path::PathBuf;
 
 use clap::{Arg, ArgAction, ArgMatches, Command, FromArgMatches, Subcommand};
 
@@ -40,6 +42,18 @@ impl TwoPlayerSpec {
         registry::visit_two_player(&self.0.name, &self.0.options, visitor)
     }
 }
+
+/// A positional game chosen on the command line (`qbf`): a registered one
+/// by name and options, or one read from a file.
+#[derive(Clone, Debug)]
+pub enum PositionalSpec {
+    Registered(GameSpec),
+    /// A game in the Positional Game Description format (.pg).
+    Pg(PathBuf),
+}
+
+/// The subcommand that reads a positional game from a file.
+const PG: &str = "pg";
 
 fn entries_of(kinds: &'static [GameKind]) -> impl Iterator<Item = registry::Entry> {
     registry::entries()
@@ -147,5 +161,54 @@ pub struct AnyGameSpec(pub GameSpec);
 impl AnyGameSpec {
     pub fn kind(&self) -> Result<GameKind> {
         Ok(registry::entry(&self.0.name)?.kind)
+    }
+}
+
+impl FromArgMatches for PositionalSpec {
+    fn from_arg_matches(matches: &ArgMatches) -> std::result::Result<Self, clap::Error> {
+        match matches.subcommand() {
+            Some((PG, file)) => {
+                let file = file
+                    .get_one::<PathBuf>("file")
+                    .expect("clap requires the file");
+                Ok(PositionalSpec::Pg(file.clone()))
+            }
+            _ => spec_from(matches).map(PositionalSpec::Registered),
+        }
+    }
+
+    fn update_from_arg_matches(
+        &mut self,
+        matches: &ArgMatches,
+    ) -> std::result::Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+/// The registry's positional games, then `pg FILE`.
+fn with_positional_games(command: Command) -> Command {
+    let pg = Command::new(PG)
+        .about("A game in the Positional Game Description format (.pg); its #times give the depth and turn order")
+        .arg(
+            Arg::new("file")
+                .value_name("FILE")
+                .required(true)
+                .value_parser(clap::value_parser!(PathBuf)),
+        );
+    with_games(command, &[GameKind::Positional]).subcommand(pg)
+}
+
+impl Subcommand for PositionalSpec {
+    fn augment_subcommands(command: Command) -> Command {
+        with_positional_games(command)
+    }
+
+    fn augment_subcommands_for_update(command: Command) -> Command {
+        with_positional_games(command)
+    }
+
+    fn has_subcommand(name: &str) -> bool {
+        name == PG || entries_of(&[GameKind::Positional]).any(|e| e.name == name)
     }
 }

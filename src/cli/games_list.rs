@@ -1,38 +1,22 @@
-//! `bitsolve games`: the registry's games, their options and what they can
-//! be solved with.
+//! `bitsolve games`: the registry's games, their kinds and options; the
+//! JSON is the library's [`registry::catalog`], the explorer's too.
 
 use serde_json::json;
 
 use crate::error::Result;
-use crate::games::registry::{self, GameKind};
+use crate::games::registry;
 
 pub(super) fn run(json: bool) -> Result<()> {
-    let entries = registry::entries();
     if json {
-        let games: Vec<serde_json::Value> = entries
-            .iter()
-            .map(|entry| {
-                json!({
-                    "name": entry.name,
-                    "summary": entry.summary,
-                    "kind": kind_name(entry.kind),
-                    "options": entry.options.iter().map(|o| json!({
-                        "name": o.name,
-                        "value": o.value,
-                        "default": o.default,
-                        "help": o.help,
-                    })).collect::<Vec<_>>(),
-                })
-            })
-            .collect();
-        println!("{}", json!({ "games": games }));
+        println!("{}", json!({ "games": registry::catalog() }));
         return Ok(());
     }
+    let entries = registry::entries();
     for entry in entries {
         println!(
             "{:<14} {:<10} {}",
             entry.name,
-            kind_name(entry.kind),
+            entry.kind.name(),
             entry.summary
         );
         for option in entry.options {
@@ -50,12 +34,10 @@ pub(super) fn run(json: bool) -> Result<()> {
             );
         }
     }
+    // The kinds say which commands take a game.
+    println!();
+    println!("commands by kind: one-player: bfs, bench, info, show, solve");
+    println!("                  two-player: retro, query, play");
+    println!("                  positional: qbf export|solve|check (and qbf ... pg FILE)");
     Ok(())
-}
-
-fn kind_name(kind: GameKind) -> &'static str {
-    match kind {
-        GameKind::OnePlayer => "bfs",
-        GameKind::TwoPlayer => "retro",
-    }
 }

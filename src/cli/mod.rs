@@ -3,7 +3,6 @@
 
 mod bench;
 mod bfs;
-mod database;
 mod format;
 mod games;
 mod games_list;

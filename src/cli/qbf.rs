@@ -7,10 +7,11 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use super::format::group_digits;
+use super::games::PositionalSpec;
 use super::note;
 use crate::error::{Error, Result, quoted};
-use crate::games::positional::builtins::{harary, hex, tic_tac_toe};
 use crate::games::positional::{PositionalGame, Query, Side, pg};
+use crate::games::registry::{ConnectionGoal, open_positional};
 use crate::games::text_file::read_text;
 use crate::qbf::check::{Check, CheckOptions, check};
 use crate::qbf::encodings::{ALL, Encoding};
@@ -25,42 +26,6 @@ pub enum QbfCommand {
     Solve(QbfArgs),
     /// Run encodings through the solver and the exhaustive solver, and compare.
     Check(QbfArgs),
-}
-
-#[derive(Subcommand, Debug, Clone)]
-pub enum PositionalSpec {
-    /// m x n tic-tac-toe with k in a row (maker-maker unless --maker-breaker).
-    TicTacToe {
-        #[arg(long, default_value_t = 3)]
-        width: usize,
-        #[arg(long, default_value_t = 3)]
-        height: usize,
-        #[arg(long, default_value_t = 3)]
-        k: usize,
-        #[arg(long)]
-        maker_breaker: bool,
-    },
-    /// Harary's tic-tac-toe: make the shape (any rotation or reflection).
-    Harary {
-        #[arg(long)]
-        size: usize,
-        /// domino, tic, el, elly, tippy, skinny, knobby, fatty, l, z, snaky,
-        /// or cells as x,y;x,y;...
-        #[arg(long)]
-        shape: String,
-        #[arg(long)]
-        torus: bool,
-        #[arg(long)]
-        maker_breaker: bool,
-    },
-    /// Hex on an n x n board (Black joins rows 1 and n).
-    Hex {
-        #[arg(long)]
-        size: usize,
-    },
-    /// A game in the Positional Game Description format (.pg); its #times
-    /// give the depth and turn order.
-    Pg { file: PathBuf },
 }
 
 #[derive(Args, Debug)]
@@ -183,20 +148,12 @@ impl QbfArgs {
 
     fn game(&self, notes: &mut Notes) -> Result<(PositionalGame, Option<Query>)> {
         let (game, query) = match &self.game {
-            PositionalSpec::TicTacToe {
-                width,
-                height,
-                k,
-                maker_breaker,
-            } => (tic_tac_toe(*width, *height, *k, !maker_breaker)?, None),
-            PositionalSpec::Harary {
-                size,
-                shape,
-                torus,
-                maker_breaker,
-            } => (harary(*size, shape, *torus, *maker_breaker)?, None),
-            PositionalSpec::Hex { size } => (hex(*size, true)?, None),
-            PositionalSpec::Pg { file } => {
+            // The explicit encodings read Hex's paths as winning sets.
+            PositionalSpec::Registered(spec) => (
+                open_positional(&spec.name, &spec.options, ConnectionGoal::Paths)?,
+                None,
+            ),
+            PositionalSpec::Pg(file) => {
                 let text = read_text(file)
                     .map_err(|e| Error::io(format!("cannot read {}", file.display()), e))?;
                 let (game, query) = pg::parse(&text, &file.display().to_string())?;

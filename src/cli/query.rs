@@ -8,12 +8,12 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::json;
 
-use super::database::{Database, TableCache, describe, describe_with, store_of};
 use super::games::TwoPlayerSpec;
 use super::progress::Display;
+use crate::database::{Database, TableCache, describe, describe_with};
 use crate::error::{Error, Result};
 use crate::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
-use crate::search::retro2::{Player, Value};
+use crate::search::retro2::Player;
 
 #[derive(Args, Debug)]
 pub struct QueryArgs {
@@ -56,19 +56,12 @@ impl TwoPlayerVisitor for Query<'_> {
         let mut database = Database::new(game, args.game.name(), dir, &cache).showing(&display);
         let value = database.value(&position)?;
         let distance = database.distance(&position)?;
-        let mut moves = Vec::new();
-        for next in game.moves(&position) {
-            moves.push((
-                game.move_name(&position, &next),
-                database.value(&next)?,
-                database.distance(&next)?,
-            ));
-        }
+        let moves = database.moves(&position)?;
         display.finish();
         if args.json {
             let listed: Vec<serde_json::Value> = moves
                 .iter()
-                .map(|(name, v, d)| json!({"move": name, "value": describe(game, *v), "distance": d}))
+                .map(|m| json!({"move": m.name, "value": describe(game, m.value), "distance": m.distance}))
                 .collect();
             println!(
                 "{}",
@@ -84,8 +77,12 @@ impl TwoPlayerVisitor for Query<'_> {
         }
         print!("{}", game.draw(&position));
         println!("value: {}", describe_with(game, value, distance));
-        for (name, value, distance) in moves {
-            println!("  {name:<8} {}", describe_with(game, value, distance));
+        for answer in moves {
+            println!(
+                "  {:<8} {}",
+                answer.name,
+                describe_with(game, answer.value, answer.distance)
+            );
         }
         Ok(())
     }
@@ -190,36 +187,21 @@ impl TwoPlayerVisitor for Play<'_> {
                     }
                 }
             } else {
-                // A move that keeps the best value for the program's side;
-                // ties go by chance.
-                let me = Value::win_for(mover);
-                // With stored distances a win takes the fastest way and a
-                // loss the slowest, so a won game ends within its distance.
-                let mut scored = Vec::new();
-                for next in &moves {
-                    let v = database.value(next)?;
-                    let d = database.distance(next)?;
-                    let score = if v == me {
-                        (2, u16::MAX - d.unwrap_or(u16::MAX))
-                    } else if v == Value::Draw {
-                        (1, 0)
-                    } else {
-                        (0, d.unwrap_or(u16::MAX))
-                    };
-                    scored.push((score, next));
-                }
-                let best = scored.iter().map(|(s, _)| *s).max().unwrap();
-                let choices: Vec<&G::Position> = scored
-                    .into_iter()
-                    .filter(|(s, _)| *s == best)
-                    .map(|(_, m)| m)
-                    .collect();
+                // One of the perfect player's moves; ties go by chance.
+                let mut choices = database.best_moves(&position)?;
                 seed = crate::hash::splitmix64(seed);
-                let chosen = choices[(seed % choices.len() as u64) as usize].clone();
-                println!("bitsolve plays {}", game.move_name(&position, &chosen));
-                chosen
+                let chosen = choices.swap_remove((seed % choices.len() as u64) as usize);
+                println!("bitsolve plays {}", chosen.name);
+                chosen.position
             };
             position = next;
         }
     }
+}
+
+/// The database directory `query` and `play` both need.
+fn store_of(store: &Option<PathBuf>) -> Result<&PathBuf> {
+    store
+        .as_ref()
+        .ok_or_else(|| Error::InvalidParameter("give --store DIR".into()))
 }

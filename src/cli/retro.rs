@@ -1,6 +1,6 @@
 //! `bitsolve retro`: two-bit retrograde analysis of a two-player game into
 //! a database of solved layers (read by `query`, `play` and `serve` through
-//! [`super::database`]). Written once for every [`TwoPlayerGame`]; the
+//! [`crate::database`]). Written once for every [`TwoPlayerGame`]; the
 //! games' rules stay in their files.
 
 use std::collections::BTreeMap;
@@ -174,29 +174,27 @@ impl Retro<'_> {
         pool.install(|| self.distributed.describe())
             .unwrap_or_else(|| format!("{} threads", pool.current_num_threads()))
     }
+
+    /// Bits per position while a layer is solved: the GPU's passes keep
+    /// the values and two one-bit mark tables on the device, and the values
+    /// alone in the host copy.
+    fn bits_per_position(&self) -> u64 {
+        match self.device {
+            Some(_) => 4,
+            None => BITS_PER_POSITION,
+        }
+    }
 }
 
 impl TwoPlayerVisitor for Retro<'_> {
     type Output = ();
 
+    /// Checks the flags, solves the layers (a row printed as each
+    /// finishes), adds their distances where asked, then reports.
     fn visit<G: TwoPlayerGame>(self, game: &G) -> Result<()> {
         let args = self.args;
         let layers = layer_range(args, game)?;
-        if args.distances && self.distributed.processes() > 1 {
-            return Err(Error::Unsupported(
-                "--distances are computed in one process: solve the values across the job, then rerun with --distances in one process".into(),
-            ));
-        }
-        if args.distances && args.store.is_none() {
-            return Err(Error::InvalidParameter(
-                "--distances are kept beside the values: give --store DIR".into(),
-            ));
-        }
-        if args.distances && game.reduced_by_symmetry() {
-            return Err(Error::Unsupported(
-                "--distances need every position stored: drop --symmetry".into(),
-            ));
-        }
+        self.check_distance_flags(game)?;
         let top = *layers.end();
         if self.device.is_some() {
             // Refused before any layer is solved, with the game's name.
@@ -205,41 +203,73 @@ impl TwoPlayerVisitor for Retro<'_> {
             }
         }
         let pool = thread_pool(args.threads)?;
-        // The GPU's passes keep no frontier tables: the values alone, on
-        // the device and in the host copy.
-        let bits_per_position = match self.device {
-            Some(_) => 2,
-            None => BITS_PER_POSITION,
-        };
-        let (first, second) = (Player::First, Player::Second);
-        let header = format!(
-            "{} · two-bit retrograde analysis · {} · {} bits per position while solving\n{:>5}  {:>15}  {:>10}  {:>6}  {:>15}  {:>15}  {:>13}  {:>15}  {:>9}  {:>10}",
-            game.layer_descriptor(top),
-            self.machine(&pool),
-            bits_per_position,
-            "layer",
-            "states",
-            "stored",
-            "passes",
-            format!("won for {}", game.side_name(first)),
-            format!("won for {}", game.side_name(second)),
-            "drawn",
-            "examined",
-            "time",
-            "peak RSS"
-        );
+        let workers = self.machine(&pool);
+        let bits = self.bits_per_position();
         let display = if args.json {
             Display::new(None, None)
         } else {
-            Display::new(Some(header), None)
+            Display::new(Some(table_header(game, top, &workers, bits)), None)
         };
-        let reports_here = self.distributed.reports();
-        // The process's peak resident memory when each layer finishes. It is
-        // not reset between layers (that would also reset what the system
-        // reports of the whole run to timing tools): run one layer with
-        // --layers G..G for its own peak.
+        let (reports, peaks) = self.solve_printing_rows(game, layers, &pool, &display)?;
+        let longest = match &args.store {
+            Some(dir) if args.distances => {
+                pool.install(|| store_distances(game, &reports, dir, args.game.name()))?
+            }
+            _ => BTreeMap::new(),
+        };
+        display.print_header();
+        // Layer 0 (no pieces: decided by the rules) is solved but not shown.
+        let shown: Vec<&LayerReport> = reports.iter().filter(|r| r.layer > 0).collect();
+        if args.json {
+            self.print_json(game, top, &shown, &peaks, &longest);
+        } else {
+            self.print_summary(game, &shown, &longest);
+        }
+        Ok(())
+    }
+}
+
+impl Retro<'_> {
+    /// Refuses `--distances` where they cannot be kept: across processes,
+    /// without a store, or over a table reduced by symmetry.
+    fn check_distance_flags<G: TwoPlayerGame>(&self, game: &G) -> Result<()> {
+        let args = self.args;
+        if !args.distances {
+            return Ok(());
+        }
+        if self.distributed.processes() > 1 {
+            return Err(Error::Unsupported(
+                "--distances are computed in one process: solve the values across the job, then rerun with --distances in one process".into(),
+            ));
+        }
+        if args.store.is_none() {
+            return Err(Error::InvalidParameter(
+                "--distances are kept beside the values: give --store DIR".into(),
+            ));
+        }
+        if game.reduced_by_symmetry() {
+            return Err(Error::Unsupported(
+                "--distances need every position stored: drop --symmetry".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Solves `layers` on `pool`, printing each layer's row on `display`
+    /// as it finishes (long runs show their progress); returns the reports
+    /// and the process's peak resident memory when each layer finished.
+    fn solve_printing_rows<G: TwoPlayerGame>(
+        &self,
+        game: &G,
+        layers: RangeInclusive<usize>,
+        pool: &rayon::ThreadPool,
+        display: &Display,
+    ) -> Result<(Vec<LayerReport>, BTreeMap<usize, u64>)> {
+        let args = self.args;
+        // The peak is not reset between layers (that would also reset what
+        // the system reports of the whole run to timing tools): run one
+        // layer with --layers G..G for its own peak.
         let peak_of_layer = Mutex::new(BTreeMap::new());
-        // Rows are printed as layers finish: long runs show their progress.
         let print_layer = |report: &LayerReport| {
             let peak = peak_rss();
             if let Some(peak) = peak {
@@ -256,66 +286,80 @@ impl TwoPlayerVisitor for Retro<'_> {
                 .clone()
                 .map(Backing::Directory)
                 .unwrap_or(Backing::Heap),
-            progress: if reports_here { &display } else { &Silent },
+            progress: if self.distributed.reports() {
+                display
+            } else {
+                &Silent
+            },
             on_layer: &print_layer,
             record_every: Duration::from_secs(args.checkpoint_every),
         };
         let reports = pool.install(|| self.solve(game, layers, &options));
         display.finish();
-        let reports = reports?;
-        let longest = match &args.store {
-            Some(dir) if args.distances => {
-                pool.install(|| store_distances(game, &reports, dir, args.game.name()))?
-            }
-            _ => BTreeMap::new(),
-        };
-        display.print_header();
-        // Layer 0 (no pieces: decided by the rules) is solved but not shown.
-        let shown: Vec<&LayerReport> = reports.iter().filter(|r| r.layer > 0).collect();
-        let peaks = peak_of_layer.into_inner().unwrap();
-        if args.json {
-            let won = |player| format!("won_for_{}", game.side_name(player));
-            let layers: Vec<serde_json::Value> = shown
-                .iter()
-                .map(|r| {
-                    let mut row = json!({
-                        "layer": r.layer,
-                        "states": r.states,
-                        "stored": r.stored,
-                        "stored_bytes": r.stored.div_ceil(4),
-                        "draws": r.draws,
-                        "passes": r.passes(),
-                        "examined": r.examined,
-                        "full_scan_work": r.full_scan_work(),
-                        "seconds": r.seconds,
-                        "already_solved": r.already_solved,
-                        "peak_rss_bytes": peaks.get(&r.layer),
-                    });
-                    if let Some(longest) = longest.get(&r.layer) {
-                        row["longest_distance"] = (*longest).into();
-                    }
-                    row[won(first)] = r.first_wins.into();
-                    row[won(second)] = r.second_wins.into();
-                    row
-                })
-                .collect();
-            let mut json = json!({
-                "game": game.layer_descriptor(top),
-                "sides": [game.side_name(first), game.side_name(second)],
-                "bits_per_position": bits_per_position,
-                "layers": layers,
-            });
-            if let Some(traffic) = self.distributed.traffic_json() {
-                json["backend"] = "mpi".into();
-                json["mpi"] = traffic;
-            }
-            if let Some(device) = self.device {
-                json["backend"] = "gpu".into();
-                json["device"] = device.describe().into();
-            }
-            println!("{json}");
-            return Ok(());
+        Ok((reports?, peak_of_layer.into_inner().unwrap()))
+    }
+
+    /// The report as one JSON object: a row per layer shown, with its peak
+    /// memory and (where computed) its longest distance.
+    fn print_json<G: TwoPlayerGame>(
+        &self,
+        game: &G,
+        top: usize,
+        shown: &[&LayerReport],
+        peaks: &BTreeMap<usize, u64>,
+        longest: &BTreeMap<usize, u16>,
+    ) {
+        let (first, second) = (Player::First, Player::Second);
+        let won = |player| format!("won_for_{}", game.side_name(player));
+        let layers: Vec<serde_json::Value> = shown
+            .iter()
+            .map(|r| {
+                let mut row = json!({
+                    "layer": r.layer,
+                    "states": r.states,
+                    "stored": r.stored,
+                    "stored_bytes": r.stored.div_ceil(4),
+                    "draws": r.draws,
+                    "passes": r.passes(),
+                    "examined": r.examined,
+                    "full_scan_work": r.full_scan_work(),
+                    "seconds": r.seconds,
+                    "already_solved": r.already_solved,
+                    "peak_rss_bytes": peaks.get(&r.layer),
+                });
+                if let Some(longest) = longest.get(&r.layer) {
+                    row["longest_distance"] = (*longest).into();
+                }
+                row[won(first)] = r.first_wins.into();
+                row[won(second)] = r.second_wins.into();
+                row
+            })
+            .collect();
+        let mut json = json!({
+            "game": game.layer_descriptor(top),
+            "sides": [game.side_name(first), game.side_name(second)],
+            "bits_per_position": self.bits_per_position(),
+            "layers": layers,
+        });
+        if let Some(traffic) = self.distributed.traffic_json() {
+            json["backend"] = "mpi".into();
+            json["mpi"] = traffic;
         }
+        if let Some(device) = self.device {
+            json["backend"] = "gpu".into();
+            json["device"] = device.describe().into();
+        }
+        println!("{json}");
+    }
+
+    /// The lines under the table: the work against full scans, the store,
+    /// the MPI traffic and each layer's longest distance.
+    fn print_summary<G: TwoPlayerGame>(
+        &self,
+        game: &G,
+        shown: &[&LayerReport],
+        longest: &BTreeMap<usize, u16>,
+    ) {
         let examined: u64 = shown.iter().map(|r| r.examined.iter().sum::<u64>()).sum();
         let full: u64 = shown.iter().map(|r| r.full_scan_work()).sum();
         let seconds: f64 = shown.iter().map(|r| r.seconds).sum();
@@ -326,11 +370,11 @@ impl TwoPlayerVisitor for Retro<'_> {
             group_digits(full),
             full as f64 / examined.max(1) as f64
         );
-        if let Some(dir) = &args.store {
+        if let Some(dir) = &self.args.store {
             println!("database in {}", dir.display());
         }
         self.distributed.print_traffic();
-        for (layer, plies) in &longest {
+        for (layer, plies) in longest {
             if *layer > 0 {
                 println!(
                     "distances of {}: the longest finite one is {plies} plies",
@@ -338,8 +382,28 @@ impl TwoPlayerVisitor for Retro<'_> {
                 );
             }
         }
-        Ok(())
     }
+}
+
+/// The table's two header lines: the game and how it is solved, then the
+/// columns [`print_row`] fills.
+fn table_header<G: TwoPlayerGame>(game: &G, top: usize, workers: &str, bits: u64) -> String {
+    format!(
+        "{} · two-bit retrograde analysis · {} · {} bits per position while solving\n{:>5}  {:>15}  {:>10}  {:>6}  {:>15}  {:>15}  {:>13}  {:>15}  {:>9}  {:>10}",
+        game.layer_descriptor(top),
+        workers,
+        bits,
+        "layer",
+        "states",
+        "stored",
+        "passes",
+        format!("won for {}", game.side_name(Player::First)),
+        format!("won for {}", game.side_name(Player::Second)),
+        "drawn",
+        "examined",
+        "time",
+        "peak RSS"
+    )
 }
 
 /// Computes (or finds) the distances of every layer `reports` solved into

@@ -1,11 +1,17 @@
 //! The games the library knows, by name: a name plus options opens a game,
-//! the same way for the command line, library users and (later) the
-//! explorer. A new game is its file (rules, [`Registered`]) and one line in
-//! the [`registry!`] list at the bottom.
+//! the same way for the command line, the explorer and library users. A
+//! new one- or two-player game is its file (rules, [`Registered`]) and one
+//! line in the `registry!` list at the bottom; a new positional game is
+//! its builder in [`super::positional::builtins`] and one entry in
+//! `POSITIONAL`.
 
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
+use serde::{Serialize, Serializer};
+
+use super::positional::PositionalGame;
+use super::positional::builtins::{harary, hex, tic_tac_toe};
 use super::two_player::{TwoPlayerGame, TwoPlayerVisitor};
 use super::{
     Dodgem, FoxGeese, FrogsToads, Pancake, PegSolitaire, PocketCube, SlidingTile, TopSpin,
@@ -14,7 +20,9 @@ use crate::error::{Error, Result, quoted};
 use crate::space::{Picture, Space};
 
 /// One option a game takes: `--name VALUE`, or `--name` alone (a flag).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// In JSON ([`catalog`]): `{"name", "value", "default", "help"}`, `value`
+/// and `default` `null` where there are none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct OptionSpec {
     pub name: &'static str,
     /// The placeholder of the value (`N`, `FILE`); `None` for a flag.
@@ -137,15 +145,39 @@ pub enum GameKind {
     OnePlayer,
     /// A two-player game solved by retrograde analysis (`retro`).
     TwoPlayer,
+    /// A positional game (cells claimed in turn), asked as a QBF (`qbf`)
+    /// and solved exhaustively; opened by [`open_positional`].
+    Positional,
 }
 
-/// A registered game, for listings and help.
-#[derive(Clone, Copy, Debug)]
+impl GameKind {
+    /// The kind's word in listings and JSON (`bitsolve games`, the
+    /// explorer's `/api/games`, whose page reads it): one vocabulary for
+    /// every shell.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::OnePlayer => "one-player",
+            GameKind::TwoPlayer => "two-player",
+            GameKind::Positional => "positional",
+        }
+    }
+}
+
+/// A kind is written as its [`name`](GameKind::name).
+impl Serialize for GameKind {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+/// A registered game, for listings and help. In JSON ([`catalog`]):
+/// `{"name", "summary", "kind", "options"}`.
+#[derive(Clone, Copy, Debug, Serialize)]
 pub struct Entry {
     pub name: &'static str,
     pub summary: &'static str,
-    pub options: &'static [OptionSpec],
     pub kind: GameKind,
+    pub options: &'static [OptionSpec],
 }
 
 impl Entry {
@@ -195,6 +227,122 @@ pub fn capabilities<S: Space>(space: &S, gpu_unavailable: Option<String>) -> Cap
     }
 }
 
+/// How a connection game (Hex) gives Black's goal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConnectionGoal {
+    /// Every minimal path between Black's borders listed as a winning
+    /// set, as the explicit QBF encodings read them (their number grows
+    /// fast with the board).
+    Paths,
+    /// The neighbour graph and its borders alone, which is all the
+    /// exhaustive solver needs.
+    Graph,
+}
+
+/// A registered positional game: its entry, and how its options make it.
+struct PositionalEntry {
+    entry: Entry,
+    open: fn(&GameOptions, ConnectionGoal) -> Result<PositionalGame>,
+}
+
+/// The positional games: tic-tac-toe, Harary's tic-tac-toe and Hex.
+/// Their options have defaults, so that a board is open at once (the
+/// explorer offers them as the form's first values).
+const POSITIONAL: [PositionalEntry; 3] = [
+    PositionalEntry {
+        entry: Entry {
+            name: "tic-tac-toe",
+            summary: "m x n tic-tac-toe, k in a row (maker-maker unless maker-breaker)",
+            options: &[
+                OptionSpec::value("width", "W", "Columns").with_default("3"),
+                OptionSpec::value("height", "H", "Rows").with_default("3"),
+                OptionSpec::value("k", "K", "Stones in a row that win").with_default("3"),
+                OptionSpec::flag("maker-breaker", "Only Black can win; White only blocks"),
+            ],
+            kind: GameKind::Positional,
+        },
+        open: |options, _| {
+            tic_tac_toe(
+                options.required_number("width")?,
+                options.required_number("height")?,
+                options.required_number("k")?,
+                !options.flag("maker-breaker"),
+            )
+        },
+    },
+    PositionalEntry {
+        entry: Entry {
+            name: "harary",
+            summary: "Harary's tic-tac-toe: make the shape (any rotation or reflection)",
+            options: &[
+                OptionSpec::value("size", "N", "Board side").with_default("4"),
+                OptionSpec::value(
+                    "shape",
+                    "SHAPE",
+                    "domino, tic, el, elly, tippy, skinny, knobby, fatty, l, z, snaky, or cells as x,y;x,y;...",
+                )
+                .with_default("tic"),
+                OptionSpec::flag("torus", "The board wraps around"),
+                OptionSpec::flag("maker-breaker", "Only Black can win; White only blocks"),
+            ],
+            kind: GameKind::Positional,
+        },
+        open: |options, _| {
+            harary(
+                options.required_number("size")?,
+                options.get("shape").unwrap_or_default(),
+                options.flag("torus"),
+                options.flag("maker-breaker"),
+            )
+        },
+    },
+    PositionalEntry {
+        entry: Entry {
+            name: "hex",
+            summary: "Hex on an n x n board (Black joins rows 1 and n)",
+            options: &[OptionSpec::value("size", "N", "Board side").with_default("3")],
+            kind: GameKind::Positional,
+        },
+        open: |options, goal| {
+            hex(
+                options.required_number("size")?,
+                goal == ConnectionGoal::Paths,
+            )
+        },
+    },
+];
+
+/// Opens positional game `name` with `options` (an option not given takes
+/// its default); `goal` says how Hex lists its winning paths.
+pub fn open_positional(
+    name: &str,
+    options: &GameOptions,
+    goal: ConnectionGoal,
+) -> Result<PositionalGame> {
+    let Some(found) = POSITIONAL.iter().find(|p| p.entry.name == name) else {
+        let kind = entry(name)?.kind;
+        return Err(Error::Unsupported(format!(
+            "{name} is a {} game, not a positional one",
+            kind.name()
+        )));
+    };
+    let mut filled = options.clone();
+    for spec in found.entry.options {
+        if let (Some(default), None) = (spec.default, options.get(spec.name)) {
+            filled = filled.with(spec.name, default);
+        }
+    }
+    (found.open)(&filled, goal)
+}
+
+/// Every registered game as JSON, as `bitsolve games --json` and the
+/// explorer's `/api/games` list them: an array of `{"name", "summary",
+/// "kind", "options": [{"name", "value", "default", "help"}]}`, `kind`
+/// one of `one-player`, `two-player` or `positional` ([`GameKind::name`]).
+pub fn catalog() -> serde_json::Value {
+    serde_json::to_value(entries()).expect("entries are plain strings and lists")
+}
+
 /// The registered game called `name`.
 pub fn entry(name: &str) -> Result<Entry> {
     entries()
@@ -210,14 +358,24 @@ pub fn entry(name: &str) -> Result<Entry> {
         })
 }
 
+/// Why positional game `name` does not open as a one- or two-player game.
+fn positional_elsewhere(name: &str) -> Error {
+    Error::Unsupported(format!(
+        "{name} is a positional game: ask about it with 'bitsolve qbf check {name}'"
+    ))
+}
+
 macro_rules! registry {
     (one_player: [$($game:ty),* $(,)?], two_player: [$($two:ty),* $(,)?] $(,)?) => {
-        /// Every registered game, one-player games first.
+        /// Every registered game: one-player games, then two-player
+        /// games, then positional ones.
         pub fn entries() -> Vec<Entry> {
-            vec![
+            let mut entries = vec![
                 $(Entry::of::<$game>(),)*
                 $(Entry { name: <$two>::NAME, summary: <$two>::SUMMARY, options: <$two>::OPTIONS, kind: GameKind::TwoPlayer },)*
-            ]
+            ];
+            entries.extend(POSITIONAL.iter().map(|p| p.entry));
+            entries
         }
 
         /// Opens two-player game `name` with `options` and runs `visitor` on it.
@@ -231,6 +389,7 @@ macro_rules! registry {
                 GameKind::OnePlayer => Err(Error::Unsupported(format!(
                     "{name} is a one-player game: search it with 'bitsolve bfs {name}'"
                 ))),
+                GameKind::Positional => Err(positional_elsewhere(name)),
                 GameKind::TwoPlayer => unreachable!("every two-player entry is visited above"),
             }
         }
@@ -246,6 +405,7 @@ macro_rules! registry {
                 GameKind::TwoPlayer => Err(Error::Unsupported(format!(
                     "{name} is a two-player game: solve it with 'bitsolve retro {name}'"
                 ))),
+                GameKind::Positional => Err(positional_elsewhere(name)),
                 GameKind::OnePlayer => unreachable!("every one-player entry is visited above"),
             }
         }
@@ -291,6 +451,46 @@ mod tests {
             error.to_string().contains("invalid value 'eleven' for --n"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn positional_games_open_by_name_with_defaults_for_what_is_not_given() {
+        let empty = GameOptions::default();
+        let tic = open_positional("tic-tac-toe", &empty, ConnectionGoal::Graph).unwrap();
+        assert_eq!(tic.cells.len(), 9);
+        assert!(tic.is_maker_maker());
+        let wide = GameOptions::default()
+            .with("width", 4)
+            .with_flag("maker-breaker");
+        let wide = open_positional("tic-tac-toe", &wide, ConnectionGoal::Graph).unwrap();
+        assert_eq!(wide.cells.len(), 12);
+        assert!(!wide.is_maker_maker());
+        // Hex lists its minimal paths only when asked to.
+        let graph = open_positional("hex", &empty, ConnectionGoal::Graph).unwrap();
+        let paths = open_positional("hex", &empty, ConnectionGoal::Paths).unwrap();
+        assert!(graph.black_wins.is_empty() && !paths.black_wins.is_empty());
+        assert_eq!(graph.cells.len(), 9);
+        let harary = GameOptions::default().with("shape", "domino");
+        assert!(open_positional("harary", &harary, ConnectionGoal::Graph).is_ok());
+        let error = open_positional("pancake", &empty, ConnectionGoal::Graph).unwrap_err();
+        assert!(error.to_string().contains("one-player"), "{error}");
+        let error = visit("hex", &empty, Size).unwrap_err();
+        assert!(error.to_string().contains("bitsolve qbf"), "{error}");
+        let kinds: Vec<GameKind> = entries().iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds.iter().filter(|&&k| k == GameKind::Positional).count(),
+            3
+        );
+        // Every option of a positional game has a default, so the explorer
+        // can offer a board at once.
+        for entry in entries().iter().filter(|e| e.kind == GameKind::Positional) {
+            assert!(
+                entry
+                    .options
+                    .iter()
+                    .all(|o| o.value.is_none() || o.default.is_some())
+            );
+        }
     }
 
     #[test]

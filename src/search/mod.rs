@@ -26,7 +26,7 @@ pub use chunks::Chunk;
 pub use ledger::LayerCount;
 pub use one_bit_bfs::one_bit_bfs;
 pub use reachability::one_bit_reachability;
-pub use solve::{DepthTable, StoredDepths, Target};
+pub use solve::{DepthTable, Target};
 pub use two_bit_bfs::{two_bit_bfs, two_bit_bfs_keeping_depths};
 
 // Progress reporting lives below the tables (which report too); re-exported

@@ -13,17 +13,13 @@
 //! either reversible moves or exact layers (every path from a state to the
 //! goal equally long), else a successor's residue could hide a longer path.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::backend::{Backend, TwoBitPasses};
-use super::checkpoint::Checkpoint;
-use super::identity::space_identity;
-use super::two_bit_bfs::{KEEPING_DEPTHS, UNSEEN, two_bit_bfs_keeping_depths};
-use super::{SearchOptions, SearchReport, Silent};
+use super::two_bit_bfs::{UNSEEN, two_bit_bfs_keeping_depths};
+use super::{SearchOptions, SearchReport};
 use crate::error::{Error, Result};
 use crate::space::{MoveFilter, Picture, Space};
-use crate::table::storage::file_name_for;
-use crate::table::{Backing, TwoBitTable};
 
 /// Where an optimal solution leads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,7 +127,7 @@ impl<'a, S: Space> DepthTable<'a, S> {
 
 /// A walk that cannot go on: the stored table (or the game's claim of
 /// reversible moves or exact layers) is wrong.
-fn broken<S: Space>(space: &S, store: Option<&Path>, what: &str) -> Error {
+pub(crate) fn broken<S: Space>(space: &S, store: Option<&Path>, what: &str) -> Error {
     let reason = format!("the table of depths for {} {what}", space.descriptor());
     match store {
         Some(path) => Error::BadStore {
@@ -143,7 +139,7 @@ fn broken<S: Space>(space: &S, store: Option<&Path>, what: &str) -> Error {
 }
 
 /// The cell that holds `state`'s distance to `target`, mod 3.
-fn cell_rank<S: Space>(space: &S, target: Target, state: &S::State) -> u64 {
+pub(crate) fn cell_rank<S: Space>(space: &S, target: Target, state: &S::State) -> u64 {
     match target {
         Target::Start => space.rank(state),
         // `Target::of` checked the space inverts.
@@ -153,7 +149,7 @@ fn cell_rank<S: Space>(space: &S, target: Target, state: &S::State) -> u64 {
 
 /// Walks down a table of depths mod 3 from `from` to one of `ends` (ranks
 /// of the target), reading cells through `cells`; at most `bound` steps.
-fn walk<S: Space>(
+pub(crate) fn walk<S: Space>(
     space: &S,
     target: Target,
     ends: &[u64],
@@ -203,87 +199,4 @@ fn walk<S: Space>(
         residue = closer;
     }
     Ok(path)
-}
-
-/// A finished table of depths that `solve --store` kept, opened read-only
-/// (checked against its checksums) to answer walks without a search: what
-/// the explorer reads for one-player games.
-pub struct StoredDepths {
-    table: TwoBitTable,
-    target: Target,
-    ends: Vec<u64>,
-    /// States per BFS layer, from the table's record.
-    pub layers: Vec<u64>,
-    path: PathBuf,
-}
-
-impl StoredDepths {
-    /// The table of depths of `space` in `dir`, or `None` when the store
-    /// has none; an unfinished or damaged one is an error.
-    pub fn open<S: Space>(space: &S, dir: &Path) -> Result<Option<Self>> {
-        let target = Target::of(space)?;
-        let identity = space_identity(space, KEEPING_DEPTHS, 2);
-        let path = dir.join(file_name_for(&identity.descriptor));
-        if !path.exists() {
-            return Ok(None);
-        }
-        let backing = Backing::ReadOnly(dir.to_path_buf());
-        let (table, record) = TwoBitTable::open(&backing, identity, UNSEEN, &Silent)?;
-        let checkpoint = Checkpoint::read(table.storage(), record)?;
-        let Some(checkpoint) = checkpoint.filter(|c| c.complete) else {
-            return Err(Error::BadStore {
-                path,
-                reason:
-                    "its table of depths is not finished (run solve with this store to finish it)"
-                        .into(),
-            });
-        };
-        Ok(Some(StoredDepths {
-            table,
-            target,
-            ends: match target {
-                Target::Start => space.start_ranks(),
-                Target::Goal => space.goal_ranks(),
-            },
-            layers: checkpoint.counts,
-            path,
-        }))
-    }
-
-    pub fn target(&self) -> Target {
-        self.target
-    }
-
-    /// A shortest sequence of states from `from` to the target (see
-    /// [`DepthTable::solution`]).
-    pub fn solution<S: Space>(&self, space: &S, from: &S::State) -> Result<Vec<S::State>> {
-        let table = &self.table;
-        let size = table.len();
-        let mut cells = |ranks: &[u64]| -> Result<Vec<u8>> {
-            ranks
-                .iter()
-                .map(|&rank| {
-                    if rank < size {
-                        Ok(table.get(rank))
-                    } else {
-                        Err(broken(
-                            space,
-                            Some(&self.path),
-                            "has fewer cells than the space",
-                        ))
-                    }
-                })
-                .collect()
-        };
-        let broken = |what: &str| broken(space, Some(&self.path), what);
-        walk(
-            space,
-            self.target,
-            &self.ends,
-            self.layers.len(),
-            &mut cells,
-            &broken,
-            from,
-        )
-    }
 }

@@ -13,10 +13,10 @@
 
 use serde_json::{Value as Json, json};
 
-use super::http::{Failure, Parameters, printable};
 use super::positional;
+use super::request::{Failure, Parameters, printable};
 use super::stores::{Store, Stores, tables};
-use crate::cli::database::{Database, describe};
+use crate::database::{Database, MoveValue, describe};
 use crate::diagram::sketch;
 use crate::games::board::Board;
 use crate::games::registry::{self, GameKind, GameOptions, SpaceVisitor};
@@ -57,48 +57,9 @@ fn only(parameters: &Parameters, allowed: &[&str]) -> Result<(), Failure> {
     }
 }
 
-fn kind_name(kind: GameKind) -> &'static str {
-    match kind {
-        GameKind::OnePlayer => "one-player",
-        GameKind::TwoPlayer => "two-player",
-    }
-}
-
 fn games(_: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
     only(parameters, &[])?;
-    let games: Vec<Json> = registry::entries()
-        .iter()
-        .map(|entry| {
-            json!({
-                "name": entry.name,
-                "summary": entry.summary,
-                "kind": kind_name(entry.kind),
-                "options": entry.options.iter().map(|o| json!({
-                    "name": o.name,
-                    "value": o.value,
-                    "default": o.default,
-                    "help": o.help,
-                })).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    let games =
-        games
-            .into_iter()
-            .chain(positional::GAMES.iter().map(|(name, summary, options)| {
-                json!({
-                    "name": name,
-                    "summary": summary,
-                    "kind": "positional",
-                    "options": options.iter().map(|o| json!({
-                        "name": o.name,
-                        "value": o.value,
-                        "default": o.default,
-                        "help": o.help,
-                    })).collect::<Vec<_>>(),
-                })
-            }));
-    Ok(json!({ "games": games.collect::<Vec<_>>(), "boards": Board::built_in_names() }))
+    Ok(json!({ "games": registry::catalog(), "boards": Board::built_in_names() }))
 }
 
 fn stores(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
@@ -325,33 +286,39 @@ impl TwoPlayerVisitor for TwoPlayerPosition<'_> {
         };
         let position = game.parse_position(text)?;
         let mover = game.side_to_move(&position);
-        let moves = game.moves(&position);
         let diagram = game.diagram(&position);
-        let mut database = self
+        let database = self
             .store
             .map(|store| Database::new(game, self.name, &store.dir, &self.stores.tables));
-        if let Some(database) = &database
-            && let Some(missing) = database.missing(&position)
-        {
-            return Ok(Err(Failure::not_found(missing)));
-        }
-        let mut lookup = |next: &G::Position| -> crate::Result<(Value, Option<u16>)> {
-            match &mut database {
-                Some(database) => Ok((database.value(next)?, database.distance(next)?)),
-                None => Ok((Value::Unknown, None)),
+        // Without a store every value is unknown; the moves are listed still.
+        let (value, distance, moves) = match database {
+            Some(mut database) => {
+                if let Some(missing) = database.missing(&position) {
+                    return Ok(Err(Failure::not_found(missing)));
+                }
+                let value = database.value(&position)?;
+                let distance = database.distance(&position)?;
+                (value, distance, database.moves(&position)?)
+            }
+            None => {
+                let unvalued = game.moves(&position).into_iter().map(|next| MoveValue {
+                    name: game.move_name(&position, &next),
+                    position: next,
+                    value: Value::Unknown,
+                    distance: None,
+                });
+                (Value::Unknown, None, unvalued.collect())
             }
         };
-        let (value, distance) = lookup(&position)?;
         let mut listed = Vec::new();
         for next in &moves {
-            let (next_value, next_distance) = lookup(next)?;
             listed.push(json!({
-                "move": game.move_name(&position, next),
-                "position": game.position_text(next),
-                "value": self.store.map(|_| describe(game, next_value)),
-                "outcome": outcome(next_value, mover),
-                "distance": next_distance,
-                "sketch": sketch(&diagram, &game.diagram(next)),
+                "move": next.name,
+                "position": game.position_text(&next.position),
+                "value": self.store.map(|_| describe(game, next.value)),
+                "outcome": outcome(next.value, mover),
+                "distance": next.distance,
+                "sketch": sketch(&diagram, &game.diagram(&next.position)),
             }));
         }
         let (layer, rank) = game.locate(&position);
@@ -414,7 +381,7 @@ impl SpaceVisitor for OnePlayerPosition<'_> {
             }
         };
         let depths = match self.store {
-            Some(store) => self.stores.depths(space, store)?,
+            Some(store) => self.stores.tables.stored_depths(space, &store.dir)?,
             None => None,
         };
         let diagram = space.diagram(&state);
@@ -422,11 +389,7 @@ impl SpaceVisitor for OnePlayerPosition<'_> {
         // `None` where it cannot reach the target.
         let walk = |from: &S::State| -> crate::Result<Option<Vec<S::State>>> {
             match &depths {
-                Some(depths) => match depths.solution(space, from) {
-                    Ok(path) => Ok(Some(path)),
-                    Err(crate::Error::InvalidParameter(_)) => Ok(None),
-                    Err(error) => Err(error),
-                },
+                Some(depths) => depths.solution_if_reachable(space, from),
                 None => Ok(None),
             }
         };

@@ -3,17 +3,25 @@
 //! stores given on the command line, read-only, and serves the single-page
 //! explorer embedded in the binary (`web/explorer/`).
 //!
-//! - [`http`]: requests as a route and decoded parameters; replies.
+//! Imports among these modules point one way, from the transport down to
+//! what every endpoint reads: `http` → `api` → `stores`, `positional` →
+//! `request`.
+//!
+//! - [`http`]: a request target becomes a route and its parameters; every
+//!   answer a reply.
 //! - [`api`]: the endpoints, each a function from parameters to JSON.
 //! - [`positional`]: tic-tac-toe, Harary's games and Hex, solved per
 //!   request (they have no store).
-//! - [`stores`]: the stores served, their table files and the cache of
-//!   opened tables.
+//! - [`stores`]: the stores served and their table files, and the
+//!   library's cache of opened tables ([`crate::database::TableCache`]).
+//! - [`request`]: decoded query parameters, and the failure an endpoint
+//!   answers with.
 //! - [`static_files`]: the page, its script and its style.
 
 mod api;
 mod http;
 mod positional;
+mod request;
 mod static_files;
 mod stores;
 

@@ -5,96 +5,54 @@
 
 use serde_json::{Value as Json, json};
 
-use super::http::{Failure, Parameters, printable};
+use super::request::{Failure, Parameters, printable};
 use crate::diagram::{Cell, Diagram, MoveSketch, Style, sketch};
-use crate::games::positional::builtins::{harary, hex, tic_tac_toe};
 use crate::games::positional::{PositionalGame, Query, Side};
-use crate::games::registry::OptionSpec;
+use crate::games::registry::{self, ConnectionGoal, GameKind, GameOptions};
 use crate::qbf::exhaustive::{Outcome, solve};
 
 /// Most empty cells a position may have: each request solves the position
 /// and every move to the end, and beyond this that takes seconds.
 pub const MAX_EMPTY_CELLS: usize = 10;
 
-/// The positional games and their options, as the API lists them.
-pub const GAMES: [(&str, &str, &[OptionSpec]); 3] = [
-    (
-        "tic-tac-toe",
-        "m x n tic-tac-toe, k in a row (maker-maker unless maker-breaker)",
-        &[
-            OptionSpec::value("width", "W", "Columns").with_default("3"),
-            OptionSpec::value("height", "H", "Rows").with_default("3"),
-            OptionSpec::value("k", "K", "Stones in a row that win").with_default("3"),
-            OptionSpec::flag("maker-breaker", "Only Black can win; White only blocks"),
-        ],
-    ),
-    (
-        "harary",
-        "Harary's tic-tac-toe: make the shape (any rotation or reflection)",
-        &[
-            OptionSpec::value("size", "N", "Board side").with_default("4"),
-            OptionSpec::value("shape", "SHAPE", "domino, tic, el, elly, tippy, ...")
-                .with_default("tic"),
-            OptionSpec::flag("torus", "The board wraps around"),
-            OptionSpec::flag("maker-breaker", "Only Black can win; White only blocks"),
-        ],
-    ),
-    (
-        "hex",
-        "Hex on an n x n board (Black joins rows 1 and n)",
-        &[OptionSpec::value("size", "N", "Board side").with_default("3")],
-    ),
-];
-
+/// Whether `name` is a registered positional game.
 pub fn is_positional(name: &str) -> bool {
-    GAMES.iter().any(|(game, _, _)| *game == name)
+    registry::entry(name).is_ok_and(|entry| entry.kind == GameKind::Positional)
 }
 
 /// The game the parameters describe; every parameter but the endpoint's
 /// own must be one of its options.
 fn open(name: &str, parameters: &Parameters) -> Result<PositionalGame, Failure> {
-    let (_, _, options) = GAMES
-        .iter()
-        .find(|(game, _, _)| *game == name)
-        .expect("a positional game");
+    let entry = registry::entry(name)?;
     for (key, _) in parameters.iter() {
-        if !["game", "position", "store"].contains(&key) && !options.iter().any(|o| o.name == key) {
+        if !["game", "position", "store"].contains(&key)
+            && !entry.options.iter().any(|o| o.name == key)
+        {
             return Err(Failure::bad_request(format!(
                 "{name} has no option '{}'",
                 printable(key)
             )));
         }
     }
-    let number = |key: &str| -> Result<usize, Failure> {
-        let spec = options.iter().find(|o| o.name == key).expect("an option");
-        let text = parameters
-            .get(key)
-            .or(spec.default)
-            .expect("a default for every numeric option");
-        text.parse()
-            .map_err(|_| Failure::bad_request(format!("{key} must be a whole number")))
-    };
-    let flag = |key: &str| {
-        parameters
-            .get(key)
-            .is_some_and(|v| v != "0" && v != "false")
-    };
-    let game = match name {
-        "tic-tac-toe" => tic_tac_toe(
-            number("width")?,
-            number("height")?,
-            number("k")?,
-            !flag("maker-breaker"),
-        ),
-        "harary" => harary(
-            number("size")?,
-            parameters.get("shape").unwrap_or("tic"),
-            flag("torus"),
-            flag("maker-breaker"),
-        ),
-        _ => hex(number("size")?, false),
-    };
-    game.map_err(Failure::from)
+    let mut options = GameOptions::default();
+    for spec in entry.options {
+        match (spec.value, parameters.get(spec.name)) {
+            (_, None) => {}
+            // A flag is on unless it is given as off.
+            (None, Some(value)) if value != "0" && value != "false" => {
+                options = options.with_flag(spec.name);
+            }
+            (None, Some(_)) => {}
+            (Some(_), Some(value)) => options = options.with(spec.name, value),
+        }
+    }
+    // The explorer solves by exhaustive search, which reads Hex's graph:
+    // listing its paths would only cost time.
+    Ok(registry::open_positional(
+        name,
+        &options,
+        ConnectionGoal::Graph,
+    )?)
 }
 
 /// The board's columns and rows: its cells are named by column letter and

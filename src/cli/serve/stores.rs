@@ -3,20 +3,16 @@
 //! are listed from the directory itself (a client never names a path), and
 //! tables once opened stay in a cache shared by the workers.
 
-use std::collections::HashMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::{Value as Json, json};
 
-use super::http::{Failure, Parameters};
-use crate::cli::database::TableCache;
+use super::request::{Failure, Parameters};
+use crate::database::TableCache;
 use crate::error::{Error, Result};
 use crate::search::Checkpoint;
-use crate::search::StoredDepths;
 use crate::search::two_bit_bfs::KEEPING_DEPTHS;
-use crate::space::Space;
 use crate::table::header::Seal;
 use crate::table::store_file;
 
@@ -28,10 +24,9 @@ pub struct Store {
 
 pub struct Stores {
     pub list: Vec<Store>,
-    /// Two-player layers and distances, opened once.
+    /// The tables opened so far (two-player layers and distances,
+    /// one-player tables of depths), opened once for every worker.
     pub tables: TableCache,
-    /// One-player tables of depths, by file.
-    depths: Mutex<HashMap<PathBuf, Arc<StoredDepths>>>,
 }
 
 /// What a table file holds, from its descriptor's last part.
@@ -68,7 +63,6 @@ impl Stores {
         Ok(Stores {
             list,
             tables: TableCache::default(),
-            depths: Mutex::default(),
         })
     }
 
@@ -81,7 +75,7 @@ impl Stores {
             Failure::bad_request(format!(
                 "store must be a store's number (0..{}), got '{}'",
                 self.list.len(),
-                super::http::printable(text)
+                super::request::printable(text)
             ))
         })?;
         self.list.get(index).map(Some).ok_or_else(|| {
@@ -90,22 +84,6 @@ impl Stores {
                 self.list.len()
             ))
         })
-    }
-
-    /// The finished table of depths of `space` in `store`, opened once.
-    pub fn depths<S: Space>(&self, space: &S, store: &Store) -> Result<Option<Arc<StoredDepths>>> {
-        let lock = || self.depths.lock().unwrap_or_else(PoisonError::into_inner);
-        let identity = crate::search::identity::space_identity(space, KEEPING_DEPTHS, 2);
-        let file = store
-            .dir
-            .join(crate::table::storage::file_name_for(&identity.descriptor));
-        if let Some(found) = lock().get(&file) {
-            return Ok(Some(found.clone()));
-        }
-        let Some(opened) = StoredDepths::open(space, &store.dir)? else {
-            return Ok(None);
-        };
-        Ok(Some(lock().entry(file).or_insert(Arc::new(opened)).clone()))
     }
 }
 

@@ -8,6 +8,8 @@
 
 use std::ops::Range;
 
+use rayon::prelude::*;
+
 use super::{LayeredGame, Player, Successor, Value};
 use crate::table::{OneBitTable, TwoBitTable};
 
@@ -22,6 +24,10 @@ pub enum Place {
 
 /// Where the cells of a layer and of the layer below are held.
 pub trait Placement: Sync {
+    /// Every cell is held here and is its rank: the judging then reads
+    /// values straight from the tables, without places.
+    const HOLDS_ALL: bool = false;
+
     /// The cell of `rank` in this layer (`lower` false) or the one below.
     fn place(&self, lower: bool, rank: u64) -> Place;
 
@@ -33,6 +39,8 @@ pub trait Placement: Sync {
 pub struct WholeLayer;
 
 impl Placement for WholeLayer {
+    const HOLDS_ALL: bool = true;
+
     #[inline]
     fn place(&self, _lower: bool, rank: u64) -> Place {
         Place::Here(rank)
@@ -389,7 +397,7 @@ impl PassTables {
     /// listed) are cleared and the next frontier becomes the frontier.
     pub fn advance(&mut self, list: Option<&[u64]>) -> crate::error::Result<()> {
         match list {
-            Some(list) => list.iter().for_each(|&cell| {
+            Some(list) => list.par_iter().for_each(|&cell| {
                 self.current.clear(cell);
             }),
             None => self.current.clear_all()?,
@@ -415,6 +423,7 @@ const UNKNOWN: u8 = Value::Unknown as u8;
 
 impl<G: LayeredGame, P: Placement> LayerJudge<'_, G, P> {
     /// The table holding the cells of this layer or of the one below.
+    #[inline(always)]
     fn table(&self, lower: bool) -> &TwoBitTable {
         if lower {
             self.lower
@@ -425,6 +434,7 @@ impl<G: LayeredGame, P: Placement> LayerJudge<'_, G, P> {
     }
 
     /// Where a move's destination is, and whether it is in the layer below.
+    #[inline(always)]
     fn place_of(&self, successor: Successor) -> (Place, bool) {
         let lower = successor.layer != self.layer;
         (self.placement.place(lower, successor.rank), lower)
@@ -432,6 +442,7 @@ impl<G: LayeredGame, P: Placement> LayerJudge<'_, G, P> {
 
     /// Sees a move: its value if held here (false once the tally is
     /// settled), or a question to its owner.
+    #[inline(always)]
     fn see_move(
         &self,
         tally: &mut Tally,
@@ -447,11 +458,27 @@ impl<G: LayeredGame, P: Placement> LayerJudge<'_, G, P> {
         }
     }
 
+    /// Sees the move to `successor` (see [`see_move`](Self::see_move)).
+    #[inline(always)]
+    fn see_successor(
+        &self,
+        tally: &mut Tally,
+        successor: Successor,
+        asked: &mut Vec<Question>,
+    ) -> bool {
+        if P::HOLDS_ALL {
+            let table = self.table(successor.layer != self.layer);
+            return tally.see(Value::from_bits(table.get(successor.rank)));
+        }
+        self.see_move(tally, self.place_of(successor), asked)
+    }
+
     /// The verdict of a tally whose questions are `asked`, or `Asks` when
     /// an answer could change it (or change what is recorded). `initial`:
     /// pass 0, where a win through the layer below, which no frontier ever
     /// brings back, may hide behind a question; in later passes a win
     /// arrives through the frontier, so an open position waits for it.
+    #[inline(always)]
     fn conclude(
         &self,
         tally: Tally,
@@ -482,8 +509,7 @@ impl<G: LayeredGame, P: Placement> LayerJudge<'_, G, P> {
             return Judged::Known(Verdict::Decided(value));
         }
         let mut tally = Tally::new(self.game.mover(state), lower_only);
-        let look =
-            |successor: Successor| self.see_move(&mut tally, self.place_of(successor), asked);
+        let look = |successor: Successor| self.see_successor(&mut tally, successor, asked);
         if lower_only {
             if self.game.lower_successors(self.layer, state, look) {
                 tally.stays_in_layer();
@@ -499,6 +525,7 @@ impl<G: LayeredGame, P: Placement> LayerJudge<'_, G, P> {
     /// second-sweep decision, and first-sweep positions that win for the
     /// second player (their predecessors' evaluation may have stopped
     /// before reaching them).
+    #[inline(always)]
     pub fn decide_initial(
         &self,
         cell: u64,
@@ -519,6 +546,7 @@ impl<G: LayeredGame, P: Placement> LayerJudge<'_, G, P> {
 
     /// Records a verdict of a later pass at `cell`, if it is still unknown
     /// there; a decision goes into the next frontier.
+    #[inline(always)]
     pub fn decide_later(&self, cell: u64, verdict: Verdict, next: &OneBitTable, marks: &mut Marks) {
         if settle(self.recorded, verdict)
             .is_some_and(|value| self.values.compare_and_set(cell, UNKNOWN, value as u8))
@@ -589,6 +617,7 @@ impl<G: LayeredGame, P: Placement> LayerJudge<'_, G, P> {
     /// Applies a frontier position's value to its predecessor at `cell`
     /// here: won at once (into the next frontier) if the value wins for the
     /// predecessor's mover, else a candidate for a loss or a draw.
+    #[inline(always)]
     pub fn apply(
         &self,
         cell: u64,

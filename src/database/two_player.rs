@@ -1,14 +1,15 @@
-//! A store of solved two-player layers as a database: the value and the
-//! distance of any position, read from the layer files `retro --store`
-//! wrote. `query`, `play` and the explorer (`serve`) all read through it;
-//! the explorer keeps one [`TableCache`] for its whole run, so a layer is
-//! opened and checked once and every later answer is a lookup.
+//! Two-player stores as a database: the value and the distance of any
+//! position, read from the layer files `retro --store` wrote (whole, or in
+//! the per-process shares of an MPI job), and every move with what it
+//! leads to. `query`, `play` and the explorer (`serve`) all read through
+//! it; the explorer keeps one [`TableCache`] for its whole run, so a layer
+//! is opened and checked once and every later answer is a lookup.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
-use crate::backend::partition::{Partition, job_size_in_store};
+use super::TableCache;
+use crate::backend::partition::Partition;
 use crate::error::{Error, Result};
 use crate::games::two_player::TwoPlayerGame;
 use crate::search::checkpoint::Checkpoint;
@@ -16,48 +17,14 @@ use crate::search::identity::layer_identity;
 use crate::search::retro2::distances::{NO_DISTANCE, read_distances};
 use crate::search::retro2::{Player, Value, open_layer};
 use crate::search::{Progress, Silent};
+use crate::table::shares::job_size_in_store;
 use crate::table::storage::file_name_for;
 use crate::table::{Backing, TwoBitTable};
-
-/// Layer tables opened read-only and checked, by file; shared between
-/// databases and threads.
-#[derive(Default)]
-pub struct TableCache {
-    values: Mutex<HashMap<PathBuf, Arc<LayerTable>>>,
-    /// A layer's distances by its values file (`None`: the store has none).
-    distances: Mutex<HashMap<PathBuf, Arc<Option<Vec<u16>>>>>,
-}
-
-impl TableCache {
-    /// The table cached for `file`, or the one `open` gives (then cached).
-    /// The lock is not held while a table is opened: checking a large file
-    /// takes a while, and other layers are answered meanwhile.
-    fn get_or_open<T>(
-        map: &Mutex<HashMap<PathBuf, Arc<T>>>,
-        file: &Path,
-        open: impl FnOnce() -> Result<T>,
-    ) -> Result<Arc<T>> {
-        let lock = || map.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(found) = lock().get(file) {
-            return Ok(found.clone());
-        }
-        let opened = Arc::new(open()?);
-        Ok(lock().entry(file.to_path_buf()).or_insert(opened).clone())
-    }
-
-    /// Layer tables held open.
-    pub fn open_tables(&self) -> usize {
-        self.values
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .len()
-    }
-}
 
 /// A solved layer's values as the store holds them: one table, or the
 /// shares of the processes of the MPI job that solved it (`mpirun … retro
 /// --store`), each read where the job's partition puts a rank.
-enum LayerTable {
+pub(super) enum LayerTable {
     Whole(TwoBitTable),
     Shares {
         partition: Partition,
@@ -94,7 +61,9 @@ pub struct Database<'a, G: TwoPlayerGame> {
 }
 
 impl<'a, G: TwoPlayerGame> Database<'a, G> {
-    /// The database of `game` (called `name` on the command line) in `dir`.
+    /// The database of `game` in store `dir`, its tables opened through
+    /// `cache`. `name` is the game's registry name, for the `retro`
+    /// command an error suggests when the store lacks a layer.
     pub fn new(game: &'a G, name: &'a str, dir: &'a Path, cache: &'a TableCache) -> Self {
         Database {
             game,
@@ -232,6 +201,9 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
         Ok(LayerTable::Shares { partition, shares })
     }
 
+    /// The position's value under perfect play: won for one side, or
+    /// drawn. Opens (and checks) its layer on first use; an error names
+    /// the `retro` run that would add a layer the store lacks.
     pub fn value(&mut self, position: &G::Position) -> Result<Value> {
         let (layer, rank) = self.game.locate(position);
         if self.layers[layer].is_none() {
@@ -261,6 +233,58 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
             .and_then(|table| table.get(rank as usize).copied())
             .filter(|&d| d != NO_DISTANCE))
     }
+
+    /// Every move from `position`, in the game's order, with the value and
+    /// distance of the position it leads to.
+    pub fn moves(&mut self, position: &G::Position) -> Result<Vec<MoveValue<G::Position>>> {
+        let mut listed = Vec::new();
+        for next in self.game.moves(position) {
+            listed.push(MoveValue {
+                name: self.game.move_name(position, &next),
+                value: self.value(&next)?,
+                distance: self.distance(&next)?,
+                position: next,
+            });
+        }
+        Ok(listed)
+    }
+
+    /// The moves a perfect player of the side to move chooses among: those
+    /// that keep the best value for it and, where the store keeps
+    /// distances, win fastest or lose slowest (so a won game ends within
+    /// its distance). Empty when the position has no move.
+    pub fn best_moves(&mut self, position: &G::Position) -> Result<Vec<MoveValue<G::Position>>> {
+        let mine = Value::win_for(self.game.side_to_move(position));
+        let score = |answer: &MoveValue<G::Position>| {
+            let distance = answer.distance;
+            if answer.value == mine {
+                (2, u16::MAX - distance.unwrap_or(u16::MAX))
+            } else if answer.value == Value::Draw {
+                (1, 0)
+            } else {
+                (0, distance.unwrap_or(u16::MAX))
+            }
+        };
+        let moves = self.moves(position)?;
+        let Some(best) = moves.iter().map(score).max() else {
+            return Ok(moves);
+        };
+        Ok(moves.into_iter().filter(|m| score(m) == best).collect())
+    }
+}
+
+/// A move and what the store says of the position it leads to.
+#[derive(Clone, Debug)]
+pub struct MoveValue<P> {
+    /// The move's name ("d4-d5", "c2-off").
+    pub name: String,
+    /// The position after the move.
+    pub position: P,
+    /// That position's value.
+    pub value: Value,
+    /// That position's distance to the end in plies, where the store keeps
+    /// distances and it has a finite one.
+    pub distance: Option<u16>,
 }
 
 /// The descriptor of a layer's values table (which names its file), as
@@ -287,11 +311,4 @@ pub fn describe<G: TwoPlayerGame>(game: &G, value: Value) -> String {
         Value::Draw => "drawn".to_string(),
         Value::Unknown => "not solved".to_string(),
     }
-}
-
-/// The database directory `query` and `play` both need.
-pub fn store_of(store: &Option<PathBuf>) -> Result<&PathBuf> {
-    store
-        .as_ref()
-        .ok_or_else(|| Error::InvalidParameter("give --store DIR".into()))
 }

@@ -1,0 +1,81 @@
+//! Reading solved stores: what every shell (`query`, `play`, the explorer
+//! `serve`, and a Python binding) asks of the tables a solving run left in
+//! a store directory. Nothing here writes a file: tables are opened
+//! read-only, each checked against its checksums in full when first opened,
+//! and one that is unfinished or damaged is refused with an error that says
+//! which run would finish it.
+//!
+//! Two kinds of store are read:
+//!
+//! - **Two-player games** (`bitsolve retro GAME --store DIR`): one table of
+//!   values per layer (two bits a position), optionally a table of
+//!   distances beside it (`--distances`). A layer an MPI job solved is held
+//!   as one share per process; [`Database`] reads the shares as one table.
+//!   A game reduced by symmetry stores one position per orbit; the game's
+//!   `locate` maps any position onto the stored one, so callers never see
+//!   the difference.
+//! - **One-player games** (`bitsolve solve GAME --store DIR`): a finished
+//!   table of depths mod 3 over the whole space, read as [`StoredDepths`]:
+//!   an optimal move sequence from any position, and so its distance.
+//!
+//! A binding's usual path:
+//!
+//! 1. Open the game by name and options through
+//!    [`crate::games::registry`] (`visit_two_player` or `visit`), which
+//!    hands a typed game to a visitor.
+//! 2. Keep one [`TableCache`] for the life of the process (or of a
+//!    server): every table opened through it stays open, so only the
+//!    first question about a layer pays for checking its file. The cache
+//!    is shared safely between threads.
+//! 3. Two-player: make a [`Database`] for the game and the store (cheap;
+//!    one per request or per thread), then ask [`Database::value`],
+//!    [`Database::distance`], [`Database::moves`] (every move and what it
+//!    leads to) or [`Database::best_moves`] (the moves a perfect player
+//!    chooses among). [`Database::missing`] says, before any question,
+//!    whether the store lacks the position's layer and which `retro` run
+//!    would add it. [`describe`] puts a value into words.
+//! 4. One-player: [`TableCache::stored_depths`] opens the store's table of
+//!    depths for a space (`None` when the store has none), whose
+//!    [`StoredDepths::solution_if_reachable`] walks to the target.
+//!
+//! Errors are [`crate::Error`]s with one line for people: a position the
+//! store cannot answer is `InvalidParameter` (the caller asked something
+//! the store does not hold); a damaged or unreadable file is `BadStore` or
+//! `Io`.
+//!
+//! ```no_run
+//! use std::path::Path;
+//! use bitsolve::database::{Database, TableCache, describe};
+//! use bitsolve::games::registry::{self, GameOptions};
+//! use bitsolve::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
+//!
+//! struct ValueOf<'a> {
+//!     position: &'a str,
+//!     cache: &'a TableCache,
+//! }
+//!
+//! impl TwoPlayerVisitor for ValueOf<'_> {
+//!     type Output = String;
+//!     fn visit<G: TwoPlayerGame>(self, game: &G) -> bitsolve::Result<String> {
+//!         let position = game.parse_position(self.position)?;
+//!         let store = Path::new("dodgem-store");
+//!         let mut database = Database::new(game, "dodgem", store, self.cache);
+//!         let value = database.value(&position)?;
+//!         Ok(describe(game, value))
+//!     }
+//! }
+//!
+//! let cache = TableCache::default();
+//! let question = ValueOf { position: "B../B../.RR:blue", cache: &cache };
+//! let answer = registry::visit_two_player("dodgem", &GameOptions::default(), question)?;
+//! println!("{answer}");
+//! # Ok::<(), bitsolve::Error>(())
+//! ```
+
+mod cache;
+mod depths;
+mod two_player;
+
+pub use cache::TableCache;
+pub use depths::StoredDepths;
+pub use two_player::{Database, MoveValue, describe, describe_with};
