@@ -363,3 +363,25 @@ fn the_command_line_solves_and_benches_on_the_gpu() {
         .collect();
     assert_eq!(backends, ["cpu", "cpu", "gpu"]);
 }
+
+#[test]
+fn small_windows_pieces_and_grids_give_the_same_values() {
+    // 8 KiB windows: the tables of FG layer 3 (80 KiB of values, 80 KiB of
+    // marks) and Dodgem 4 layer 6 span 23 and 28 bindings (lavapipe allows
+    // 32), blocks are cut into pieces of 64 words, and dispatches of more
+    // than 4 workgroups use 2-D grids.
+    let Some(device) = device(GpuOptions {
+        window_bytes: Some(8 << 10),
+        piece_words: Some(64),
+        max_workgroups_per_dimension: Some(4),
+        ..Default::default()
+    }) else {
+        return;
+    };
+    for symmetry in [false, true] {
+        let game = FoxGeese::new(false, symmetry).unwrap();
+        assert_backends_agree(&device, &game, 3, &format!("small-fg-{symmetry}"));
+    }
+    let game = Dodgem::new(4).unwrap();
+    assert_backends_agree(&device, &game, 6, "small-dodgem");
+}
