@@ -185,6 +185,30 @@ fn fox_and_geese_values_are_the_cpu_values() {
     }
 }
 
+/// The whole comparison, Fox-and-Geese layers 0..8 in every
+/// variant: minutes on lavapipe, so run on demand
+/// (`cargo test --test gpu_retro -- --ignored`).
+#[test]
+#[ignore]
+fn fox_and_geese_layers_up_to_8_are_the_cpu_values() {
+    let Some(device) = device(GpuOptions::default()) else {
+        return;
+    };
+    for symmetry in [true, false] {
+        for capture_wins in [false, true] {
+            let game = FoxGeese::new(capture_wins, symmetry).unwrap();
+            let name = format!("fg8-{capture_wins}-{symmetry}");
+            let started = std::time::Instant::now();
+            assert_backends_agree(&device, &game, 8, &name);
+            eprintln!(
+                "{}: equal ({:.0?})",
+                game.layer_descriptor(8),
+                started.elapsed()
+            );
+        }
+    }
+}
+
 #[test]
 fn dodgem_values_are_the_cpu_values() {
     let Some(device) = device(GpuOptions::default()) else {
