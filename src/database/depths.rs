@@ -42,7 +42,7 @@ impl StoredDepths {
         let target = Target::of(space)?;
         let identity = space_identity(space, KEEPING_DEPTHS, 2);
         let path = dir.join(file_name_for(&identity.descriptor));
-        if !path.exists() {
+        if !crate::table::store_file::table_exists(&path)? {
             return Ok(None);
         }
         let backing = Backing::ReadOnly(dir.to_path_buf());

@@ -163,7 +163,7 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
                 self.solve_command(layer)
             ))
         };
-        if !self.layer_file(self.game, layer).exists() {
+        if !crate::table::store_file::table_exists(&self.layer_file(self.game, layer))? {
             let Some(processes) = self.job_size(self.game, layer) else {
                 return Err(Error::InvalidParameter(self.missing_layer(layer)));
             };

@@ -184,7 +184,7 @@ impl WordStorage {
             )
         })?;
         let path = dir.join(file_name_for(&identity.descriptor));
-        if !path.exists()
+        if !store_file::table_exists(&path)?
             && let Some(file) = store_file::create(&path, &identity, words as u64, fill, progress)?
         {
             let header = store_file::read_header(&file, &path)?;
@@ -214,7 +214,7 @@ impl WordStorage {
         progress: &dyn Progress,
     ) -> Result<(Self, Option<Vec<u8>>)> {
         let path = dir.join(file_name_for(&identity.descriptor));
-        if !path.exists() {
+        if !store_file::table_exists(&path)? {
             return Err(bad(
                 &path,
                 format!("no table for '{}' in this store", identity.descriptor),

@@ -82,6 +82,44 @@ pub fn lock(file: &File, path: &Path, exclusive: bool) -> Result<()> {
     Err(Error::io(format!("cannot lock {}", path.display()), error))
 }
 
+/// Whether something is at `path` where a table file belongs: `false` when
+/// nothing is; an error when the path cannot be followed (a symbolic link
+/// loop, a directory without permission), so that it is not taken for a
+/// missing table.
+pub fn table_exists(path: &Path) -> Result<bool> {
+    path.try_exists().map_err(io_error("read", path))
+}
+
+/// Opens a table file, refusing anything that is not a regular file: a
+/// FIFO, a device or a socket named like a table would block its reader
+/// (it is opened without waiting for a writer, then refused), and a
+/// directory has no table to read.
+pub fn open_file(path: &Path, writable: bool) -> Result<File> {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let file = OpenOptions::new()
+        .read(true)
+        .write(writable)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(io_error("open", path))?;
+    let kind = file.metadata().map_err(io_error("stat", path))?.file_type();
+    if kind.is_file() {
+        return Ok(file);
+    }
+    let what = if kind.is_dir() {
+        "a directory"
+    } else if kind.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_block_device() || kind.is_char_device() {
+        "a device"
+    } else {
+        "not a regular file"
+    };
+    Err(bad(path, format!("is {what}, not a table file")))
+}
+
 pub fn read_header(file: &File, path: &Path) -> Result<Header> {
     let mut bytes = vec![0u8; HEADER_LEN];
     file.read_exact_at(&mut bytes, 0)
@@ -314,11 +352,7 @@ pub fn open_existing(
     words: u64,
     writable: bool,
 ) -> Result<(File, Header)> {
-    let file = OpenOptions::new()
-        .read(true)
-        .write(writable)
-        .open(path)
-        .map_err(io_error("open", path))?;
+    let file = open_file(path, writable)?;
     lock(&file, path, writable)?;
     let header = read_header(&file, path)?;
     if let Some(difference) = header.identity.difference(wanted) {

@@ -3,7 +3,6 @@
 //! and says what is intact and what is damaged, by file, chunk, byte range
 //! and rank range.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use memmap2::MmapOptions;
@@ -64,7 +63,7 @@ impl FileCheck {
 /// (and leftover `.bst.tmp` files) of a store directory, sorted.
 pub fn table_files(path: &Path) -> Result<Vec<PathBuf>> {
     if !path.is_dir() {
-        if !path.exists() {
+        if !store_file::table_exists(path)? {
             return Err(Error::InvalidParameter(format!(
                 "{} does not exist",
                 path.display()
@@ -108,8 +107,7 @@ pub fn check_file(path: &Path, progress: &dyn Progress) -> FileCheck {
 }
 
 fn examine(path: &Path, progress: &dyn Progress) -> Result<FileCheck> {
-    let file =
-        File::open(path).map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
+    let file = store_file::open_file(path, false)?;
     store_file::lock(&file, path, false)?;
     let header = store_file::read_header(&file, path)?;
     let identity = &header.identity;

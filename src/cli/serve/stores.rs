@@ -3,7 +3,6 @@
 //! are listed from the directory itself (a client never names a path), and
 //! tables once opened stay in a cache shared by the workers.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value as Json, json};
@@ -108,8 +107,7 @@ fn table(path: &Path) -> Json {
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
-    let header = File::open(path)
-        .map_err(|e| Error::io("cannot open", e))
+    let header = store_file::open_file(path, false)
         .and_then(|opened| store_file::read_header(&opened, path));
     let header = match header {
         Ok(header) => header,

@@ -293,7 +293,7 @@ pub fn read_distances<G: LayeredGame>(
     dir: &std::path::Path,
 ) -> Result<Option<Vec<u16>>> {
     let identity = layer_identity(game, layer, "retrograde distances", 16);
-    if !dir.join(file_name_for(&identity.descriptor)).exists() {
+    if !crate::table::store_file::table_exists(&dir.join(file_name_for(&identity.descriptor)))? {
         return Ok(None);
     }
     let (table, record) = open_table(game, layer, &Backing::ReadOnly(dir.to_path_buf()))?;

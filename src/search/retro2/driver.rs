@@ -234,10 +234,8 @@ pub fn open_solved_layer<G: LayeredGame>(
     progress: &dyn Progress,
 ) -> Result<(TwoBitTable, Option<Checkpoint>)> {
     let identity = values_identity(game, layer);
-    if !dir
-        .join(crate::table::storage::file_name_for(&identity.descriptor))
-        .exists()
-    {
+    let path = dir.join(crate::table::storage::file_name_for(&identity.descriptor));
+    if !crate::table::store_file::table_exists(&path)? {
         if let Some(processes) = crate::table::shares::job_size_in_store(dir, &identity.descriptor)
         {
             // Solved across an MPI job: the layers above are solved there too.
