@@ -8,6 +8,7 @@ use serde_json::json;
 
 use super::progress::Display;
 use crate::error::{Error, Result};
+use crate::search::Checkpoint;
 use crate::table::verify::{FileCheck, check_file, table_files};
 
 #[derive(Args, Debug)]
@@ -24,7 +25,7 @@ pub(super) fn run(args: VerifyArgs) -> Result<()> {
     let progress = Display::new(None, None);
     let mut checks: Vec<FileCheck> = Vec::with_capacity(files.len());
     for file in &files {
-        let check = check_file(file, &progress);
+        let check = unfinished(check_file(file, &progress));
         progress.finish();
         if !args.json {
             print_check(&check);
@@ -43,9 +44,39 @@ pub(super) fn run(args: VerifyArgs) -> Result<()> {
     } else {
         Err(Error::BadStore {
             path: args.path,
-            reason: format!("{bad} of {} table file(s) are not intact", checks.len()),
+            reason: format!(
+                "{bad} of {} table file(s) are not intact and complete",
+                checks.len()
+            ),
         })
     }
+}
+
+/// An intact table whose run has not finished (its progress record is not
+/// complete, or there is none: no layer was ever recorded) is not a result
+/// to rely on: it reads as "incomplete", never as intact.
+fn unfinished(mut check: FileCheck) -> FileCheck {
+    if !check.intact() {
+        return check;
+    }
+    let problem = if check.progress.is_empty() {
+        "its run never recorded any progress (it stopped before its first checkpoint); run that search again with this store".to_string()
+    } else {
+        match Checkpoint::decode(&check.progress) {
+            Ok(checkpoint) if checkpoint.complete => return check,
+            Ok(checkpoint) => format!(
+                "its run has not finished ({} recorded); run that search again with this store to finish it",
+                match checkpoint.last_completed {
+                    Some(last) => format!("up to step {last}"),
+                    None => "nothing".into(),
+                }
+            ),
+            Err(reason) => format!("its progress record is unreadable: {reason}"),
+        }
+    };
+    check.status = "incomplete";
+    check.problem = Some(problem);
+    check
 }
 
 fn print_check(check: &FileCheck) {

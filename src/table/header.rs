@@ -15,7 +15,7 @@
 //! | 36..40 | descriptor length |
 //! | 40..44 | definition length |
 //! | 48..56 | identity hash (xxh3 of version, bits, states, definition) |
-//! | 56..64 | xxh3 of the checksum trailer (when sealed) |
+//! | 56..64 | xxh3 of the checksum trailer (the checksums of the last record) |
 //! | 64.. | descriptor, then definition, then progress length and record |
 //! | last 8 | xxh3 of everything before it |
 
@@ -129,7 +129,8 @@ pub enum Seal {
     /// The checksums were written after the body's last change.
     Sealed,
     /// A run was writing the body (and may have been stopped meanwhile):
-    /// the checksums may be stale.
+    /// the body may differ from the checksums, which are those of its last
+    /// record.
     Writing,
 }
 
@@ -139,7 +140,8 @@ pub struct Header {
     pub identity: TableIdentity,
     pub seal: Seal,
     pub chunk_words: u64,
-    /// xxh3 of the checksum trailer, valid when sealed.
+    /// xxh3 of the checksum trailer on disk, whose checksums are those of
+    /// the body as of the last record or seal.
     pub trailer_hash: u64,
     pub progress: Vec<u8>,
 }

@@ -2,11 +2,22 @@
 //! header that lets a later run reopen the table and resume.
 //!
 //! File layout: a fixed [`HEADER_LEN`]-byte header, then the packed words
-//! (little-endian u64). The header holds the table's identity and a
-//! progress record whose meaning belongs to the algorithm that wrote it
-//! (`crate::search::checkpoint`). It is written with positioned writes to
-//! the file, never through the mapping, after the mapping has been flushed:
-//! a record on disk therefore never claims work whose bits are not there.
+//! (little-endian u64), then a checksum per chunk of words. The header holds
+//! the table's identity and a progress record whose meaning belongs to the
+//! algorithm that wrote it (`crate::search::checkpoint`). It is written with
+//! positioned writes to the file, never through the mapping, after the
+//! words have reached the file: a record on disk therefore never claims work
+//! whose bits are not there.
+//!
+//! Every record also writes the checksums of the body as recorded (one hash
+//! pass per record), so a resume never builds on bytes nothing vouches for:
+//! a reopened table whose body no longer matches its last record's
+//! checksums is repaired where the difference is provably the run's own
+//! (chunks that were still untouched at the record are cleared again) and
+//! otherwise starts afresh, saying so. A writer keeps the table in memory
+//! when the system has room for it (see [`WordStorage::stage`]); its file
+//! then changes only while a record is written, and between records it is
+//! sealed.
 
 use std::fs::{self, File};
 use std::os::unix::fs::FileExt;
@@ -18,7 +29,10 @@ use std::sync::atomic::Ordering::Relaxed;
 use memmap2::{MmapMut, MmapOptions, UncheckedAdvice};
 use rayon::prelude::*;
 
-use super::checksums::{chunk_checksums, encode_trailer, trailer_hash};
+use super::checksums::{
+    chunk_checksums, chunk_words_range, decode_trailer, encode_trailer, trailer_hash,
+    uniform_checksums,
+};
 pub use super::header::{
     FORMAT_VERSION, HEADER_LEN, Header, MAX_PROGRESS_BYTES, Seal, TableIdentity, file_name_for,
 };
@@ -83,8 +97,11 @@ struct StoreFile {
     /// ever written to the file.
     writable: bool,
     chunk_words: u64,
-    /// The header as last written.
+    /// The header as last written, and the checksums of the trailer on disk
+    /// (those of the body as of the last record or seal). Locked in this
+    /// order.
     header: Mutex<Header>,
+    sums: Mutex<Vec<u64>>,
 }
 
 enum Memory {
@@ -146,7 +163,7 @@ impl WordStorage {
                 }
                 Ok((Self::anonymous(identity, words, fill)?, None))
             }
-            Backing::Directory(dir) => Self::mapped(dir, identity, words, fill, progress),
+            Backing::Directory(dir) => Self::mapped(dir, identity, words, fill, progress, true),
             Backing::ReadOnly(dir) => Self::read_only(dir, identity, words, progress),
         }
     }
@@ -175,6 +192,7 @@ impl WordStorage {
         words: usize,
         fill: u64,
         progress: &dyn Progress,
+        stage: bool,
     ) -> Result<(Self, Option<Vec<u8>>)> {
         super::header::check_fits(&identity).map_err(Error::InvalidParameter)?;
         fs::create_dir_all(dir).map_err(|e| {
@@ -188,23 +206,113 @@ impl WordStorage {
             && let Some(file) = store_file::create(&path, &identity, words as u64, fill, progress)?
         {
             let header = store_file::read_header(&file, &path)?;
-            let storage = Self::map_file(file, path, header, identity, words, true)?;
+            let mut storage = Self::map_file(file, path, header, identity, words, true)?;
+            if stage {
+                storage.stage_if_room(progress)?;
+            }
             return Ok((storage, None));
         }
         let (file, header) = store_file::open_existing(&path, &identity, words as u64, true)?;
         let record = header.progress.clone();
-        let storage = Self::map_file(file, path, header, identity, words, true)?;
-        match storage.examine(progress)? {
-            BodyVerdict::Unsealed => progress.note(&format!(
-                "{} was being written when its last run stopped: its checksums cannot vouch for the table, which resumes from its last checkpoint",
-                storage.path().expect("a file").display()
-            )),
+        let mut storage = Self::map_file(file, path, header, identity, words, true)?;
+        let record = match storage.examine(progress)? {
+            BodyVerdict::Unsealed => storage.check_unsealed(fill, record, progress)?,
             verdict => {
                 let StoreFile { path, header, .. } = storage.store_file().expect("a file");
-                store_file::require_intact(path, &header.lock().expect("header"), &verdict)?
+                store_file::require_intact(path, &header.lock().expect("header"), &verdict)?;
+                Some(record)
             }
+        };
+        if stage {
+            storage.stage_if_room(progress)?;
         }
-        Ok((storage, Some(record)))
+        Ok((storage, record))
+    }
+
+    /// A writer's table in memory when the system has room for it, so that
+    /// its file changes only while a record is written (see
+    /// [`stage`](Self::stage)); otherwise it stays in its mapped file, and a
+    /// resume after a stop may have to start it afresh (its body changes
+    /// between records, where no checksum vouches for it).
+    fn stage_if_room(&mut self, progress: &dyn Progress) -> Result<()> {
+        let needed = self.len as u64 * 8;
+        // Room for the table and as much again for the rest of the run.
+        if available_memory().is_some_and(|available| needed > available / 2) {
+            progress.note(&format!(
+                "{} is larger than half the memory available: it is worked on in its mapped file, and a run stopped between checkpoints may have to start it again",
+                self.identity.descriptor
+            ));
+            return Ok(());
+        }
+        self.stage()
+    }
+
+    /// A reopened table whose last run stopped while writing it: the body
+    /// is checked against the checksums of its last record. Chunks that
+    /// differ but were untouched (all `fill`) at the record hold only work
+    /// done after it and are cleared again; any other difference means
+    /// nothing vouches for the body, and the table starts afresh. Returns
+    /// the record to resume from (`None`: from the start).
+    fn check_unsealed(
+        &self,
+        fill: u64,
+        record: Vec<u8>,
+        progress: &dyn Progress,
+    ) -> Result<Option<Vec<u8>>> {
+        let store = self.store_file().expect("a file");
+        let name = store.path.display();
+        let header = store.header.lock().expect("header").clone();
+        let verdict =
+            store_file::check_body(&store.file, &store.path, &header, self.body(), progress)?;
+        let changed = match verdict {
+            BodyVerdict::Intact => {
+                progress.note(&format!(
+                    "{name}: its last run stopped while writing it; the body matches the checksums of its last checkpoint, which it resumes from"
+                ));
+                return Ok(Some(record));
+            }
+            BodyVerdict::Damaged(chunks) => chunks,
+            BodyVerdict::TrailerDamaged | BodyVerdict::Unsealed => {
+                self.start_afresh(fill)?;
+                progress.note(&format!(
+                    "{name}: its last run stopped while writing it, and the checksums of its last checkpoint are unreadable: nothing vouches for the table, which starts afresh"
+                ));
+                return Ok(None);
+            }
+        };
+        let recorded = store.sums.lock().expect("sums").clone();
+        let pristine = uniform_checksums(fill, self.len as u64, store.chunk_words);
+        if changed
+            .iter()
+            .all(|&c| recorded[c as usize] == pristine[c as usize])
+        {
+            for &chunk in &changed {
+                let range = chunk_words_range(chunk, self.len as u64, store.chunk_words);
+                self.words()[range.start as usize..range.end as usize]
+                    .iter()
+                    .for_each(|word| word.store(fill, Relaxed));
+            }
+            progress.note(&format!(
+                "{name}: its last run stopped while writing it; {} chunk(s) changed after its last checkpoint had been untouched at it and are cleared again; the rest matches that checkpoint, which it resumes from",
+                changed.len()
+            ));
+            return Ok(Some(record));
+        }
+        self.start_afresh(fill)?;
+        progress.note(&format!(
+            "{name}: its last run stopped while writing it, and {} chunk(s) differ from the checksums of its last checkpoint: nothing vouches for them, so the table starts afresh",
+            changed.len()
+        ));
+        Ok(None)
+    }
+
+    /// Sets every word to `fill` and records that, with an empty progress
+    /// record: the table is as new.
+    fn start_afresh(&self, fill: u64) -> Result<()> {
+        self.words()
+            .par_chunks(1 << 16)
+            .for_each(|chunk| chunk.iter().for_each(|word| word.store(fill, Relaxed)));
+        self.commit(Some(&[]), true)
     }
 
     fn read_only(
@@ -243,6 +351,8 @@ impl WordStorage {
         words: usize,
         writable: bool,
     ) -> Result<Self> {
+        let layout = Layout::new(words as u64, header.chunk_words);
+        let sums = decode_trailer(&store_file::read_trailer(&file, &path, layout)?);
         let len = HEADER_LEN + words * 8;
         let options = {
             let mut options = MmapOptions::new();
@@ -267,6 +377,7 @@ impl WordStorage {
                 writable,
                 chunk_words: header.chunk_words,
                 header: Mutex::new(header),
+                sums: Mutex::new(sums),
             }),
             base,
             len: words,
@@ -321,26 +432,6 @@ impl WordStorage {
         self.base = work.as_mut_ptr() as *const AtomicU64;
         self.memory = Memory::Staged { work, store };
         Ok(())
-    }
-
-    /// Makes the file hold the words as they are now: flushes a mapping,
-    /// or writes a staged table's words to it, and syncs.
-    fn write_back(&self, store: &StoreFile) -> Result<()> {
-        let write_error = |e| Error::io(format!("cannot write {}", store.path.display()), e);
-        match &self.memory {
-            Memory::Staged { .. } => {
-                self.body()
-                    .par_chunks(STAGE_IO_BYTES)
-                    .enumerate()
-                    .try_for_each(|(i, part)| {
-                        let offset = HEADER_LEN + i * STAGE_IO_BYTES;
-                        store.file.write_all_at(part, offset as u64)
-                    })
-                    .map_err(write_error)?;
-                store.file.sync_data().map_err(write_error)
-            }
-            _ => store.map.flush().map_err(write_error),
-        }
     }
 
     /// The body's bytes, as mapped.
@@ -434,13 +525,17 @@ impl WordStorage {
     }
 
     /// Announces in the header, before the run changes the body, that the
-    /// body's checksums no longer vouch for it. Every run that writes a
-    /// reopened or fresh table calls this first; [`seal`](Self::seal) (or
-    /// dropping the table) makes them vouch again.
+    /// body may differ from its checksums. Every run that writes a reopened
+    /// or fresh table calls this first; [`seal`](Self::seal) (or dropping
+    /// the table) makes them vouch again. A staged table's file changes only
+    /// while a record is written, which says so itself: nothing to announce.
     pub fn begin_writing(&self) -> Result<()> {
         let Some(store) = self.writable_file() else {
             return Ok(());
         };
+        if let Memory::Staged { .. } = self.memory {
+            return Ok(());
+        }
         let mut header = store.header.lock().expect("header");
         if header.seal == Seal::Writing {
             return Ok(());
@@ -449,57 +544,100 @@ impl WordStorage {
         store_file::write_header(&store.file, &store.path, &header)
     }
 
-    /// Writes the words of a file-backed table through to its file (a
-    /// no-op on the heap), so they survive the process.
+    /// Writes the words of a file-backed table through to its file, with
+    /// their checksums (a no-op on the heap), so they survive the process.
+    /// The progress record stays as it was.
     pub fn flush(&self) -> Result<()> {
-        match self.writable_file() {
-            Some(store) => self.write_back(store),
-            None => Ok(()),
-        }
+        self.commit(None, false)
     }
 
-    /// Records progress: flushes the words to the file, then writes and syncs
+    /// Records progress: the words and their checksums reach the file, then
     /// the header with `progress`. A heap table has nowhere to record it and
     /// ignores the call.
     pub fn record_progress(&self, progress: &[u8]) -> Result<()> {
-        let Some(store) = self.writable_file() else {
-            return Ok(());
-        };
         if progress.len() > MAX_PROGRESS_BYTES {
             return Err(Error::Unsupported(format!(
                 "a progress record of {} bytes does not fit a table header ({MAX_PROGRESS_BYTES} at most)",
                 progress.len()
             )));
         }
-        self.write_back(store)?;
-        let mut header = store.header.lock().expect("header");
-        header.progress = progress.to_vec();
-        store_file::write_header(&store.file, &store.path, &header)
+        self.commit(Some(progress), false)
     }
 
-    /// Makes the checksums vouch for the body again: flushes the words,
-    /// writes a checksum for every chunk and then a header that says so.
-    /// Whatever state the body is in, the header's progress record never
-    /// claims more than the body holds, so a sealed table is always safe to
-    /// resume.
+    /// Makes the checksums vouch for the body again: the words and their
+    /// checksums reach the file, then a header that says so. Whatever state
+    /// the body is in, the header's progress record never claims more than
+    /// the body holds, so a sealed table is always safe to resume.
     pub fn seal(&self) -> Result<()> {
+        if let Some(store) = self.writable_file()
+            && store.header.lock().expect("header").seal == Seal::Sealed
+            && !matches!(self.memory, Memory::Staged { .. })
+        {
+            return Ok(());
+        }
+        self.commit(None, true)
+    }
+
+    /// Writes the body, its checksums and a header holding `progress` (the
+    /// last one when `None`). Order on disk, each step synced before the
+    /// next: the header says "being written" while body bytes change; the
+    /// body; the checksum trailer; the header with the trailer's hash. A
+    /// stop anywhere leaves either a header whose checksums vouch for the
+    /// body as recorded, or one that says the body may differ from them.
+    ///
+    /// A staged table writes only the chunks whose checksum changed since
+    /// the last record, and is sealed afterwards (its file does not change
+    /// until the next record). A mapped table's pages are flushed; it stays
+    /// "being written" unless `seal`, since the run goes on changing it.
+    fn commit(&self, progress: Option<&[u8]>, seal: bool) -> Result<()> {
         let Some(store) = self.writable_file() else {
             return Ok(());
         };
-        let mut header = store.header.lock().expect("header");
-        if header.seal == Seal::Sealed {
-            return Ok(());
-        }
         let write_error = |e| Error::io(format!("cannot write {}", store.path.display()), e);
-        self.write_back(store)?;
-        let trailer = encode_trailer(&chunk_checksums(self.body(), store.chunk_words, &|_| {}));
-        let layout = Layout::new(self.len as u64, store.chunk_words);
-        store
-            .file
-            .write_all_at(&trailer, layout.body_end())
-            .map_err(write_error)?;
-        header.trailer_hash = trailer_hash(&trailer);
-        header.seal = Seal::Sealed;
+        let mut header = store.header.lock().expect("header");
+        let mut recorded = store.sums.lock().expect("sums");
+        let staged = matches!(self.memory, Memory::Staged { .. });
+        let sums = chunk_checksums(self.body(), store.chunk_words, &|_| {});
+        let changed: Vec<usize> = (0..sums.len())
+            .filter(|&c| sums[c] != recorded[c])
+            .collect();
+        if !changed.is_empty() && header.seal == Seal::Sealed {
+            header.seal = Seal::Writing;
+            store_file::write_header(&store.file, &store.path, &header)?;
+        }
+        if staged {
+            let chunk_bytes = store.chunk_words as usize * 8;
+            changed
+                .par_iter()
+                .try_for_each(|&chunk| {
+                    let start = chunk * chunk_bytes;
+                    let end = (start + chunk_bytes).min(self.len * 8);
+                    store
+                        .file
+                        .write_all_at(&self.body()[start..end], (HEADER_LEN + start) as u64)
+                })
+                .and_then(|_| store.file.sync_data())
+                .map_err(write_error)?;
+        } else {
+            store.map.flush().map_err(write_error)?;
+        }
+        if !changed.is_empty() {
+            let trailer = encode_trailer(&sums);
+            let layout = Layout::new(self.len as u64, store.chunk_words);
+            store
+                .file
+                .write_all_at(&trailer, layout.body_end())
+                .and_then(|_| store.file.sync_data())
+                .map_err(write_error)?;
+            header.trailer_hash = trailer_hash(&trailer);
+            *recorded = sums;
+        }
+        if let Some(progress) = progress {
+            header.progress = progress.to_vec();
+        }
+        if staged || seal {
+            header.seal = Seal::Sealed;
+        }
         store_file::write_header(&store.file, &store.path, &header)
     }
 }
@@ -667,6 +805,99 @@ mod tests {
             storage.words()[8].store(9, Relaxed);
         }
         assert_eq!(fs::read(&path).unwrap(), before);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Ends a run as a kill would: the file is neither flushed nor sealed
+    /// (its lock is released, as the kernel would at exit).
+    fn kill(storage: WordStorage) {
+        use std::os::unix::io::AsRawFd;
+        let fd = storage.store_file().unwrap().file.as_raw_fd();
+        // SAFETY: flock on a descriptor the storage owns.
+        unsafe { libc::flock(fd, libc::LOCK_UN) };
+        std::mem::forget(storage);
+    }
+
+    const CHUNK: usize = super::super::checksums::CHUNK_WORDS as usize;
+
+    /// A table of three checksum chunks in its mapped file (not staged, as
+    /// a table larger than half the memory is worked on).
+    fn open_mapped(dir: &Path) -> (WordStorage, Option<Vec<u8>>) {
+        let identity = TableIdentity {
+            states: 3 * CHUNK as u64 * 32,
+            ..identity()
+        };
+        WordStorage::mapped(dir, identity, 3 * CHUNK, 0, &Silent, false).unwrap()
+    }
+
+    #[test]
+    fn a_mapped_table_changed_after_its_record_resumes_only_where_the_checksums_vouch() {
+        let dir = scratch_dir("mapped-resume");
+        let read = |storage: &WordStorage, word: usize| storage.words()[word].load(Relaxed);
+        // Work after the record landed only in a chunk that was untouched at
+        // it: that chunk is cleared again and the run resumes from its record.
+        let (storage, _) = open_mapped(&dir);
+        storage.begin_writing().unwrap();
+        storage.words()[5].store(1, Relaxed);
+        storage.record_progress(&[1]).unwrap();
+        storage.words()[CHUNK + 3].store(2, Relaxed);
+        kill(storage);
+        let (storage, record) = open_mapped(&dir);
+        assert_eq!(record, Some(vec![1]));
+        assert_eq!((read(&storage, 5), read(&storage, CHUNK + 3)), (1, 0));
+
+        // Work after the record changed a chunk that held recorded work:
+        // nothing tells it from damage, so the table starts afresh.
+        storage.begin_writing().unwrap();
+        storage.words()[6].store(3, Relaxed);
+        kill(storage);
+        let (storage, record) = open_mapped(&dir);
+        assert_eq!(record, None);
+        assert!(storage.words().iter().all(|w| w.load(Relaxed) == 0));
+        let header = storage.store_file().unwrap().header.lock().unwrap().clone();
+        assert_eq!(
+            (header.seal, header.progress.is_empty()),
+            (Seal::Sealed, true)
+        );
+        drop(storage);
+
+        // Damage to an unsealed file is found the same way.
+        let (storage, _) = open_mapped(&dir);
+        storage.begin_writing().unwrap();
+        storage.words()[7].store(4, Relaxed);
+        storage.record_progress(&[2]).unwrap();
+        kill(storage);
+        let path = fs::read_dir(&dir).unwrap().next().unwrap().unwrap().path();
+        let mut bytes = fs::read(&path).unwrap();
+        bytes[HEADER_LEN + 7 * 8] ^= 0xff;
+        fs::write(&path, &bytes).unwrap();
+        let (storage, record) = open_mapped(&dir);
+        assert_eq!((record, read(&storage, 7)), (None, 0));
+        drop(storage);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_staged_table_killed_between_records_reopens_sealed_as_recorded() {
+        let dir = scratch_dir("staged-kill");
+        let backing = Backing::Directory(dir.clone());
+        let open = || WordStorage::open(&backing, identity(), 63, 7, 63, &Silent).unwrap();
+        let (storage, _) = open();
+        storage.begin_writing().unwrap();
+        storage.words()[5].store(1, Relaxed);
+        storage.record_progress(&[1]).unwrap();
+        storage.words()[6].store(2, Relaxed);
+        kill(storage);
+        let path = dir.join(file_name_for(&identity().descriptor));
+        assert_eq!(fs::read(&path).unwrap()[32], 1, "sealed between records");
+        let (storage, record) = open();
+        assert_eq!(record, Some(vec![1]));
+        let words: Vec<u64> = storage.words()[5..7]
+            .iter()
+            .map(|w| w.load(Relaxed))
+            .collect();
+        assert_eq!(words, [1, 7]);
+        drop(storage);
         fs::remove_dir_all(&dir).unwrap();
     }
 

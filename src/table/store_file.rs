@@ -169,6 +169,18 @@ pub fn examine_body(
     if header.seal == Seal::Writing {
         return Ok(BodyVerdict::Unsealed);
     }
+    check_body(file, path, header, body, progress)
+}
+
+/// Checks `body` against the file's trailer whatever the seal says (for an
+/// unsealed table: whether it is still as its last record left it).
+pub fn check_body(
+    file: &File,
+    path: &Path,
+    header: &Header,
+    body: &[u8],
+    progress: &dyn Progress,
+) -> Result<BodyVerdict> {
     let layout = Layout::new(body.len() as u64 / 8, header.chunk_words);
     let trailer = read_trailer(file, path, layout)?;
     if trailer_hash(&trailer) != header.trailer_hash {

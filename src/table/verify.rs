@@ -28,8 +28,10 @@ pub struct DamagedChunk {
 pub struct FileCheck {
     pub path: PathBuf,
     /// "intact", "damaged", "unsealed" (a run stopped while writing it),
+    /// "misplaced" (an intact table under another table's file name),
     /// "unreadable" or "leftover" (a temporary file of a creation that
-    /// never finished).
+    /// never finished). The command line adds "incomplete" (intact, but
+    /// its run has not finished), which takes reading the progress record.
     pub status: &'static str,
     pub descriptor: Option<String>,
     pub states: Option<u64>,
@@ -38,6 +40,10 @@ pub struct FileCheck {
     pub damaged: Vec<DamagedChunk>,
     /// Why the file is not intact, for people.
     pub problem: Option<String>,
+    /// The progress record its header holds (its meaning belongs to the
+    /// algorithm that wrote it).
+    #[serde(skip)]
+    pub progress: Vec<u8>,
 }
 
 impl FileCheck {
@@ -55,6 +61,7 @@ impl FileCheck {
             chunks: None,
             damaged: Vec::new(),
             problem: Some(problem),
+            progress: Vec::new(),
         }
     }
 }
@@ -123,6 +130,7 @@ fn examine(path: &Path, progress: &dyn Progress) -> Result<FileCheck> {
         chunks: Some(layout.chunks()),
         damaged: Vec::new(),
         problem: None,
+        progress: header.progress.clone(),
     };
     if len != layout.file_len() {
         check.status = "damaged";
@@ -141,7 +149,17 @@ fn examine(path: &Path, progress: &dyn Progress) -> Result<FileCheck> {
     }
     .map_err(|e| Error::io(format!("cannot map {}", path.display()), e))?;
     match store_file::examine_body(&file, path, &header, &map, progress)? {
-        BodyVerdict::Intact => {}
+        BodyVerdict::Intact => {
+            let expected = super::header::file_name_for(&identity.descriptor);
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            if name != expected {
+                check.status = "misplaced";
+                check.problem = Some(format!(
+                    "holds '{}', whose file is named {expected}: it was renamed or swapped with another table (rename it back)",
+                    identity.descriptor
+                ));
+            }
+        }
         BodyVerdict::Unsealed => {
             check.status = "unsealed";
             check.problem = Some(
