@@ -374,18 +374,28 @@ impl FoxGeese {
         let mut fox = None;
         let mut geese = 0u64;
         for (cell, symbol) in symbols.into_iter().enumerate() {
-            match symbol {
-                'F' | 'f' if fox.is_none() => fox = Some(cell),
-                'g' | 'G' | 'o' => geese |= 1 << cell,
-                '.' => {}
-                other => {
-                    return Err(Error::InvalidParameter(format!(
-                        "{} at {}: expected one 'F', 'g' or '.'",
-                        quoted(&other.to_string()),
-                        self.board.cell_name(cell)
-                    )));
+            // Exactly the symbols `draw` and `position_text` write: a
+            // position read back is the one shown, never a look-alike.
+            let wrong = match symbol {
+                'F' if fox.is_none() => {
+                    fox = Some(cell);
+                    continue;
                 }
-            }
+                'g' => {
+                    geese |= 1 << cell;
+                    continue;
+                }
+                '.' => continue,
+                'F' => "a second fox (a position has one)",
+                'f' => "the fox is written 'F'",
+                'G' | 'o' => "a goose is written 'g'",
+                _ => "expected 'F' (the fox), 'g' (a goose) or '.' (empty)",
+            };
+            return Err(Error::InvalidParameter(format!(
+                "{} at {}: {wrong}",
+                quoted(&symbol.to_string()),
+                self.board.cell_name(cell)
+            )));
         }
         let fox =
             fox.ok_or_else(|| Error::InvalidParameter("the position has no fox 'F'".into()))?;
