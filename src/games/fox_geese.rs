@@ -1,6 +1,7 @@
 //! Fox-and-Geese on the 33-point cross (sections 5, 6.1, 7.2 and 8.1 of
-//! `002_f83af64931234a7c.txt`, Table 7), as a [`LayeredGame`] for two-bit
-//! retrograde analysis.
+//! Edelkamp et al., *Solving Games in Parallel with Linear-Time Perfect Hash
+//! Functions* (TZI report 52, Bremen, 2009), Table 7), as a [`LayeredGame`]
+//! for two-bit retrograde analysis.
 //!
 //! The board is the English Peg Solitaire board. Lines run orthogonally
 //! everywhere and diagonally through the points whose row + column is even
