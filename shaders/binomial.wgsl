@@ -1,5 +1,7 @@
 // Binomial rank and unrank of n-bit vectors with k ones (Algorithms 8 and 9
-// of 002_f83af64931234a7c.txt), as src/hash/binomial.rs, over 64-bit masks.
+// of Edelkamp et al., "Solving Games in Parallel with Linear-Time Perfect Hash
+// Functions" (TZI report 52, Bremen, 2009)), as src/hash/binomial.rs, over
+// 64-bit masks.
 // Needs: `tables` and const BINOMIAL_AT, where tables[BINOMIAL_AT + 65 n + k]
 // holds C(n, k) saturated at 2^32 - 1. Every term a rank adds is at most the
 // rank, and a saturated term is only ever compared with a rank below it, so

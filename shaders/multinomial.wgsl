@@ -1,7 +1,8 @@
 // Multinomial rank and unrank of vectors over c colours with fixed colour
-// counts (Algorithms 10 and 11 of 002_f83af64931234a7c.txt generalised, as
-// src/hash/multinomial.rs). Ranks are 64-bit (vec2<u32>): 31 cells coloured
-// 15/15/1 already give 4.8e9 arrangements.
+// counts (Algorithms 10 and 11 of Edelkamp et al., "Solving Games in Parallel
+// with Linear-Time Perfect Hash Functions" (TZI report 52, Bremen, 2009)
+// generalised, as src/hash/multinomial.rs). Ranks are 64-bit (vec2<u32>): 31
+// cells coloured 15/15/1 already give 4.8e9 arrangements.
 // Needs: `tables` and consts MULTINOMIAL_COLOURS, MULTINOMIAL_CELLS,
 // MULTINOMIAL_FULL_INDEX, MULTINOMIAL_STRIDES_AT (one stride per colour) and
 // MULTINOMIAL_PREFIX_AT (per count vector and colour, the 64-bit sum of the

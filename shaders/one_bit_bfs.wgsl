@@ -1,10 +1,11 @@
-// One-bit BFS (Algorithms 3 and 7 of 002_f83af64931234a7c.txt) and one-bit
-// reachability (Algorithm 2) with the table resident on the device: one bit
-// per state, 32 to a u32 word. The host drives the layers (which blocks a
-// pass scans, the population counts of Theorem 3); these kernels run one
-// pass over the words of one block (or a piece of it; see pass.wgsl).
-// Needs the game's `expand(block, local)`, which calls `successor` and
-// `rank_preserving_successor`.
+// One-bit BFS (Algorithms 3 and 7 of Edelkamp et al., "Solving Games in
+// Parallel with Linear-Time Perfect Hash Functions" (TZI report 52, Bremen,
+// 2009)) and one-bit reachability (Algorithm 2) with the table resident on the
+// device: one bit per state, 32 to a u32 word. The host drives the layers
+// (which blocks a pass scans, the population counts of Theorem 3); these
+// kernels run one pass over the words of one block (or a piece of it; see
+// pass.wgsl). Needs the game's `expand(block, local)`, which calls `successor`
+// and `rank_preserving_successor`.
 
 struct Params {
     block: u32,

@@ -1,5 +1,7 @@
 // Myrvold–Ruskey rank and unrank of permutations of 0..n
-// (Algorithms 5 and 6 of 002_f83af64931234a7c.txt), as src/hash/permutation.rs.
+// (Algorithms 5 and 6 of Edelkamp et al., "Solving Games in Parallel with
+// Linear-Time Perfect Hash Functions" (TZI report 52, Bremen, 2009)), as
+// src/hash/permutation.rs.
 // Needs: const PERM_CAP (array capacity, at least n). Ranks are u32: the
 // kernels run on blocks of at most 2^32 - 1 states (n <= 12, or n <= 13
 // folded).

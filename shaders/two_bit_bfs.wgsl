@@ -1,6 +1,7 @@
 // Two-bit breadth-first search with the table resident on the device
-// (Algorithm 1 of 002_f83af64931234a7c.txt, with the cell values of
-// src/search/two_bit_bfs.rs: 3 unseen, 0 closed, 1 and 2 alternating as
+// (Algorithm 1 of Edelkamp et al., "Solving Games in Parallel with Linear-Time
+// Perfect Hash Functions" (TZI report 52, Bremen, 2009), with the cell values
+// of src/search/two_bit_bfs.rs: 3 unseen, 0 closed, 1 and 2 alternating as
 // frontier and next layer). Section 6.2 of the paper keeps the table on the
 // host and ships index and successor lists across the bus every layer; here
 // one kernel scans the table words, unranks, expands, ranks and marks the

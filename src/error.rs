@@ -65,6 +65,29 @@ fn gib(bytes: u64) -> f64 {
     bytes as f64 / (1u64 << 30) as f64
 }
 
+/// Why a write failed with EFBIG: the process's file size limit when one is
+/// set (`ulimit -f`; `main` ignores SIGXFSZ so that the write fails instead
+/// of killing the run), else the largest file the file system holds.
+fn file_too_large() -> String {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the struct we own.
+    let known = unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, &mut limit) } == 0;
+    if known && limit.rlim_cur != libc::RLIM_INFINITY {
+        let bytes = limit.rlim_cur as f64;
+        let size = match limit.rlim_cur {
+            0..0x10_0000 => format!("{:.0} KiB", bytes / 1024.0),
+            0x10_0000..0x4000_0000 => format!("{:.1} MiB", bytes / (1u64 << 20) as f64),
+            _ => format!("{:.2} GiB", gib(limit.rlim_cur)),
+        };
+        format!("the file size limit of {size} (ulimit -f) was reached")
+    } else {
+        "the file is larger than its file system allows".to_string()
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -104,6 +127,10 @@ impl fmt::Display for Error {
                     )?;
                 }
                 Ok(())
+            }
+            // Told like a full disk: what ran out, then the system's words.
+            Error::Io { context, source } if source.raw_os_error() == Some(libc::EFBIG) => {
+                write!(f, "{context}: {}: {source}", file_too_large())
             }
             Error::Io { context, source } => write!(f, "{context}: {source}"),
             Error::BadStore { path, reason } => {
@@ -159,6 +186,20 @@ mod tests {
             what: "the table".into(),
         };
         assert!(!unknown.to_string().contains("0.00 GiB"), "{unknown}");
+    }
+
+    #[test]
+    fn a_file_too_large_says_which_limit() {
+        let error = Error::io(
+            "cannot write t.bst",
+            io::Error::from_raw_os_error(libc::EFBIG),
+        );
+        let text = error.to_string();
+        assert!(text.starts_with("cannot write t.bst: "), "{text}");
+        assert!(
+            text.contains("file size limit") || text.contains("file system allows"),
+            "{text}"
+        );
     }
 
     #[test]

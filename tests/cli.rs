@@ -1211,3 +1211,172 @@ fn a_table_refused_under_an_address_space_limit_blames_the_limit() {
     assert!(stderr.contains("ulimit -v"), "{stderr}");
     assert!(!stderr.contains("but only"), "{stderr}");
 }
+
+/// `bitsolve args` with `variable=value` in its environment, killed after
+/// 60 s (a run that starts tens of thousands of threads never ends).
+fn bitsolve_with_env(args: &[&str], variable: &str, value: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
+        .args(args)
+        .env(variable, value)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn rayon_num_threads_is_held_to_the_limit_of_threads() {
+    let args = ["bfs", "pancake", "--n", "4"];
+    // Just over the limit first: before the limit held here, it ran.
+    for (variable, value) in [
+        ("RAYON_NUM_THREADS", "1025"),
+        ("RAYON_NUM_THREADS", "100000"),
+        ("RAYON_RS_NUM_CPUS", "100000"),
+    ] {
+        let output = bitsolve_with_env(&args, variable, value);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{variable}={value} ran");
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{variable}={value}: {stderr}"
+        );
+        assert!(output.stdout.is_empty(), "{variable}={value} printed");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "{variable}={value} is more than the 1024 a run may use"
+            )),
+            "{stderr}"
+        );
+    }
+    // The same words as for --threads.
+    assert_clear_error(
+        &["bfs", "pancake", "--n", "4", "--threads", "1025"],
+        "--threads 1025 is more than the 1024 a run may use",
+    );
+    // Within the limit, or not a number (rayon ignores it): the run goes on.
+    for value in ["2", "0", "many"] {
+        let output = bitsolve_with_env(&args, "RAYON_NUM_THREADS", value);
+        assert!(output.status.success(), "RAYON_NUM_THREADS={value}");
+    }
+}
+
+#[test]
+fn retro_with_no_geese_is_refused_like_an_empty_range() {
+    assert_clear_error(
+        &["retro", "fox-geese", "--geese", "0"],
+        "layers run from 1 to 32 geese, got --geese 0",
+    );
+    assert_clear_error(
+        &["retro", "fox-geese", "--layers", "0..0"],
+        "layers run from 1 to 32 geese, got 0..0",
+    );
+    assert_clear_error(
+        &["retro", "fox-geese", "--geese", "33"],
+        "layers run from 1 to 32 geese, got --geese 33",
+    );
+}
+
+#[test]
+fn fox_and_geese_positions_take_only_the_symbols_shown() {
+    let query = |position: &str, expected: &str| {
+        assert_clear_error(
+            &[
+                "query",
+                "fox-geese",
+                "--store",
+                "/nonexistent",
+                "--position",
+                position,
+            ],
+            expected,
+        )
+    };
+    query(
+        "F.. ... ...F... ....... ....... ... ...:fox",
+        "'F' at d3: a second fox (a position has one)",
+    );
+    query(
+        "f.. ... ....... ....... ....... ... ...:fox",
+        "'f' at c1: the fox is written 'F'",
+    );
+    query(
+        "Fg. G.. ....... ....... ....... ... ...:fox",
+        "'G' at c2: a goose is written 'g'",
+    );
+    query(
+        "Fg. o.. ....... ....... ....... ... ...:fox",
+        "'o' at c2: a goose is written 'g'",
+    );
+    query(
+        "Fx. ... ....... ....... ....... ... ...:fox",
+        "'x' at d1: expected 'F' (the fox), 'g' (a goose) or '.' (empty)",
+    );
+}
+
+#[test]
+fn a_store_given_as_a_file_is_refused_naming_its_directory() {
+    let dir = scratch("store-file");
+    let store = dir.to_str().unwrap();
+    json_of(&bitsolve(&[
+        "retro",
+        "fox-geese",
+        "--geese",
+        "1",
+        "--store",
+        store,
+        "--json",
+    ]));
+    let table = dir.join("fox-geese-g-1-retrograde-values.bst");
+    assert!(table.is_file());
+    let table = table.to_str().unwrap();
+    let position = "Fg. ... ....... ....... ....... ... ...:fox";
+    // The store itself answers.
+    json_of(&bitsolve(&[
+        "query",
+        "fox-geese",
+        "--store",
+        store,
+        "--position",
+        position,
+        "--json",
+    ]));
+    for args in [
+        vec![
+            "query",
+            "fox-geese",
+            "--store",
+            table,
+            "--position",
+            position,
+        ],
+        vec!["play", "fox-geese", "--store", table, "--side", "fox"],
+    ] {
+        let error = assert_clear_error_text(&args);
+        assert!(error.contains(&format!("'{table}' is a file")), "{error}");
+        assert!(error.contains(&format!("--store '{store}'")), "{error}");
+        assert!(!error.contains("run: bitsolve retro"), "{error}");
+    }
+    // Another file: no table, so no directory to suggest.
+    let other = dir.join("notes.txt");
+    std::fs::write(&other, "not a store").unwrap();
+    let error = assert_clear_error_text(&[
+        "query",
+        "fox-geese",
+        "--store",
+        other.to_str().unwrap(),
+        "--position",
+        position,
+    ]);
+    assert!(error.contains("--store names the directory"), "{error}");
+    assert!(error.contains("is a file"), "{error}");
+    assert!(!error.contains("run: bitsolve retro"), "{error}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

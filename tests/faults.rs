@@ -395,6 +395,51 @@ fn a_full_disk_is_a_clear_error_and_leaves_earlier_layers_verifiable() {
 }
 
 #[test]
+fn a_file_size_limit_set_in_a_shell_is_a_clear_error_not_a_signal() {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    // Layers 0..=3 of Fox-and-Geese fit in 500 KiB each, layer 4 does not.
+    let dir = scratch("ulimit-f");
+    let script = format!(
+        "ulimit -f 1000; exec '{}' retro fox-geese --geese 4 --store '{}'",
+        env!("CARGO_BIN_EXE_bitsolve"),
+        dir.display()
+    );
+    let mut command = Command::new("sh");
+    command.args(["-c", &script]);
+    // SAFETY: only async-signal-safe calls between fork and exec. SIGXFSZ
+    // gets its default action (death) whatever this test process has:
+    // bitsolve itself must be the one that ignores it.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGXFSZ, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let output = command.output().unwrap();
+    assert_eq!(
+        output.status.signal(),
+        None,
+        "killed by a signal: {:?}",
+        output.status
+    );
+    let stderr = assert_refused(&output, "a run past ulimit -f");
+    assert!(
+        stderr.contains("fox-geese-g-4") && stderr.contains("file size limit"),
+        "{stderr}"
+    );
+    let leftovers: Vec<String> = store_files(&dir)
+        .into_iter()
+        .map(|(name, _)| name)
+        .filter(|name| !name.ends_with(".bst"))
+        .collect();
+    assert!(leftovers.is_empty(), "left behind: {leftovers:?}");
+    let verified = bitsolve(&["verify", &dir.display().to_string()]);
+    assert_success(&verified, "verify of the layers written before the limit");
+    eprintln!("faults: ulimit -f refused cleanly: {stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_second_writer_is_refused_while_the_first_runs() {
     let dir = scratch("two-writers");
     let path = dir.display().to_string();

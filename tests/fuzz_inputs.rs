@@ -476,7 +476,7 @@ fn fox_geese_and_positional_positions_parse_soundly() {
     let board = tic_tac_toe(3, 3, 3, true).unwrap();
     let board_seeds = vec!["X.O\n...\n...\n".to_string(), ".........".to_string()];
     let strategy = prop_oneof![
-        text_inputs(fox_seeds, "Fg.o :foxgeese/", 60).prop_map(|t| (true, t)),
+        text_inputs(fox_seeds, "Fg.oG :foxgeese/", 60).prop_map(|t| (true, t)),
         text_inputs(board_seeds, "XO.xobw- \n", 20).prop_map(|t| (false, t)),
     ];
     fuzz(
@@ -487,6 +487,16 @@ fn fox_geese_and_positional_positions_parse_soundly() {
             if is_fox_geese {
                 match fox_geese.parse(&text) {
                     Ok(state) => {
+                        // Only the symbols positions are shown with: no
+                        // lowercase fox, capital goose or 'o'.
+                        let (points, _) = text.rsplit_once(':').unwrap();
+                        prop_assert!(
+                            points
+                                .chars()
+                                .all(|c| "Fg. /".contains(c) || c.is_whitespace()),
+                            "{:?}",
+                            text
+                        );
                         let geese = state.geese.count_ones() as usize;
                         prop_assert!(geese <= fox_geese.max_geese());
                         prop_assert!(state.geese >> state.fox & 1 == 0, "{:?}", text);

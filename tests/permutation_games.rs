@@ -1,5 +1,6 @@
-//! Published numbers for the permutation games of `002_f83af64931234a7c.txt`
-//! (section 4, Tables 1-3) and the pancake numbers.
+//! Published numbers for the permutation games of Edelkamp et al., *Solving
+//! Games in Parallel with Linear-Time Perfect Hash Functions* (TZI report 52,
+//! Bremen, 2009), section 4 and Tables 1-3, and the pancake numbers.
 
 mod common;
 

@@ -1,5 +1,7 @@
-//! Published numbers for the selection games of `002_f83af64931234a7c.txt`
-//! (section 7.2, Tables 4-6): Peg Solitaire, Fore and Aft, Frogs-and-Toads.
+//! Published numbers for the selection games of Edelkamp et al., *Solving
+//! Games in Parallel with Linear-Time Perfect Hash Functions* (TZI report 52,
+//! Bremen, 2009), section 7.2 and Tables 4-6: Peg Solitaire, Fore and Aft,
+//! Frogs-and-Toads.
 
 mod common;
 

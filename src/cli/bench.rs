@@ -2,7 +2,8 @@
 //! BFS or reachability; or the retrograde analysis of a two-player game)
 //! on one CPU core, on all CPU cores and on the GPU; checks the layers are
 //! identical and prints the times side by side, in the manner of Tables
-//! 1-3 of `002_f83af64931234a7c.txt`.
+//! 1-3 of Edelkamp et al., *Solving Games in Parallel with Linear-Time Perfect
+//! Hash Functions* (TZI report 52, Bremen, 2009).
 
 use std::time::Instant;
 

@@ -212,6 +212,7 @@ impl Command {
 /// Runs `command`; only `bfs` and `retro` run across the processes of an
 /// MPI job.
 fn run(command: Command, job: &mpi_job::Job) -> Result<()> {
+    threads_from_environment()?;
     if !matches!(command, Command::Bfs(_) | Command::Retro(_)) {
         job.refuse_distributed(command.name())?;
     }
@@ -307,6 +308,31 @@ fn refuse_layer_flags(algo: AlgorithmArg, flags: &[(&str, bool)]) -> Result<()> 
 /// Most worker threads a run may ask for: far beyond any machine's cores, far
 /// below the thousands of OS threads that would stall the start of a run.
 const MAX_THREADS: usize = 1024;
+
+/// Refuses a thread count from the environment above [`MAX_THREADS`], as
+/// `--threads` is refused: rayon reads `RAYON_NUM_THREADS` (or the older
+/// `RAYON_RS_NUM_CPUS`) for a pool built without a count, and for its global
+/// pool even when `--threads` is given. Checked for every command, since any
+/// of them may start the global pool.
+fn threads_from_environment() -> Result<()> {
+    // rayon's own reading: the first of the two that is a number (0 for
+    // all cores); a value that is no number is ignored.
+    for variable in ["RAYON_NUM_THREADS", "RAYON_RS_NUM_CPUS"] {
+        let Some(threads) = std::env::var(variable)
+            .ok()
+            .and_then(|value| value.parse::<usize>().ok())
+        else {
+            continue;
+        };
+        if threads > MAX_THREADS {
+            return Err(Error::InvalidParameter(format!(
+                "{variable}={threads} is more than the {MAX_THREADS} a run may use"
+            )));
+        }
+        return Ok(());
+    }
+    Ok(())
+}
 
 /// A rayon pool of the requested size.
 fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {

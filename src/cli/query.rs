@@ -3,7 +3,7 @@
 //! player in the terminal. Written once for every [`TwoPlayerGame`].
 
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde_json::json;
@@ -11,7 +11,7 @@ use serde_json::json;
 use super::games::TwoPlayerSpec;
 use super::progress::Display;
 use crate::database::{Database, TableCache, describe, describe_with};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 use crate::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
 use crate::search::retro2::Player;
 
@@ -199,9 +199,37 @@ impl TwoPlayerVisitor for Play<'_> {
     }
 }
 
-/// The database directory `query` and `play` both need.
+/// The database directory `query` and `play` both need. A path that is
+/// there but no directory is refused here: the database would look for
+/// layer files under it and end up suggesting a `retro` run into it.
 fn store_of(store: &Option<PathBuf>) -> Result<&PathBuf> {
-    store
+    let dir = store
         .as_ref()
-        .ok_or_else(|| Error::InvalidParameter("give --store DIR".into()))
+        .ok_or_else(|| Error::InvalidParameter("give --store DIR".into()))?;
+    match std::fs::metadata(dir) {
+        Ok(metadata) if !metadata.is_dir() => Err(not_a_store(dir, metadata.is_file())),
+        _ => Ok(dir),
+    }
+}
+
+/// Why `path`, which exists and is no directory, is not a store: a table
+/// file's directory is the store to give.
+fn not_a_store(path: &Path, is_file: bool) -> Error {
+    let shown = quoted(&path.display().to_string());
+    let what = if is_file { "a file" } else { "not a directory" };
+    let mut message = format!(
+        "--store names the directory that 'bitsolve retro --store' wrote, and {shown} is {what}"
+    );
+    let is_table = path.extension().is_some_and(|extension| extension == "bst");
+    if is_file && is_table {
+        let parent = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        message.push_str(&format!(
+            " (a table file; its store is its directory: --store {})",
+            quoted(&parent.display().to_string())
+        ));
+    }
+    Error::InvalidParameter(message)
 }

@@ -107,9 +107,17 @@ fn layer_range<G: TwoPlayerGame>(args: &RetroArgs, game: &G) -> Result<RangeIncl
             )));
         }
     };
-    if first > max || last > max || (first == 0 && args.layers.is_some()) {
+    // --geese 0 asks for the empty range 1..0: refused as --layers 0..0 is,
+    // not run as a search of nothing.
+    let from_geese = args.layers.is_none() && args.geese.is_some();
+    if first > max || last > max || (first == 0 && args.layers.is_some()) || last < first {
+        let given = if from_geese {
+            format!("--geese {last}")
+        } else {
+            format!("{first}..{last}")
+        };
         return Err(Error::InvalidParameter(format!(
-            "layers run from 1 to {}, got {first}..{last}",
+            "layers run from 1 to {}, got {given}",
             game.layer_name(max)
         )));
     }

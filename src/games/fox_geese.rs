@@ -1,6 +1,7 @@
 //! Fox-and-Geese on the 33-point cross (sections 5, 6.1, 7.2 and 8.1 of
-//! `002_f83af64931234a7c.txt`, Table 7), as a [`LayeredGame`] for two-bit
-//! retrograde analysis.
+//! Edelkamp et al., *Solving Games in Parallel with Linear-Time Perfect Hash
+//! Functions* (TZI report 52, Bremen, 2009), Table 7), as a [`LayeredGame`]
+//! for two-bit retrograde analysis.
 //!
 //! The board is the English Peg Solitaire board. Lines run orthogonally
 //! everywhere and diagonally through the points whose row + column is even
@@ -374,18 +375,28 @@ impl FoxGeese {
         let mut fox = None;
         let mut geese = 0u64;
         for (cell, symbol) in symbols.into_iter().enumerate() {
-            match symbol {
-                'F' | 'f' if fox.is_none() => fox = Some(cell),
-                'g' | 'G' | 'o' => geese |= 1 << cell,
-                '.' => {}
-                other => {
-                    return Err(Error::InvalidParameter(format!(
-                        "{} at {}: expected one 'F', 'g' or '.'",
-                        quoted(&other.to_string()),
-                        self.board.cell_name(cell)
-                    )));
+            // Exactly the symbols `draw` and `position_text` write: a
+            // position read back is the one shown, never a look-alike.
+            let wrong = match symbol {
+                'F' if fox.is_none() => {
+                    fox = Some(cell);
+                    continue;
                 }
-            }
+                'g' => {
+                    geese |= 1 << cell;
+                    continue;
+                }
+                '.' => continue,
+                'F' => "a second fox (a position has one)",
+                'f' => "the fox is written 'F'",
+                'G' | 'o' => "a goose is written 'g'",
+                _ => "expected 'F' (the fox), 'g' (a goose) or '.' (empty)",
+            };
+            return Err(Error::InvalidParameter(format!(
+                "{} at {}: {wrong}",
+                quoted(&symbol.to_string()),
+                self.board.cell_name(cell)
+            )));
         }
         let fox =
             fox.ok_or_else(|| Error::InvalidParameter("the position has no fox 'F'".into()))?;

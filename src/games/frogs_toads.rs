@@ -1,5 +1,7 @@
 //! Frogs-and-Toads, and Sam Loyd's Fore and Aft as its k = 3 case
-//! (sections 5, 6.1 and 7.2 of `002_f83af64931234a7c.txt`, Tables 5 and 6).
+//! (sections 5, 6.1 and 7.2 of Edelkamp et al., *Solving Games in Parallel
+//! with Linear-Time Perfect Hash Functions* (TZI report 52, Bremen, 2009),
+//! Tables 5 and 6).
 //!
 //! The board is two k x k squares at opposite corners of a (2k-1)^2 grid,
 //! overlapping in the centre cell: 2k^2 - 1 cells, k^2 - 1 black and k^2 - 1

@@ -1,5 +1,6 @@
 //! The n-Pancake problem and its burned variant (section 4.4 of
-//! `002_f83af64931234a7c.txt`).
+//! Edelkamp et al., *Solving Games in Parallel with Linear-Time Perfect Hash
+//! Functions* (TZI report 52, Bremen, 2009)).
 //!
 //! A state is a stack, position 0 on top; a move flips the top k pancakes.
 //! The plain problem has the n! stacks ranked by the prefix Lehmer code

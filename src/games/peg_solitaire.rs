@@ -1,5 +1,6 @@
 //! Peg Solitaire on any board (sections 5 and 7.2 of
-//! `002_f83af64931234a7c.txt`, Table 4).
+//! Edelkamp et al., *Solving Games in Parallel with Linear-Time Perfect Hash
+//! Functions* (TZI report 52, Bremen, 2009), Table 4).
 //!
 //! A position is the set of cells holding pegs, a u64 mask. A move jumps a
 //! peg orthogonally over a neighbouring peg into the empty cell beyond and

@@ -13,8 +13,9 @@
 //! the corner's U/D sticker lies on the position's U/D face, 1 or 2 when it
 //! lies one or two facets clockwise from there. Turns keep the twists' sum a
 //! multiple of 3 (a single corner cannot be twisted, section 8.4.1 of
-//! `002_f83af64931234a7c.txt`), and every permutation with every such twist
-//! pattern is reachable: 7! x 3^6 = 3,674,160 states.
+//! Edelkamp et al., *Solving Games in Parallel with Linear-Time Perfect Hash
+//! Functions* (TZI report 52, Bremen, 2009)), and every permutation with every
+//! such twist pattern is reachable: 7! x 3^6 = 3,674,160 states.
 //!
 //! The rank is `rank_mr(corners) * 729 + twists of positions 0..6 in base 3`
 //! (position 0's digit the most significant); position 6's twist follows
@@ -23,7 +24,7 @@
 //! The rules are data: [`QUARTER_TURNS`] gives each face's clockwise quarter
 //! turn as a 4-cycle of positions with the twist each moving corner gains;
 //! the metric's moves ([`PocketCube::moves`]) are powers of those, and the
-//! CPU expansion and the GPU kernel (`shaders/pocket_cube.wgsl`) both apply
+//! CPU expansion and the GPU kernel (`src/games/pocket_cube.wgsl`) both apply
 //! that one table.
 
 use super::permutation_state::parse_numbers;

@@ -1,4 +1,6 @@
-//! The w x h sliding-tile puzzle (section 4.2 of `002_f83af64931234a7c.txt`).
+//! The w x h sliding-tile puzzle (section 4.2 of Edelkamp et al., *Solving
+//! Games in Parallel with Linear-Time Perfect Hash Functions* (TZI report 52,
+//! Bremen, 2009)).
 //!
 //! Cells are numbered row by row. A state is the blank's cell plus the
 //! order of the w*h-1 tiles read row by row skipping the blank. Moving the

@@ -1,4 +1,6 @@
-//! The (n, k) Top-Spin puzzle (section 4.3 of `002_f83af64931234a7c.txt`).
+//! The (n, k) Top-Spin puzzle (section 4.3 of Edelkamp et al., *Solving Games
+//! in Parallel with Linear-Time Perfect Hash Functions* (TZI report 52,
+//! Bremen, 2009)).
 //!
 //! n tokens sit on a ring; a twist at position i reverses the k tokens at
 //! positions i..i+k-1 (cyclically), so there are n twists. Rotations of the

@@ -1,5 +1,6 @@
 //! Ranking of n-bit vectors with exactly k ones onto `0..C(n,k)`
-//! (Algorithms 8 and 9 of `002_f83af64931234a7c.txt`).
+//! (Algorithms 8 and 9 of Edelkamp et al., *Solving Games in Parallel with
+//! Linear-Time Perfect Hash Functions* (TZI report 52, Bremen, 2009)).
 //!
 //! A vector is a `u64` bit mask, bit i = cell i, so n is at most 64. Every
 //! binomial with n <= 64 fits a u64 (the largest, C(64,32), is about 1.8e18),

@@ -1,6 +1,8 @@
 //! Ranking of vectors over c colours with fixed colour counts onto
 //! `0..n!/(c_0! c_1! ... c_{c-1}!)`: Algorithms 10 and 11 of
-//! `002_f83af64931234a7c.txt`, generalised from three colours to any c >= 2.
+//! Edelkamp et al., *Solving Games in Parallel with Linear-Time Perfect Hash
+//! Functions* (TZI report 52, Bremen, 2009), generalised from three colours to
+//! any c >= 2.
 //!
 //! Walking the cells from the top, a cell of colour v adds, for every colour
 //! u < v, the number of ways to complete the lower cells had the cell held u

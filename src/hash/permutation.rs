@@ -2,10 +2,11 @@
 //!
 //! The fast ordering is Myrvold and Ruskey's (their `rank1`/`unrank1`),
 //! written without recursion as in Algorithms 5 and 6 of
-//! `002_f83af64931234a7c.txt`; unranking yields the permutation's parity on
-//! the fly (Theorem 6), and the folded variant maps one parity class onto
-//! `0..n!/2` (Theorem 7). The lexicographic ordering (Definition 11,
-//! Theorem 5) is kept as a baseline for benchmarks.
+//! Edelkamp et al., *Solving Games in Parallel with Linear-Time Perfect Hash
+//! Functions* (TZI report 52, Bremen, 2009); unranking yields the
+//! permutation's parity on the fly (Theorem 6), and the folded variant maps
+//! one parity class onto `0..n!/2` (Theorem 7). The lexicographic ordering
+//! (Definition 11, Theorem 5) is kept as a baseline for benchmarks.
 //!
 //! Permutations are slices of `u8`; `n` is at most [`MAX_PERMUTATION_LEN`]
 //! so that `n!` fits a u64 rank.

@@ -68,10 +68,11 @@ pub fn unrank(rank: u64, perm: &mut [u8]) {
 }
 
 /// The folded rank (the n!/2 fold of Theorem 7 in
-/// `002_f83af64931234a7c.txt`, for this code): the digits count
-/// inversions, so a permutation's parity is that of its digit sum; within
-/// one parity class digit `c_1` (weight 1) follows from the others, and
-/// `rank / 2` numbers the class as `0..n!/2`. Needs n >= 2.
+/// Edelkamp et al., *Solving Games in Parallel with Linear-Time Perfect Hash
+/// Functions* (TZI report 52, Bremen, 2009), for this code): the digits count
+/// inversions, so a permutation's parity is that of its digit sum; within one
+/// parity class digit `c_1` (weight 1) follows from the others, and `rank / 2`
+/// numbers the class as `0..n!/2`. Needs n >= 2.
 #[inline]
 pub fn rank_folded(perm: &[u8]) -> u64 {
     rank(perm) >> 1

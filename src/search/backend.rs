@@ -82,8 +82,9 @@ pub trait Backend: Sync {
     ) -> Result<Opened<Box<dyn OneBitPasses + 'a>>>;
 }
 
-/// The passes of the two-bit BFS (Algorithm 1 of `002_f83af64931234a7c.txt`)
-/// over a table of 2-bit cells.
+/// The passes of the two-bit BFS (Algorithm 1 of Edelkamp et al., *Solving
+/// Games in Parallel with Linear-Time Perfect Hash Functions* (TZI report 52,
+/// Bremen, 2009)) over a table of 2-bit cells.
 pub trait TwoBitPasses {
     /// The store the driver's checkpoints go to.
     fn storage(&self) -> &WordStorage;

@@ -1,7 +1,9 @@
 //! Bit-state searches over any [`Space`]: two-bit BFS (Algorithm 1), one-bit
 //! reachability (Algorithm 2) and one-bit BFS (Algorithms 3 and 7) of
-//! `002_f83af64931234a7c.txt`, one driver each, on any [`Backend`]; and the
-//! two-bit retrograde analysis of two-player games ([`retro2`]).
+//! Edelkamp et al., *Solving Games in Parallel with Linear-Time Perfect Hash
+//! Functions* (TZI report 52, Bremen, 2009), one driver each, on any
+//! [`Backend`]; and the two-bit retrograde analysis of two-player games
+//! ([`retro2`]).
 //!
 //! A driver knows no game and no device: it runs passes through the
 //! backend's [`backend`] traits and gives the same counts on every backend

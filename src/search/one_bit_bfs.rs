@@ -1,6 +1,7 @@
 //! One-bit breadth-first search for spaces with a move-alternation property
-//! on their blocks (Algorithm 3 of `002_f83af64931234a7c.txt`, and its
-//! partitioned form for the sliding-tile puzzle, Algorithm 7).
+//! on their blocks (Algorithm 3 of Edelkamp et al., *Solving Games in Parallel
+//! with Linear-Time Perfect Hash Functions* (TZI report 52, Bremen, 2009), and
+//! its partitioned form for the sliding-tile puzzle, Algorithm 7).
 //!
 //! Pass p expands every set bit of the blocks whose residue is p mod the
 //! layering's modulus; the successors land in blocks of residue p+1. With

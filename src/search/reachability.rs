@@ -1,5 +1,6 @@
-//! One-bit reachability (Algorithm 2 of `002_f83af64931234a7c.txt`), on any
-//! [`Backend`].
+//! One-bit reachability (Algorithm 2 of Edelkamp et al., *Solving Games in
+//! Parallel with Linear-Time Perfect Hash Functions* (TZI report 52, Bremen,
+//! 2009)), on any [`Backend`].
 //!
 //! Scans expand every set bit until a scan sets nothing new. A successor
 //! with a higher rank than its parent is usually reached later in the same

@@ -1,7 +1,8 @@
 //! Optimal solutions of one-player games: a shortest move sequence from any
 //! position, read off a finished table of depths mod 3
 //! ([`two_bit_bfs_keeping_depths`], Algorithm 1 of
-//! `002_f83af64931234a7c.txt` as printed).
+//! Edelkamp et al., *Solving Games in Parallel with Linear-Time Perfect Hash
+//! Functions* (TZI report 52, Bremen, 2009) as printed).
 //!
 //! A state at depth d has every neighbour at depth d-1, d or d+1 when each
 //! move can be undone; those residues mod 3 differ, so a successor holding

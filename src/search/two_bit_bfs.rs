@@ -1,5 +1,6 @@
-//! Two-bit breadth-first search (Algorithm 1 of `002_f83af64931234a7c.txt`),
-//! on any [`Backend`].
+//! Two-bit breadth-first search (Algorithm 1 of Edelkamp et al., *Solving
+//! Games in Parallel with Linear-Time Perfect Hash Functions* (TZI report 52,
+//! Bremen, 2009)), on any [`Backend`].
 //!
 //! Cell values: 3 = unseen, 0 = closed (expanded), and 1 / 2 alternate as
 //! "frontier" and "next layer". Algorithm 1 as printed stores depth mod 3 and

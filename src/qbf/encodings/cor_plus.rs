@@ -1,7 +1,8 @@
-//! The Corrective+ encoding (COR+) of `003_261b398537aa00ed.txt`, section
-//! 3.2, clauses (1)-(13), with the extensions of section 3.3 (initial
-//! positions are removed beforehand, first-move symmetry breaking). It
-//! handles any turn order and maker-maker games.
+//! The Corrective+ encoding (COR+) of Mayer-Eichberger and Saffidine,
+//! *Positional Games and QBF: A Polished Encoding* (arXiv:2005.05098, 2021),
+//! section 3.2, clauses (1)-(13), with the extensions of section 3.3 (initial
+//! positions are removed beforehand, first-move symmetry breaking). It handles
+//! any turn order and maker-maker games.
 
 use crate::games::positional::Side;
 use crate::qbf::builder::Builder;

@@ -1,8 +1,9 @@
-//! The explicit-board encodings of `001_3c7375cb7bca0d82.txt` (the
-//! implicit-goals paper): boards kept after Black's moves only, moves
-//! encoded in binary (section 3.1, equations (1)-(6)), with three goals:
-//! EA, explicit winning sets (7)-(9); EN, a witness path in the neighbour
-//! graph (10)-(14); ET, no White path in the transversal game (15)-(18).
+//! The explicit-board encodings of Shaik, Mayer-Eichberger, van de Pol and
+//! Saffidine, *Implicit State and Goals in QBF Encodings for Positional Games*
+//! (arXiv:2301.07345, 2023): boards kept after Black's moves only, moves
+//! encoded in binary (section 3.1, equations (1)-(6)), with three goals: EA,
+//! explicit winning sets (7)-(9); EN, a witness path in the neighbour graph
+//! (10)-(14); ET, no White path in the transversal game (15)-(18).
 //! Maker-breaker, Black first and last.
 
 use crate::qbf::builder::{Builder, spell};

@@ -1,5 +1,12 @@
 //! Every encoding of a bounded positional-game question into QBF, one
-//! module each, behind one enum that knows where each applies.
+//! module each, behind one enum that knows where each applies. Sources: the
+//! COR+ encoding of Mayer-Eichberger and Saffidine, *Positional Games and QBF:
+//! A Polished Encoding* (arXiv:2005.05098, 2021); the explicit-board, lifted
+//! and stateless encodings of Shaik, Mayer-Eichberger, van de Pol and
+//! Saffidine, *Implicit State and Goals in QBF Encodings for Positional Games*
+//! (arXiv:2301.07345, 2023), whose sections the variants cite; the pairing
+//! encoding of Boucher and Villemaire, *Quantified Boolean Solving for
+//! Achievement Games* (KI 2021, LNAI 12873).
 
 pub mod cor_plus;
 pub mod explicit_board;
@@ -14,10 +21,11 @@ use crate::error::{Error, Result};
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Encoding {
-    /// Corrective+ (seed 003): any game, any turn order, maker-maker too.
+    /// Corrective+ (Mayer-Eichberger and Saffidine 2021): any game, any turn
+    /// order, maker-maker too.
     #[value(name = "cor+")]
     CorPlus,
-    /// Explicit board, explicit sets (seed 001, section 3.1).
+    /// Explicit board, explicit sets (Shaik et al. 2023, section 3.1).
     Ea,
     /// Explicit board, neighbour-based path goal (section 4.2).
     En,
@@ -31,7 +39,8 @@ pub enum Encoding {
     Sa,
     /// Stateless, neighbour-based goal (section 4.4), QCIR.
     Sn,
-    /// Pair paving of a blocking strategy (seed 004): true when Black cannot win.
+    /// Pair paving of a blocking strategy (Boucher and Villemaire 2021): true
+    /// when Black cannot win.
     Pairing,
 }
 

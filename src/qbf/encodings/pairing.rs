@@ -1,13 +1,14 @@
-//! The pairing encoding of `004_5f81d47c4b0b4005.txt`, section 5,
-//! constraints (10)-(35): a play of k moves in which White (existential)
-//! may stop the game and pave the free cells with pairs so that every
-//! black winning set holds a white stone or a whole pair. It is true
-//! exactly when White has such a pair-paving blocking strategy, so it
-//! answers the opposite question: true means Black cannot win (the game
-//! played to the end, maker-breaker); false with k = all cells means Black
-//! wins. Black's moves are universal and binary, White's are chosen by
-//! the ladder encoding; the paper's target shapes at positions are here
-//! Black's winning sets, so any positional game with explicit sets works.
+//! The pairing encoding of Boucher and Villemaire, *Quantified Boolean Solving
+//! for Achievement Games* (KI 2021, LNAI 12873), section 5, constraints
+//! (10)-(35): a play of k moves in which White (existential) may stop the game
+//! and pave the free cells with pairs so that every black winning set holds a
+//! white stone or a whole pair. It is true exactly when White has such a
+//! pair-paving blocking strategy, so it answers the opposite question: true
+//! means Black cannot win (the game played to the end, maker-breaker); false
+//! with k = all cells means Black wins. Black's moves are universal and
+//! binary, White's are chosen by the ladder encoding; the paper's target
+//! shapes at positions are here Black's winning sets, so any positional game
+//! with explicit sets works.
 
 use crate::qbf::builder::{Builder, spell};
 use crate::qbf::formula::{Cnf, Quantifier::*};

@@ -1,11 +1,12 @@
 //! The lifted (LA, LN) and stateless (SA, SN) encodings of
-//! `001_3c7375cb7bca0d82.txt`, sections 3.2, 3.3, 4.3 and 4.4, as QCIR
-//! circuits. Moves and witness cells are bit vectors. The lifted encodings
-//! check every move on one universal symbolic cell P (Definitions 5-7);
-//! the stateless ones only compare moves (Definition 8). Goals: explicit
-//! sets (LA, SA: G_win), or a witness path in the neighbour graph with
-//! stutter steps on the end border (LN, SN: Definition 9). Maker-breaker,
-//! Black first and last.
+//! Shaik, Mayer-Eichberger, van de Pol and Saffidine, *Implicit State and
+//! Goals in QBF Encodings for Positional Games* (arXiv:2301.07345, 2023),
+//! sections 3.2, 3.3, 4.3 and 4.4, as QCIR circuits. Moves and witness cells
+//! are bit vectors. The lifted encodings check every move on one universal
+//! symbolic cell P (Definitions 5-7); the stateless ones only compare moves
+//! (Definition 8). Goals: explicit sets (LA, SA: G_win), or a witness path in
+//! the neighbour graph with stutter steps on the end border (LN, SN:
+//! Definition 9). Maker-breaker, Black first and last.
 
 use crate::qbf::builder::Builder;
 use crate::qbf::formula::{Circuit, Quantifier::*};

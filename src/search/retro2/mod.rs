@@ -1,6 +1,7 @@
 //! Two-bit retrograde analysis for two-player zero-sum games in layers
-//! (Algorithm 4 and Theorem 4 of `002_f83af64931234a7c.txt`, extended with
-//! draws and a game-specific value for positions never decided).
+//! (Algorithm 4 and Theorem 4 of Edelkamp et al., *Solving Games in Parallel
+//! with Linear-Time Perfect Hash Functions* (TZI report 52, Bremen, 2009),
+//! extended with draws and a game-specific value for positions never decided).
 //!
 //! A game's positions fall into layers (Fox-and-Geese: the number of geese;
 //! tic-tac-toe: stones on the board) such that every move stays in its
