@@ -210,3 +210,133 @@ fn damage_before_a_retrograde_resume_is_refused_or_recomputed_exactly() {
     eprintln!("retro: {tally:?}");
     assert!(tally.refused > 0 && tally.recomputed > 0, "{tally:?}");
 }
+
+/// Runs `args`, failing the test if it is still running after `limit`
+/// (a reader blocked on a FIFO would never end).
+fn bitsolve_within(args: &[&str], limit: Duration) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            panic!("{args:?} still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn one_error_line(output: &Output) -> String {
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    assert!(!output.status.success(), "{stderr}");
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("bitsolve: error"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{stderr}");
+    errors[0].to_string()
+}
+
+#[test]
+fn a_fifo_directory_or_link_loop_named_like_a_table_is_refused_without_blocking() {
+    let dir = scratch("not-files");
+    let store = dir.display().to_string();
+    let solved = bitsolve(&["retro", "fox-geese", "--layers", "1..5", "--store", &store]);
+    assert!(solved.status.success());
+    let table = dir.join("fox-geese-g-5-retrograde-values.bst");
+    std::fs::remove_file(&table).unwrap();
+    let position = format!("Fggggg{}:fox", ".".repeat(27));
+    let query = [
+        "query",
+        "fox-geese",
+        "--store",
+        &store,
+        "--position",
+        &position,
+    ];
+    let limit = Duration::from_secs(30);
+    let replacements: [(&str, &dyn Fn(&Path)); 3] = [
+        ("a FIFO", &|path| {
+            let name = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+            // SAFETY: mkfifo with a valid C string.
+            assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
+        }),
+        ("a directory", &|path| std::fs::create_dir(path).unwrap()),
+        ("Too many levels of symbolic links", &|path| {
+            std::os::unix::fs::symlink(path.file_name().unwrap(), path).unwrap()
+        }),
+    ];
+    for (what, replace) in replacements {
+        replace(&table);
+        let error = one_error_line(&bitsolve_within(&query, limit));
+        assert!(error.contains(what), "{what}: {error}");
+        let verified = bitsolve_within(&["verify", &store], limit);
+        let stdout = String::from_utf8_lossy(&verified.stdout).to_string();
+        assert!(!verified.status.success());
+        assert!(
+            stdout.contains("unreadable") && stdout.contains(what),
+            "{what}: {stdout}"
+        );
+        // A resume of the range refuses it too, instead of taking it for a
+        // missing layer and writing past it.
+        let resumed = bitsolve_within(
+            &["retro", "fox-geese", "--layers", "1..5", "--store", &store],
+            limit,
+        );
+        assert!(one_error_line(&resumed).contains(what));
+        if table.is_dir() && !table.is_symlink() {
+            std::fs::remove_dir(&table).unwrap();
+        } else {
+            std::fs::remove_file(&table).unwrap();
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn verify_names_swapped_tables_misplaced_and_unfinished_ones_incomplete() {
+    let dir = scratch("verify");
+    let store = dir.display().to_string();
+    let solved = bitsolve(&["retro", "fox-geese", "--layers", "1..5", "--store", &store]);
+    assert!(solved.status.success());
+    let layer = |g: u32| dir.join(format!("fox-geese-g-{g}-retrograde-values.bst"));
+    let swap = dir.join("swap");
+    std::fs::rename(layer(4), &swap).unwrap();
+    std::fs::rename(layer(5), layer(4)).unwrap();
+    std::fs::rename(&swap, layer(5)).unwrap();
+    let verified = bitsolve(&["verify", &store]);
+    let stdout = String::from_utf8_lossy(&verified.stdout).to_string();
+    assert!(!verified.status.success());
+    let misplaced: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("misplaced"))
+        .collect();
+    assert_eq!(misplaced.len(), 2, "{stdout}");
+    assert!(misplaced[0].contains("g-4") && misplaced[0].contains("'fox-geese g=5"));
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // A BFS stopped before it finished (here at --max-depth) left a sealed,
+    // intact table that is not a result.
+    let stopped = bitsolve(&[
+        "bfs",
+        "pancake",
+        "--n",
+        "8",
+        "--max-depth",
+        "3",
+        "--store",
+        &store,
+    ]);
+    assert!(stopped.status.success());
+    let verified = bitsolve(&["verify", &store, "--json"]);
+    assert!(!verified.status.success());
+    let report: Value = serde_json::from_slice(&verified.stdout).unwrap();
+    assert_eq!(report["intact"], false);
+    assert_eq!(report["files"][0]["status"], "incomplete");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
