@@ -307,8 +307,9 @@ impl WordStorage {
     }
 
     /// Sets every word to `fill` and records that, with an empty progress
-    /// record: the table is as new.
-    fn start_afresh(&self, fill: u64) -> Result<()> {
+    /// record: the table is as new (also for a process of a job whose
+    /// processes agreed to start afresh because another one must).
+    pub fn start_afresh(&self, fill: u64) -> Result<()> {
         self.words()
             .par_chunks(1 << 16)
             .for_each(|chunk| chunk.iter().for_each(|word| word.store(fill, Relaxed)));

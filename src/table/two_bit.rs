@@ -51,6 +51,12 @@ impl TwoBitTable {
         Ok((TwoBitTable { storage, cells }, checkpoint))
     }
 
+    /// Sets every cell to `fill` and records an empty progress record: the
+    /// table is as new.
+    pub fn start_afresh(&self, fill: u8) -> Result<()> {
+        self.storage.start_afresh(broadcast(fill))
+    }
+
     /// A working table on the heap, never stored.
     pub fn scratch(descriptor: &str, cells: u64, fill: u8) -> Result<Self> {
         let identity = TableIdentity::scratch(descriptor, 2, cells);

@@ -46,7 +46,14 @@ impl<'a, S: Space> MpiTwoBit<'a, S> {
             request.progress,
         )?;
         let me = backend.process();
+        let held = record.as_ref().is_some_and(|r| !r.is_empty());
         let record = agree_on_progress(&mut backend.exchange(), record)?;
+        if held && record.is_none() {
+            // Another process's share started afresh (nothing vouched for
+            // it, or it was removed): so does the whole job, and this share
+            // must not keep layers the fresh start will count again.
+            table.start_afresh(UNSEEN)?;
+        }
         Ok((
             MpiTwoBit {
                 backend,
