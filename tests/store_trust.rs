@@ -10,6 +10,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+/// How a test puts something that is not a table in a table's place.
+type Replacement = fn(&Path);
+
 fn bitsolve(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_bitsolve"))
         .args(args)
@@ -260,14 +263,14 @@ fn a_fifo_directory_or_link_loop_named_like_a_table_is_refused_without_blocking(
         &position,
     ];
     let limit = Duration::from_secs(30);
-    let replacements: [(&str, &dyn Fn(&Path)); 3] = [
-        ("a FIFO", &|path| {
+    let replacements: [(&str, Replacement); 3] = [
+        ("a FIFO", |path| {
             let name = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
             // SAFETY: mkfifo with a valid C string.
             assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
         }),
-        ("a directory", &|path| std::fs::create_dir(path).unwrap()),
-        ("Too many levels of symbolic links", &|path| {
+        ("a directory", |path| std::fs::create_dir(path).unwrap()),
+        ("Too many levels of symbolic links", |path| {
             std::os::unix::fs::symlink(path.file_name().unwrap(), path).unwrap()
         }),
     ];

@@ -1,6 +1,7 @@
 //! One-player stores: the finished table of depths mod 3 that
-//! `solve --store` keeps, read without a search (Algorithm 1 of
-//! `002_f83af64931234a7c.txt`, its depths kept; the walk is
+//! `solve --store` keeps, read without a search (Algorithm 1 of Edelkamp
+//! et al., *Solving Games in Parallel with Linear-Time Perfect Hash
+//! Functions*, 2009, its depths kept; the walk is
 //! [`crate::search::solve`]'s).
 
 use std::path::{Path, PathBuf};
