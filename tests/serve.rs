@@ -1015,19 +1015,16 @@ fn a_table_changed_on_disk_is_refused_until_intact_and_never_stops_the_server() 
 
     // Replaced by what is no table: each refused in one line, the other
     // layers answered meanwhile.
-    let replacements: [(&str, &dyn Fn(&Path)); 3] = [
-        ("FIFO", &|path| {
-            let made = Command::new("mkfifo").arg(path).status();
-            assert!(made.unwrap().success());
-        }),
-        ("directory", &|path| std::fs::create_dir(path).unwrap()),
-        ("symbolic links", &|path| {
-            std::os::unix::fs::symlink(path, path).unwrap()
-        }),
-    ];
-    for (words, replace) in replacements {
+    for words in ["FIFO", "directory", "symbolic links"] {
         std::fs::remove_file(&file).unwrap();
-        replace(&file);
+        match words {
+            "FIFO" => {
+                let made = Command::new("mkfifo").arg(&file).status();
+                assert!(made.unwrap().success());
+            }
+            "directory" => std::fs::create_dir(&file).unwrap(),
+            _ => std::os::unix::fs::symlink(&file, &file).unwrap(),
+        }
         let message = refused(&server, &six, 500, "changed on disk since it was opened");
         assert!(message.contains(words), "{message}");
         answer(&five);

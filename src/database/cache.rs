@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 use crate::space::Space;
 
 /// A table as read, and the files it was read from as they were then.
+#[derive(Debug)]
 pub(super) struct Held<T> {
     pub table: T,
     pub files: Vec<Watched>,
@@ -57,7 +58,7 @@ impl Refusal {
 enum Slot<T> {
     Empty,
     Held(Arc<Held<T>>),
-    Refused(Refusal),
+    Refused(Box<Refusal>),
 }
 
 /// One kind of table, by file. Each file has its own slot, locked while
@@ -150,12 +151,12 @@ impl<T> Shelf<T> {
                     } else {
                         Watched::now(path.clone())
                     };
-                    *slot = Slot::Refused(Refusal {
+                    *slot = Slot::Refused(Box::new(Refusal {
                         file,
                         reason: reason.clone(),
                         when: Instant::now(),
                         last_read,
-                    });
+                    }));
                 }
                 Err(error)
             }
@@ -190,10 +191,10 @@ impl<T> Shelf<T> {
                         });
                     }
                 }
-                Slot::Refused(refusal) if refusal.file.path == path => {
-                    if refusal.file.change().is_none() {
-                        return Some(Examined::Refused(refusal.error().to_string()));
-                    }
+                Slot::Refused(refusal)
+                    if refusal.file.path == path && refusal.file.change().is_none() =>
+                {
+                    return Some(Examined::Refused(refusal.error().to_string()));
                 }
                 _ => {}
             }
@@ -214,14 +215,17 @@ pub enum Examined {
     Refused(String),
 }
 
+/// A layer's distances to the end by rank (`None`: the store keeps none).
+pub(super) type LayerDistances = Option<Vec<u16>>;
+
 /// Tables read and checked, by file; shared between databases and threads
 /// (a server keeps one for its whole run).
 #[derive(Default)]
 pub struct TableCache {
     /// Two-player layers' values, by the layer's values file.
     pub(super) values: Shelf<LayerTable>,
-    /// A layer's distances, by their file (`None`: the store has none).
-    pub(super) distances: Shelf<Option<Vec<u16>>>,
+    /// A layer's distances, by their file.
+    pub(super) distances: Shelf<LayerDistances>,
     /// One-player tables of depths, by file (`None`: the store has none).
     depths: Shelf<Option<Arc<StoredDepths>>>,
 }
@@ -253,5 +257,63 @@ impl TableCache {
         let file = StoredDepths::file(space, dir);
         let held = self.depths.get(&file, || StoredDepths::read(space, dir))?;
         Ok(held.table.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    #[test]
+    fn a_table_is_read_again_only_when_its_file_changes() {
+        let dir = std::env::temp_dir().join(format!("bitsolve-shelf-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("table.bst");
+        std::fs::write(&path, b"one").unwrap();
+        let shelf: Shelf<u32> = Shelf::default();
+        let reads = Cell::new(0);
+        // A read numbers its table; `intact` false: the file is refused.
+        let read = |intact: bool| {
+            reads.set(reads.get() + 1);
+            if intact {
+                let files = vec![Watched::now(path.clone())];
+                Ok(Held {
+                    table: reads.get(),
+                    files,
+                })
+            } else {
+                let reason = "damaged".to_string();
+                let path = path.clone();
+                Err(Error::BadStore { path, reason })
+            }
+        };
+        assert_eq!(shelf.get(&path, || read(true)).unwrap().table, 1);
+        assert_eq!(shelf.get(&path, || read(true)).unwrap().table, 1);
+        assert_eq!(shelf.examined(&path), Some(Examined::Intact));
+        std::fs::write(&path, b"two!").unwrap();
+        assert_eq!(
+            shelf.examined(&path),
+            Some(Examined::Changed(
+                "its length went from 3 to 4 bytes".into()
+            ))
+        );
+        let error = shelf.get(&path, || read(false)).unwrap_err().to_string();
+        assert!(
+            error.contains(
+                "changed on disk since it was opened (its length went from 3 to 4 bytes)"
+            ),
+            "{error}"
+        );
+        assert!(error.ends_with(": damaged"), "{error}");
+        // Refused again at once while the file stays as it is.
+        let again = shelf.get(&path, || read(true)).unwrap_err().to_string();
+        assert_eq!((again.as_str(), reads.get()), (error.as_str(), 2));
+        assert_eq!(shelf.examined(&path), Some(Examined::Refused(error)));
+        std::fs::write(&path, b"three").unwrap();
+        assert_eq!(shelf.get(&path, || read(true)).unwrap().table, 3);
+        assert_eq!(shelf.held(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

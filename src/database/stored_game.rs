@@ -108,7 +108,9 @@ impl TwoPlayerVisitor for Describe<'_> {
 mod tests {
     use super::*;
 
-    fn options(descriptor: &str) -> Option<(&'static str, Vec<(String, Option<String>)>)> {
+    type Named = (&'static str, Vec<(String, Option<String>)>);
+
+    fn options(descriptor: &str) -> Option<Named> {
         game_of(descriptor).map(|game| (game.name, game.options))
     }
 

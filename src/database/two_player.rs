@@ -10,19 +10,21 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::TableCache;
-use super::cache::Held;
+use super::cache::{Held, LayerDistances};
 use super::reading::{Watched, finished, read_table, read_two_bit};
 use crate::backend::partition::Partition;
 use crate::error::{Error, Result};
 use crate::games::two_player::TwoPlayerGame;
+use crate::search::Checkpoint;
 use crate::search::identity::layer_identity;
 use crate::search::retro2::distances::NO_DISTANCE;
 use crate::search::retro2::{Player, Value};
 use crate::search::{Progress, Silent};
 use crate::table::TwoBitTable;
+use crate::table::header::Seal;
 use crate::table::shares::job_size_in_store;
 use crate::table::storage::file_name_for;
-use crate::table::store_file::table_exists;
+use crate::table::store_file::{open_file, read_header, table_exists};
 
 /// A solved layer's values as the store holds them: one table, or the
 /// shares of the processes of the MPI job that solved it (`mpirun … retro
@@ -63,7 +65,7 @@ pub struct Database<'a, G: TwoPlayerGame> {
     /// The cache's tables this question has looked at, by layer: looked
     /// up (and their files looked at) once per question.
     layers: Vec<Option<Arc<Held<LayerTable>>>>,
-    distances: Vec<Option<Arc<Held<Option<Vec<u16>>>>>>,
+    distances: Vec<Option<Arc<Held<LayerDistances>>>>,
     /// Shows the check of a large layer file as it is opened.
     progress: &'a dyn Progress,
 }
@@ -118,12 +120,15 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
             .collect()
     }
 
-    /// The deepest start position the store holds the layer of: the
-    /// game's own start if it does, else the start with the most pieces
-    /// (Fox-and-Geese: geese) among those whose layer it holds; `None`
-    /// when it holds none of them.
+    /// The deepest start position the store holds the finished layer of:
+    /// the game's own start if it does, else the start with the most
+    /// pieces (Fox-and-Geese: geese) among those whose layer it holds;
+    /// `None` when it holds none of them.
     pub fn deepest_start(&self) -> Option<G::Position> {
-        let held = |position: &G::Position| self.holds(self.game, self.game.locate(position).0);
+        let held = |position: &G::Position| {
+            let layer = self.game.locate(position).0;
+            self.holds(self.game, layer) && self.finished_layer(layer) != Some(false)
+        };
         if let Ok(start) = self.game.start_position(None)
             && held(&start)
         {
@@ -181,24 +186,47 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
         )
     }
 
-    /// Why the store cannot answer for `position`, when its layer's file
-    /// is not there.
+    /// Why the store cannot answer for `position`: its layer's file is
+    /// not there, or its header says the layer is not finished (a run is
+    /// solving it, or stopped); the run that would add or finish it. A
+    /// file that cannot be read is no reason here: reading it says why.
     pub fn missing(&self, position: &G::Position) -> Option<String> {
         let (layer, _) = self.game.locate(position);
-        (!self.holds(self.game, layer)).then(|| self.missing_layer(layer))
+        if !self.holds(self.game, layer) {
+            return Some(self.missing_layer(layer));
+        }
+        (self.finished_layer(layer) == Some(false)).then(|| self.unfinished_layer(layer))
+    }
+
+    /// Whether the header of `layer`'s file says the layer is solved and
+    /// sealed; `None` where it cannot say (no whole file, or an unreadable
+    /// one). The body is checked only when the layer is read.
+    fn finished_layer(&self, layer: usize) -> Option<bool> {
+        let file = self.layer_file(self.game, layer);
+        if !table_exists(&file).ok()? {
+            return None;
+        }
+        let header = open_file(&file, false)
+            .and_then(|opened| read_header(&opened, &file))
+            .ok()?;
+        let complete = Checkpoint::decode(&header.progress).is_ok_and(|c| c.complete);
+        Some(header.seal == Seal::Sealed && complete)
+    }
+
+    /// Why `layer` cannot be answered from while it is not finished.
+    fn unfinished_layer(&self, layer: usize) -> String {
+        format!(
+            "the layer of {} in {} is not completely solved yet; finish it: {}",
+            self.game.layer_name(layer),
+            self.dir.display(),
+            self.solve_command(layer)
+        )
     }
 
     /// Reads the table of `layer`, refusing one that is missing or not
     /// completely solved.
     fn open(&self, layer: usize) -> Result<Held<LayerTable>> {
-        let unfinished = || {
-            Error::InvalidParameter(format!(
-                "the layer of {} in {} is not completely solved yet; finish it: {}",
-                self.game.layer_name(layer),
-                self.dir.display(),
-                self.solve_command(layer)
-            ))
-        };
+        let unfinished = || Error::InvalidParameter(self.unfinished_layer(layer));
         let file = self.layer_file(self.game, layer);
         if !table_exists(&file)? {
             let Some(processes) = self.job_size(self.game, layer) else {
@@ -245,7 +273,7 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
     }
 
     /// Reads the distances of `layer`, if the store keeps them complete.
-    fn read_distances(&self, layer: usize) -> Result<Held<Option<Vec<u16>>>> {
+    fn read_distances(&self, layer: usize) -> Result<Held<LayerDistances>> {
         let identity = layer_identity(self.game, layer, "retrograde distances", 16);
         let path = self.dir.join(file_name_for(&identity.descriptor));
         if !table_exists(&path)? {
