@@ -1,17 +1,21 @@
 //! `bitsolve serve`: every endpoint of the explorer's API against the
 //! command line's own answers (`query --json`, `solve --json`, published
-//! layer counts), bad input of every kind, and the page in a real headless
-//! Chromium driven through WebDriver. The stores are built here, small:
-//! Fox-and-Geese layers 1..5 with distances, Dodgem 3x3, Pancake-8.
+//! layer counts), bad input of every kind, table files changed under the
+//! running server, hostile clients (stalled, oversized), and the page in a
+//! real headless Chromium driven through WebDriver. The stores are built
+//! here, small: Fox-and-Geese layers 1..5 with distances, Dodgem 3x3,
+//! Pancake-8 (and Fox-and-Geese layers 1..6 for the changed files).
 
 mod common;
 
+use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
-use common::http::{self, Server, get, query};
+use common::http::{self, Raw, Server, get, query};
 use common::webdriver::{Browser, find_browser};
 use serde_json::{Value, json};
 
@@ -19,6 +23,11 @@ use serde_json::{Value, json};
 const PANCAKE_8_LAYERS: [u64; 10] = [1, 7, 42, 251, 1191, 4281, 10561, 15011, 8520, 455];
 /// Five geese around the fox in the centre, the fox to move.
 const FOX_TO_MOVE: &str = ".../.../......./...F.../......./.gg/ggg:fox";
+/// Six geese on the two lowest rows, the fox to move: layer 6.
+const SIX_GEESE: &str = ".../.../......./...F.../......./ggg/ggg:fox";
+/// The start with five geese: the deepest start a store of layers 1..5
+/// holds.
+const FIVE_GEESE_START: &str = ".../.../......./...F.../......./.gg/ggg:geese";
 const DODGEM_START: &str = "B../B../.RR:blue";
 const SCRAMBLED: &str = "3,8,1,6,2,7,5,4";
 
@@ -146,15 +155,17 @@ fn api(server: &Server, path: &str, pairs: &[(&str, &str)], status: u16) -> Valu
     response.json()
 }
 
-/// An error reply: 4xx, `{"error": "..."}` and nothing else, the message
-/// holding `words`.
-fn refused(server: &Server, target: &str, status: u16, words: &str) {
+/// An error reply: 4xx or 5xx, `{"error": "..."}` and nothing else, the
+/// message one line holding `words`; the message.
+fn refused(server: &Server, target: &str, status: u16, words: &str) -> String {
     let response = get(server.address, target);
     assert_eq!(response.status, status, "{target}: {}", response.text());
     let json = response.json();
     let message = json["error"].as_str().unwrap_or_else(|| panic!("{json}"));
     assert_eq!(json.as_object().unwrap().len(), 1, "{json}");
     assert!(message.contains(words), "{target}: {message}");
+    assert!(!message.contains('\n'), "one line: {message}");
+    message.to_string()
 }
 
 /// The API's answer for a two-player position says what `query` says.
@@ -270,6 +281,33 @@ fn the_api_answers_every_endpoint_as_the_command_line_does() {
             .all(|t| t["complete"] == true && t["layers"].is_null())
     );
 
+    // Each store's game, read from its tables, with its options.
+    let game_of = |index: usize| &listing["stores"][index]["game"];
+    assert_eq!(
+        (&game_of(0)["name"], &game_of(0)["options"]),
+        (&json!("fox-geese"), &json!({}))
+    );
+    let held: Vec<&Value> = game_of(0)["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| &l["layer"])
+        .collect();
+    assert_eq!(
+        held,
+        [0, 1, 2, 3, 4, 5]
+            .map(|n| json!(n))
+            .iter()
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(game_of(0)["layers"][5]["name"], "5 geese");
+    assert_eq!(game_of(1)["options"], json!({"n": "3"}));
+    assert_eq!(
+        (&game_of(2)["name"], &game_of(2)["options"]),
+        (&json!("pancake"), &json!({"n": "8"}))
+    );
+    assert!(game_of(2)["layers"].is_null());
+
     // Layer counts of a finished BFS table.
     let file = bfs["file"].as_str().unwrap();
     let layers = api(
@@ -302,6 +340,22 @@ fn the_api_answers_every_endpoint_as_the_command_line_does() {
         200,
     );
     assert_eq!(start["position"], "1,2,3,4,5,6,7,8");
+    // With a store, the deepest start it holds: five geese (the game's own
+    // start has eight), Dodgem's own start.
+    let start = api(
+        &server,
+        "/api/start",
+        &[("game", "fox-geese"), ("store", "0")],
+        200,
+    );
+    assert_eq!(start["position"], FIVE_GEESE_START);
+    let start = api(
+        &server,
+        "/api/start",
+        &[("game", "dodgem"), ("n", "3"), ("store", "1")],
+        200,
+    );
+    assert_eq!(start["position"], DODGEM_START);
 
     // Two-player positions: what `query` says, plus a diagram and each
     // move's sketch.
@@ -529,26 +583,53 @@ fn bad_requests_get_json_errors_and_the_server_goes_on() {
         "invalid parameter",
     );
     refused(&server, &position("fox-geese", "F", ""), 400, "");
-    let six_geese = ".../.../......./...F.../......./ggg/ggg:fox";
-    refused(
-        &server,
-        &position("fox-geese", six_geese, ""),
-        404,
-        "6 geese is not in",
-    );
-    refused(
-        &server,
-        &position("fox-geese", six_geese, ""),
-        404,
-        "bitsolve retro fox-geese",
-    );
+    // A position whose layer the store lacks is drawn all the same, "not
+    // in the store", with the run that would add the layer.
+    let pairs = [
+        ("game", "fox-geese"),
+        ("store", "0"),
+        ("position", SIX_GEESE),
+    ];
+    let missing = api(&server, "/api/position", &pairs, 200);
+    assert_eq!(missing["value"], "not in the store");
+    assert_eq!(missing["outcome"], "unknown");
+    let why = missing["missing"].as_str().unwrap();
+    assert!(why.contains("6 geese is not in"), "{why}");
+    assert!(why.contains("bitsolve retro fox-geese"), "{why}");
+    let pieces = missing["diagram"]["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| !c["piece"].is_null())
+        .count();
+    assert_eq!(pieces, 7, "the fox and six geese");
+    let moves = missing["moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    for m in moves {
+        // A capture leads into layer 5, which the store holds.
+        let expected = if m["move"].as_str().unwrap().contains('x') {
+            query_json(
+                &["fox-geese"],
+                &stores.fox_geese,
+                m["position"].as_str().unwrap(),
+            )["value"]
+                .clone()
+        } else {
+            json!("not in the store")
+        };
+        assert_eq!(m["value"], expected, "{m}");
+    }
     // The store holds the plain game only.
-    refused(
-        &server,
-        &position("fox-geese", FOX_TO_MOVE, "&capture-wins"),
-        404,
-        "without flags",
-    );
+    let pairs = [
+        ("game", "fox-geese"),
+        ("store", "0"),
+        ("position", FOX_TO_MOVE),
+        ("capture-wins", ""),
+    ];
+    let variant = api(&server, "/api/position", &pairs, 200);
+    assert_eq!(variant["value"], "not in the store");
+    let why = variant["missing"].as_str().unwrap();
+    assert!(why.contains("without flags"), "{why}");
     // Options: unknown ones, a flag with a value, board files.
     refused(
         &server,
@@ -677,6 +758,8 @@ fn bad_requests_get_json_errors_and_the_server_goes_on() {
     );
     refused(&server, "/api/layers?table=x", 400, "'store'");
     refused(&server, "/api/stores?x=1", 400, "unknown parameter");
+    refused(&server, "/api/games?x=1", 400, "takes no parameters");
+    refused(&server, "/api/stores?x=1", 400, "takes no parameters");
     // Paths: nothing outside the fixed list, however spelt.
     for target in [
         "/static/../Cargo.toml",
@@ -815,6 +898,261 @@ fn bad_requests_get_json_errors_and_the_server_goes_on() {
     release_stores();
 }
 
+/// The entry of `file` in the server's listing of its first store.
+fn listed(server: &Server, file: &str) -> Value {
+    let listing = api(server, "/api/stores", &[], 200);
+    listing["stores"][0]["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["file"] == file)
+        .unwrap_or_else(|| panic!("{file} is not listed: {listing}"))
+        .clone()
+}
+
+/// A table held by a running server is changed on disk every way a file
+/// can be: cut short (which killed the server with SIGBUS when tables were
+/// mapped), overwritten in place with its length and modification time
+/// kept (which was answered from, every value "drawn"), replaced by a
+/// FIFO, a directory, a symbolic-link loop. Each time the request that
+/// reads it is refused in one line that says the file changed, the listing
+/// says so, other layers are answered meanwhile, and the same bytes put
+/// back are read (and checked) again and answered from.
+#[test]
+fn a_table_changed_on_disk_is_refused_until_intact_and_never_stops_the_server() {
+    let dir = std::env::temp_dir().join(format!("bitsolve-serve-changed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.to_str().unwrap();
+    bitsolve(&["retro", "fox-geese", "--layers", "1..6", "--store", path]);
+    let mut server = Server::start(&[&dir]);
+    let name = "fox-geese-g-6-retrograde-values.bst";
+    let file = dir.join(name);
+    let original = std::fs::read(&file).unwrap();
+    let six = format!(
+        "/api/position?{}",
+        query(&[
+            ("game", "fox-geese"),
+            ("store", "0"),
+            ("position", SIX_GEESE)
+        ])
+    );
+    let five = format!(
+        "/api/position?{}",
+        query(&[
+            ("game", "fox-geese"),
+            ("store", "0"),
+            ("position", FOX_TO_MOVE)
+        ])
+    );
+    let address = server.address;
+    let answer = |target: &str| {
+        let response = get(address, target);
+        assert_eq!(response.status, 200, "{target}: {}", response.text());
+        let json = response.json();
+        (json["value"].clone(), json["moves"].clone())
+    };
+    let first = answer(&six);
+    assert_eq!(
+        first.0,
+        query_json(&["fox-geese"], &dir, SIX_GEESE)["value"]
+    );
+
+    // Cut short under the server.
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_len(65_536)
+        .unwrap();
+    let message = refused(&server, &six, 500, "changed on disk since it was opened");
+    assert!(message.contains("65536"), "{message}");
+    assert!(server.running(), "the server outlives a truncated table");
+    answer(&five);
+    let entry = listed(&server, name);
+    assert_eq!(entry["status"], "refused", "{entry}");
+    // The same bytes back: read and checked again, and answered from.
+    std::fs::write(&file, &original).unwrap();
+    assert_eq!(answer(&six), first);
+    let entry = listed(&server, name);
+    assert_eq!(
+        (&entry["status"], &entry["checked"]),
+        (&json!("sealed"), &json!(true))
+    );
+
+    // Overwritten in place: every byte of the first MiB of the body 0xFF,
+    // the length and the modification time kept (`touch -r`); the
+    // inode's change time cannot be put back. (A pause first: file times
+    // have the clock's granularity.)
+    std::thread::sleep(Duration::from_millis(50));
+    let reference =
+        std::env::temp_dir().join(format!("bitsolve-serve-reference-{}", std::process::id()));
+    std::fs::write(&reference, b"").unwrap();
+    let touched = |from: &Path, to: &Path| {
+        let status = Command::new("touch").arg("-r").arg(from).arg(to).status();
+        assert!(status.unwrap().success());
+    };
+    touched(&file, &reference);
+    {
+        let mut writer = std::fs::File::options().write(true).open(&file).unwrap();
+        writer.seek(SeekFrom::Start(65_536)).unwrap();
+        writer.write_all(&vec![0xff; 1 << 20]).unwrap();
+    }
+    touched(&reference, &file);
+    let entry = listed(&server, name);
+    assert_eq!(entry["status"], "changed on disk", "{entry}");
+    assert_eq!(entry["checked"], false);
+    let message = refused(&server, &six, 500, "changed on disk since it was opened");
+    assert!(message.contains("damaged chunk"), "{message}");
+    let entry = listed(&server, name);
+    assert_eq!(entry["status"], "refused", "{entry}");
+    assert!(
+        entry["problem"].as_str().unwrap().contains("damaged"),
+        "{entry}"
+    );
+    answer(&five);
+    std::fs::write(&file, &original).unwrap();
+    assert_eq!(answer(&six), first);
+
+    // Replaced by what is no table: each refused in one line, the other
+    // layers answered meanwhile.
+    for words in ["FIFO", "directory", "symbolic links"] {
+        std::fs::remove_file(&file).unwrap();
+        match words {
+            "FIFO" => {
+                let made = Command::new("mkfifo").arg(&file).status();
+                assert!(made.unwrap().success());
+            }
+            "directory" => std::fs::create_dir(&file).unwrap(),
+            _ => std::os::unix::fs::symlink(&file, &file).unwrap(),
+        }
+        let message = refused(&server, &six, 500, "changed on disk since it was opened");
+        assert!(message.contains(words), "{message}");
+        answer(&five);
+        assert!(server.running());
+        match std::fs::symlink_metadata(&file) {
+            Ok(found) if found.is_dir() => std::fs::remove_dir(&file).unwrap(),
+            _ => std::fs::remove_file(&file).unwrap(),
+        }
+        std::fs::write(&file, &original).unwrap();
+        assert_eq!(answer(&six), first, "after the {words}");
+    }
+    assert!(server.running());
+    drop(server);
+    let _ = std::fs::remove_file(&reference);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A request that asks for the games, on a connection of its own, with
+/// `patience` for the whole answer: its status, or `None` when none came.
+fn games_within(server: &Server, patience: Duration) -> Option<u16> {
+    let mut client = Raw::connect(server.address);
+    client.send(b"GET /api/games HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
+    let received = client.read_until_closed(patience)?;
+    let head = String::from_utf8_lossy(&received);
+    head.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Clients that stall in their body or their head, send a head or a body
+/// far too large, or just open connections and say nothing: none of them
+/// holds the server. Every hostile client is answered or cut off, memory
+/// stays where it was, and requests of other clients are answered while
+/// sixteen hostile connections are open.
+#[test]
+fn slow_and_oversized_clients_hold_nothing() {
+    let server = Server::start(&[]);
+    let patience = Duration::from_secs(5);
+
+    // Bodies announced, two bytes sent, then a stall: answered at once
+    // (the explorer reads no body) and the connection closed, as many as
+    // there are worker threads and more.
+    let mut stalled = Vec::new();
+    for (index, method) in ["GET", "POST", "GET", "PUT", "GET", "DELETE"]
+        .iter()
+        .enumerate()
+    {
+        let mut client = Raw::connect(server.address);
+        let head = format!(
+            "{method} /api/games?n={index} HTTP/1.1\r\nHost: test\r\nContent-Length: 5000\r\n\r\nab"
+        );
+        client.send(head.as_bytes());
+        stalled.push((method, client));
+    }
+    assert_eq!(games_within(&server, patience), Some(200));
+    for (method, client) in &mut stalled {
+        let expected = if **method == "GET" { 413 } else { 405 };
+        assert_eq!(client.status(patience), Some(expected), "{method}");
+        assert!(
+            client.read_until_closed(patience).is_some(),
+            "{method}: closed"
+        );
+    }
+    assert_eq!(games_within(&server, patience), Some(200));
+
+    // A body far too large: refused before it is read.
+    let mut client = Raw::connect(server.address);
+    client.send(b"GET /api/games HTTP/1.1\r\nHost: test\r\nContent-Length: 1000000000\r\n\r\n");
+    let _ = client.send(&vec![b'x'; 1 << 20]);
+    assert_eq!(client.status(patience), Some(413));
+
+    // A header line of 32 MiB: refused (431) or cut off once the head is
+    // longer than the server reads, and the server's memory stays put.
+    let before = server.peak_memory_kib();
+    let mut client = Raw::connect(server.address);
+    client.send(b"GET /api/games HTTP/1.1\r\nHost: test\r\nX-Long: ");
+    let line = vec![b'a'; 1 << 20];
+    for _ in 0..32 {
+        if !client.send(&line) {
+            break;
+        }
+    }
+    let _ = client.send(b"\r\n\r\n");
+    let status = client.status(patience);
+    assert!(matches!(status, Some(431) | None), "{status:?}");
+    let grown = server.peak_memory_kib().saturating_sub(before);
+    assert!(grown < 8 * 1024, "the server grew by {grown} KiB");
+
+    // Sixteen hostile connections held open: half stalled in their head,
+    // half in a body (answered, and left open by the client). Meanwhile
+    // other clients are answered, each well within the stall (the server
+    // gives a head 10 s): the hostile heads are still pending after them.
+    let mut hostile = Vec::new();
+    for index in 0..16 {
+        let mut client = Raw::connect(server.address);
+        if index % 2 == 0 {
+            client.send(b"GET /api/games HTTP/1.1\r\nHost: te");
+        } else {
+            client.send(b"GET /api/games HTTP/1.1\r\nHost: test\r\nContent-Length: 5000\r\n\r\nab");
+        }
+        hostile.push(client);
+    }
+    for _ in 0..10 {
+        assert_eq!(games_within(&server, Duration::from_secs(1)), Some(200));
+    }
+    let pending = hostile
+        .iter_mut()
+        .step_by(2)
+        .filter_map(|client| client.open().then_some(()))
+        .count();
+    assert_eq!(pending, 8, "the stalled heads were still open throughout");
+    drop(hostile);
+
+    // With a short client timeout: a stalled head and an idle connection
+    // are closed; connections beyond the cap wait, and are served as the
+    // idle ones are closed.
+    let server = Server::start_with(&[], &["--client-timeout", "1"]);
+    let mut head = Raw::connect(server.address);
+    head.send(b"GET /api/games HTTP/1.1\r\nHost: test\r\n");
+    let mut idle = Raw::connect(server.address);
+    for client in [&mut head, &mut idle] {
+        let received = client.read_until_closed(Duration::from_secs(10));
+        assert!(received.is_some(), "closed by the server");
+        assert!(!String::from_utf8_lossy(&received.unwrap()).contains(" 200 "));
+    }
+    let crowd: Vec<Raw> = (0..300).map(|_| Raw::connect(server.address)).collect();
+    assert_eq!(games_within(&server, Duration::from_secs(20)), Some(200));
+    drop(crowd);
+}
+
 #[test]
 fn serve_refuses_bad_flags_in_one_line() {
     let run = |args: &[&str]| {
@@ -839,6 +1177,7 @@ fn serve_refuses_bad_flags_in_one_line() {
     assert!(run(&["--port", &port]).contains("cannot listen on"));
     assert!(run(&["--port", "70000"]).contains("70000"));
     assert!(run(&["--threads", "0", "--port", "0"]).contains("--threads"));
+    assert!(run(&["--client-timeout", "0", "--port", "0"]).contains("--client-timeout"));
 }
 
 /// Text of the element `selector` in the page.
@@ -933,6 +1272,80 @@ fn the_page_draws_positions_and_plays_moves_in_chromium() {
     let stores = stores();
     let server = Server::start(&stores.all());
     let browser = Browser::start(&driver, &chromium);
+
+    // A newcomer's first page: the first store's game (Fox-and-Geese, not
+    // the first game of the list), at the deepest start the store holds
+    // (five geese; the game's own start has eight), its board drawn and
+    // valued, and the layer chart of that store only.
+    browser.open(&server.url());
+    browser.wait_for(
+        "the first store's game and board",
+        "return document.getElementById('game').value === 'fox-geese' && document.querySelectorAll('#board svg [data-piece]').length > 0 && document.querySelectorAll('#moves li.move').length > 0;",
+    );
+    assert_eq!(page_text(&browser, "#error"), "");
+    assert_page_matches_query(
+        &browser,
+        &query_json(&["fox-geese"], &stores.fox_geese, FIVE_GEESE_START),
+    );
+    assert_eq!(browser.find_all("#board svg [data-piece='g']").len(), 5);
+    assert_eq!(
+        browser.run("return document.getElementById('store').value;", json!([])),
+        "0"
+    );
+    let tables = browser.run(
+        "return [...document.getElementById('table').options].map(o => o.textContent);",
+        json!([]),
+    );
+    let tables: Vec<&str> = tables
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    assert!(!tables.is_empty());
+    assert!(
+        tables.iter().all(|t| t.starts_with("fox-geese:")),
+        "{tables:?}"
+    );
+    let layers = browser.wait_for(
+        "the store's layer chart",
+        "const bars = [...document.querySelectorAll('#layer-chart .bar')]; return bars.length > 0 ? bars.map(b => Number(b.dataset.layer)) : null;",
+    );
+    assert_eq!(layers, json!([0, 1, 2, 3, 4, 5]));
+    // Another game chosen: the store that holds it, and its start.
+    let choose = |select: &str, value: &str| {
+        browser.run(
+            "const s = document.getElementById(arguments[0]); s.value = arguments[1]; s.dispatchEvent(new Event('change'));",
+            json!([select, value]),
+        );
+    };
+    choose("game", "dodgem");
+    assert_eq!(next_position(&browser, FIVE_GEESE_START), DODGEM_START);
+    assert_eq!(page_text(&browser, "#value"), "won for blue");
+    assert_eq!(
+        browser.run("return document.getElementById('store').value;", json!([])),
+        "1"
+    );
+    // Back to Fox-and-Geese: a start inside the store again.
+    choose("game", "fox-geese");
+    assert_eq!(next_position(&browser, DODGEM_START), FIVE_GEESE_START);
+    assert_eq!(page_text(&browser, "#error"), "");
+    // A position of a layer the store lacks: drawn, "not in the store",
+    // and the run that would add the layer.
+    let hash = query(&[
+        ("game", "fox-geese"),
+        ("store", "0"),
+        ("position", SIX_GEESE),
+    ]);
+    browser.open(&format!("{}#{hash}", server.url()));
+    browser.wait_for(
+        "the six geese",
+        "return document.getElementById('position-text').value.endsWith('ggg/ggg:fox') && document.querySelectorAll('#board svg [data-piece=\"g\"]').length === 6;",
+    );
+    assert_eq!(page_text(&browser, "#value"), "not in the store");
+    assert!(page_text(&browser, "#note").contains("bitsolve retro fox-geese"));
+    assert_eq!(page_text(&browser, "#error"), "");
+    assert!(!page_moves(&browser).is_empty());
 
     // Fox-and-Geese: the board's pieces, a winning move clicked.
     let hash = query(&[

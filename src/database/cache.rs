@@ -1,79 +1,319 @@
-//! The tables a process has opened, shared by every [`super::Database`]
-//! and thread that reads the same stores: a layer is opened and checked
-//! once, and every later answer is a lookup.
+//! The tables a process has read, shared by every [`super::Database`] and
+//! thread that reads the same stores: a table is read and checked once,
+//! and later answers are lookups, each after a look at the table's file. A
+//! table whose file changed on disk since it was read (its length, inode,
+//! times or header) is dropped and read and checked again; a file that no
+//! longer holds an intact table is refused with an error that says it
+//! changed, and nothing is answered from it until it is intact again.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 use super::depths::StoredDepths;
+use super::reading::{FileState, Watched};
 use super::two_player::LayerTable;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::space::Space;
 
-/// Tables opened read-only and checked, by file; shared between databases
-/// and threads (a server keeps one for its whole run).
+/// A table as read, and the files it was read from as they were then.
+#[derive(Debug)]
+pub(super) struct Held<T> {
+    pub table: T,
+    pub files: Vec<Watched>,
+}
+
+impl<T> Held<T> {
+    /// The first of its files that changed since it was read.
+    fn changed(&self) -> Option<&Watched> {
+        self.files.iter().find(|file| file.change().is_some())
+    }
+}
+
+/// How long a refusal is repeated without reading the file again while
+/// the file stays as it was: a damaged table of gigabytes is not read
+/// again for every request that asks for it.
+const REFUSAL_KEPT: Duration = Duration::from_secs(10);
+
+/// Why a table was refused, and the file that was refused as it was then.
+struct Refusal {
+    file: Watched,
+    reason: String,
+    when: Instant,
+    /// The file that changed, as it was when it was last read intact (if
+    /// it was): every refusal says how it changed until it is intact again.
+    last_read: Option<Watched>,
+}
+
+impl Refusal {
+    fn error(&self) -> Error {
+        Error::BadStore {
+            path: self.file.path.clone(),
+            reason: self.reason.clone(),
+        }
+    }
+}
+
+enum Slot<T> {
+    Empty,
+    Held(Arc<Held<T>>),
+    Refused(Box<Refusal>),
+}
+
+/// One kind of table, by file. Each file has its own slot, locked while
+/// the table is read: threads asking for a table being read wait for that
+/// one read (one copy in memory, not one each), and other tables are
+/// answered meanwhile.
+pub(super) struct Shelf<T> {
+    slots: Mutex<HashMap<PathBuf, Arc<Mutex<Slot<T>>>>>,
+}
+
+impl<T> Default for Shelf<T> {
+    fn default() -> Self {
+        Shelf {
+            slots: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+/// The value behind `lock`, even if a thread panicked holding it: slots
+/// only ever hold finished tables or refusals, so what they hold is sound.
+fn locked<T>(lock: &Mutex<T>) -> MutexGuard<'_, T> {
+    lock.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The error for a table whose file changed since it was last read
+/// intact (`last_read`) and that cannot be read again: `error` says why.
+fn changed_on_disk(last_read: &Watched, error: Error) -> Error {
+    let path = &last_read.path;
+    let change = last_read.state.change_to(&FileState::of(path));
+    let reason = match error {
+        Error::BadStore {
+            path: refused,
+            reason,
+        } if refused == *path => reason,
+        other => other.to_string(),
+    };
+    Error::BadStore {
+        path: path.clone(),
+        reason: format!(
+            "changed on disk since it was opened ({change}), and is refused until it is intact again: {reason}"
+        ),
+    }
+}
+
+impl<T> Shelf<T> {
+    /// The table kept under `key` if its files are as they were read;
+    /// otherwise the one `open` reads now (then kept). `open` runs with
+    /// the key's slot locked, never the whole shelf.
+    pub(super) fn get(
+        &self,
+        key: &Path,
+        open: impl FnOnce() -> Result<Held<T>>,
+    ) -> Result<Arc<Held<T>>> {
+        let slot = locked(&self.slots)
+            .entry(key.to_path_buf())
+            .or_insert_with(|| Arc::new(Mutex::new(Slot::Empty)))
+            .clone();
+        let mut slot = locked(&slot);
+        let last_read = match &*slot {
+            Slot::Held(held) => match held.changed() {
+                None => return Ok(held.clone()),
+                Some(file) => Some(file.clone()),
+            },
+            Slot::Refused(refusal) => {
+                if refusal.when.elapsed() < REFUSAL_KEPT && refusal.file.change().is_none() {
+                    return Err(refusal.error());
+                }
+                refusal.last_read.clone()
+            }
+            Slot::Empty => None,
+        };
+        *slot = Slot::Empty;
+        let key_before = Watched::now(key.to_path_buf());
+        match open() {
+            Ok(held) => {
+                let held = Arc::new(held);
+                *slot = Slot::Held(held.clone());
+                Ok(held)
+            }
+            Err(error) => {
+                let error = match &last_read {
+                    Some(file) => changed_on_disk(file, error),
+                    None => error,
+                };
+                // A store file refused (damaged, cut short, not a file)
+                // is refused again at once while it stays as it was.
+                if let Error::BadStore { path, reason } = &error {
+                    let file = if *path == key_before.path {
+                        key_before
+                    } else {
+                        Watched::now(path.clone())
+                    };
+                    *slot = Slot::Refused(Box::new(Refusal {
+                        file,
+                        reason: reason.clone(),
+                        when: Instant::now(),
+                        last_read,
+                    }));
+                }
+                Err(error)
+            }
+        }
+    }
+
+    /// Tables held now (a slot being read is not counted).
+    fn held(&self) -> usize {
+        let slots: Vec<_> = locked(&self.slots).values().cloned().collect();
+        slots
+            .iter()
+            .filter(|slot| matches!(slot.try_lock().as_deref(), Ok(Slot::Held(_))))
+            .count()
+    }
+
+    /// What this shelf knows of the file at `path`.
+    fn examined(&self, path: &Path) -> Option<Examined> {
+        let slots: Vec<_> = locked(&self.slots).values().cloned().collect();
+        for slot in slots {
+            let Ok(slot) = slot.try_lock() else {
+                continue;
+            };
+            match &*slot {
+                Slot::Held(held) => {
+                    let read = held.files.iter().find(|file| {
+                        file.path == path && !matches!(file.state, FileState::Missing)
+                    });
+                    if let Some(file) = read {
+                        return Some(match file.change() {
+                            None => Examined::Intact,
+                            Some(how) => Examined::Changed(how),
+                        });
+                    }
+                }
+                Slot::Refused(refusal)
+                    if refusal.file.path == path && refusal.file.change().is_none() =>
+                {
+                    return Some(Examined::Refused(refusal.error().to_string()));
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+/// What a reader found when it last read a table file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Examined {
+    /// Read, checked against its checksums, and unchanged since.
+    Intact,
+    /// Read and checked, but the file changed on disk since (how): it is
+    /// read and checked again before anything is answered from it.
+    Changed(String),
+    /// Refused as it is now: why, in one line.
+    Refused(String),
+}
+
+/// A layer's distances to the end by rank (`None`: the store keeps none).
+pub(super) type LayerDistances = Option<Vec<u16>>;
+
+/// Tables read and checked, by file; shared between databases and threads
+/// (a server keeps one for its whole run).
 #[derive(Default)]
 pub struct TableCache {
     /// Two-player layers' values, by the layer's values file.
-    pub(super) values: Mutex<HashMap<PathBuf, Arc<LayerTable>>>,
-    /// A layer's distances by its values file (`None`: the store has none).
-    pub(super) distances: Mutex<HashMap<PathBuf, Arc<Option<Vec<u16>>>>>,
-    /// One-player tables of depths, by file.
-    depths: Mutex<HashMap<PathBuf, Arc<StoredDepths>>>,
-}
-
-/// The map behind `map`'s lock, even if a thread panicked holding it: the
-/// maps only ever gain finished entries, so what they hold stays sound.
-fn locked<T>(map: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    map.lock().unwrap_or_else(PoisonError::into_inner)
+    pub(super) values: Shelf<LayerTable>,
+    /// A layer's distances, by their file.
+    pub(super) distances: Shelf<LayerDistances>,
+    /// One-player tables of depths, by file (`None`: the store has none).
+    depths: Shelf<Option<Arc<StoredDepths>>>,
 }
 
 impl TableCache {
-    /// The table cached for `file`, or the one `open` gives (then cached).
-    /// The lock is not held while a table is opened: checking a large file
-    /// takes a while, and other layers are answered meanwhile.
-    pub(super) fn get_or_open<T>(
-        map: &Mutex<HashMap<PathBuf, Arc<T>>>,
-        file: &Path,
-        open: impl FnOnce() -> Result<T>,
-    ) -> Result<Arc<T>> {
-        if let Some(found) = locked(map).get(file) {
-            return Ok(found.clone());
-        }
-        let opened = Arc::new(open()?);
-        Ok(locked(map)
-            .entry(file.to_path_buf())
-            .or_insert(opened)
-            .clone())
-    }
-
-    /// Two-player layer tables held open.
+    /// Two-player layer tables held.
     pub fn open_tables(&self) -> usize {
-        locked(&self.values).len()
+        self.values.held()
     }
 
-    /// The finished table of depths of `space` in store `dir`, opened once;
-    /// `None` when the store has none (not remembered: a `solve --store`
-    /// run may add one while a server reads the store). An unfinished or
-    /// damaged table is an error.
+    /// What the cache knows of the table file at `path`: read intact,
+    /// changed since it was read, or refused; `None` when it has not
+    /// read it (or is reading it now).
+    pub fn examined(&self, path: &Path) -> Option<Examined> {
+        self.values
+            .examined(path)
+            .or_else(|| self.distances.examined(path))
+            .or_else(|| self.depths.examined(path))
+    }
+
+    /// The finished table of depths of `space` in store `dir`, read once
+    /// (and again whenever its file changes); `None` when the store has
+    /// none. An unfinished or damaged table is an error.
     pub fn stored_depths<S: Space>(
         &self,
         space: &S,
         dir: &Path,
     ) -> Result<Option<Arc<StoredDepths>>> {
         let file = StoredDepths::file(space, dir);
-        if let Some(found) = locked(&self.depths).get(&file) {
-            return Ok(Some(found.clone()));
-        }
-        let Some(opened) = StoredDepths::open(space, dir)? else {
-            return Ok(None);
+        let held = self.depths.get(&file, || StoredDepths::read(space, dir))?;
+        Ok(held.table.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    #[test]
+    fn a_table_is_read_again_only_when_its_file_changes() {
+        let dir = std::env::temp_dir().join(format!("bitsolve-shelf-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("table.bst");
+        std::fs::write(&path, b"one").unwrap();
+        let shelf: Shelf<u32> = Shelf::default();
+        let reads = Cell::new(0);
+        // A read numbers its table; `intact` false: the file is refused.
+        let read = |intact: bool| {
+            reads.set(reads.get() + 1);
+            if intact {
+                let files = vec![Watched::now(path.clone())];
+                Ok(Held {
+                    table: reads.get(),
+                    files,
+                })
+            } else {
+                let reason = "damaged".to_string();
+                let path = path.clone();
+                Err(Error::BadStore { path, reason })
+            }
         };
-        Ok(Some(
-            locked(&self.depths)
-                .entry(file)
-                .or_insert(Arc::new(opened))
-                .clone(),
-        ))
+        assert_eq!(shelf.get(&path, || read(true)).unwrap().table, 1);
+        assert_eq!(shelf.get(&path, || read(true)).unwrap().table, 1);
+        assert_eq!(shelf.examined(&path), Some(Examined::Intact));
+        std::fs::write(&path, b"two!").unwrap();
+        assert_eq!(
+            shelf.examined(&path),
+            Some(Examined::Changed(
+                "its length went from 3 to 4 bytes".into()
+            ))
+        );
+        let error = shelf.get(&path, || read(false)).unwrap_err().to_string();
+        assert!(
+            error.contains(
+                "changed on disk since it was opened (its length went from 3 to 4 bytes)"
+            ),
+            "{error}"
+        );
+        assert!(error.ends_with(": damaged"), "{error}");
+        // Refused again at once while the file stays as it is.
+        let again = shelf.get(&path, || read(true)).unwrap_err().to_string();
+        assert_eq!((again.as_str(), reads.get()), (error.as_str(), 2));
+        assert_eq!(shelf.examined(&path), Some(Examined::Refused(error)));
+        std::fs::write(&path, b"three").unwrap();
+        assert_eq!(shelf.get(&path, || read(true)).unwrap().table, 3);
+        assert_eq!(shelf.held(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -5,18 +5,20 @@
 //! [`crate::search::solve`]'s).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use super::cache::Held;
+use super::reading::{Watched, checkpoint_of, read_two_bit};
 use crate::error::{Error, Result};
-use crate::search::checkpoint::Checkpoint;
 use crate::search::identity::space_identity;
 use crate::search::solve::{broken, cell_rank, walk};
 use crate::search::two_bit_bfs::{KEEPING_DEPTHS, UNSEEN};
 use crate::search::{Silent, Target};
 use crate::space::Space;
+use crate::table::TwoBitTable;
 use crate::table::storage::file_name_for;
-use crate::table::{Backing, TwoBitTable};
 
-/// A finished table of depths that `solve --store` kept, opened read-only
+/// A finished table of depths that `solve --store` kept, read into memory
 /// (checked against its checksums) to answer walks without a search: what
 /// the explorer reads for one-player games. Open it through
 /// [`super::TableCache::stored_depths`] to open it once per process.
@@ -38,18 +40,28 @@ impl StoredDepths {
     }
 
     /// The table of depths of `space` in `dir`, or `None` when the store
-    /// has none; an unfinished or damaged one is an error.
+    /// has none; an unfinished or damaged one is an error. The table is
+    /// read into memory and checked (see [`super::TableCache`], which
+    /// reads it once per process and again when its file changes).
     pub fn open<S: Space>(space: &S, dir: &Path) -> Result<Option<Self>> {
+        let held = Self::read(space, dir)?;
+        Ok(held.table.and_then(Arc::into_inner))
+    }
+
+    /// [`open`](Self::open), with the file it read (or found missing) as
+    /// it was then.
+    pub(super) fn read<S: Space>(space: &S, dir: &Path) -> Result<Held<Option<Arc<Self>>>> {
         let target = Target::of(space)?;
         let identity = space_identity(space, KEEPING_DEPTHS, 2);
         let path = dir.join(file_name_for(&identity.descriptor));
         if !crate::table::store_file::table_exists(&path)? {
-            return Ok(None);
+            return Ok(Held {
+                table: None,
+                files: vec![Watched::now(path)],
+            });
         }
-        let backing = Backing::ReadOnly(dir.to_path_buf());
-        let (table, record) = TwoBitTable::open(&backing, identity, UNSEEN, &Silent)?;
-        let checkpoint = Checkpoint::read(table.storage(), record)?;
-        let Some(checkpoint) = checkpoint.filter(|c| c.complete) else {
+        let (table, header, watched) = read_two_bit(&path, identity, &Silent)?;
+        let Some(checkpoint) = checkpoint_of(&header, &watched)?.filter(|c| c.complete) else {
             return Err(Error::BadStore {
                 path,
                 reason:
@@ -57,7 +69,7 @@ impl StoredDepths {
                         .into(),
             });
         };
-        Ok(Some(StoredDepths {
+        let depths = StoredDepths {
             table,
             target,
             ends: match target {
@@ -66,7 +78,11 @@ impl StoredDepths {
             },
             layers: checkpoint.counts,
             path,
-        }))
+        };
+        Ok(Held {
+            table: Some(Arc::new(depths)),
+            files: vec![watched],
+        })
     }
 
     /// Where the table's walks lead: the start, or the goal through the

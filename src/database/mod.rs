@@ -1,9 +1,12 @@
 //! Reading solved stores: what every shell (`query`, `play`, the explorer
 //! `serve`, and a Python binding) asks of the tables a solving run left in
-//! a store directory. Nothing here writes a file: tables are opened
-//! read-only, each checked against its checksums in full when first opened,
+//! a store directory. Nothing here writes a file: tables are read into
+//! memory (never mapped, so a file cut short under a reader is an error,
+//! not a SIGBUS), each checked against its checksums in full when read,
 //! and one that is unfinished or damaged is refused with an error that says
-//! which run would finish it.
+//! which run would finish it. A table is answered from only while its file
+//! is as it was read: one that changed on disk is read and checked again,
+//! or refused with an error that says it changed.
 //!
 //! Two kinds of store are read:
 //!
@@ -24,9 +27,10 @@
 //!    [`crate::games::registry`] (`visit_two_player` or `visit`), which
 //!    hands a typed game to a visitor.
 //! 2. Keep one [`TableCache`] for the life of the process (or of a
-//!    server): every table opened through it stays open, so only the
-//!    first question about a layer pays for checking its file. The cache
-//!    is shared safely between threads.
+//!    server): every table read through it stays in memory, so only the
+//!    first question about a layer pays for checking its file (later ones
+//!    look at the file's length, inode, times and header, a few
+//!    microseconds). The cache is shared safely between threads.
 //! 3. Two-player: make a [`Database`] for the game and the store (cheap;
 //!    one per request or per thread), then ask [`Database::value`],
 //!    [`Database::distance`], [`Database::moves`] (every move and what it
@@ -37,6 +41,10 @@
 //! 4. One-player: [`TableCache::stored_depths`] opens the store's table of
 //!    depths for a space (`None` when the store has none), whose
 //!    [`StoredDepths::solution_if_reachable`] walks to the target.
+//!
+//! [`game_of`] says which registered game (and options) a table file
+//! solves, from its descriptor; [`Database::deepest_start`] picks a start
+//! position the store can answer for.
 //!
 //! Errors are [`crate::Error`]s with one line for people: a position the
 //! store cannot answer is `InvalidParameter` (the caller asked something
@@ -74,8 +82,11 @@
 
 mod cache;
 mod depths;
+mod reading;
+mod stored_game;
 mod two_player;
 
-pub use cache::TableCache;
+pub use cache::{Examined, TableCache};
 pub use depths::StoredDepths;
+pub use stored_game::{StoredGame, game_of};
 pub use two_player::{Database, MoveValue, describe, describe_with};

@@ -3,23 +3,28 @@
 //! the per-process shares of an MPI job), and every move with what it
 //! leads to. `query`, `play` and the explorer (`serve`) all read through
 //! it; the explorer keeps one [`TableCache`] for its whole run, so a layer
-//! is opened and checked once and every later answer is a lookup.
+//! is read and checked once and every later answer is a lookup (after a
+//! look at the layer's file: see [`TableCache`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::TableCache;
+use super::cache::{Held, LayerDistances};
+use super::reading::{Watched, finished, read_table, read_two_bit};
 use crate::backend::partition::Partition;
 use crate::error::{Error, Result};
 use crate::games::two_player::TwoPlayerGame;
-use crate::search::checkpoint::Checkpoint;
+use crate::search::Checkpoint;
 use crate::search::identity::layer_identity;
-use crate::search::retro2::distances::{NO_DISTANCE, read_distances};
-use crate::search::retro2::{Player, Value, open_layer};
+use crate::search::retro2::distances::NO_DISTANCE;
+use crate::search::retro2::{Player, Value};
 use crate::search::{Progress, Silent};
+use crate::table::TwoBitTable;
+use crate::table::header::Seal;
 use crate::table::shares::job_size_in_store;
 use crate::table::storage::file_name_for;
-use crate::table::{Backing, TwoBitTable};
+use crate::table::store_file::{open_file, read_header, table_exists};
 
 /// A solved layer's values as the store holds them: one table, or the
 /// shares of the processes of the MPI job that solved it (`mpirun … retro
@@ -44,18 +49,23 @@ impl LayerTable {
     }
 }
 
-/// The solved layers of a store, opened on demand for reading values.
-/// Layers are opened read-only (a query never writes a store, and may read
-/// one on read-only media) and each is checked against its checksums in
-/// full when first opened.
+/// The solved layers of a store, read on demand for their values. A layer
+/// is read into memory (a query never writes a store, may read one on
+/// read-only media, and is never killed by a file cut short under it) and
+/// checked against its checksums in full when first read. Each question
+/// (`value`, `distance`, `moves`, `best_moves`) first makes sure that the
+/// files of the layers it reads are as they were read (see
+/// [`TableCache`]), so a database kept for a long time answers from
+/// changed files never.
 pub struct Database<'a, G: TwoPlayerGame> {
     game: &'a G,
     name: &'a str,
     dir: &'a Path,
     cache: &'a TableCache,
-    /// This database's own handles on the cache's tables, by layer.
-    layers: Vec<Option<Arc<LayerTable>>>,
-    distances: Vec<Option<Arc<Option<Vec<u16>>>>>,
+    /// The cache's tables this question has looked at, by layer: looked
+    /// up (and their files looked at) once per question.
+    layers: Vec<Option<Arc<Held<LayerTable>>>>,
+    distances: Vec<Option<Arc<Held<LayerDistances>>>>,
     /// Shows the check of a large layer file as it is opened.
     progress: &'a dyn Progress,
 }
@@ -94,8 +104,40 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
     }
 
     /// Whether the store holds `game`'s layer `layer`, whole or in shares.
+    /// A path that cannot be followed (a symbolic-link loop) counts as
+    /// held: reading it says what is wrong, where "not in the store" would
+    /// send its reader to solve the layer again.
     fn holds(&self, game: &G, layer: usize) -> bool {
-        self.layer_file(game, layer).exists() || self.job_size(game, layer).is_some()
+        table_exists(&self.layer_file(game, layer)).unwrap_or(true)
+            || self.job_size(game, layer).is_some()
+    }
+
+    /// The layers of this game (this variant) the store holds, whole or
+    /// in shares, lowest first.
+    pub fn held_layers(&self) -> Vec<usize> {
+        (0..=self.game.max_layer())
+            .filter(|&layer| self.holds(self.game, layer))
+            .collect()
+    }
+
+    /// The deepest start position the store holds the finished layer of:
+    /// the game's own start if it does, else the start with the most
+    /// pieces (Fox-and-Geese: geese) among those whose layer it holds;
+    /// `None` when it holds none of them.
+    pub fn deepest_start(&self) -> Option<G::Position> {
+        let held = |position: &G::Position| {
+            let layer = self.game.locate(position).0;
+            self.holds(self.game, layer) && self.finished_layer(layer) != Some(false)
+        };
+        if let Ok(start) = self.game.start_position(None)
+            && held(&start)
+        {
+            return Some(start);
+        }
+        (1..=self.game.max_layer())
+            .rev()
+            .filter_map(|size| self.game.start_position(Some(size)).ok())
+            .find(held)
     }
 
     /// The `retro` command that solves `layer` for this game, with its
@@ -144,36 +186,63 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
         )
     }
 
-    /// Why the store cannot answer for `position`, when its layer's file
-    /// is not there.
+    /// Why the store cannot answer for `position`: its layer's file is
+    /// not there, or its header says the layer is not finished (a run is
+    /// solving it, or stopped); the run that would add or finish it. A
+    /// file that cannot be read is no reason here: reading it says why.
     pub fn missing(&self, position: &G::Position) -> Option<String> {
         let (layer, _) = self.game.locate(position);
-        (!self.holds(self.game, layer)).then(|| self.missing_layer(layer))
+        if !self.holds(self.game, layer) {
+            return Some(self.missing_layer(layer));
+        }
+        (self.finished_layer(layer) == Some(false)).then(|| self.unfinished_layer(layer))
     }
 
-    /// Opens (or finds in the cache) the table of `layer`, refusing one
-    /// that is missing or not completely solved.
-    fn open(&self, layer: usize) -> Result<LayerTable> {
-        let backing = Backing::ReadOnly(self.dir.to_path_buf());
-        let unfinished = || {
-            Error::InvalidParameter(format!(
-                "the layer of {} in {} is not completely solved yet; finish it: {}",
-                self.game.layer_name(layer),
-                self.dir.display(),
-                self.solve_command(layer)
-            ))
-        };
-        if !crate::table::store_file::table_exists(&self.layer_file(self.game, layer))? {
+    /// Whether the header of `layer`'s file says the layer is solved and
+    /// sealed; `None` where it cannot say (no whole file, or an unreadable
+    /// one). The body is checked only when the layer is read.
+    fn finished_layer(&self, layer: usize) -> Option<bool> {
+        let file = self.layer_file(self.game, layer);
+        if !table_exists(&file).ok()? {
+            return None;
+        }
+        let header = open_file(&file, false)
+            .and_then(|opened| read_header(&opened, &file))
+            .ok()?;
+        let complete = Checkpoint::decode(&header.progress).is_ok_and(|c| c.complete);
+        Some(header.seal == Seal::Sealed && complete)
+    }
+
+    /// Why `layer` cannot be answered from while it is not finished.
+    fn unfinished_layer(&self, layer: usize) -> String {
+        format!(
+            "the layer of {} in {} is not completely solved yet; finish it: {}",
+            self.game.layer_name(layer),
+            self.dir.display(),
+            self.solve_command(layer)
+        )
+    }
+
+    /// Reads the table of `layer`, refusing one that is missing or not
+    /// completely solved.
+    fn open(&self, layer: usize) -> Result<Held<LayerTable>> {
+        let unfinished = || Error::InvalidParameter(self.unfinished_layer(layer));
+        let file = self.layer_file(self.game, layer);
+        if !table_exists(&file)? {
             let Some(processes) = self.job_size(self.game, layer) else {
                 return Err(Error::InvalidParameter(self.missing_layer(layer)));
             };
             return self.open_shares(layer, processes, unfinished);
         }
-        let (table, checkpoint) = open_layer(self.game, layer, &backing, self.progress)?;
-        if !checkpoint.is_some_and(|c| c.complete) {
+        let identity = layer_identity(self.game, layer, "retrograde values", 2);
+        let (table, header, watched) = read_two_bit(&file, identity, self.progress)?;
+        if !finished(&header, &watched)? {
             return Err(unfinished());
         }
-        Ok(LayerTable::Whole(table))
+        Ok(Held {
+            table: LayerTable::Whole(table),
+            files: vec![watched],
+        })
     }
 
     /// Opens the shares of `layer` written by a job of `processes`, every
@@ -183,66 +252,128 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
         layer: usize,
         processes: usize,
         unfinished: impl Fn() -> Error,
-    ) -> Result<LayerTable> {
-        let backing = Backing::ReadOnly(self.dir.to_path_buf());
+    ) -> Result<Held<LayerTable>> {
         let partition = Partition::new(&self.game.layer_blocks(layer), processes);
         let whole = layer_identity(self.game, layer, "retrograde values", 2);
-        let mut shares = Vec::with_capacity(processes);
+        let (mut shares, mut files) = (Vec::with_capacity(processes), Vec::new());
         for part in 0..processes {
             let identity = partition.share_identity(&whole, part);
-            let (table, record) =
-                TwoBitTable::open(&backing, identity, Value::Unknown as u8, self.progress)?;
-            let checkpoint = Checkpoint::read(table.storage(), record)?;
-            if !checkpoint.is_some_and(|c| c.complete) {
+            let path = self.dir.join(file_name_for(&identity.descriptor));
+            let (table, header, watched) = read_two_bit(&path, identity, self.progress)?;
+            if !finished(&header, &watched)? {
                 return Err(unfinished());
             }
             shares.push(table);
+            files.push(watched);
         }
-        Ok(LayerTable::Shares { partition, shares })
+        Ok(Held {
+            table: LayerTable::Shares { partition, shares },
+            files,
+        })
+    }
+
+    /// Reads the distances of `layer`, if the store keeps them complete.
+    fn read_distances(&self, layer: usize) -> Result<Held<LayerDistances>> {
+        let identity = layer_identity(self.game, layer, "retrograde distances", 16);
+        let path = self.dir.join(file_name_for(&identity.descriptor));
+        if !table_exists(&path)? {
+            return Ok(Held {
+                table: None,
+                files: vec![Watched::now(path)],
+            });
+        }
+        // Four 16-bit distances to a word, the lowest first: the layout
+        // `crate::search::retro2::distances` writes.
+        let size = self.game.layer_size(layer);
+        let mut distances = vec![NO_DISTANCE; size as usize];
+        let mut keep = |start: usize, bytes: &[u8]| {
+            for (index, eight) in bytes.chunks_exact(8).enumerate() {
+                let word = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
+                let first = (start + index) * 4;
+                for (offset, distance) in distances.iter_mut().skip(first).take(4).enumerate() {
+                    *distance = (word >> (16 * offset)) as u16;
+                }
+            }
+        };
+        let words = size.div_ceil(4);
+        let (header, watched) = read_table(&path, &identity, words, self.progress, &mut keep)?;
+        let complete = finished(&header, &watched)?;
+        Ok(Held {
+            table: complete.then_some(distances),
+            files: vec![watched],
+        })
+    }
+
+    /// Starts a question: the layers it reads are looked up in the cache
+    /// afresh, which looks at their files.
+    fn begin_question(&mut self) {
+        self.layers.iter_mut().for_each(|layer| *layer = None);
+        self.distances.iter_mut().for_each(|layer| *layer = None);
     }
 
     /// The position's value under perfect play: won for one side, or
     /// drawn. Opens (and checks) its layer on first use; an error names
     /// the `retro` run that would add a layer the store lacks.
     pub fn value(&mut self, position: &G::Position) -> Result<Value> {
+        self.begin_question();
+        self.look_up_value(position)
+    }
+
+    fn look_up_value(&mut self, position: &G::Position) -> Result<Value> {
         let (layer, rank) = self.game.locate(position);
         if self.layers[layer].is_none() {
             let file = self.layer_file(self.game, layer);
-            let table = TableCache::get_or_open(&self.cache.values, &file, || self.open(layer))?;
+            let table = self.cache.values.get(&file, || self.open(layer))?;
             self.layers[layer] = Some(table);
         }
         let table = self.layers[layer].as_ref().expect("opened above");
-        Ok(Value::from_bits(table.get(rank)))
+        Ok(Value::from_bits(table.table.get(rank)))
     }
 
     /// The position's distance to the end in plies, where the store keeps
     /// distances (`retro --distances`) and the position has a finite one.
     pub fn distance(&mut self, position: &G::Position) -> Result<Option<u16>> {
+        self.begin_question();
+        self.look_up_distance(position)
+    }
+
+    fn look_up_distance(&mut self, position: &G::Position) -> Result<Option<u16>> {
         let (layer, rank) = self.game.locate(position);
         if self.distances[layer].is_none() {
-            let file = self.layer_file(self.game, layer);
-            let found = TableCache::get_or_open(&self.cache.distances, &file, || {
-                read_distances(self.game, layer, self.dir)
-            })?;
+            let file = self.distances_file(layer);
+            let found = self
+                .cache
+                .distances
+                .get(&file, || self.read_distances(layer))?;
             self.distances[layer] = Some(found);
         }
         let found = self.distances[layer].as_ref().expect("read above");
         Ok(found
-            .as_ref()
+            .table
             .as_ref()
             .and_then(|table| table.get(rank as usize).copied())
             .filter(|&d| d != NO_DISTANCE))
     }
 
+    /// The file of `layer`'s distances in the store.
+    fn distances_file(&self, layer: usize) -> PathBuf {
+        let descriptor = format!(
+            "{}; retrograde distances",
+            self.game.layer_descriptor(layer)
+        );
+        self.dir.join(file_name_for(&descriptor))
+    }
+
     /// Every move from `position`, in the game's order, with the value and
     /// distance of the position it leads to.
     pub fn moves(&mut self, position: &G::Position) -> Result<Vec<MoveValue<G::Position>>> {
+        self.begin_question();
         let mut listed = Vec::new();
         for next in self.game.moves(position) {
             listed.push(MoveValue {
                 name: self.game.move_name(position, &next),
-                value: self.value(&next)?,
-                distance: self.distance(&next)?,
+                value: self.look_up_value(&next)?,
+                distance: self.look_up_distance(&next)?,
                 position: next,
             });
         }

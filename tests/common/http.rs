@@ -1,7 +1,8 @@
 //! A minimal HTTP/1.1 client over a TCP stream, for the explorer's tests:
 //! it sends the request target exactly as given (path tricks included,
-//! which a URL library would normalise away), and `bitsolve serve` as a
-//! child process that is stopped when dropped.
+//! which a URL library would normalise away) and, through [`Raw`], bytes
+//! no well-behaved client sends (stalled heads and bodies, huge headers);
+//! and `bitsolve serve` as a child process that is stopped when dropped.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -53,12 +54,16 @@ pub fn request(address: SocketAddr, method: &str, target: &str, body: Option<&st
     }
     let mut reader = BufReader::new(stream);
     let mut status_line = String::new();
-    reader.read_line(&mut status_line).unwrap();
+    reader
+        .read_line(&mut status_line)
+        .unwrap_or_else(|e| panic!("no answer to {method} {target} ({e}): did the server die?"));
     let status = status_line
         .split_whitespace()
         .nth(1)
         .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("no status in {status_line:?}"));
+        .unwrap_or_else(|| {
+            panic!("no status in {status_line:?} for {method} {target}: did the server die?")
+        });
     let mut headers = Vec::new();
     loop {
         let mut line = String::new();
@@ -153,8 +158,13 @@ pub struct Server {
 
 impl Server {
     pub fn start(stores: &[&Path]) -> Server {
+        Server::start_with(stores, &[])
+    }
+
+    /// The server with more flags (`--client-timeout 1`).
+    pub fn start_with(stores: &[&Path], flags: &[&str]) -> Server {
         let mut command = Command::new(env!("CARGO_BIN_EXE_bitsolve"));
-        command.args(["serve", "--port", "0"]);
+        command.args(["serve", "--port", "0"]).args(flags);
         for store in stores {
             command.arg("--store").arg(store);
         }
@@ -188,6 +198,83 @@ impl Server {
     /// True while the server process runs.
     pub fn running(&mut self) -> bool {
         self.child.try_wait().unwrap().is_none()
+    }
+
+    /// The most memory the server process has held (VmHWM), in KiB.
+    pub fn peak_memory_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).unwrap();
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmHWM:"))
+            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("VmHWM in /proc/PID/status")
+    }
+}
+
+/// A raw connection to a server: bytes in, and what comes back.
+pub struct Raw {
+    pub stream: TcpStream,
+}
+
+impl Raw {
+    pub fn connect(address: SocketAddr) -> Raw {
+        Raw {
+            stream: TcpStream::connect(address).unwrap(),
+        }
+    }
+
+    /// Sends `bytes`; false when the server has closed the connection
+    /// (as it may, part way through an oversized request).
+    pub fn send(&mut self, bytes: &[u8]) -> bool {
+        self.stream.write_all(bytes).is_ok()
+    }
+
+    /// What the server sends within `patience` until it closes the
+    /// connection (`None` if it neither answers nor closes in that time).
+    pub fn read_until_closed(&mut self, patience: Duration) -> Option<Vec<u8>> {
+        self.stream.set_read_timeout(Some(patience)).unwrap();
+        let mut received = Vec::new();
+        let mut buffer = [0u8; 4096];
+        loop {
+            match self.stream.read(&mut buffer) {
+                Ok(0) => return Some(received),
+                Ok(n) => received.extend_from_slice(&buffer[..n]),
+                // Reset after an answer: as good as closed.
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+                    return Some(received);
+                }
+                Err(_) => return None,
+            }
+        }
+    }
+
+    /// The status of the first answer within `patience`, `None` if none
+    /// came (closed or still waiting).
+    pub fn status(&mut self, patience: Duration) -> Option<u16> {
+        self.stream.set_read_timeout(Some(patience)).unwrap();
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n") {
+            match self.stream.read(&mut byte) {
+                Ok(1) => head.push(byte[0]),
+                _ => return None,
+            }
+        }
+        String::from_utf8_lossy(&head)
+            .split_whitespace()
+            .nth(1)?
+            .parse()
+            .ok()
+    }
+
+    /// Whether the server still holds the connection open: nothing to
+    /// read, and not closed.
+    pub fn open(&mut self) -> bool {
+        self.stream.set_nonblocking(true).unwrap();
+        let mut byte = [0u8; 1];
+        let open = matches!(self.stream.peek(&mut byte), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock);
+        self.stream.set_nonblocking(false).unwrap();
+        open
     }
 }
 

@@ -45,6 +45,26 @@ function currentGame() {
   return explorer.games.find((g) => g.name === $("game").value);
 }
 
+function chosenStore() {
+  return explorer.stores.find((s) => String(s.id) === $("store").value);
+}
+
+// The first store that holds `name`'s tables.
+function storeHolding(name) {
+  return explorer.stores.find((s) => s.game && s.game.name === name);
+}
+
+// A game whose every option has a default opens with none given.
+function opensAsIs(game) {
+  return game.options.every((o) => o.value === null || o.default !== null);
+}
+
+// Shows the game a store holds, with its options (its variant).
+function chooseGame(name, values) {
+  $("game").value = name;
+  renderOptions(values);
+}
+
 function renderOptions(values) {
   const box = $("options");
   box.textContent = "";
@@ -158,7 +178,11 @@ function show(answer) {
   if (twoPlayer) {
     $("value").textContent = answer.value === null ? "no store chosen" : answer.value;
     $("value").className = answer.outcome;
+    // Where the store lacks the layer: which run would add it.
+    $("note").textContent = answer.missing || "";
+    $("note").hidden = !answer.missing;
   } else {
+    $("note").hidden = true;
     $("value").textContent = answer.target === null ? "no table of depths in this store" : "to " + answer.goal;
     $("value").className = "";
   }
@@ -402,51 +426,80 @@ function drawRing(answer, box) {
 
 // --- layer counts ---
 
+// The chosen store's tables with layer counts: its finished BFS tables,
+// and for a two-player game the states of each layer it holds.
 function listTables() {
   const select = $("table");
   select.textContent = "";
-  explorer.stores.forEach((store) => {
+  const store = chosenStore();
+  const add = (value, text) => {
+    const option = document.createElement("option");
+    option.value = JSON.stringify(value);
+    option.textContent = text;
+    select.appendChild(option);
+  };
+  if (store) {
     for (const table of store.tables) {
-      if (!table.layers) continue;
-      const option = document.createElement("option");
-      option.value = JSON.stringify({ store: store.id, table: table.file });
-      option.textContent = `${store.name}: ${table.descriptor}`;
-      select.appendChild(option);
+      if (table.layers) add({ store: store.id, table: table.file }, `${store.name}: ${table.descriptor}`);
     }
-  });
-  if (select.options.length > 0) drawChart();
+    if (store.game && store.game.layers && store.game.layers.length > 0) {
+      add({ store: store.id, stored: true }, `${store.name}: ${store.game.name}, states per stored layer`);
+    }
+  }
+  drawChart();
 }
 
 async function drawChart() {
   const box = $("chart");
   box.textContent = "";
-  if (!$("table").value) return;
-  const chosen = JSON.parse($("table").value);
+  const value = $("table").value;
+  if (!value) {
+    box.textContent = chosenStore() ? "this store has no table of layer counts" : "choose a store to see its layer counts";
+    return;
+  }
+  const chosen = JSON.parse(value);
+  if (chosen.stored) {
+    const game = chosenStore().game;
+    const counts = game.layers.map((l) => l.states);
+    const total = counts.reduce((a, b) => a + b, 0);
+    drawBars(box, game.layers.map((l) => l.layer), counts,
+      `${game.name} retrograde values: ${total.toLocaleString()} states in ${counts.length} layers`);
+    return;
+  }
   try {
     const found = await api("/api/layers", { store: String(chosen.store), table: chosen.table });
+    // Another table may have been chosen meanwhile.
+    if ($("table").value !== value) return;
     const counts = found.layers;
-    const largest = Math.max(...counts, 1);
-    const barWidth = Math.max(6, Math.min(40, Math.floor(720 / counts.length)));
-    const height = 220;
-    const svg = element("svg", { width: counts.length * barWidth + 70, height: height + 50, id: "layer-chart" }, box);
-    counts.forEach((count, layer) => {
-      const h = Math.max(1, (count / largest) * height);
-      const bar = element("rect", {
-        class: "bar", "data-layer": layer, "data-count": count,
-        x: 60 + layer * barWidth, y: 10 + height - h, width: barWidth - 2, height: h,
-      }, svg);
-      element("title", {}, bar).textContent = `layer ${layer}: ${count.toLocaleString()} states`;
-      if (counts.length <= 40 || layer % 5 === 0) {
-        element("text", { x: 60 + layer * barWidth + barWidth / 2 - 1, y: height + 25, "text-anchor": "middle", "font-size": 10 }, svg)
-          .textContent = layer;
-      }
-    });
-    element("text", { x: 4, y: 18, "font-size": 10 }, svg).textContent = largest.toLocaleString();
-    element("text", { x: 4, y: height + 45, "font-size": 11 }, svg)
-      .textContent = `${found.descriptor}: ${found.total.toLocaleString()} states, depth ${found.depth}`;
+    drawBars(box, counts.map((_, layer) => layer), counts,
+      `${found.descriptor}: ${found.total.toLocaleString()} states, depth ${found.depth}`);
   } catch (error) {
     box.textContent = error.message;
   }
+}
+
+// A bar per layer (`layers` its numbers), and `caption` below.
+function drawBars(box, layers, counts, caption) {
+  box.textContent = "";
+  const largest = Math.max(...counts, 1);
+  const barWidth = Math.max(6, Math.min(40, Math.floor(720 / counts.length)));
+  const height = 220;
+  const svg = element("svg", { width: counts.length * barWidth + 70, height: height + 50, id: "layer-chart" }, box);
+  counts.forEach((count, index) => {
+    const layer = layers[index];
+    const h = Math.max(1, (count / largest) * height);
+    const bar = element("rect", {
+      class: "bar", "data-layer": layer, "data-count": count,
+      x: 60 + index * barWidth, y: 10 + height - h, width: barWidth - 2, height: h,
+    }, svg);
+    element("title", {}, bar).textContent = `layer ${layer}: ${count.toLocaleString()} states`;
+    if (counts.length <= 40 || index % 5 === 0) {
+      element("text", { x: 60 + index * barWidth + barWidth / 2 - 1, y: height + 25, "text-anchor": "middle", "font-size": 10 }, svg)
+        .textContent = layer;
+    }
+  });
+  element("text", { x: 4, y: 18, "font-size": 10 }, svg).textContent = largest.toLocaleString();
+  element("text", { x: 4, y: height + 45, "font-size": 11 }, svg).textContent = caption;
 }
 
 // --- start-up ---
@@ -478,13 +531,38 @@ async function main() {
     $("store").appendChild(option);
   }
   if (wanted.game && explorer.games.some((g) => g.name === wanted.game)) {
-    $("game").value = wanted.game;
+    // A linked view: its game, options and store as given.
+    const holder = storeHolding(wanted.game);
+    if (wanted.store !== undefined) $("store").value = wanted.store;
+    else $("store").value = holder ? String(holder.id) : "";
+    chooseGame(wanted.game, wanted);
+  } else {
+    // A newcomer: the first store's game and variant, at a start it can
+    // answer; without a store, the first game that opens as it is.
+    const first = explorer.stores[0];
+    $("store").value = first ? "0" : "";
+    if (first && first.game) chooseGame(first.game.name, first.game.options);
+    else chooseGame((explorer.games.find(opensAsIs) || explorer.games[0]).name, {});
   }
-  if (wanted.store !== undefined) $("store").value = wanted.store;
-  else if (explorer.stores.length > 0) $("store").value = "0";
-  renderOptions(wanted);
-  $("game").addEventListener("change", () => { renderOptions({}); startPosition(); });
-  $("store").addEventListener("change", () => visit($("position-text").value, false));
+  $("game").addEventListener("change", () => {
+    // Into a store that holds the game, as it holds it.
+    const holder = storeHolding($("game").value);
+    $("store").value = holder ? String(holder.id) : "";
+    renderOptions(holder ? holder.game.options : {});
+    listTables();
+    startPosition();
+  });
+  $("store").addEventListener("change", () => {
+    listTables();
+    const store = chosenStore();
+    if (store && store.game && store.game.name !== $("game").value) {
+      chooseGame(store.game.name, store.game.options);
+      startPosition();
+      return;
+    }
+    if (store && store.game) renderOptions(store.game.options);
+    visit($("position-text").value, false);
+  });
   $("start").addEventListener("click", startPosition);
   $("random").addEventListener("click", randomPosition);
   $("back").addEventListener("click", () => step(-1));

@@ -3,20 +3,24 @@
 //! and options through the registry, tables through [`Stores`].
 //!
 //! - `GET /api/games`: the games and their options.
-//! - `GET /api/stores`: the stores and their table files.
+//! - `GET /api/stores`: the stores, the game each holds, and their table
+//!   files.
 //! - `GET /api/layers?store=S&table=FILE`: a finished BFS table's layers.
-//! - `GET /api/start?game=G[&size=N][&option=value...]`: a start position.
+//! - `GET /api/start?game=G[&store=S][&size=N][&option=value...]`: a start
+//!   position; with a store and no size, the deepest start it can answer.
 //! - `GET /api/position?game=G&position=TEXT[&store=S][&option=value...]`
 //!   (one-player games also take `rank=R` instead of a position): the
 //!   position's diagram, value and distance, and every move with what it
-//!   leads to. Positional games are solved per request ([`positional`]).
+//!   leads to ("not in the store" where the store lacks a layer, with the
+//!   `retro` run that adds it). Positional games are solved per request
+//!   ([`positional`]).
 
 use serde_json::{Value as Json, json};
 
 use super::positional;
 use super::request::{Failure, Parameters, printable};
-use super::stores::{Store, Stores, tables};
-use crate::database::{Database, MoveValue, describe};
+use super::stores::{Store, Stores, game, tables};
+use crate::database::{Database, TableCache, describe};
 use crate::diagram::sketch;
 use crate::games::board::Board;
 use crate::games::registry::{self, GameKind, GameOptions, SpaceVisitor};
@@ -48,6 +52,10 @@ const RESERVED: [&str; 5] = ["game", "store", "position", "rank", "size"];
 /// otherwise be silently ignored).
 fn only(parameters: &Parameters, allowed: &[&str]) -> Result<(), Failure> {
     match parameters.iter().find(|(name, _)| !allowed.contains(name)) {
+        Some((name, _)) if allowed.is_empty() => Err(Failure::bad_request(format!(
+            "unknown parameter '{}' (this endpoint takes no parameters)",
+            printable(name),
+        ))),
         Some((name, _)) => Err(Failure::bad_request(format!(
             "unknown parameter '{}' (this endpoint takes: {})",
             printable(name),
@@ -68,7 +76,11 @@ fn stores(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
         .list
         .iter()
         .enumerate()
-        .map(|(id, store)| json!({"id": id, "name": store.name, "tables": tables(store)}))
+        .map(|(id, store)| {
+            let listed = tables(store, &stores.tables);
+            let game = game(store, &listed, &stores.tables);
+            json!({"id": id, "name": store.name, "game": game, "tables": listed})
+        })
         .collect();
     Ok(json!({ "stores": list, "open_tables": stores.tables.open_tables() }))
 }
@@ -81,7 +93,7 @@ fn layers(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
     let file = parameters.required("table")?;
     // The name is looked up among the files the store lists, never joined
     // onto a path: "../x" or "%2e%2e/x" simply is not one of them.
-    let table = tables(store)
+    let table = tables(store, &stores.tables)
         .into_iter()
         .find(|t| t["file"] == file)
         .ok_or_else(|| {
@@ -185,8 +197,13 @@ fn start(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
         })?),
         None => None,
     };
-    let _ = stores;
-    visit_game(parameters, StartOne { size }, StartTwo { size })
+    let store = stores.chosen(parameters)?;
+    let two = StartTwo {
+        size,
+        name,
+        store: store.map(|store| (store, &stores.tables)),
+    };
+    visit_game(parameters, StartOne { size }, two)
 }
 
 struct StartOne {
@@ -211,15 +228,31 @@ impl SpaceVisitor for StartOne {
     }
 }
 
-struct StartTwo {
+struct StartTwo<'a> {
     size: Option<usize>,
+    name: &'a str,
+    /// The store to start inside, with the cache its tables are read
+    /// through.
+    store: Option<(&'a Store, &'a TableCache)>,
 }
 
-impl TwoPlayerVisitor for StartTwo {
+impl TwoPlayerVisitor for StartTwo<'_> {
     type Output = Json;
 
+    /// The start of the size asked for; without one, the deepest start
+    /// the store holds the layer of (the game's own start where it can),
+    /// so that a newcomer's first position has a value.
     fn visit<G: TwoPlayerGame>(self, game: &G) -> crate::Result<Json> {
-        let start = game.start_position(self.size)?;
+        let inside = match (self.size, self.store) {
+            (None, Some((store, cache))) => {
+                Database::new(game, self.name, &store.dir, cache).deepest_start()
+            }
+            _ => None,
+        };
+        let start = match inside {
+            Some(start) => start,
+            None => game.start_position(self.size)?,
+        };
         Ok(json!({"position": game.position_text(&start)}))
     }
 }
@@ -261,6 +294,9 @@ struct TwoPlayerPosition<'a> {
     parameters: &'a Parameters,
 }
 
+/// The value of a position whose layer the store lacks.
+const NOT_IN_STORE: &str = "not in the store";
+
 /// A move's value for the side that makes it.
 fn outcome(value: Value, mover: Player) -> &'static str {
     match value {
@@ -287,38 +323,57 @@ impl TwoPlayerVisitor for TwoPlayerPosition<'_> {
         let position = game.parse_position(text)?;
         let mover = game.side_to_move(&position);
         let diagram = game.diagram(&position);
-        let database = self
+        let mut database = self
             .store
             .map(|store| Database::new(game, self.name, &store.dir, &self.stores.tables));
-        // Without a store every value is unknown; the moves are listed still.
-        let (value, distance, moves) = match database {
-            Some(mut database) => {
-                if let Some(missing) = database.missing(&position) {
-                    return Ok(Err(Failure::not_found(missing)));
+        // Without a store every value is unknown, and where the store lacks
+        // a layer its positions are "not in the store": the position and
+        // its moves are drawn all the same.
+        let missing = database.as_ref().and_then(|d| d.missing(&position));
+        let (value, distance) = match &mut database {
+            Some(database) if missing.is_none() => (
+                Some(database.value(&position)?),
+                database.distance(&position)?,
+            ),
+            _ => (None, None),
+        };
+        let moves = match &mut database {
+            Some(database) if missing.is_none() => database
+                .moves(&position)?
+                .into_iter()
+                .map(|m| (m.name, m.position, Some(m.value), m.distance))
+                .collect(),
+            _ => {
+                let mut unvalued = Vec::new();
+                for next in game.moves(&position) {
+                    // A capture may lead into a layer the store holds.
+                    let (value, distance) = match &mut database {
+                        Some(database) if database.missing(&next).is_none() => {
+                            (Some(database.value(&next)?), database.distance(&next)?)
+                        }
+                        _ => (None, None),
+                    };
+                    unvalued.push((game.move_name(&position, &next), next, value, distance));
                 }
-                let value = database.value(&position)?;
-                let distance = database.distance(&position)?;
-                (value, distance, database.moves(&position)?)
-            }
-            None => {
-                let unvalued = game.moves(&position).into_iter().map(|next| MoveValue {
-                    name: game.move_name(&position, &next),
-                    position: next,
-                    value: Value::Unknown,
-                    distance: None,
-                });
-                (Value::Unknown, None, unvalued.collect())
+                unvalued
             }
         };
+        // The value for people: where the store has one, "not in the store"
+        // where it lacks the layer, and `null` without a store.
+        let words = |value: Option<Value>| match (self.store, value) {
+            (None, _) => Json::Null,
+            (Some(_), Some(value)) => describe(game, value).into(),
+            (Some(_), None) => NOT_IN_STORE.into(),
+        };
         let mut listed = Vec::new();
-        for next in &moves {
+        for (name, next, value, distance) in &moves {
             listed.push(json!({
-                "move": next.name,
-                "position": game.position_text(&next.position),
-                "value": self.store.map(|_| describe(game, next.value)),
-                "outcome": outcome(next.value, mover),
-                "distance": next.distance,
-                "sketch": sketch(&diagram, &game.diagram(&next.position)),
+                "move": name,
+                "position": game.position_text(next),
+                "value": words(*value),
+                "outcome": outcome(value.unwrap_or(Value::Unknown), mover),
+                "distance": distance,
+                "sketch": sketch(&diagram, &game.diagram(next)),
             }));
         }
         let (layer, rank) = game.locate(&position);
@@ -330,9 +385,10 @@ impl TwoPlayerVisitor for TwoPlayerPosition<'_> {
             "layer": layer,
             "layer_name": game.layer_name(layer),
             "rank": rank,
-            "value": self.store.map(|_| describe(game, value)),
-            "outcome": outcome(value, mover),
+            "value": words(value),
+            "outcome": outcome(value.unwrap_or(Value::Unknown), mover),
             "distance": distance,
+            "missing": missing,
             "diagram": diagram,
             "moves": listed,
         })))

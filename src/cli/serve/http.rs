@@ -1,11 +1,12 @@
-//! The transport: a request target becomes a route and its decoded query
+//! Routing: a request target becomes a route and its decoded query
 //! parameters ([`super::request`]); every answer is a [`Reply`] (JSON for
 //! the API, and the embedded files). Paths are matched against a fixed
 //! list, never mapped onto the file system, so no path a client sends can
-//! name a file.
+//! name a file. The connection itself is [`super::server`]'s.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use hyper::Method;
 use serde_json::{Value as Json, json};
 
 use super::request::{Failure, Parameters, printable};
@@ -43,26 +44,32 @@ impl From<Failure> for Reply {
     }
 }
 
-/// The reply to `method` on `url` (the request target as sent).
-pub fn answer(stores: &Stores, method: &tiny_http::Method, url: &str) -> Reply {
-    if url.len() > MAX_URL_BYTES {
+/// The reply to a request refused before any work, if it is: a target
+/// longer than [`MAX_URL_BYTES`], a method other than GET or HEAD (the
+/// explorer only reads), or a request with a body, which is never read.
+pub fn refused(method: &Method, target: &str, with_body: bool) -> Option<Reply> {
+    let (status, message) = if target.len() > MAX_URL_BYTES {
         let message = format!("the request target is longer than {MAX_URL_BYTES} bytes");
-        return Failure {
-            status: 414,
-            message,
-        }
-        .into();
-    }
-    let (path, query) = url.split_once('?').unwrap_or((url, ""));
-    // Only reading: HEAD is answered like GET (tiny_http leaves out the
-    // body), anything else is refused before the route is looked at.
-    if !matches!(method, tiny_http::Method::Get | tiny_http::Method::Head) {
-        return Failure {
-            status: 405,
-            message: format!("{method} is not allowed: the explorer only reads"),
-        }
-        .into();
-    }
+        (414, message)
+    } else if !matches!(*method, Method::GET | Method::HEAD) {
+        let method = printable(method.as_str());
+        (
+            405,
+            format!("{method} is not allowed: the explorer only reads"),
+        )
+    } else if with_body {
+        let message = "a request body is not read here: send GET without one";
+        (413, message.to_string())
+    } else {
+        return None;
+    };
+    Some(Failure { status, message }.into())
+}
+
+/// The reply to GET `target` (the request target as sent: path and
+/// query). HEAD is answered like GET (hyper leaves out the body).
+pub fn answer(stores: &Stores, target: &str) -> Reply {
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
     if let Some(file) = static_files::find(path) {
         return Reply {
             status: 200,

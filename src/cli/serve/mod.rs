@@ -1,19 +1,22 @@
-//! `bitsolve serve`: the position explorer. A small HTTP server (tiny_http,
-//! a few worker threads, loopback by default) answers a JSON API over the
-//! stores given on the command line, read-only, and serves the single-page
-//! explorer embedded in the binary (`web/explorer/`).
+//! `bitsolve serve`: the position explorer. An HTTP server (hyper on
+//! tokio, loopback by default) answers a JSON API over the stores given on
+//! the command line, read-only, and serves the single-page explorer
+//! embedded in the binary (`web/explorer/`). No client can hold it: slow,
+//! idle and oversized requests meet hyper's limits and timeouts, and the
+//! table work runs on a bounded pool of threads, off the reactor.
 //!
 //! Imports among these modules point one way, from the transport down to
-//! what every endpoint reads: `http` → `api` → `stores`, `positional` →
-//! `request`.
+//! what every endpoint reads: `server` → `http` → `api` → `stores`,
+//! `positional` → `request`.
 //!
+//! - [`server`]: connections, limits and timeouts; the blocking pool.
 //! - [`http`]: a request target becomes a route and its parameters; every
 //!   answer a reply.
 //! - [`api`]: the endpoints, each a function from parameters to JSON.
 //! - [`positional`]: tic-tac-toe, Harary's games and Hex, solved per
 //!   request (they have no store).
 //! - [`stores`]: the stores served and their table files, and the
-//!   library's cache of opened tables ([`crate::database::TableCache`]).
+//!   library's cache of tables read ([`crate::database::TableCache`]).
 //! - [`request`]: decoded query parameters, and the failure an endpoint
 //!   answers with.
 //! - [`static_files`]: the page, its script and its style.
@@ -22,19 +25,19 @@ mod api;
 mod http;
 mod positional;
 mod request;
+mod server;
 mod static_files;
 mod stores;
 
 use std::io::Write;
-use std::net::{IpAddr, SocketAddr};
+use std::net::{IpAddr, SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::Duration;
 
 use clap::Args;
 
 use crate::error::{Error, Result};
-use http::Reply;
 use stores::Stores;
 
 #[derive(Args, Debug)]
@@ -50,13 +53,20 @@ pub struct ServeArgs {
     /// machine only; the API reads only the given stores either way.
     #[arg(long, default_value = "127.0.0.1")]
     bind: IpAddr,
-    /// Worker threads answering requests.
+    /// Worker threads answering requests (reading tables, solving
+    /// positions); connections themselves wait on none of them.
     #[arg(long, default_value_t = 4)]
     threads: usize,
+    /// Seconds a client may take to send a request's head, and stay idle
+    /// between requests, before its connection is closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10)]
+    client_timeout: u64,
 }
 
 /// Most worker threads `--threads` may ask for.
 const MAX_WORKERS: usize = 64;
+/// Most seconds `--client-timeout` may give.
+const MAX_CLIENT_TIMEOUT: u64 = 3600;
 
 pub(super) fn run(args: ServeArgs) -> Result<()> {
     if args.threads == 0 || args.threads > MAX_WORKERS {
@@ -64,52 +74,24 @@ pub(super) fn run(args: ServeArgs) -> Result<()> {
             "--threads must be between 1 and {MAX_WORKERS}"
         )));
     }
+    if args.client_timeout == 0 || args.client_timeout > MAX_CLIENT_TIMEOUT {
+        return Err(Error::InvalidParameter(format!(
+            "--client-timeout must be between 1 and {MAX_CLIENT_TIMEOUT} seconds"
+        )));
+    }
     let stores = Arc::new(Stores::open(&args.stores)?);
     let address = SocketAddr::new(args.bind, args.port);
-    let server = tiny_http::Server::http(address)
+    let listener = TcpListener::bind(address)
         .map_err(|e| Error::InvalidParameter(format!("cannot listen on {address}: {e}")))?;
-    let bound = server
-        .server_addr()
-        .to_ip()
-        .ok_or_else(|| Error::InvalidParameter(format!("cannot listen on {address}")))?;
+    let bound = listener
+        .local_addr()
+        .map_err(|e| Error::InvalidParameter(format!("cannot listen on {address}: {e}")))?;
     // One line a test (or a person) reads the address from.
     println!("bitsolve serve: listening on http://{bound}/");
     std::io::stdout().flush().ok();
-    let server = Arc::new(server);
-    let workers: Vec<_> = (0..args.threads)
-        .map(|_| {
-            let (server, stores) = (server.clone(), stores.clone());
-            std::thread::spawn(move || serve_requests(&server, &stores))
-        })
-        .collect();
-    for worker in workers {
-        let _ = worker.join();
-    }
-    Ok(())
-}
-
-/// A worker: answers requests until the server stops.
-fn serve_requests(server: &tiny_http::Server, stores: &Stores) {
-    while let Ok(request) = server.recv() {
-        let started = Instant::now();
-        let reply = http::answer(stores, request.method(), request.url());
-        let micros = started.elapsed().as_micros();
-        respond(request, reply, micros);
-    }
-}
-
-/// Sends `reply`, with the time the server spent on it in microseconds.
-fn respond(request: tiny_http::Request, reply: Reply, micros: u128) {
-    let header = |name: &str, value: &str| {
-        tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes())
-            .expect("ASCII header names and values")
+    let limits = server::Limits {
+        client_timeout: Duration::from_secs(args.client_timeout),
+        threads: args.threads,
     };
-    let response = tiny_http::Response::from_data(reply.body)
-        .with_status_code(reply.status)
-        .with_header(header("Content-Type", reply.content_type))
-        .with_header(header("Cache-Control", "no-store"))
-        .with_header(header("X-Content-Type-Options", "nosniff"))
-        .with_header(header("X-Response-Time", &format!("{micros}us")));
-    // A client that went away is no concern of the server's.
-    let _ = request.respond(response);
+    server::serve(listener, stores, limits)
 }

@@ -1,15 +1,19 @@
 //! The stores the explorer serves: directories named on the command line,
 //! known to clients only by their index, and read only. Their table files
-//! are listed from the directory itself (a client never names a path), and
-//! tables once opened stay in a cache shared by the workers.
+//! are listed from the directory itself (a client never names a path), with
+//! what the cache found when it last read each; tables once read stay in a
+//! cache shared by the workers, answered from only while their files are
+//! unchanged.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value as Json, json};
 
 use super::request::{Failure, Parameters};
-use crate::database::TableCache;
+use crate::database::{Database, Examined, StoredGame, TableCache, game_of};
 use crate::error::{Error, Result};
+use crate::games::registry::{self, GameKind};
+use crate::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
 use crate::search::Checkpoint;
 use crate::search::two_bit_bfs::KEEPING_DEPTHS;
 use crate::table::header::Seal;
@@ -87,22 +91,28 @@ impl Stores {
 }
 
 /// A store's table files, each with what its header says: JSON objects
-/// `{file, descriptor, kind, states, bits_per_state, status, complete,
-/// layers}` (`layers`: states per BFS layer of a finished BFS table).
-pub fn tables(store: &Store) -> Vec<Json> {
+/// `{file, descriptor, kind, states, bits_per_state, status, checked,
+/// problem, complete, layers}` (`layers`: states per BFS layer of a
+/// finished BFS table). `status` is the header's (`sealed`, `being
+/// written`), or `unreadable`, or what the cache found when it last read
+/// the file: `changed on disk` since, or `refused`; `problem` says why, and
+/// `checked` is true while the file is as the cache read and checked it.
+/// Anything named like a table is listed (a FIFO or a directory is
+/// `unreadable`, with why).
+pub fn tables(store: &Store, cache: &TableCache) -> Vec<Json> {
     let Ok(entries) = std::fs::read_dir(&store.dir) else {
         return Vec::new();
     };
     let mut files: Vec<PathBuf> = entries
         .flatten()
         .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|x| x == "bst") && path.is_file())
+        .filter(|path| path.extension().is_some_and(|x| x == "bst"))
         .collect();
     files.sort();
-    files.iter().map(|path| table(path)).collect()
+    files.iter().map(|path| table(path, cache)).collect()
 }
 
-fn table(path: &Path) -> Json {
+fn table(path: &Path, cache: &TableCache) -> Json {
     let file = path
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
@@ -123,17 +133,95 @@ fn table(path: &Path) -> Json {
         (Some(c), "bfs" | "depths") if c.complete => Some(c.counts.clone()),
         _ => None,
     };
+    let sealed = match header.seal {
+        Seal::Sealed => "sealed",
+        Seal::Writing => "being written",
+    };
+    let examined = cache.examined(path);
+    let (status, problem) = match &examined {
+        Some(Examined::Changed(how)) => (
+            "changed on disk",
+            Some(format!(
+                "changed on disk since the server read it ({how}): it is read and checked again before anything is answered from it"
+            )),
+        ),
+        Some(Examined::Refused(why)) => ("refused", Some(why.clone())),
+        Some(Examined::Intact) | None => (sealed, None),
+    };
     json!({
         "file": file,
         "descriptor": identity.descriptor,
         "kind": kind,
         "states": identity.states,
         "bits_per_state": identity.bits_per_state,
-        "status": match header.seal {
-            Seal::Sealed => "sealed",
-            Seal::Writing => "being written",
-        },
+        "status": status,
+        "checked": examined == Some(Examined::Intact),
+        "problem": problem,
         "complete": complete,
         "layers": layers,
     })
+}
+
+/// The game a store's tables solve (the first table that names one):
+/// `{name, kind, options: {name: value, flag: "1"}, layers}`, `layers`
+/// for a two-player game listing those the store holds, `[{layer, name,
+/// states}]` (states: positions stored, one per symmetry class where the
+/// game is reduced); `null` when no table names a registered game.
+pub fn game(store: &Store, listed: &[Json], cache: &TableCache) -> Json {
+    let Some(found) = listed
+        .iter()
+        .filter_map(|table| table["descriptor"].as_str())
+        .find_map(game_of)
+    else {
+        return Json::Null;
+    };
+    let options: serde_json::Map<String, Json> = found
+        .options
+        .iter()
+        .map(|(name, value)| (name.clone(), value.as_deref().unwrap_or("1").into()))
+        .collect();
+    let layers = match found.kind {
+        GameKind::TwoPlayer => {
+            let held = HeldLayers {
+                store,
+                found: &found,
+                cache,
+            };
+            registry::visit_two_player(found.name, &found.game_options(), held).ok()
+        }
+        _ => None,
+    };
+    json!({
+        "name": found.name,
+        "kind": found.kind,
+        "options": options,
+        "layers": layers,
+    })
+}
+
+/// The layers of a two-player game a store holds, with their sizes.
+struct HeldLayers<'a> {
+    store: &'a Store,
+    found: &'a StoredGame,
+    cache: &'a TableCache,
+}
+
+impl TwoPlayerVisitor for HeldLayers<'_> {
+    type Output = Json;
+
+    fn visit<G: TwoPlayerGame>(self, game: &G) -> Result<Json> {
+        let database = Database::new(game, self.found.name, &self.store.dir, self.cache);
+        let layers: Vec<Json> = database
+            .held_layers()
+            .into_iter()
+            .map(|layer| {
+                json!({
+                    "layer": layer,
+                    "name": game.layer_name(layer),
+                    "states": game.layer_size(layer),
+                })
+            })
+            .collect();
+        Ok(layers.into())
+    }
 }
