@@ -45,7 +45,7 @@ impl Stores {
 }
 
 /// The tests of this file that use the stores; the last one removes them.
-const USERS: usize = 3;
+const USERS: usize = 4;
 static DONE: AtomicUsize = AtomicUsize::new(0);
 static STORES: OnceLock<Stores> = OnceLock::new();
 
@@ -1052,6 +1052,34 @@ fn games_within(server: &Server, patience: Duration) -> Option<u16> {
     head.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// With room for about one layer at a time (`--table-memory 1`: 1 MiB;
+/// layer 5's values alone take 3.3 MB, its distances 27 MB), tables are
+/// dropped and read again as questions move between layers, and every
+/// answer stays the command line's.
+#[test]
+fn a_memory_limit_drops_tables_and_every_answer_stays_exact() {
+    let stores = stores();
+    let server = Server::start_with(&[&stores.fox_geese], &["--table-memory", "1"]);
+    let four = ".../.../......./...F.../......./..g/ggg:fox";
+    let five = ".../.../......./...F.../......./.gg/ggg:geese";
+    for position in [five, four, five, four] {
+        let pairs = [
+            ("game", "fox-geese"),
+            ("store", "0"),
+            ("position", position),
+        ];
+        let answer = api(&server, "/api/position", &pairs, 200);
+        assert_matches_query(
+            &answer,
+            &query_json(&["fox-geese"], &stores.fox_geese, position),
+        );
+        let listed = api(&server, "/api/stores", &[], 200);
+        assert_eq!(listed["table_memory"]["limit"], 1 << 20, "{listed}");
+        assert_eq!(listed["open_tables"], 1, "{listed}");
+    }
+    release_stores();
+}
+
 /// Clients that stall in their body or their head, send a head or a body
 /// far too large, or just open connections and say nothing: none of them
 /// holds the server. Every hostile client is answered or cut off, memory
@@ -1178,6 +1206,7 @@ fn serve_refuses_bad_flags_in_one_line() {
     assert!(run(&["--port", "70000"]).contains("70000"));
     assert!(run(&["--threads", "0", "--port", "0"]).contains("--threads"));
     assert!(run(&["--client-timeout", "0", "--port", "0"]).contains("--client-timeout"));
+    assert!(run(&["--table-memory", "0", "--port", "0"]).contains("--table-memory"));
 }
 
 /// Text of the element `selector` in the page.

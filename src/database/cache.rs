@@ -5,9 +5,15 @@
 //! times or header) is dropped and read and checked again; a file that no
 //! longer holds an intact table is refused with an error that says it
 //! changed, and nothing is answered from it until it is intact again.
+//!
+//! Tables are held in memory, not mapped (see [`super::reading`]), so the
+//! cache keeps their total under a limit (by default half the memory
+//! available when it is made): past it, the tables used least recently
+//! are dropped, to be read and checked again when next asked for.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -55,9 +61,47 @@ impl Refusal {
     }
 }
 
+/// The memory a table takes while held.
+pub(super) trait InMemory {
+    fn bytes(&self) -> u64;
+}
+
+impl<T: InMemory> InMemory for Option<T> {
+    fn bytes(&self) -> u64 {
+        self.as_ref().map_or(0, InMemory::bytes)
+    }
+}
+
+impl<T: InMemory> InMemory for Arc<T> {
+    fn bytes(&self) -> u64 {
+        self.as_ref().bytes()
+    }
+}
+
+impl InMemory for Vec<u16> {
+    fn bytes(&self) -> u64 {
+        2 * self.len() as u64
+    }
+}
+
+/// The bytes the tables of a cache's shelves hold, against its limit, and
+/// the clock that says which was used last.
+struct Ledger {
+    limit: u64,
+    held: AtomicU64,
+    clock: AtomicU64,
+}
+
+impl Ledger {
+    fn tick(&self) -> u64 {
+        self.clock.fetch_add(1, Relaxed)
+    }
+}
+
 enum Slot<T> {
     Empty,
-    Held(Arc<Held<T>>),
+    /// A table, and the tick of its last use.
+    Held(Arc<Held<T>>, u64),
     Refused(Box<Refusal>),
 }
 
@@ -67,12 +111,55 @@ enum Slot<T> {
 /// answered meanwhile.
 pub(super) struct Shelf<T> {
     slots: Mutex<HashMap<PathBuf, Arc<Mutex<Slot<T>>>>>,
+    ledger: Arc<Ledger>,
 }
 
-impl<T> Default for Shelf<T> {
-    fn default() -> Self {
+impl<T: InMemory> Shelf<T> {
+    fn new(ledger: Arc<Ledger>) -> Self {
         Shelf {
             slots: Mutex::new(HashMap::new()),
+            ledger,
+        }
+    }
+
+    /// Empties `slot`, taking a table it held off the ledger.
+    fn clear(&self, slot: &mut Slot<T>) {
+        if let Slot::Held(held, _) = std::mem::replace(slot, Slot::Empty) {
+            self.ledger.held.fetch_sub(held.table.bytes(), Relaxed);
+        }
+    }
+
+    /// Drops the tables of this shelf used least recently, other than
+    /// `kept`'s, while the cache's tables hold more than its limit. A
+    /// table being read or looked at now is passed over; a dropped table
+    /// still in use is freed when its last question ends.
+    fn make_room(&self, kept: &Path) {
+        if self.ledger.held.load(Relaxed) <= self.ledger.limit {
+            return;
+        }
+        let slots: Vec<_> = locked(&self.slots)
+            .iter()
+            .filter(|(key, _)| key.as_path() != kept)
+            .map(|(_, slot)| slot.clone())
+            .collect();
+        let mut by_use: Vec<(u64, Arc<Mutex<Slot<T>>>)> = slots
+            .into_iter()
+            .filter_map(|slot| {
+                let last_use = match &*slot.try_lock().ok()? {
+                    Slot::Held(_, last_use) => *last_use,
+                    _ => return None,
+                };
+                Some((last_use, slot))
+            })
+            .collect();
+        by_use.sort_unstable_by_key(|(last_use, _)| *last_use);
+        for (_, slot) in by_use {
+            if self.ledger.held.load(Relaxed) <= self.ledger.limit {
+                break;
+            }
+            if let Ok(mut slot) = slot.try_lock() {
+                self.clear(&mut slot);
+            }
         }
     }
 }
@@ -103,10 +190,11 @@ fn changed_on_disk(last_read: &Watched, error: Error) -> Error {
     }
 }
 
-impl<T> Shelf<T> {
+impl<T: InMemory> Shelf<T> {
     /// The table kept under `key` if its files are as they were read;
-    /// otherwise the one `open` reads now (then kept). `open` runs with
-    /// the key's slot locked, never the whole shelf.
+    /// otherwise the one `open` reads now (then kept, dropping tables
+    /// used least recently if the cache is over its limit). `open` runs
+    /// with the key's slot locked, never the whole shelf.
     pub(super) fn get(
         &self,
         key: &Path,
@@ -117,9 +205,12 @@ impl<T> Shelf<T> {
             .or_insert_with(|| Arc::new(Mutex::new(Slot::Empty)))
             .clone();
         let mut slot = locked(&slot);
-        let last_read = match &*slot {
-            Slot::Held(held) => match held.changed() {
-                None => return Ok(held.clone()),
+        let last_read = match &mut *slot {
+            Slot::Held(held, last_use) => match held.changed() {
+                None => {
+                    *last_use = self.ledger.tick();
+                    return Ok(held.clone());
+                }
                 Some(file) => Some(file.clone()),
             },
             Slot::Refused(refusal) => {
@@ -130,12 +221,15 @@ impl<T> Shelf<T> {
             }
             Slot::Empty => None,
         };
-        *slot = Slot::Empty;
+        self.clear(&mut slot);
         let key_before = Watched::now(key.to_path_buf());
         match open() {
             Ok(held) => {
                 let held = Arc::new(held);
-                *slot = Slot::Held(held.clone());
+                self.ledger.held.fetch_add(held.table.bytes(), Relaxed);
+                *slot = Slot::Held(held.clone(), self.ledger.tick());
+                drop(slot);
+                self.make_room(key);
                 Ok(held)
             }
             Err(error) => {
@@ -168,7 +262,7 @@ impl<T> Shelf<T> {
         let slots: Vec<_> = locked(&self.slots).values().cloned().collect();
         slots
             .iter()
-            .filter(|slot| matches!(slot.try_lock().as_deref(), Ok(Slot::Held(_))))
+            .filter(|slot| matches!(slot.try_lock().as_deref(), Ok(Slot::Held(..))))
             .count()
     }
 
@@ -180,7 +274,7 @@ impl<T> Shelf<T> {
                 continue;
             };
             match &*slot {
-                Slot::Held(held) => {
+                Slot::Held(held, _) => {
                     let read = held.files.iter().find(|file| {
                         file.path == path && !matches!(file.state, FileState::Missing)
                     });
@@ -220,8 +314,8 @@ pub(super) type LayerDistances = Option<Vec<u16>>;
 
 /// Tables read and checked, by file; shared between databases and threads
 /// (a server keeps one for its whole run).
-#[derive(Default)]
 pub struct TableCache {
+    ledger: Arc<Ledger>,
     /// Two-player layers' values, by the layer's values file.
     pub(super) values: Shelf<LayerTable>,
     /// A layer's distances, by their file.
@@ -230,10 +324,42 @@ pub struct TableCache {
     depths: Shelf<Option<Arc<StoredDepths>>>,
 }
 
+/// The default limit when the available memory cannot be read.
+const FALLBACK_LIMIT: u64 = 4 << 30;
+
+impl Default for TableCache {
+    /// A cache that holds at most half the memory available now.
+    fn default() -> Self {
+        let available = crate::table::storage::available_memory();
+        TableCache::with_limit(available.map_or(FALLBACK_LIMIT, |bytes| bytes / 2))
+    }
+}
+
 impl TableCache {
+    /// A cache whose tables hold at most `limit` bytes together (one
+    /// table larger than that is still held, alone).
+    pub fn with_limit(limit: u64) -> Self {
+        let ledger = Arc::new(Ledger {
+            limit,
+            held: AtomicU64::new(0),
+            clock: AtomicU64::new(0),
+        });
+        TableCache {
+            values: Shelf::new(ledger.clone()),
+            distances: Shelf::new(ledger.clone()),
+            depths: Shelf::new(ledger.clone()),
+            ledger,
+        }
+    }
+
     /// Two-player layer tables held.
     pub fn open_tables(&self) -> usize {
         self.values.held()
+    }
+
+    /// The bytes the tables held take, and the most they may take.
+    pub fn memory(&self) -> (u64, u64) {
+        (self.ledger.held.load(Relaxed), self.ledger.limit)
     }
 
     /// What the cache knows of the table file at `path`: read intact,
@@ -265,6 +391,21 @@ mod tests {
     use super::*;
     use std::cell::Cell;
 
+    /// A test table of as many bytes as its number.
+    impl InMemory for u32 {
+        fn bytes(&self) -> u64 {
+            u64::from(*self)
+        }
+    }
+
+    fn shelf(limit: u64) -> Shelf<u32> {
+        Shelf::new(Arc::new(Ledger {
+            limit,
+            held: AtomicU64::new(0),
+            clock: AtomicU64::new(0),
+        }))
+    }
+
     #[test]
     fn a_table_is_read_again_only_when_its_file_changes() {
         let dir = std::env::temp_dir().join(format!("bitsolve-shelf-{}", std::process::id()));
@@ -272,7 +413,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("table.bst");
         std::fs::write(&path, b"one").unwrap();
-        let shelf: Shelf<u32> = Shelf::default();
+        let shelf = shelf(u64::MAX);
         let reads = Cell::new(0);
         // A read numbers its table; `intact` false: the file is refused.
         let read = |intact: bool| {
@@ -314,6 +455,45 @@ mod tests {
         std::fs::write(&path, b"three").unwrap();
         assert_eq!(shelf.get(&path, || read(true)).unwrap().table, 3);
         assert_eq!(shelf.held(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn past_the_limit_the_tables_used_least_recently_are_dropped() {
+        let dir = std::env::temp_dir().join(format!("bitsolve-limit-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let shelf = shelf(10);
+        let reads = Cell::new(0);
+        for name in ["a", "b", "c", "d"] {
+            std::fs::write(dir.join(name), name).unwrap();
+        }
+        let get = |name: &str, bytes: u32| {
+            let path = dir.join(name);
+            let held = shelf.get(&path, || {
+                reads.set(reads.get() + 1);
+                let files = vec![Watched::now(path.clone())];
+                Ok(Held {
+                    table: bytes,
+                    files,
+                })
+            });
+            held.unwrap().table
+        };
+        get("a", 4);
+        get("b", 4);
+        get("a", 4);
+        assert_eq!((reads.get(), shelf.ledger.held.load(Relaxed)), (2, 8));
+        // c takes the room of b, used less recently than a.
+        get("c", 4);
+        assert_eq!((shelf.held(), shelf.ledger.held.load(Relaxed)), (2, 8));
+        get("a", 4);
+        assert_eq!(reads.get(), 3);
+        get("b", 4);
+        assert_eq!(reads.get(), 4);
+        // A table larger than the limit is held alone.
+        get("d", 12);
+        assert_eq!((shelf.held(), shelf.ledger.held.load(Relaxed)), (1, 12));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -31,6 +31,12 @@ pub struct StoredDepths {
     path: PathBuf,
 }
 
+impl super::cache::InMemory for StoredDepths {
+    fn bytes(&self) -> u64 {
+        8 * (self.table.words().len() + self.ends.len() + self.layers.len()) as u64
+    }
+}
+
 impl StoredDepths {
     /// The file that holds the table of depths of `space` in `dir` (it
     /// is named after what it solves, so its name is known before opening).

@@ -37,6 +37,19 @@ pub(super) enum LayerTable {
     },
 }
 
+impl super::cache::InMemory for LayerTable {
+    fn bytes(&self) -> u64 {
+        let tables = match self {
+            LayerTable::Whole(table) => std::slice::from_ref(table),
+            LayerTable::Shares { shares, .. } => shares.as_slice(),
+        };
+        tables
+            .iter()
+            .map(|table| 8 * table.words().len() as u64)
+            .sum()
+    }
+}
+
 impl LayerTable {
     fn get(&self, rank: u64) -> u8 {
         match self {

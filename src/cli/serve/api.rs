@@ -82,7 +82,12 @@ fn stores(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
             json!({"id": id, "name": store.name, "game": game, "tables": listed})
         })
         .collect();
-    Ok(json!({ "stores": list, "open_tables": stores.tables.open_tables() }))
+    let (held, limit) = stores.tables.memory();
+    Ok(json!({
+        "stores": list,
+        "open_tables": stores.tables.open_tables(),
+        "table_memory": {"held": held, "limit": limit},
+    }))
 }
 
 fn layers(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {

@@ -61,6 +61,12 @@ pub struct ServeArgs {
     /// between requests, before its connection is closed.
     #[arg(long, value_name = "SECONDS", default_value_t = 10)]
     client_timeout: u64,
+    /// Most memory, in MiB, that the tables read from the stores may hold
+    /// together; past it the tables used least recently are dropped (and
+    /// read and checked again when asked for). Default: half the memory
+    /// available at start.
+    #[arg(long, value_name = "MIB")]
+    table_memory: Option<u64>,
 }
 
 /// Most worker threads `--threads` may ask for.
@@ -79,7 +85,13 @@ pub(super) fn run(args: ServeArgs) -> Result<()> {
             "--client-timeout must be between 1 and {MAX_CLIENT_TIMEOUT} seconds"
         )));
     }
-    let stores = Arc::new(Stores::open(&args.stores)?);
+    if args.table_memory == Some(0) {
+        return Err(Error::InvalidParameter(
+            "--table-memory must be at least 1 (MiB)".into(),
+        ));
+    }
+    let table_memory = args.table_memory.map(|mib| mib.saturating_mul(1 << 20));
+    let stores = Arc::new(Stores::open(&args.stores, table_memory)?);
     let address = SocketAddr::new(args.bind, args.port);
     let listener = TcpListener::bind(address)
         .map_err(|e| Error::InvalidParameter(format!("cannot listen on {address}: {e}")))?;

@@ -46,7 +46,9 @@ fn kind_of(descriptor: &str) -> &'static str {
 
 impl Stores {
     /// The stores named on the command line: each must be a directory.
-    pub fn open(dirs: &[PathBuf]) -> Result<Stores> {
+    /// Their tables take at most `table_memory` bytes (default: the
+    /// cache's own).
+    pub fn open(dirs: &[PathBuf], table_memory: Option<u64>) -> Result<Stores> {
         let mut list = Vec::new();
         for dir in dirs {
             if !dir.is_dir() {
@@ -65,7 +67,7 @@ impl Stores {
         }
         Ok(Stores {
             list,
-            tables: TableCache::default(),
+            tables: table_memory.map_or_else(TableCache::default, TableCache::with_limit),
         })
     }
 
