@@ -913,8 +913,9 @@ fn listed(server: &Server, file: &str) -> Value {
 /// A table held by a running server is changed on disk every way a file
 /// can be: cut short (which killed the server with SIGBUS when tables were
 /// mapped), overwritten in place with its length and modification time
-/// kept (which was answered from, every value "drawn"), replaced by a
-/// FIFO, a directory, a symbolic-link loop. Each time the request that
+/// kept (which was answered from, every value "drawn"), swapped with
+/// another layer's file, replaced by a FIFO, a directory, a symbolic-link
+/// loop. Each time the request that
 /// reads it is refused in one line that says the file changed, the listing
 /// says so, other layers are answered meanwhile, and the same bytes put
 /// back are read (and checked) again and answered from.
@@ -1012,6 +1013,28 @@ fn a_table_changed_on_disk_is_refused_until_intact_and_never_stops_the_server() 
     answer(&five);
     std::fs::write(&file, &original).unwrap();
     assert_eq!(answer(&six), first);
+
+    // Swapped with layer 5's file: both refused by their identity, each
+    // answered again once they are back in place.
+    let other = dir.join("fox-geese-g-5-retrograde-values.bst");
+    let aside = dir.join("aside.bst");
+    let five_first = answer(&five);
+    std::fs::rename(&file, &aside).unwrap();
+    std::fs::rename(&other, &file).unwrap();
+    std::fs::rename(&aside, &other).unwrap();
+    for target in [&six, &five] {
+        let message = refused(&server, target, 500, "changed on disk since it was opened");
+        assert!(
+            message.contains("another file was put in its place"),
+            "{message}"
+        );
+        assert!(message.contains("holds 'fox-geese g="), "{message}");
+    }
+    assert!(server.running());
+    std::fs::rename(&file, &aside).unwrap();
+    std::fs::rename(&other, &file).unwrap();
+    std::fs::rename(&aside, &other).unwrap();
+    assert_eq!((answer(&six), answer(&five)), (first.clone(), five_first));
 
     // Replaced by what is no table: each refused in one line, the other
     // layers answered meanwhile.
