@@ -374,7 +374,7 @@ impl TwoPlayerGame for Dodgem {
         let invalid = |why: String| Error::InvalidParameter(why);
         let Some((board, side)) = text.rsplit_once(':') else {
             return Err(invalid(format!(
-                "a Dodgem position is {n} rows from the top ('B' blue, 'R' red, '.' empty) separated by '/', then ':blue' or ':red' for the side to move, got {}",
+                "a Dodgem position is {n} rows from the top ('B' blue, 'R' red, either case, '.' empty) separated by '/', then ':blue' or ':red' for the side to move, got {}",
                 quoted(text)
             )));
         };
