@@ -7,11 +7,12 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
 
 use bitsolve::cli::{
     AlgorithmArg, BackendArg, BfsRequest, GameSpec, RetroRequest, TwoPlayerSpec, bfs_json,
-    query_json, retro_json, verify_json,
+    database_query_json, retro_json, verify_json,
 };
 use bitsolve::database::TableCache;
 use bitsolve::error::{Error, escape_controls};
@@ -629,76 +630,90 @@ fn verify(py: Python<'_>, path: PathBuf) -> PyResult<String> {
     Ok(json.to_string())
 }
 
-/// A two-player game's store of solved layers, its tables opened once.
+/// A request to a database's server thread, with where to answer.
+enum Request {
+    Query(String, Sender<bitsolve::Result<serde_json::Value>>),
+    Values(Vec<u64>, usize, Sender<bitsolve::Result<Vec<u8>>>),
+    LayerSize(usize, Sender<bitsolve::Result<u64>>),
+}
+
+/// A two-player game's store of solved layers. Opening a game can take
+/// far longer than a lookup (Fox-and-Geese builds its tables), and the
+/// registry lends a game only for the length of a call: so one thread
+/// per database opens the game once and answers every request, each layer
+/// file opened and checked once, on first use.
 #[pyclass(frozen, module = "bitsolve._bitsolve")]
 struct Database {
     name: String,
-    options: GameOptions,
     store: PathBuf,
-    cache: TableCache,
-    /// Whole layer tables `values` read, by layer.
-    layers: Mutex<HashMap<usize, Arc<TwoBitTable>>>,
+    requests: Sender<Request>,
 }
 
-/// One call on a database's game.
-enum DatabaseOp<'a> {
-    Check,
-    Query(&'a str),
-    Values(&'a [u64], usize),
+/// What a database's thread runs inside the registry's visit.
+struct Server {
+    name: String,
+    store: PathBuf,
+    ready: Sender<bitsolve::Result<()>>,
+    requests: Receiver<Request>,
 }
 
-enum DatabaseOut {
-    Json(serde_json::Value),
-    Values(Vec<u8>),
-    Checked,
-}
+impl TwoPlayerVisitor for Server {
+    type Output = ();
 
-struct DatabaseVisit<'a> {
-    database: &'a Database,
-    op: DatabaseOp<'a>,
-}
-
-impl TwoPlayerVisitor for DatabaseVisit<'_> {
-    type Output = DatabaseOut;
-
-    fn visit<G: TwoPlayerGame>(self, game: &G) -> bitsolve::Result<DatabaseOut> {
-        let db = self.database;
-        match self.op {
-            DatabaseOp::Check => Ok(DatabaseOut::Checked),
-            DatabaseOp::Query(text) => Ok(DatabaseOut::Json(query_json(
-                game, &db.name, &db.store, &db.cache, text, &Silent,
-            )?)),
-            DatabaseOp::Values(ranks, layer) => {
-                if layer > game.max_layer() {
-                    return Err(Error::InvalidParameter(format!(
-                        "layers run from 0 to {}, got {layer}",
-                        game.max_layer()
-                    )));
+    fn visit<G: TwoPlayerGame>(self, game: &G) -> bitsolve::Result<()> {
+        let cache = TableCache::default();
+        let mut database = bitsolve::database::Database::new(game, &self.name, &self.store, &cache);
+        let mut layers: HashMap<usize, Arc<TwoBitTable>> = HashMap::new();
+        if self.ready.send(Ok(())).is_err() {
+            return Ok(());
+        }
+        // Ends when the Python object (the only sender) is gone.
+        while let Ok(request) = self.requests.recv() {
+            match request {
+                Request::Query(text, answer) => {
+                    let json = database_query_json(game, &mut database, &text);
+                    let _ = answer.send(json);
                 }
-                check_ranks(ranks, game.layer_size(layer))?;
-                let table = self.layer(game, layer)?;
-                Ok(DatabaseOut::Values(
-                    ranks.par_iter().map(|&rank| table.get(rank)).collect(),
-                ))
+                Request::Values(ranks, layer, answer) => {
+                    let values = self.layer(game, layer, &mut layers).and_then(|table| {
+                        check_ranks(&ranks, game.layer_size(layer))?;
+                        Ok(ranks.par_iter().map(|&rank| table.get(rank)).collect())
+                    });
+                    let _ = answer.send(values);
+                }
+                Request::LayerSize(layer, answer) => {
+                    let _ = answer.send(check_layer(game, layer).map(|()| game.layer_size(layer)));
+                }
             }
         }
+        Ok(())
     }
 }
 
-impl DatabaseVisit<'_> {
+fn check_layer<G: TwoPlayerGame>(game: &G, layer: usize) -> bitsolve::Result<()> {
+    if layer > game.max_layer() {
+        return Err(Error::InvalidParameter(format!(
+            "layers run from 0 to {}, got {layer}",
+            game.max_layer()
+        )));
+    }
+    Ok(())
+}
+
+impl Server {
     /// The table of `layer`, opened (and checked) on first use; refused
     /// unless its run finished.
     fn layer<G: TwoPlayerGame>(
         &self,
         game: &G,
         layer: usize,
+        layers: &mut HashMap<usize, Arc<TwoBitTable>>,
     ) -> bitsolve::Result<Arc<TwoBitTable>> {
-        let db = self.database;
-        if let Some(table) = db.layers.lock().unwrap().get(&layer) {
+        check_layer(game, layer)?;
+        if let Some(table) = layers.get(&layer) {
             return Ok(table.clone());
         }
-        let backing = Backing::ReadOnly(db.store.clone());
-        let file = db
+        let file = self
             .store
             .join(bitsolve::table::storage::file_name_for(&format!(
                 "{}; retrograde values",
@@ -708,48 +723,91 @@ impl DatabaseVisit<'_> {
             return Err(Error::InvalidParameter(format!(
                 "the layer of {} is not in {} as one table file; run: bitsolve retro {}{} --layers 1..{} --store {}",
                 game.layer_name(layer),
-                db.store.display(),
-                db.name,
+                self.store.display(),
+                self.name,
                 game.variant_flags(),
                 layer.max(1),
-                db.store.display()
+                self.store.display()
             )));
         }
+        let backing = Backing::ReadOnly(self.store.clone());
         let (table, checkpoint) = open_layer(game, layer, &backing, &Silent)?;
         if !checkpoint.is_some_and(|c| c.complete) {
             return Err(Error::InvalidParameter(format!(
                 "the layer of {} in {} is not completely solved yet",
                 game.layer_name(layer),
-                db.store.display()
+                self.store.display()
             )));
         }
         let table = Arc::new(table);
-        db.layers.lock().unwrap().insert(layer, table.clone());
+        layers.insert(layer, table.clone());
         Ok(table)
     }
 }
 
 impl Database {
-    fn run(&self, op: DatabaseOp<'_>) -> PyResult<DatabaseOut> {
-        let visit = DatabaseVisit { database: self, op };
-        registry::visit_two_player(&self.name, &self.options, visit).map_err(to_python)
+    /// Sends a request made with `make` and waits for its answer.
+    fn ask<T>(
+        &self,
+        py: Python<'_>,
+        make: impl FnOnce(Sender<bitsolve::Result<T>>) -> Request,
+    ) -> PyResult<T>
+    where
+        T: Send,
+    {
+        let (answer, answered) = channel();
+        self.requests
+            .send(make(answer))
+            .map_err(|_| PyRuntimeError::new_err("the database's thread has stopped"))?;
+        py.detach(move || answered.recv())
+            .map_err(|_| PyRuntimeError::new_err("the database's thread has stopped"))?
+            .map_err(to_python)
     }
 }
 
 #[pymethods]
 impl Database {
     #[new]
-    fn new(name: &str, options: Vec<(String, Option<String>)>, store: PathBuf) -> PyResult<Self> {
+    fn new(
+        py: Python<'_>,
+        name: &str,
+        options: Vec<(String, Option<String>)>,
+        store: PathBuf,
+    ) -> PyResult<Self> {
         let options = game_options(name, options)?;
-        let database = Database {
+        if let Ok(metadata) = std::fs::metadata(&store)
+            && !metadata.is_dir()
+        {
+            return Err(invalid(format!(
+                "--store names the directory that 'bitsolve retro --store' wrote, and '{}' is not a directory",
+                store.display()
+            )));
+        }
+        let (requests, received) = channel();
+        let (ready, readied) = channel();
+        let server = Server {
             name: name.to_string(),
-            options,
-            store,
-            cache: TableCache::default(),
-            layers: Mutex::new(HashMap::new()),
+            store: store.clone(),
+            ready: ready.clone(),
+            requests: received,
         };
-        database.run(DatabaseOp::Check)?;
-        Ok(database)
+        let game = name.to_string();
+        std::thread::Builder::new()
+            .name(format!("bitsolve database {name}"))
+            .spawn(move || {
+                if let Err(error) = registry::visit_two_player(&game, &options, server) {
+                    let _ = ready.send(Err(error));
+                }
+            })
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
+        py.detach(move || readied.recv())
+            .map_err(|_| PyRuntimeError::new_err("the database's thread has stopped"))?
+            .map_err(to_python)?;
+        Ok(Database {
+            name: name.to_string(),
+            store,
+            requests,
+        })
     }
 
     #[getter]
@@ -764,10 +822,9 @@ impl Database {
 
     /// The `query --json` object for position `text`, as JSON text.
     fn query(&self, py: Python<'_>, text: &str) -> PyResult<String> {
-        match py.detach(|| self.run(DatabaseOp::Query(text)))? {
-            DatabaseOut::Json(json) => Ok(json.to_string()),
-            _ => unreachable!("Query answers with JSON"),
-        }
+        let text = text.to_string();
+        self.ask(py, |answer| Request::Query(text, answer))
+            .map(|json| json.to_string())
     }
 
     /// The stored values (0 unknown, 1 first player wins, 2 second player
@@ -778,30 +835,14 @@ impl Database {
         ranks: PyReadonlyArray1<'py, u64>,
         layer: usize,
     ) -> PyResult<Bound<'py, PyArray1<u8>>> {
-        let ranks = ranks.as_slice()?;
-        match py.detach(|| self.run(DatabaseOp::Values(ranks, layer)))? {
-            DatabaseOut::Values(values) => Ok(PyArray1::from_vec(py, values)),
-            _ => unreachable!("Values answers with values"),
-        }
+        let ranks = ranks.as_slice()?.to_vec();
+        let values = self.ask(py, |answer| Request::Values(ranks, layer, answer))?;
+        Ok(PyArray1::from_vec(py, values))
     }
 
     /// The size of `layer` (its ranks are 0..size).
-    fn layer_size(&self, layer: usize) -> PyResult<u64> {
-        struct Size(usize);
-        impl TwoPlayerVisitor for Size {
-            type Output = u64;
-            fn visit<G: TwoPlayerGame>(self, game: &G) -> bitsolve::Result<u64> {
-                if self.0 > game.max_layer() {
-                    return Err(Error::InvalidParameter(format!(
-                        "layers run from 0 to {}, got {}",
-                        game.max_layer(),
-                        self.0
-                    )));
-                }
-                Ok(game.layer_size(self.0))
-            }
-        }
-        registry::visit_two_player(&self.name, &self.options, Size(layer)).map_err(to_python)
+    fn layer_size(&self, py: Python<'_>, layer: usize) -> PyResult<u64> {
+        self.ask(py, |answer| Request::LayerSize(layer, answer))
     }
 }
 

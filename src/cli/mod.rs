@@ -26,7 +26,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 pub use bfs::{BfsRequest, bfs_json};
 pub use games::{GameSpec, TwoPlayerSpec};
-pub use query::query_json;
+pub use query::{database_query_json, query_json};
 pub use retro::{RetroRequest, retro_json};
 pub use verify::verify_json;
 

@@ -96,8 +96,18 @@ pub fn query_json<G: TwoPlayerGame>(
     {
         return Err(not_a_store(dir, metadata.is_file()));
     }
-    let position = game.parse_position(text)?;
     let mut database = Database::new(game, name, dir, cache).showing(progress);
+    database_query_json(game, &mut database, text)
+}
+
+/// [`query_json`] over an open `database` of `game`, which a caller that
+/// answers many queries keeps (its layers stay open between them).
+pub fn database_query_json<G: TwoPlayerGame>(
+    game: &G,
+    database: &mut Database<'_, G>,
+    text: &str,
+) -> Result<serde_json::Value> {
+    let position = game.parse_position(text)?;
     let value = database.value(&position)?;
     let distance = database.distance(&position)?;
     let moves = database.moves(&position)?;
