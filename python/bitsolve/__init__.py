@@ -34,6 +34,7 @@ __all__ = [
     "Database",
     "Game",
     "RetroReport",
+    "Solution",
     "VALUE_NAMES",
     "games",
     "game",
@@ -137,6 +138,33 @@ class RetroReport:
 
     def __repr__(self) -> str:
         return f"RetroReport(game={self._data['game']!r}, layers={len(self.layers)})"
+
+
+class Solution:
+    """An optimal move sequence (see :meth:`Game.solve`): the keys of
+    ``bitsolve solve --json``. ``length`` is the number of moves, ``moves``
+    their names and ``positions`` the position text after each; ``target``
+    says whether it leads to the goal or the start; :meth:`to_dict` gives the
+    object itself."""
+
+    def __init__(self, data: Dict[str, Any]) -> None:
+        self._data = data
+        self.length: int = data["length"]
+        self.moves: List[str] = [step["move"] for step in data["moves"]]
+        self.positions: List[str] = [step["position"] for step in data["moves"]]
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return self._data[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The solution as ``bitsolve solve --json`` prints it."""
+        return json.loads(json.dumps(self._data))
+
+    def __repr__(self) -> str:
+        return f"Solution(length={self.length}, moves={self.moves!r})"
 
 
 class Game:
@@ -257,6 +285,21 @@ class Game:
             algo, backend, threads, _path(store), max_depth, inversion, progress
         )
         return BfsReport(json.loads(text))
+
+    def solve(
+        self,
+        position: Union[str, int],
+        store: Optional[PathLike] = None,
+        threads: Optional[int] = None,
+    ) -> Solution:
+        """An optimal move sequence from ``position`` (text, or a rank) to the
+        goal (or the start), as ``bitsolve solve``: a table of depths mod 3
+        is built first (all reachable states, 2 bits each), or read from
+        ``store`` where an earlier solve kept it. Returns a :class:`Solution`.
+        """
+        if not isinstance(position, str):
+            position = self.position_text(int(position))
+        return Solution(json.loads(self._game.solve(position, _path(store), threads)))
 
     def __len__(self) -> int:
         return self.size

@@ -12,7 +12,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 
 use bitsolve::cli::{
     AlgorithmArg, BackendArg, BfsRequest, GameSpec, RetroRequest, TwoPlayerSpec, bfs_json,
-    database_query_json, retro_json, verify_json,
+    database_query_json, retro_json, solve_json, verify_json,
 };
 use bitsolve::database::TableCache;
 use bitsolve::error::{Error, escape_controls};
@@ -547,6 +547,22 @@ impl Game {
             GameOut::Rank(rank) => Ok(rank),
             _ => unreachable!("Parse answers with a rank"),
         }
+    }
+
+    /// The `solve --json` object for position `text`, as JSON text.
+    #[pyo3(signature = (text, store, threads))]
+    fn solve(
+        &self,
+        py: Python<'_>,
+        text: &str,
+        store: Option<PathBuf>,
+        threads: Option<usize>,
+    ) -> PyResult<String> {
+        let spec = self.spec();
+        let json = py
+            .detach(|| solve_json(spec, text, store, threads))
+            .map_err(to_python)?;
+        Ok(json.to_string())
     }
 
     /// The `bfs --json` report as JSON text.

@@ -83,6 +83,27 @@ def test_bfs_options_are_the_cli_flags(cli, one_player, tmp_path):
     assert reach.total == cli.json("bfs", *words, "--algo", "reach")["total"]
 
 
+@pytest.mark.parametrize("name", ["pancake", "sliding-tile"])
+def test_solve_is_the_cli_solve(cli, one_player, name, tmp_path):
+    options, words = one_player[name]
+    g = bitsolve.game(name, **options)
+    position = g.position_text(g.size // 2 + 1)
+    solution = g.solve(position, store=tmp_path / "py")
+    expected = cli.json("solve", *words, "--position", position, "--store", tmp_path / "cli")
+    volatile = {"solve_seconds", "table"}
+    assert {k: v for k, v in solution.to_dict().items() if k not in volatile} == {
+        k: v for k, v in expected.items() if k not in volatile
+    }
+    assert solution.length == expected["length"] == len(solution.moves)
+    assert solution.positions == [step["position"] for step in expected["moves"]]
+    # Each move leads to a successor; the last reaches the target.
+    ranks = [g.parse(position)] + [g.parse(p) for p in solution.positions]
+    for here, there in zip(ranks, ranks[1:]):
+        assert there in g.successors(here)
+    again = g.solve(g.parse(position), store=tmp_path / "py")
+    assert again.table["from_store"] is True and again.moves == solution.moves
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_positions_are_the_cli_show(cli, one_player, name):
     options, words = one_player[name]

@@ -28,6 +28,7 @@ pub use bfs::{BfsRequest, bfs_json};
 pub use games::{GameSpec, TwoPlayerSpec};
 pub use query::{database_query_json, query_json};
 pub use retro::{RetroRequest, retro_json};
+pub use solve::solve_json;
 pub use verify::verify_json;
 
 use crate::games::registry::SpaceVisitor;
