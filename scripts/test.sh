@@ -50,5 +50,7 @@ venv="$(mktemp -d)/venv"
 python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet --upgrade pip
 "$venv/bin/pip" install --quiet ./python numpy pytest
-BITSOLVE_CLI="$PWD/${CARGO_TARGET_DIR:-target}/debug/bitsolve" BITSOLVE_REQUIRE_CLI=1 \
+target_dir="${CARGO_TARGET_DIR:-target}"
+case "$target_dir" in /*) ;; *) target_dir="$PWD/$target_dir" ;; esac
+BITSOLVE_CLI="$target_dir/debug/bitsolve" BITSOLVE_REQUIRE_CLI=1 \
   "$venv/bin/python" -m pytest -q python/tests
