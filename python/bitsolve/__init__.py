@@ -305,15 +305,16 @@ class Game:
         return self.size
 
     def __repr__(self) -> str:
-        return f"bitsolve.game({self.name!r}) # {self.descriptor}, {self.size} ranks"
+        options = "".join(f", {k}={v!r}" for k, v in self.options.items())
+        return f"bitsolve.game({self.name!r}{options})  # {self.descriptor}, {self.size} ranks"
 
 
 def game(name: str, **options: Any) -> Game:
     """Opens one-player game ``name`` of the registry with its options as
     keyword arguments (``bitsolve.game("pancake", n=11)``,
     ``bitsolve.game("sliding-tile", width=3, height=3)``,
-    ``bitsolve.game("peg-solitaire", board="4x5")``; ``board=`` takes a path
-    or a built-in name). A bad name, option or value raises ``ValueError`` with
+    ``bitsolve.game("peg-solitaire", board="french", start_hole="c3")``;
+    ``board=`` takes a path or a built-in name). A bad name, option or value raises ``ValueError`` with
     the command line's message; a two-player game is opened with
     :func:`retro` and :func:`open_database`. See :func:`games` for the list."""
     return Game(name, **options)
