@@ -10,9 +10,10 @@ cd "$(dirname "$0")/.."
 # tested where there is no GPU; Open MPI (with libclang for the MPI
 # binding's bindgen), for the distributed BFS of `--features mpi`;
 # Chromium and its WebDriver, in which tests/serve.rs drives the explorer
-# page of `bitsolve serve`. As root on a fresh machine they are installed
-# through apt.
-packages=(depqbf mesa-vulkan-drivers libvulkan1 libopenmpi-dev openmpi-bin libclang-dev chromium chromium-driver)
+# page of `bitsolve serve`; Python's venv module, in which the Python
+# package (python/) is built and tested. As root on a fresh machine they
+# are installed through apt.
+packages=(depqbf mesa-vulkan-drivers libvulkan1 libopenmpi-dev openmpi-bin libclang-dev chromium chromium-driver python3-venv)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
@@ -40,3 +41,16 @@ cargo fmt --all -- --check
 cargo clippy --all-targets --locked -- -D warnings
 cargo clippy --all-targets --locked --features mpi -- -D warnings
 cargo test --locked --features mpi
+
+# The Python package: built (one release build of python/, its own crate
+# and lock file) into a fresh venv with pip, then its pytest suite, which
+# compares every call with the JSON of the CLI the tests above built.
+(cd python && cargo fmt --all -- --check)
+venv="$(mktemp -d)/venv"
+python3 -m venv "$venv"
+"$venv/bin/pip" install --quiet --upgrade pip
+"$venv/bin/pip" install --quiet ./python numpy pytest
+target_dir="${CARGO_TARGET_DIR:-target}"
+case "$target_dir" in /*) ;; *) target_dir="$PWD/$target_dir" ;; esac
+BITSOLVE_CLI="$target_dir/debug/bitsolve" BITSOLVE_REQUIRE_CLI=1 \
+  "$venv/bin/python" -m pytest -q python/tests

@@ -1,12 +1,17 @@
 //! `bitsolve bfs`: run a search and report it.
 
+use std::path::PathBuf;
+
 use serde_json::json;
 
 use super::format::{bytes, group_digits, si};
 use super::mpi_job::{Distributed, Job};
 use super::plot::plot_layers;
 use super::progress::{Display, RowFormat};
-use super::{BackendArg, BfsArgs, SpaceVisitor, note, refuse_layer_flags, thread_pool};
+use super::{
+    AlgorithmArg, BackendArg, BfsArgs, GameSpec, SpaceVisitor, note, refuse_layer_flags,
+    thread_pool,
+};
 use crate::backend::gpu::{GpuDevice, GpuOptions};
 use crate::backend::{CpuBackend, GpuBackend};
 use crate::error::{Error, Result};
@@ -15,6 +20,48 @@ use crate::space::{Picture, Space};
 use crate::table::Backing;
 
 pub(super) fn run(args: BfsArgs, job: &Job) -> Result<()> {
+    if let Some(json) = search(args, job)? {
+        println!("{json}");
+    }
+    Ok(())
+}
+
+/// A `bfs` run as a library call (the Python binding's `Game.bfs`): the
+/// flags of `bitsolve bfs` without `--json` and `--plot`; the report comes
+/// back as the JSON object `bitsolve bfs --json` prints. `progress` shows
+/// the progress bar on a terminal's stderr as the command does.
+pub struct BfsRequest {
+    pub algo: AlgorithmArg,
+    pub backend: BackendArg,
+    pub threads: Option<usize>,
+    pub store: Option<PathBuf>,
+    pub max_depth: Option<usize>,
+    pub inversion: bool,
+    pub progress: bool,
+}
+
+/// Runs `request` on `game` in this process and returns what `bitsolve bfs
+/// --json` prints for it.
+pub fn bfs_json(game: GameSpec, request: BfsRequest) -> Result<serde_json::Value> {
+    let args = BfsArgs {
+        game,
+        algo: request.algo,
+        backend: request.backend,
+        threads: request.threads,
+        store: request.store,
+        json: true,
+        plot: None,
+        max_depth: request.max_depth,
+        inversion: request.inversion,
+        silent: !request.progress,
+    };
+    let json = search(args, &Job::none())?;
+    Ok(json.expect("a search in one process reports"))
+}
+
+/// Runs the search `args` ask for; with `--json`, returns the report's
+/// JSON (in the process that reports) instead of printing it.
+fn search(args: BfsArgs, job: &Job) -> Result<Option<serde_json::Value>> {
     let pool = thread_pool(args.threads)?;
     let threads = pool.current_num_threads();
     refuse_layer_flags(
@@ -164,9 +211,9 @@ fn table_layout<'s, S: Space>(space: &'s S, algorithm: Algorithm) -> (String, Ro
 }
 
 impl SpaceVisitor for BfsCommand<'_> {
-    type Output = ();
+    type Output = Option<serde_json::Value>;
 
-    fn visit<S: Space + Picture>(self, space: &S) -> Result<()> {
+    fn visit<S: Space + Picture>(self, space: &S) -> Result<Option<serde_json::Value>> {
         let algorithm: Algorithm = self.args.algo.into();
         let table_bytes = space.size().div_ceil(64 / algorithm.bits_per_state()) * 8;
         let human = !self.args.json;
@@ -188,7 +235,11 @@ impl SpaceVisitor for BfsCommand<'_> {
         } else {
             Display::new(None, None)
         };
-        let progress: &dyn Progress = if reports { &display } else { &Silent };
+        let progress: &dyn Progress = if reports && !self.args.silent {
+            &display
+        } else {
+            &Silent
+        };
         let options = SearchOptions {
             backing: match &self.args.store {
                 Some(dir) => Backing::Directory(dir.clone()),
@@ -204,7 +255,7 @@ impl SpaceVisitor for BfsCommand<'_> {
         display.finish();
         let report = outcome?;
         if !reports {
-            return Ok(());
+            return Ok(None);
         }
         // A stored table deeper than --max-depth is not cut back: it wins.
         if let (Some(limit), Some(stored)) = (self.args.max_depth, report.resumed_from)
@@ -234,9 +285,9 @@ impl SpaceVisitor for BfsCommand<'_> {
                 self.device,
             );
             json["mpi"] = self.distributed.traffic_json().into();
-            println!("{json}");
+            return Ok(Some(json));
         }
-        Ok(())
+        Ok(None)
     }
 }
 

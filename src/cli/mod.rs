@@ -24,7 +24,12 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-pub use games::GameSpec;
+pub use bfs::{BfsRequest, bfs_json};
+pub use games::{GameSpec, TwoPlayerSpec};
+pub use query::{database_query_json, query_json};
+pub use retro::{RetroRequest, retro_json};
+pub use solve::solve_json;
+pub use verify::verify_json;
 
 use crate::games::registry::SpaceVisitor;
 
@@ -140,6 +145,9 @@ struct BfsArgs {
     /// halves, deciding whether the goal is reachable.
     #[arg(long, global = true)]
     inversion: bool,
+    /// No progress bar (a library caller that did not ask for one).
+    #[arg(skip)]
+    silent: bool,
 }
 
 #[derive(Args, Debug)]

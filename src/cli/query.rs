@@ -13,6 +13,7 @@ use super::progress::Display;
 use crate::database::{Database, TableCache, describe, describe_with};
 use crate::error::{Error, Result, quoted};
 use crate::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
+use crate::search::Progress;
 use crate::search::retro2::Player;
 
 #[derive(Args, Debug)]
@@ -51,30 +52,19 @@ impl TwoPlayerVisitor for Query<'_> {
             .position
             .as_ref()
             .ok_or_else(|| Error::InvalidParameter("give --position".into()))?;
-        let position = game.parse_position(text)?;
         let (cache, display) = (TableCache::default(), Display::new(None, None));
+        if args.json {
+            let json = query_json(game, args.game.name(), dir, &cache, text, &display);
+            display.finish();
+            println!("{}", json?);
+            return Ok(());
+        }
+        let position = game.parse_position(text)?;
         let mut database = Database::new(game, args.game.name(), dir, &cache).showing(&display);
         let value = database.value(&position)?;
         let distance = database.distance(&position)?;
         let moves = database.moves(&position)?;
         display.finish();
-        if args.json {
-            let listed: Vec<serde_json::Value> = moves
-                .iter()
-                .map(|m| json!({"move": m.name, "value": describe(game, m.value), "distance": m.distance}))
-                .collect();
-            println!(
-                "{}",
-                json!({
-                    "position": game.position_text(&position),
-                    "to_move": game.side_name(game.side_to_move(&position)),
-                    "value": describe(game, value),
-                    "distance": distance,
-                    "moves": listed,
-                })
-            );
-            return Ok(());
-        }
         print!("{}", game.draw(&position));
         println!("value: {}", describe_with(game, value, distance));
         for answer in moves {
@@ -86,6 +76,52 @@ impl TwoPlayerVisitor for Query<'_> {
         }
         Ok(())
     }
+}
+
+/// What `bitsolve query --json` prints for the position `text` of `game`
+/// (registered as `name`) in store `dir`: its value, distance and every
+/// move with its value and distance. The tables are opened through `cache`,
+/// so a caller that keeps one (the Python binding's database) opens and
+/// checks each layer once; `progress` shows the check of a large layer.
+pub fn query_json<G: TwoPlayerGame>(
+    game: &G,
+    name: &str,
+    dir: &Path,
+    cache: &TableCache,
+    text: &str,
+    progress: &dyn Progress,
+) -> Result<serde_json::Value> {
+    if let Ok(metadata) = std::fs::metadata(dir)
+        && !metadata.is_dir()
+    {
+        return Err(not_a_store(dir, metadata.is_file()));
+    }
+    let mut database = Database::new(game, name, dir, cache).showing(progress);
+    database_query_json(game, &mut database, text)
+}
+
+/// [`query_json`] over an open `database` of `game`, which a caller that
+/// answers many queries keeps (its layers stay open between them).
+pub fn database_query_json<G: TwoPlayerGame>(
+    game: &G,
+    database: &mut Database<'_, G>,
+    text: &str,
+) -> Result<serde_json::Value> {
+    let position = game.parse_position(text)?;
+    let value = database.value(&position)?;
+    let distance = database.distance(&position)?;
+    let moves = database.moves(&position)?;
+    let listed: Vec<serde_json::Value> = moves
+        .iter()
+        .map(|m| json!({"move": m.name, "value": describe(game, m.value), "distance": m.distance}))
+        .collect();
+    Ok(json!({
+        "position": game.position_text(&position),
+        "to_move": game.side_name(game.side_to_move(&position)),
+        "value": describe(game, value),
+        "distance": distance,
+        "moves": listed,
+    }))
 }
 
 #[derive(Args, Debug)]

@@ -71,6 +71,49 @@ pub struct RetroArgs {
     /// Print one JSON object on stdout instead of a table.
     #[arg(long, global = true)]
     json: bool,
+    /// No progress bar (a library caller that did not ask for one).
+    #[arg(skip)]
+    silent: bool,
+}
+
+/// A `retro` run as a library call (the Python binding's `retro`): the
+/// flags of `bitsolve retro` on the CPU, without `--json`; the report comes
+/// back as the JSON object `bitsolve retro --json` prints.
+pub struct RetroRequest {
+    /// Layers A..B, both included (`--layers`); `None`: the game's default.
+    pub layers: Option<(usize, usize)>,
+    pub store: Option<PathBuf>,
+    pub threads: Option<usize>,
+    /// `--checkpoint-every`, in seconds.
+    pub checkpoint_every: u64,
+    pub distances: bool,
+    /// Show the progress bar on a terminal's stderr, as the command does.
+    pub progress: bool,
+}
+
+/// Solves `request`'s layers of `game` in this process and returns what
+/// `bitsolve retro --json` prints for them.
+pub fn retro_json(game: TwoPlayerSpec, request: RetroRequest) -> Result<serde_json::Value> {
+    let args = RetroArgs {
+        game,
+        geese: None,
+        layers: request.layers,
+        store: request.store,
+        backend: BackendArg::Cpu,
+        threads: request.threads,
+        checkpoint_every: request.checkpoint_every,
+        distances: request.distances,
+        json: true,
+        silent: !request.progress,
+    };
+    let job = Job::none();
+    let backend = job.backend(true);
+    let json = args.game.visit(Retro {
+        args: &args,
+        device: None,
+        distributed: backend.distributed(),
+    })?;
+    Ok(json.expect("a run with --json reports"))
 }
 
 /// "A..B" (or "A..=B", or one layer "A") as the inclusive range (A, B).
@@ -149,11 +192,15 @@ pub(super) fn run_retro(args: RetroArgs, job: &Job) -> Result<()> {
         BackendArg::Gpu => Some(GpuDevice::open(&GpuOptions::default())?),
     };
     let backend = job.backend(device.is_none());
-    args.game.visit(Retro {
+    let json = args.game.visit(Retro {
         args: &args,
         device: device.as_ref(),
         distributed: backend.distributed(),
-    })
+    })?;
+    if let Some(json) = json {
+        println!("{json}");
+    }
+    Ok(())
 }
 
 impl Retro<'_> {
@@ -195,11 +242,12 @@ impl Retro<'_> {
 }
 
 impl TwoPlayerVisitor for Retro<'_> {
-    type Output = ();
+    type Output = Option<serde_json::Value>;
 
     /// Checks the flags, solves the layers (a row printed as each
-    /// finishes), adds their distances where asked, then reports.
-    fn visit<G: TwoPlayerGame>(self, game: &G) -> Result<()> {
+    /// finishes), adds their distances where asked, then reports: with
+    /// `--json`, the report is returned for the caller to print.
+    fn visit<G: TwoPlayerGame>(self, game: &G) -> Result<Option<serde_json::Value>> {
         let args = self.args;
         let layers = layer_range(args, game)?;
         self.check_distance_flags(game)?;
@@ -229,11 +277,10 @@ impl TwoPlayerVisitor for Retro<'_> {
         // Layer 0 (no pieces: decided by the rules) is solved but not shown.
         let shown: Vec<&LayerReport> = reports.iter().filter(|r| r.layer > 0).collect();
         if args.json {
-            self.print_json(game, top, &shown, &peaks, &longest);
-        } else {
-            self.print_summary(game, &shown, &longest);
+            return Ok(Some(self.json(game, top, &shown, &peaks, &longest)));
         }
-        Ok(())
+        self.print_summary(game, &shown, &longest);
+        Ok(None)
     }
 }
 
@@ -294,7 +341,7 @@ impl Retro<'_> {
                 .clone()
                 .map(Backing::Directory)
                 .unwrap_or(Backing::Heap),
-            progress: if self.distributed.reports() {
+            progress: if self.distributed.reports() && !args.silent {
                 display
             } else {
                 &Silent
@@ -309,14 +356,14 @@ impl Retro<'_> {
 
     /// The report as one JSON object: a row per layer shown, with its peak
     /// memory and (where computed) its longest distance.
-    fn print_json<G: TwoPlayerGame>(
+    fn json<G: TwoPlayerGame>(
         &self,
         game: &G,
         top: usize,
         shown: &[&LayerReport],
         peaks: &BTreeMap<usize, u64>,
         longest: &BTreeMap<usize, u16>,
-    ) {
+    ) -> serde_json::Value {
         let (first, second) = (Player::First, Player::Second);
         let won = |player| format!("won_for_{}", game.side_name(player));
         let layers: Vec<serde_json::Value> = shown
@@ -357,7 +404,7 @@ impl Retro<'_> {
             json["backend"] = "gpu".into();
             json["device"] = device.describe().into();
         }
-        println!("{json}");
+        json
     }
 
     /// The lines under the table: the work against full scans, the store,

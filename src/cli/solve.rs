@@ -38,6 +38,33 @@ pub struct SolveArgs {
 }
 
 pub(super) fn run(args: SolveArgs) -> Result<()> {
+    if let Some(json) = solve(args)? {
+        println!("{json}");
+    }
+    Ok(())
+}
+
+/// A `solve` run as a library call (the Python binding's `Game.solve`):
+/// what `bitsolve solve GAME --position TEXT --json` prints.
+pub fn solve_json(
+    game: GameSpec,
+    position: &str,
+    store: Option<PathBuf>,
+    threads: Option<usize>,
+) -> Result<serde_json::Value> {
+    let args = SolveArgs {
+        game,
+        position: Some(position.to_string()),
+        store,
+        threads,
+        json: true,
+    };
+    Ok(solve(args)?.expect("a solve with --json reports"))
+}
+
+/// Solves what `args` ask; with `--json`, returns the JSON instead of
+/// printing it.
+fn solve(args: SolveArgs) -> Result<Option<serde_json::Value>> {
     if args.position.is_none() {
         return Err(Error::InvalidParameter("give --position TEXT".into()));
     }
@@ -54,9 +81,9 @@ struct SolveCommand<'a> {
 }
 
 impl SpaceVisitor for SolveCommand<'_> {
-    type Output = ();
+    type Output = Option<serde_json::Value>;
 
-    fn visit<S: Space + Picture>(self, space: &S) -> Result<()> {
+    fn visit<S: Space + Picture>(self, space: &S) -> Result<Option<serde_json::Value>> {
         let text = self.args.position.as_deref().unwrap_or_default();
         let from = space.parse_position(text)?;
         // Refused before any table is built: the space has nothing to walk.
@@ -123,8 +150,7 @@ impl SpaceVisitor for SolveCommand<'_> {
                 },
                 "solve_seconds": walk_seconds,
             });
-            println!("{output}");
-            return Ok(());
+            return Ok(Some(output));
         }
         println!(
             "{} · optimal solution to {}: {} move{}",
@@ -154,6 +180,6 @@ impl SpaceVisitor for SolveCommand<'_> {
             print!("{}", space.draw(state));
         }
         println!("solved in {:.3} ms", walk_seconds * 1e3);
-        Ok(())
+        Ok(None)
     }
 }

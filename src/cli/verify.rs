@@ -1,7 +1,7 @@
 //! `bitsolve verify PATH`: checks every table file of a store (or one file)
 //! and reports, for people or as JSON, what is intact and what is damaged.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde_json::json;
@@ -21,23 +21,10 @@ pub(super) struct VerifyArgs {
 }
 
 pub(super) fn run(args: VerifyArgs) -> Result<()> {
-    let files = table_files(&args.path)?;
-    let progress = Display::new(None, None);
-    let mut checks: Vec<FileCheck> = Vec::with_capacity(files.len());
-    for file in &files {
-        let check = unfinished(check_file(file, &progress));
-        progress.finish();
-        if !args.json {
-            print_check(&check);
-        }
-        checks.push(check);
-    }
+    let checks = check_files(&args.path, !args.json)?;
     let bad = checks.iter().filter(|c| !c.intact()).count();
     if args.json {
-        println!(
-            "{}",
-            json!({ "path": args.path, "intact": bad == 0, "files": checks })
-        );
+        println!("{}", report_json(&args.path, &checks));
     }
     if bad == 0 {
         Ok(())
@@ -50,6 +37,38 @@ pub(super) fn run(args: VerifyArgs) -> Result<()> {
             ),
         })
     }
+}
+
+/// Checks every table file under `path`, printing each verdict for people
+/// as it comes when `print` is set.
+fn check_files(path: &Path, print: bool) -> Result<Vec<FileCheck>> {
+    let files = table_files(path)?;
+    let progress = Display::new(None, None);
+    let mut checks: Vec<FileCheck> = Vec::with_capacity(files.len());
+    for file in &files {
+        let check = unfinished(check_file(file, &progress));
+        progress.finish();
+        if print {
+            print_check(&check);
+        }
+        checks.push(check);
+    }
+    Ok(checks)
+}
+
+/// The JSON object `verify --json` prints: the path, whether every file is
+/// intact and complete, and each file's check.
+fn report_json(path: &Path, checks: &[FileCheck]) -> serde_json::Value {
+    let bad = checks.iter().filter(|c| !c.intact()).count();
+    json!({ "path": path, "intact": bad == 0, "files": checks })
+}
+
+/// What `bitsolve verify PATH --json` prints (the Python binding's
+/// `verify`): a store whose files are damaged is a report with `"intact":
+/// false`, not an error; a path that holds no table is one.
+pub fn verify_json(path: &Path) -> Result<serde_json::Value> {
+    let checks = check_files(path, false)?;
+    Ok(report_json(path, &checks))
 }
 
 /// An intact table whose run has not finished (its progress record is not

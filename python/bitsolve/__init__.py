@@ -1,0 +1,431 @@
+"""bitsolve: exhaustive game solving over bit tables indexed by perfect hashes.
+
+The Python face of the ``bitsolve`` library (the same calls its command line
+makes): the games of its registry, their perfect hashes over numpy arrays,
+breadth-first search of one-player games, retrograde analysis of two-player
+games, and the solved databases those runs store.
+
+Options are keyword arguments named as the command line's flags, ``-``
+written ``_`` (``bitsolve.game("peg-solitaire", board="english")``); a flag
+is ``True``. Reports hold what the command's ``--json`` prints. Errors are
+``ValueError`` (bad names, options, positions; damaged stores), ``OSError``
+(files) and ``MemoryError`` (a table the machine cannot hold), with the
+command line's one-line message.
+
+>>> import bitsolve, numpy as np
+>>> g = bitsolve.game("pancake", n=9)
+>>> report = g.bfs()
+>>> report.layers          # numpy uint64 array, states per BFS layer
+>>> g.unrank(np.arange(5, dtype=np.uint64))   # one row per permutation
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _bitsolve
+
+__all__ = [
+    "BfsReport",
+    "Database",
+    "Game",
+    "RetroReport",
+    "Solution",
+    "VALUE_NAMES",
+    "games",
+    "game",
+    "open_database",
+    "retro",
+    "verify",
+]
+
+__version__: str = _bitsolve.__version__
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: What :meth:`Database.values` returns, by code.
+VALUE_NAMES: Tuple[str, str, str, str] = ("unknown", "first wins", "second wins", "draw")
+
+
+def _options(options: Dict[str, Any]) -> List[Tuple[str, Optional[str]]]:
+    """Keyword arguments as (name, value) pairs for the registry: ``True``
+    sets a flag, ``False`` and ``None`` leave an option out, paths and
+    numbers become their text."""
+    pairs: List[Tuple[str, Optional[str]]] = []
+    for name, value in options.items():
+        if value is None or value is False:
+            continue
+        if value is True:
+            pairs.append((name, None))
+        elif isinstance(value, os.PathLike):
+            pairs.append((name, os.fspath(value)))
+        else:
+            pairs.append((name, str(value)))
+    return pairs
+
+
+def _path(path: Optional[PathLike]) -> Optional[str]:
+    return None if path is None else os.fspath(path)
+
+
+def games() -> List[Dict[str, Any]]:
+    """The games this build knows: a list of dicts with ``name``, ``summary``,
+    ``kind`` (``one-player``, ``two-player`` or ``positional``) and
+    ``options`` (each ``name``, ``value``, ``default``, ``help``), the list
+    ``bitsolve games --json`` prints."""
+    return json.loads(_bitsolve.games_json())
+
+
+class BfsReport:
+    """What a breadth-first search found: the keys of ``bitsolve bfs --json``.
+
+    ``layers`` is a numpy ``uint64`` array of the states in each layer (``None``
+    for ``algo="reach"``, which has no layers); every key of the JSON object is
+    also an attribute (``total``, ``max_depth``, ``goal_distance``,
+    ``deepest``, ``seconds``, ...); :meth:`to_dict` gives the object itself.
+    """
+
+    def __init__(self, data: Dict[str, Any]) -> None:
+        self._data = data
+        layers = data.get("layers")
+        self.layers: Optional[np.ndarray] = (
+            None if layers is None else np.asarray(layers, dtype=np.uint64)
+        )
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return self._data[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The report as ``bitsolve bfs --json`` prints it."""
+        return json.loads(json.dumps(self._data))
+
+    def __repr__(self) -> str:
+        return (
+            f"BfsReport(game={self._data['game']!r}, total={self._data['total']}, "
+            f"max_depth={self._data['max_depth']}, seconds={self._data['seconds']:.3f})"
+        )
+
+
+class RetroReport:
+    """What a retrograde analysis solved: the keys of ``bitsolve retro --json``.
+
+    ``layers`` is a list of dicts, one per layer solved (``layer``, ``states``,
+    ``won_for_<side>``, ``draws``, ``passes``, ``seconds``, ...); ``game``,
+    ``sides`` and ``bits_per_position`` are attributes too; :meth:`to_dict`
+    gives the object itself.
+    """
+
+    def __init__(self, data: Dict[str, Any]) -> None:
+        self._data = data
+        self.layers: List[Dict[str, Any]] = data["layers"]
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return self._data[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The report as ``bitsolve retro --json`` prints it."""
+        return json.loads(json.dumps(self._data))
+
+    def __repr__(self) -> str:
+        return f"RetroReport(game={self._data['game']!r}, layers={len(self.layers)})"
+
+
+class Solution:
+    """An optimal move sequence (see :meth:`Game.solve`): the keys of
+    ``bitsolve solve --json``. ``length`` is the number of moves, ``moves``
+    their names and ``positions`` the position text after each; ``target``
+    says whether it leads to the goal or the start; :meth:`to_dict` gives the
+    object itself."""
+
+    def __init__(self, data: Dict[str, Any]) -> None:
+        self._data = data
+        self.length: int = data["length"]
+        self.moves: List[str] = [step["move"] for step in data["moves"]]
+        self.positions: List[str] = [step["position"] for step in data["moves"]]
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return self._data[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The solution as ``bitsolve solve --json`` prints it."""
+        return json.loads(json.dumps(self._data))
+
+    def __repr__(self) -> str:
+        return f"Solution(length={self.length}, moves={self.moves!r})"
+
+
+class Game:
+    """A one-player game of the registry (see :func:`game`): its state space
+    under a perfect, invertible hash.
+
+    ``size`` is the number of ranks; ``rank``/``unrank`` convert between a
+    1-D ``uint64`` array of ranks and a 2-D ``int64`` array of positions, one
+    row each, ``width`` numbers a row: the numbers of the position's text
+    (the permutation of a permutation game, 1-based for Pancake with a minus
+    sign for a burned side up; the tiles of the sliding-tile puzzle, 0 the
+    blank; the corners then the twists of the pocket cube), or for a board its
+    cells in text order, 0 empty, 1 a peg (Peg Solitaire) or a black piece
+    (Frogs-and-Toads), 2 a white piece.
+    """
+
+    def __init__(self, name: str, **options: Any) -> None:
+        self._game = _bitsolve.Game(name, _options(options))
+
+    @property
+    def name(self) -> str:
+        """The game's registry name (``pancake``)."""
+        return self._game.name
+
+    @property
+    def descriptor(self) -> str:
+        """The game and its parameters, as reports name it (``pancake n=9``)."""
+        return self._game.descriptor
+
+    @property
+    def size(self) -> int:
+        """The number of ranks: positions are ranked ``0 .. size - 1``."""
+        return self._game.size
+
+    @property
+    def width(self) -> Optional[int]:
+        """Numbers per position row of :meth:`unrank` (``None``: no array form)."""
+        return self._game.width
+
+    @property
+    def start_ranks(self) -> List[int]:
+        """The ranks a search starts from (layer 0)."""
+        return list(self._game.start_ranks)
+
+    @property
+    def goal_ranks(self) -> List[int]:
+        """The goal positions whose distance a search reports, if any."""
+        return list(self._game.goal_ranks)
+
+    @property
+    def options(self) -> Dict[str, Any]:
+        """The options the game was opened with, defaults filled in (a flag
+        that is set is ``True``)."""
+        return {
+            name.replace("-", "_"): True if value is None else value
+            for name, value in self._game.options()
+        }
+
+    def unrank(self, ranks: Iterable[int], threads: Optional[int] = None) -> np.ndarray:
+        """The positions of ``ranks`` (a 1-D array of ``uint64``) as a 2-D
+        ``int64`` array, one row each (see the class's description), computed
+        in Rust on ``threads`` cores (all when ``None``). Raises ``ValueError``
+        for a rank that is not below :attr:`size`."""
+        array = np.ascontiguousarray(ranks, dtype=np.uint64).reshape(-1)
+        return self._game.unrank(array, threads)
+
+    def rank(self, states: Any, threads: Optional[int] = None) -> np.ndarray:
+        """The ranks (a 1-D ``uint64`` array) of ``states``, a 2-D array of
+        positions, one row each as :meth:`unrank` gives them; a single row
+        may be given as a 1-D array. Raises ``ValueError`` naming the first
+        row that is no position of the game."""
+        array = np.asarray(states)
+        if array.ndim == 1:
+            array = array.reshape(1, -1)
+        array = np.ascontiguousarray(array, dtype=np.int64)
+        return self._game.rank(array, threads)
+
+    def successors(self, rank: int) -> np.ndarray:
+        """The ranks one move from ``rank``, sorted, each once (``uint64``)."""
+        return self._game.successors(int(rank))
+
+    def position_text(self, rank: int) -> str:
+        """The position of ``rank`` in the one-line text form :meth:`parse` reads
+        and ``bitsolve show --position`` takes."""
+        return self._game.position_text(int(rank))
+
+    def draw(self, rank: int) -> str:
+        """The position of ``rank`` drawn for a terminal, as ``bitsolve show``."""
+        return self._game.draw(int(rank))
+
+    def parse(self, text: str) -> int:
+        """The rank of the position written ``text`` (the game's text form);
+        ``ValueError`` with the command line's message if it is none."""
+        return self._game.parse(text)
+
+    def bfs(
+        self,
+        algo: str = "two-bit",
+        backend: str = "cpu",
+        threads: Optional[int] = None,
+        store: Optional[PathLike] = None,
+        max_depth: Optional[int] = None,
+        inversion: bool = False,
+        progress: bool = False,
+    ) -> BfsReport:
+        """Breadth-first search of the whole space, as ``bitsolve bfs``.
+
+        ``algo``: ``"two-bit"`` (layer sizes), ``"one-bit"`` (needs a
+        move-alternation property) or ``"reach"`` (reachable count only);
+        ``backend``: ``"cpu"`` or ``"gpu"``; ``threads``: worker threads (all
+        cores when ``None``); ``store``: a directory for a memory-mapped table
+        that a rerun resumes; ``max_depth``: stop after that layer;
+        ``inversion``: Peg Solitaire's meet-in-the-middle with one-bit BFS;
+        ``progress``: a progress bar on stderr when it is a terminal. The GIL
+        is released while the search runs. Returns a :class:`BfsReport`.
+        """
+        text = self._game.bfs(
+            algo, backend, threads, _path(store), max_depth, inversion, progress
+        )
+        return BfsReport(json.loads(text))
+
+    def solve(
+        self,
+        position: Union[str, int],
+        store: Optional[PathLike] = None,
+        threads: Optional[int] = None,
+    ) -> Solution:
+        """An optimal move sequence from ``position`` (text, or a rank) to the
+        goal (or the start), as ``bitsolve solve``: a table of depths mod 3
+        is built first (all reachable states, 2 bits each), or read from
+        ``store`` where an earlier solve kept it. Returns a :class:`Solution`.
+        """
+        if not isinstance(position, str):
+            position = self.position_text(int(position))
+        return Solution(json.loads(self._game.solve(position, _path(store), threads)))
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __repr__(self) -> str:
+        options = "".join(f", {k}={v!r}" for k, v in self.options.items())
+        return f"bitsolve.game({self.name!r}{options})  # {self.descriptor}, {self.size} ranks"
+
+
+def game(name: str, **options: Any) -> Game:
+    """Opens one-player game ``name`` of the registry with its options as
+    keyword arguments (``bitsolve.game("pancake", n=11)``,
+    ``bitsolve.game("sliding-tile", width=3, height=3)``,
+    ``bitsolve.game("peg-solitaire", board="french", start_hole="c3")``;
+    ``board=`` takes a path or a built-in name). A bad name, option or value raises ``ValueError`` with
+    the command line's message; a two-player game is opened with
+    :func:`retro` and :func:`open_database`. See :func:`games` for the list."""
+    return Game(name, **options)
+
+
+def _layers(layers: Any) -> Optional[Tuple[int, int]]:
+    if layers is None:
+        return None
+    if isinstance(layers, int):
+        return (layers, layers)
+    if isinstance(layers, str):
+        first, _, last = layers.partition("..")
+        last = last.lstrip("=") or first
+        try:
+            return (int(first), int(last))
+        except ValueError:
+            raise ValueError(
+                f"invalid parameter: '{layers}' is not a range of layers like 27..31"
+            ) from None
+    first, last = layers
+    return (int(first), int(last))
+
+
+def retro(
+    name: str,
+    layers: Union[None, int, str, Sequence[int]] = None,
+    store: Optional[PathLike] = None,
+    threads: Optional[int] = None,
+    distances: bool = False,
+    checkpoint_every: Optional[int] = None,
+    progress: bool = False,
+    **options: Any,
+) -> RetroReport:
+    """Two-bit retrograde analysis of two-player game ``name``, as
+    ``bitsolve retro`` on the CPU: ``bitsolve.retro("fox-geese", layers=(1, 8),
+    store="db", capture_wins=False, symmetry=False)``.
+
+    ``layers``: ``(A, B)`` both included (or ``"A..B"``, or one layer);
+    ``None`` takes the game's default (Dodgem: all its layers);
+    ``store``: a directory that keeps each solved layer (skipped on a rerun,
+    an interrupted one resumed); ``distances``: also keep each position's
+    distance to the end (needs ``store``); ``checkpoint_every``: seconds
+    between records of a layer's progress; the game's options (``capture_wins``,
+    ``symmetry``, ``size`` ...) as keyword arguments. The GIL is released
+    while it runs. Returns a :class:`RetroReport`.
+    """
+    text = _bitsolve.retro(
+        name,
+        _options(options),
+        _layers(layers),
+        _path(store),
+        threads,
+        checkpoint_every,
+        distances,
+        progress,
+    )
+    return RetroReport(json.loads(text))
+
+
+class Database:
+    """A store of solved layers of a two-player game (see
+    :func:`open_database`); each layer file is opened and checked once, on
+    first use, and kept open."""
+
+    def __init__(self, name: str, store: PathLike, **options: Any) -> None:
+        self._database = _bitsolve.Database(name, _options(options), os.fspath(store))
+
+    @property
+    def name(self) -> str:
+        return self._database.name
+
+    @property
+    def store(self) -> str:
+        return os.fspath(self._database.store)
+
+    def query(self, position: str) -> Dict[str, Any]:
+        """What ``bitsolve query --position POSITION --json`` prints: a dict
+        with ``position``, ``to_move``, ``value``, ``distance`` (plies, where
+        the store keeps distances) and ``moves`` (each ``move``, ``value``,
+        ``distance``). A position whose layer the store lacks raises
+        ``ValueError`` naming the ``retro`` run that would add it."""
+        return json.loads(self._database.query(position))
+
+    def values(self, ranks: Iterable[int], layer: int) -> np.ndarray:
+        """The stored values of ``ranks`` (a 1-D ``uint64`` array) in layer
+        ``layer`` as a ``uint8`` array: 0 unknown, 1 the first player (Fox,
+        blue) wins, 2 the second wins, 3 draw (:data:`VALUE_NAMES`). With
+        ``symmetry=True`` only the stored representatives hold values. Reads
+        a layer stored as one file (not the shares of an MPI job)."""
+        array = np.ascontiguousarray(ranks, dtype=np.uint64).reshape(-1)
+        return self._database.values(array, int(layer))
+
+    def layer_size(self, layer: int) -> int:
+        """The number of ranks of ``layer``."""
+        return self._database.layer_size(int(layer))
+
+    def __repr__(self) -> str:
+        return f"bitsolve.open_database({self.name!r}, store={self.store!r})"
+
+
+def open_database(name: str, store: PathLike, **options: Any) -> Database:
+    """The solved database of two-player game ``name`` in ``store`` (the
+    directory ``retro(..., store=...)`` or ``bitsolve retro --store`` wrote),
+    opened with the game's options as the solving run used them
+    (``capture_wins=True``, ``symmetry=True``). See :class:`Database`."""
+    return Database(name, store, **options)
+
+
+def verify(path: PathLike) -> Dict[str, Any]:
+    """Checks a store's table files (or one ``.bst`` file) against their
+    checksums: the dict ``bitsolve verify PATH --json`` prints (``path``,
+    ``intact``, and per file its ``status`` and problems). A damaged store
+    is a report with ``intact`` false; a path holding no table raises."""
+    return json.loads(_bitsolve.verify(os.fspath(path)))

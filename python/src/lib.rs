@@ -1,0 +1,874 @@
+//! `bitsolve._bitsolve`: the Python binding's native module, a thin PyO3
+//! layer over the library calls the command line makes. Reports cross the
+//! boundary as the JSON text the CLI's `--json` prints (one builder for
+//! both shells); bulk data (ranks, positions, values) as numpy arrays.
+//! The Python package (`bitsolve/__init__.py`) wraps these in classes with
+//! keyword arguments and docstrings.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+
+use bitsolve::cli::{
+    AlgorithmArg, BackendArg, BfsRequest, GameSpec, RetroRequest, TwoPlayerSpec, bfs_json,
+    database_query_json, retro_json, solve_json, verify_json,
+};
+use bitsolve::database::TableCache;
+use bitsolve::error::{Error, escape_controls};
+use bitsolve::games::registry::{self, GameOptions, SpaceVisitor};
+use bitsolve::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
+use bitsolve::search::Silent;
+use bitsolve::search::retro2::{RECORD_EVERY, open_layer};
+use bitsolve::space::{MoveFilter, Picture, Space};
+use bitsolve::table::{Backing, TwoBitTable};
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use rayon::prelude::*;
+
+/// A library error as the Python exception a user expects, its message the
+/// line the CLI prints after "bitsolve: error: ".
+fn to_python(error: Error) -> PyErr {
+    let message = escape_controls(&error.to_string());
+    match &error {
+        Error::InvalidParameter(_)
+        | Error::Unsupported(_)
+        | Error::SpaceTooLarge(_)
+        | Error::BadStore { .. } => PyValueError::new_err(message),
+        Error::OutOfMemory { .. } => PyMemoryError::new_err(message),
+        Error::Io { source, .. } => match source.raw_os_error() {
+            Some(errno) => PyOSError::new_err((errno, message)),
+            None => PyOSError::new_err(message),
+        },
+        Error::Solver(_) | Error::Gpu(_) => PyRuntimeError::new_err(message),
+    }
+}
+
+fn invalid(message: String) -> PyErr {
+    to_python(Error::InvalidParameter(message))
+}
+
+/// The options of game `name` from Python's keyword arguments, each as
+/// (option name with `_` or `-`, value; `None` for a flag that is set),
+/// checked against the registry and completed with the defaults the
+/// command line would fill in.
+fn game_options(name: &str, given: Vec<(String, Option<String>)>) -> PyResult<GameOptions> {
+    let entry = registry::entry(name).map_err(to_python)?;
+    let mut options = GameOptions::default();
+    let mut named = Vec::new();
+    for (key, value) in given {
+        let key = key.replace('_', "-");
+        let Some(spec) = entry.options.iter().find(|o| o.name == key) else {
+            let known: Vec<String> = entry
+                .options
+                .iter()
+                .map(|o| o.name.replace('-', "_"))
+                .collect();
+            return Err(invalid(format!(
+                "unexpected argument '{}' for {name} (its options: {})",
+                key.replace('-', "_"),
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            )));
+        };
+        match (spec.value, value) {
+            (Some(_), Some(value)) => options = options.with(spec.name, value),
+            (None, None) => options = options.with_flag(spec.name),
+            (Some(placeholder), None) => {
+                return Err(invalid(format!(
+                    "--{} needs a value ({placeholder})",
+                    spec.name
+                )));
+            }
+            (None, Some(_)) => {
+                return Err(invalid(format!(
+                    "--{} is a flag: give True or False",
+                    spec.name
+                )));
+            }
+        }
+        named.push(key);
+    }
+    for spec in entry.options {
+        if let (Some(default), false) = (spec.default, named.iter().any(|n| n == spec.name)) {
+            options = options.with(spec.name, default);
+        }
+    }
+    Ok(options)
+}
+
+fn parse_algo(text: &str) -> PyResult<AlgorithmArg> {
+    match text {
+        "two-bit" | "two_bit" => Ok(AlgorithmArg::TwoBit),
+        "one-bit" | "one_bit" => Ok(AlgorithmArg::OneBit),
+        "reach" => Ok(AlgorithmArg::Reach),
+        _ => Err(invalid(format!(
+            "invalid value '{text}' for '--algo <ALGO>' [possible values: two-bit, one-bit, reach]"
+        ))),
+    }
+}
+
+fn parse_backend(text: &str) -> PyResult<BackendArg> {
+    match text {
+        "cpu" => Ok(BackendArg::Cpu),
+        "gpu" => Ok(BackendArg::Gpu),
+        _ => Err(invalid(format!(
+            "invalid value '{text}' for '--backend <BACKEND>' [possible values: cpu, gpu]"
+        ))),
+    }
+}
+
+/// A rayon pool of `threads` workers (all cores when `None`).
+fn pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
+    if threads == Some(0) {
+        return Err(invalid("--threads must be at least 1".into()));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| invalid(format!("cannot start worker threads: {e}")))
+}
+
+/// Positions as rows of numbers, read from and written into the game's
+/// one-line text form: a position's row is the numbers of its text (the
+/// permutation, with signs for burned pancakes), or for a board its cells
+/// in text order coded by [`ALPHABETS`]. Its template is one position's
+/// text, whose tokens a row replaces.
+enum Codec {
+    /// Tokens are (start, end) byte spans of the template's numbers.
+    Numbers {
+        template: String,
+        spans: Vec<(usize, usize)>,
+    },
+    /// Tokens are the cells' characters; `symbols[code]` writes `code`.
+    Cells {
+        template: Vec<char>,
+        cells: Vec<usize>,
+        symbols: &'static [char],
+    },
+}
+
+/// The board alphabets, code = index: Peg Solitaire's hole and peg;
+/// Frogs-and-Toads' empty cell, black and white pieces.
+const ALPHABETS: [&[char]; 2] = [&['.', 'o'], &['_', 'b', 'w']];
+
+/// What separates cells in a board's text and is no cell.
+fn is_separator(c: char) -> bool {
+    c.is_whitespace() || c == '/' || c == ':' || c == ','
+}
+
+/// The byte spans of the (optionally signed) whole numbers in `text`.
+fn number_spans(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let signed = bytes[i] == b'-'
+            && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)
+            && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric());
+        if bytes[i].is_ascii_digit() || signed {
+            let start = i;
+            i += 1;
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            spans.push((start, i));
+        } else {
+            i += 1;
+        }
+    }
+    spans
+}
+
+impl Codec {
+    /// The codec of a game whose positions read as `texts` (the first is
+    /// the template).
+    fn new(texts: &[String]) -> bitsolve::Result<Codec> {
+        let template = texts[0].clone();
+        if template.bytes().any(|b| b.is_ascii_digit()) {
+            let spans = number_spans(&template);
+            return Ok(Codec::Numbers { template, spans });
+        }
+        let seen: Vec<char> = texts
+            .iter()
+            .flat_map(|t| t.chars())
+            .filter(|&c| !is_separator(c))
+            .collect();
+        let symbols = ALPHABETS
+            .iter()
+            .find(|alphabet| seen.iter().all(|c| alphabet.contains(c)))
+            .ok_or_else(|| {
+                Error::Unsupported(format!(
+                    "no array form for positions like '{template}' (use position_text and parse)"
+                ))
+            })?;
+        let template: Vec<char> = template.chars().collect();
+        let cells = (0..template.len())
+            .filter(|&i| !is_separator(template[i]))
+            .collect();
+        Ok(Codec::Cells {
+            template,
+            cells,
+            symbols,
+        })
+    }
+
+    fn width(&self) -> usize {
+        match self {
+            Codec::Numbers { spans, .. } => spans.len(),
+            Codec::Cells { cells, .. } => cells.len(),
+        }
+    }
+
+    /// Writes the row of position text `text` into `row`.
+    fn encode(&self, text: &str, row: &mut [i64]) {
+        match self {
+            Codec::Numbers { .. } => {
+                for (value, (start, end)) in row.iter_mut().zip(number_spans(text)) {
+                    *value = text[start..end].parse().unwrap_or(0);
+                }
+            }
+            Codec::Cells { symbols, .. } => {
+                let cells = text.chars().filter(|&c| !is_separator(c));
+                for (value, c) in row.iter_mut().zip(cells) {
+                    *value = symbols.iter().position(|&s| s == c).unwrap_or(0) as i64;
+                }
+            }
+        }
+    }
+
+    /// The position text of `row`.
+    fn decode(&self, row: &[i64]) -> bitsolve::Result<String> {
+        match self {
+            Codec::Numbers { template, spans } => {
+                let mut text = String::with_capacity(template.len() + 8);
+                let mut at = 0;
+                for (value, &(start, end)) in row.iter().zip(spans) {
+                    text.push_str(&template[at..start]);
+                    text.push_str(&value.to_string());
+                    at = end;
+                }
+                text.push_str(&template[at..]);
+                Ok(text)
+            }
+            Codec::Cells {
+                template,
+                cells,
+                symbols,
+            } => {
+                let mut text = template.clone();
+                for (&value, &cell) in row.iter().zip(cells) {
+                    text[cell] = *usize::try_from(value)
+                        .ok()
+                        .and_then(|code| symbols.get(code))
+                        .ok_or_else(|| {
+                            Error::InvalidParameter(format!(
+                                "cell code {value} is not one of 0..{}",
+                                symbols.len() - 1
+                            ))
+                        })?;
+                }
+                Ok(text.into_iter().collect())
+            }
+        }
+    }
+}
+
+/// The codec of `space`: its template is rank 0's text, its alphabet
+/// what rank 0 and the start positions show.
+fn codec_of<S: Space + Picture>(space: &S) -> bitsolve::Result<Codec> {
+    let mut state = space.new_state();
+    let mut texts = Vec::new();
+    for rank in std::iter::once(0).chain(space.start_ranks()) {
+        space.unrank(rank, &mut state);
+        texts.push(space.position_text(&state));
+    }
+    Codec::new(&texts)
+}
+
+/// Checks that every rank lies in the space.
+fn check_ranks(ranks: &[u64], size: u64) -> bitsolve::Result<()> {
+    match ranks.iter().position(|&r| r >= size) {
+        Some(i) => Err(Error::InvalidParameter(format!(
+            "rank {} (at index {i}) is not below the space's size {size}",
+            ranks[i]
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// One call on a one-player game; [`GameOp::run`] opens the game and does it.
+enum GameOp<'a> {
+    Info,
+    Unrank(&'a [u64]),
+    Rank(&'a [i64], usize),
+    Successors(u64),
+    PositionText(u64),
+    Draw(u64),
+    Parse(&'a str),
+}
+
+enum GameOut {
+    Info {
+        descriptor: String,
+        size: u64,
+        start: Vec<u64>,
+        goals: Vec<u64>,
+        width: Option<usize>,
+    },
+    Rows(Vec<i64>, usize),
+    Ranks(Vec<u64>),
+    Text(String),
+    Rank(u64),
+}
+
+struct Visit<'a>(GameOp<'a>);
+
+impl SpaceVisitor for Visit<'_> {
+    type Output = GameOut;
+
+    fn visit<S: Space + Picture>(self, space: &S) -> bitsolve::Result<GameOut> {
+        let size = space.size();
+        match self.0 {
+            GameOp::Info => Ok(GameOut::Info {
+                descriptor: space.descriptor(),
+                size,
+                start: space.start_ranks(),
+                goals: space.goal_ranks(),
+                width: codec_of(space).ok().map(|c| c.width()),
+            }),
+            GameOp::Unrank(ranks) => {
+                check_ranks(ranks, size)?;
+                let codec = codec_of(space)?;
+                let width = codec.width();
+                let mut rows = vec![0i64; ranks.len() * width];
+                // Chunks of rows, each with one reused state.
+                const CHUNK: usize = 4096;
+                rows.par_chunks_mut(CHUNK * width.max(1))
+                    .zip(ranks.par_chunks(CHUNK))
+                    .for_each(|(rows, ranks)| {
+                        let mut state = space.new_state();
+                        for (row, &rank) in rows.chunks_mut(width.max(1)).zip(ranks) {
+                            space.unrank(rank, &mut state);
+                            codec.encode(&space.position_text(&state), row);
+                        }
+                    });
+                Ok(GameOut::Rows(rows, width))
+            }
+            GameOp::Rank(rows, width) => {
+                let codec = codec_of(space)?;
+                if width != codec.width() {
+                    return Err(Error::InvalidParameter(format!(
+                        "positions of {} are rows of {} numbers, got rows of {width}",
+                        space.descriptor(),
+                        codec.width()
+                    )));
+                }
+                let count = rows.len().checked_div(width).unwrap_or(0);
+                let ranks: bitsolve::Result<Vec<u64>> = (0..count)
+                    .into_par_iter()
+                    .map(|i| {
+                        let row = &rows[i * width..(i + 1) * width];
+                        let text = codec.decode(row)?;
+                        let state = space.parse_position(&text).map_err(|e| {
+                            Error::InvalidParameter(format!("row {i} ({text}) is no position: {e}"))
+                        })?;
+                        Ok(space.rank(&state))
+                    })
+                    .collect();
+                Ok(GameOut::Ranks(ranks?))
+            }
+            GameOp::Successors(rank) => {
+                check_ranks(&[rank], size)?;
+                let mut state = space.new_state();
+                space.unrank(rank, &mut state);
+                let mut next = Vec::new();
+                space.expand(&state, MoveFilter::All, |r| next.push(r));
+                next.sort_unstable();
+                next.dedup();
+                Ok(GameOut::Ranks(next))
+            }
+            GameOp::PositionText(rank) | GameOp::Draw(rank) => {
+                check_ranks(&[rank], size)?;
+                let mut state = space.new_state();
+                space.unrank(rank, &mut state);
+                Ok(GameOut::Text(match self.0 {
+                    GameOp::Draw(_) => space.draw(&state),
+                    _ => space.position_text(&state),
+                }))
+            }
+            GameOp::Parse(text) => Ok(GameOut::Rank(space.rank(&space.parse_position(text)?))),
+        }
+    }
+}
+
+/// A one-player game of the registry, opened by name and options.
+#[pyclass(frozen, module = "bitsolve._bitsolve")]
+struct Game {
+    name: String,
+    options: GameOptions,
+    #[pyo3(get)]
+    descriptor: String,
+    #[pyo3(get)]
+    size: u64,
+    #[pyo3(get)]
+    start_ranks: Vec<u64>,
+    #[pyo3(get)]
+    goal_ranks: Vec<u64>,
+    /// Numbers per position row (`None`: positions have no array form).
+    #[pyo3(get)]
+    width: Option<usize>,
+}
+
+impl Game {
+    fn spec(&self) -> GameSpec {
+        GameSpec {
+            name: self.name.clone(),
+            options: self.options.clone(),
+        }
+    }
+
+    fn run(&self, op: GameOp<'_>) -> PyResult<GameOut> {
+        registry::visit(&self.name, &self.options, Visit(op)).map_err(to_python)
+    }
+}
+
+#[pymethods]
+impl Game {
+    #[new]
+    fn new(name: &str, options: Vec<(String, Option<String>)>) -> PyResult<Self> {
+        let options = game_options(name, options)?;
+        match registry::visit(name, &options, Visit(GameOp::Info)).map_err(to_python)? {
+            GameOut::Info {
+                descriptor,
+                size,
+                start,
+                goals,
+                width,
+            } => Ok(Game {
+                name: name.to_string(),
+                options,
+                descriptor,
+                size,
+                start_ranks: start,
+                goal_ranks: goals,
+                width,
+            }),
+            _ => unreachable!("Info answers with info"),
+        }
+    }
+
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The options as the command line would give them, name to value
+    /// (`None` for a flag that is set).
+    fn options(&self) -> Vec<(String, Option<String>)> {
+        let entry = registry::entry(&self.name).expect("opened by name");
+        entry
+            .options
+            .iter()
+            .filter_map(|spec| match spec.value {
+                Some(_) => self
+                    .options
+                    .get(spec.name)
+                    .map(|v| (spec.name.to_string(), Some(v.to_string()))),
+                None => self
+                    .options
+                    .flag(spec.name)
+                    .then(|| (spec.name.to_string(), None)),
+            })
+            .collect()
+    }
+
+    #[pyo3(signature = (ranks, threads=None))]
+    fn unrank<'py>(
+        &self,
+        py: Python<'py>,
+        ranks: PyReadonlyArray1<'py, u64>,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyArray2<i64>>> {
+        let ranks = ranks.as_slice()?;
+        let pool = pool(threads)?;
+        let (rows, width) = match py.detach(|| pool.install(|| self.run(GameOp::Unrank(ranks))))? {
+            GameOut::Rows(rows, width) => (rows, width),
+            _ => unreachable!("Unrank answers with rows"),
+        };
+        let array = Array2::from_shape_vec((ranks.len(), width), rows).expect("rows x width");
+        Ok(array.into_pyarray(py))
+    }
+
+    #[pyo3(signature = (states, threads=None))]
+    fn rank<'py>(
+        &self,
+        py: Python<'py>,
+        states: PyReadonlyArray2<'py, i64>,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyArray1<u64>>> {
+        let width = states.as_array().ncols();
+        let rows = states.as_slice()?;
+        let pool = pool(threads)?;
+        match py.detach(|| pool.install(|| self.run(GameOp::Rank(rows, width))))? {
+            GameOut::Ranks(ranks) => Ok(PyArray1::from_vec(py, ranks)),
+            _ => unreachable!("Rank answers with ranks"),
+        }
+    }
+
+    fn successors<'py>(&self, py: Python<'py>, rank: u64) -> PyResult<Bound<'py, PyArray1<u64>>> {
+        match self.run(GameOp::Successors(rank))? {
+            GameOut::Ranks(ranks) => Ok(PyArray1::from_vec(py, ranks)),
+            _ => unreachable!("Successors answers with ranks"),
+        }
+    }
+
+    fn position_text(&self, rank: u64) -> PyResult<String> {
+        match self.run(GameOp::PositionText(rank))? {
+            GameOut::Text(text) => Ok(text),
+            _ => unreachable!("PositionText answers with text"),
+        }
+    }
+
+    fn draw(&self, rank: u64) -> PyResult<String> {
+        match self.run(GameOp::Draw(rank))? {
+            GameOut::Text(text) => Ok(text),
+            _ => unreachable!("Draw answers with text"),
+        }
+    }
+
+    fn parse(&self, text: &str) -> PyResult<u64> {
+        match self.run(GameOp::Parse(text))? {
+            GameOut::Rank(rank) => Ok(rank),
+            _ => unreachable!("Parse answers with a rank"),
+        }
+    }
+
+    /// The `solve --json` object for position `text`, as JSON text.
+    #[pyo3(signature = (text, store, threads))]
+    fn solve(
+        &self,
+        py: Python<'_>,
+        text: &str,
+        store: Option<PathBuf>,
+        threads: Option<usize>,
+    ) -> PyResult<String> {
+        let spec = self.spec();
+        let json = py
+            .detach(|| solve_json(spec, text, store, threads))
+            .map_err(to_python)?;
+        Ok(json.to_string())
+    }
+
+    /// The `bfs --json` report as JSON text.
+    #[pyo3(signature = (algo, backend, threads, store, max_depth, inversion, progress))]
+    #[allow(clippy::too_many_arguments)]
+    fn bfs(
+        &self,
+        py: Python<'_>,
+        algo: &str,
+        backend: &str,
+        threads: Option<usize>,
+        store: Option<PathBuf>,
+        max_depth: Option<usize>,
+        inversion: bool,
+        progress: bool,
+    ) -> PyResult<String> {
+        let request = BfsRequest {
+            algo: parse_algo(algo)?,
+            backend: parse_backend(backend)?,
+            threads,
+            store,
+            max_depth,
+            inversion,
+            progress,
+        };
+        let spec = self.spec();
+        let json = py.detach(|| bfs_json(spec, request)).map_err(to_python)?;
+        Ok(json.to_string())
+    }
+}
+
+/// `bitsolve games --json`'s list, as JSON text.
+#[pyfunction]
+fn games_json() -> String {
+    registry::catalog().to_string()
+}
+
+/// The `retro --json` report as JSON text.
+#[pyfunction]
+#[pyo3(signature = (name, options, layers, store, threads, checkpoint_every, distances, progress))]
+#[allow(clippy::too_many_arguments)]
+fn retro(
+    py: Python<'_>,
+    name: &str,
+    options: Vec<(String, Option<String>)>,
+    layers: Option<(usize, usize)>,
+    store: Option<PathBuf>,
+    threads: Option<usize>,
+    checkpoint_every: Option<u64>,
+    distances: bool,
+    progress: bool,
+) -> PyResult<String> {
+    let options = game_options(name, options)?;
+    if let Some((first, last)) = layers
+        && first > last
+    {
+        return Err(invalid(format!(
+            "the range {first}..{last} is empty (its first layer is above its last)"
+        )));
+    }
+    let spec = TwoPlayerSpec(GameSpec {
+        name: name.to_string(),
+        options,
+    });
+    let request = RetroRequest {
+        layers,
+        store,
+        threads,
+        checkpoint_every: checkpoint_every.unwrap_or(RECORD_EVERY.as_secs()),
+        distances,
+        progress,
+    };
+    let json = py.detach(|| retro_json(spec, request)).map_err(to_python)?;
+    Ok(json.to_string())
+}
+
+/// `bitsolve verify PATH --json`, as JSON text.
+#[pyfunction]
+fn verify(py: Python<'_>, path: PathBuf) -> PyResult<String> {
+    let json = py.detach(|| verify_json(&path)).map_err(to_python)?;
+    Ok(json.to_string())
+}
+
+/// A request to a database's server thread, with where to answer.
+enum Request {
+    Query(String, Sender<bitsolve::Result<serde_json::Value>>),
+    Values(Vec<u64>, usize, Sender<bitsolve::Result<Vec<u8>>>),
+    LayerSize(usize, Sender<bitsolve::Result<u64>>),
+}
+
+/// A two-player game's store of solved layers. Opening a game can take
+/// far longer than a lookup (Fox-and-Geese builds its tables), and the
+/// registry lends a game only for the length of a call: so one thread
+/// per database opens the game once and answers every request, each layer
+/// file opened and checked once, on first use.
+#[pyclass(frozen, module = "bitsolve._bitsolve")]
+struct Database {
+    name: String,
+    store: PathBuf,
+    requests: Sender<Request>,
+}
+
+/// What a database's thread runs inside the registry's visit.
+struct Server {
+    name: String,
+    store: PathBuf,
+    ready: Sender<bitsolve::Result<()>>,
+    requests: Receiver<Request>,
+}
+
+impl TwoPlayerVisitor for Server {
+    type Output = ();
+
+    fn visit<G: TwoPlayerGame>(self, game: &G) -> bitsolve::Result<()> {
+        let cache = TableCache::default();
+        let mut database = bitsolve::database::Database::new(game, &self.name, &self.store, &cache);
+        let mut layers: HashMap<usize, Arc<TwoBitTable>> = HashMap::new();
+        if self.ready.send(Ok(())).is_err() {
+            return Ok(());
+        }
+        // Ends when the Python object (the only sender) is gone.
+        while let Ok(request) = self.requests.recv() {
+            match request {
+                Request::Query(text, answer) => {
+                    let json = database_query_json(game, &mut database, &text);
+                    let _ = answer.send(json);
+                }
+                Request::Values(ranks, layer, answer) => {
+                    let values = self.layer(game, layer, &mut layers).and_then(|table| {
+                        check_ranks(&ranks, game.layer_size(layer))?;
+                        Ok(ranks.par_iter().map(|&rank| table.get(rank)).collect())
+                    });
+                    let _ = answer.send(values);
+                }
+                Request::LayerSize(layer, answer) => {
+                    let _ = answer.send(check_layer(game, layer).map(|()| game.layer_size(layer)));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn check_layer<G: TwoPlayerGame>(game: &G, layer: usize) -> bitsolve::Result<()> {
+    if layer > game.max_layer() {
+        return Err(Error::InvalidParameter(format!(
+            "layers run from 0 to {}, got {layer}",
+            game.max_layer()
+        )));
+    }
+    Ok(())
+}
+
+impl Server {
+    /// The table of `layer`, opened (and checked) on first use; refused
+    /// unless its run finished.
+    fn layer<G: TwoPlayerGame>(
+        &self,
+        game: &G,
+        layer: usize,
+        layers: &mut HashMap<usize, Arc<TwoBitTable>>,
+    ) -> bitsolve::Result<Arc<TwoBitTable>> {
+        check_layer(game, layer)?;
+        if let Some(table) = layers.get(&layer) {
+            return Ok(table.clone());
+        }
+        let file = self
+            .store
+            .join(bitsolve::table::storage::file_name_for(&format!(
+                "{}; retrograde values",
+                game.layer_descriptor(layer)
+            )));
+        if !file.exists() {
+            return Err(Error::InvalidParameter(format!(
+                "the layer of {} is not in {} as one table file; run: bitsolve retro {}{} --layers 1..{} --store {}",
+                game.layer_name(layer),
+                self.store.display(),
+                self.name,
+                game.variant_flags(),
+                layer.max(1),
+                self.store.display()
+            )));
+        }
+        let backing = Backing::ReadOnly(self.store.clone());
+        let (table, checkpoint) = open_layer(game, layer, &backing, &Silent)?;
+        if !checkpoint.is_some_and(|c| c.complete) {
+            return Err(Error::InvalidParameter(format!(
+                "the layer of {} in {} is not completely solved yet",
+                game.layer_name(layer),
+                self.store.display()
+            )));
+        }
+        let table = Arc::new(table);
+        layers.insert(layer, table.clone());
+        Ok(table)
+    }
+}
+
+impl Database {
+    /// Sends a request made with `make` and waits for its answer.
+    fn ask<T>(
+        &self,
+        py: Python<'_>,
+        make: impl FnOnce(Sender<bitsolve::Result<T>>) -> Request,
+    ) -> PyResult<T>
+    where
+        T: Send,
+    {
+        let (answer, answered) = channel();
+        self.requests
+            .send(make(answer))
+            .map_err(|_| PyRuntimeError::new_err("the database's thread has stopped"))?;
+        py.detach(move || answered.recv())
+            .map_err(|_| PyRuntimeError::new_err("the database's thread has stopped"))?
+            .map_err(to_python)
+    }
+}
+
+#[pymethods]
+impl Database {
+    #[new]
+    fn new(
+        py: Python<'_>,
+        name: &str,
+        options: Vec<(String, Option<String>)>,
+        store: PathBuf,
+    ) -> PyResult<Self> {
+        let options = game_options(name, options)?;
+        if let Ok(metadata) = std::fs::metadata(&store)
+            && !metadata.is_dir()
+        {
+            return Err(invalid(format!(
+                "--store names the directory that 'bitsolve retro --store' wrote, and '{}' is not a directory",
+                store.display()
+            )));
+        }
+        let (requests, received) = channel();
+        let (ready, readied) = channel();
+        let server = Server {
+            name: name.to_string(),
+            store: store.clone(),
+            ready: ready.clone(),
+            requests: received,
+        };
+        let game = name.to_string();
+        std::thread::Builder::new()
+            .name(format!("bitsolve database {name}"))
+            .spawn(move || {
+                if let Err(error) = registry::visit_two_player(&game, &options, server) {
+                    let _ = ready.send(Err(error));
+                }
+            })
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
+        py.detach(move || readied.recv())
+            .map_err(|_| PyRuntimeError::new_err("the database's thread has stopped"))?
+            .map_err(to_python)?;
+        Ok(Database {
+            name: name.to_string(),
+            store,
+            requests,
+        })
+    }
+
+    #[getter]
+    fn store(&self) -> PathBuf {
+        self.store.clone()
+    }
+
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The `query --json` object for position `text`, as JSON text.
+    fn query(&self, py: Python<'_>, text: &str) -> PyResult<String> {
+        let text = text.to_string();
+        self.ask(py, |answer| Request::Query(text, answer))
+            .map(|json| json.to_string())
+    }
+
+    /// The stored values (0 unknown, 1 first player wins, 2 second player
+    /// wins, 3 draw) of `ranks` in `layer`.
+    fn values<'py>(
+        &self,
+        py: Python<'py>,
+        ranks: PyReadonlyArray1<'py, u64>,
+        layer: usize,
+    ) -> PyResult<Bound<'py, PyArray1<u8>>> {
+        let ranks = ranks.as_slice()?.to_vec();
+        let values = self.ask(py, |answer| Request::Values(ranks, layer, answer))?;
+        Ok(PyArray1::from_vec(py, values))
+    }
+
+    /// The size of `layer` (its ranks are 0..size).
+    fn layer_size(&self, py: Python<'_>, layer: usize) -> PyResult<u64> {
+        self.ask(py, |answer| Request::LayerSize(layer, answer))
+    }
+}
+
+#[pymodule]
+fn _bitsolve(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Game>()?;
+    m.add_class::<Database>()?;
+    m.add_function(wrap_pyfunction!(games_json, m)?)?;
+    m.add_function(wrap_pyfunction!(retro, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
