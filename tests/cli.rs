@@ -479,6 +479,93 @@ fn fox_and_geese_database_answers_queries_and_plays() {
     assert!(text.contains("bitsolve plays"), "{text}");
     assert!(text.contains("'z9-z9' is not a legal move here"), "{text}");
 
+    // The start with six geese, as --start names it: the same answer as
+    // its text; --to-move fox turns it over.
+    let start = json_of(&bitsolve(&[
+        "query",
+        "fox-geese",
+        "--store",
+        store,
+        "--start",
+        "6",
+        "--json",
+    ]));
+    assert_eq!(
+        start["position"],
+        ".../.../......./...F.../......./ggg/ggg:geese"
+    );
+    let by_text = json_of(&bitsolve(&[
+        "query",
+        "fox-geese",
+        "--store",
+        store,
+        "--position",
+        start["position"].as_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(start, by_text);
+    let fox_first = json_of(&bitsolve(&[
+        "query",
+        "fox-geese",
+        "--store",
+        store,
+        "--start",
+        "6",
+        "--to-move",
+        "fox",
+        "--json",
+    ]));
+    assert_eq!(fox_first["to_move"], "fox");
+    // The fox on every free point of the six-geese start: 27 placements,
+    // each the value `query` gives its position, and the best and worst
+    // among them for the fox.
+    let placed = json_of(&bitsolve(&[
+        "query",
+        "fox-geese",
+        "--store",
+        store,
+        "--start",
+        "6",
+        "--placements",
+        "--json",
+    ]));
+    let placements = placed["placements"].as_array().unwrap();
+    assert_eq!(placements.len(), 27);
+    for placement in placements.iter().step_by(5) {
+        let alone = json_of(&bitsolve(&[
+            "query",
+            "fox-geese",
+            "--store",
+            store,
+            "--position",
+            placement["position"].as_str().unwrap(),
+            "--json",
+        ]));
+        assert_eq!(alone["value"], placement["value"], "{placement}");
+    }
+    let values: Vec<&str> = placements
+        .iter()
+        .map(|p| p["value"].as_str().unwrap())
+        .collect();
+    if values.contains(&"won for the fox") {
+        assert_eq!(placed["best"]["value"], "won for the fox");
+    }
+    if values.contains(&"won for the geese") {
+        assert_eq!(placed["worst"]["value"], "won for the geese");
+    }
+    assert_clear_error(
+        &[
+            "query",
+            "fox-geese",
+            "--store",
+            store,
+            "--start",
+            "6",
+            "--to-move",
+            "owl",
+        ],
+        "the side is fox or geese",
+    );
     assert_clear_error(
         &[
             "query",

@@ -343,3 +343,54 @@ fn verify_names_swapped_tables_misplaced_and_unfinished_ones_incomplete() {
     assert_eq!(report["files"][0]["status"], "incomplete");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A rerun over layers the store holds finished reads them read only: their
+/// files keep their bytes and times, and `query` answers from a finished
+/// layer while a layer above it is being solved (a writer's lock on every
+/// layer of the range refused it before).
+#[test]
+fn finished_layers_are_read_not_written_by_a_rerun_and_stay_queryable() {
+    let dir = scratch("finished");
+    let store = dir.to_str().unwrap().to_string();
+    let solved = bitsolve(&["retro", "fox-geese", "--layers", "1..7", "--store", &store]);
+    assert!(solved.status.success(), "{}", one_error_line(&solved));
+    let seven = dir.join("fox-geese-g-7-retrograde-values.bst");
+    let times = |path: &Path| {
+        let metadata = std::fs::metadata(path).unwrap();
+        (metadata.modified().unwrap(), std::fs::read(path).unwrap())
+    };
+    let before = times(&seven);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
+        .args(["retro", "fox-geese", "--layers", "1..8", "--store", &store])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Once layer 8's file is there, its run holds layer 7 as the layer below.
+    let eight = dir.join("fox-geese-g-8-retrograde-values.bst");
+    let started = std::time::Instant::now();
+    while !eight.exists() && child.try_wait().unwrap().is_none() {
+        assert!(started.elapsed() < Duration::from_secs(120));
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let position = format!("Fggggggg{}:fox", ".".repeat(25));
+    let query = [
+        "query",
+        "fox-geese",
+        "--store",
+        &store,
+        "--position",
+        &position,
+    ];
+    let answered = bitsolve(&query);
+    let running = child.try_wait().unwrap().is_none();
+    assert!(child.wait().unwrap().success());
+    assert!(
+        answered.status.success(),
+        "while layer 8 was solved ({running}): {}",
+        one_error_line(&answered)
+    );
+    assert!(running, "the query came after the run: make layer 8 slower");
+    assert!(before == times(&seven), "layer 7's file was written");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -14,7 +14,7 @@ use crate::database::{Database, TableCache, describe, describe_with};
 use crate::error::{Error, Result, quoted};
 use crate::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
 use crate::search::Progress;
-use crate::search::retro2::Player;
+use crate::search::retro2::{Player, Value};
 
 #[derive(Args, Debug)]
 pub struct QueryArgs {
@@ -29,9 +29,57 @@ pub struct QueryArgs {
     /// the side to move.
     #[arg(long, global = true)]
     position: Option<String>,
+    /// Instead of --position: the game's start with this many pieces
+    /// (Fox-and-Geese: geese; 13 and 17 are the traditional starts, the
+    /// fox in the centre).
+    #[arg(
+        long,
+        value_name = "PIECES",
+        global = true,
+        conflicts_with = "position"
+    )]
+    start: Option<usize>,
+    /// With --start: the side to move first (default: the game's;
+    /// Fox-and-Geese: the geese).
+    #[arg(long, value_name = "SIDE", global = true, requires = "start")]
+    to_move: Option<String>,
+    /// With --start: the start with its lone piece (Fox-and-Geese's fox)
+    /// on every free point instead, each point's value, and the best and
+    /// worst of them for that piece.
+    #[arg(long, global = true, requires = "start")]
+    placements: bool,
     /// Print one JSON object on stdout.
     #[arg(long, global = true)]
     json: bool,
+}
+
+/// The side `name` names in `game` (`fox`/`geese`, `blue`/`red`).
+fn side_named<G: TwoPlayerGame>(game: &G, name: &str) -> Result<Player> {
+    let sides = [Player::First, Player::Second];
+    sides
+        .into_iter()
+        .find(|&side| game.side_name(side) == name)
+        .ok_or_else(|| {
+            Error::InvalidParameter(format!(
+                "the side is {} or {}, got {}",
+                game.side_name(Player::First),
+                game.side_name(Player::Second),
+                quoted(name)
+            ))
+        })
+}
+
+/// The start `pieces` names, with `to_move` (a side's name) to move.
+fn chosen_start<G: TwoPlayerGame>(
+    game: &G,
+    pieces: Option<usize>,
+    to_move: Option<&str>,
+) -> Result<G::Position> {
+    let start = game.start_position(pieces)?;
+    match to_move {
+        Some(name) => Ok(game.with_side_to_move(&start, side_named(game, name)?)),
+        None => Ok(start),
+    }
 }
 
 struct Query<'a> {
@@ -48,11 +96,29 @@ impl TwoPlayerVisitor for Query<'_> {
     fn visit<G: TwoPlayerGame>(self, game: &G) -> Result<()> {
         let args = self.args;
         let dir = store_of(&args.store)?;
-        let text = args
-            .position
-            .as_ref()
-            .ok_or_else(|| Error::InvalidParameter("give --position".into()))?;
         let (cache, display) = (TableCache::default(), Display::new(None, None));
+        let start = match args.start {
+            Some(pieces) => Some(chosen_start(game, Some(pieces), args.to_move.as_deref())?),
+            None => None,
+        };
+        if args.placements {
+            let start = start.expect("clap requires --start");
+            let mut database = Database::new(game, args.game.name(), dir, &cache).showing(&display);
+            let json = placements_json(game, &mut database, &start);
+            display.finish();
+            let json = json?;
+            if args.json {
+                println!("{json}");
+            } else {
+                print_placements(game, &start, &json);
+            }
+            return Ok(());
+        }
+        let start_text = start.map(|start| game.position_text(&start));
+        let text = start_text
+            .as_ref()
+            .or(args.position.as_ref())
+            .ok_or_else(|| Error::InvalidParameter("give --position or --start".into()))?;
         if args.json {
             let json = query_json(game, args.game.name(), dir, &cache, text, &display);
             display.finish();
@@ -124,6 +190,102 @@ pub fn database_query_json<G: TwoPlayerGame>(
     }))
 }
 
+/// `start` with its lone piece on each free point: every placement's value
+/// and distance, and the best and worst for that piece's side (by value,
+/// then distance: a faster win, a slower loss).
+pub fn placements_json<G: TwoPlayerGame>(
+    game: &G,
+    database: &mut Database<'_, G>,
+    start: &G::Position,
+) -> Result<serde_json::Value> {
+    let placements = game.placements(start)?;
+    // The lone piece's side: the side whose piece moves between them.
+    let lone = Player::First;
+    let mut rows = Vec::with_capacity(placements.len());
+    for (point, position) in &placements {
+        let value = database.value(position)?;
+        let distance = database.distance(position)?;
+        rows.push((point.clone(), position, value, distance));
+    }
+    // Higher is better for the lone piece's side.
+    let score = |value: Value, distance: Option<u16>| -> (i32, i32) {
+        let plies = i32::from(distance.unwrap_or(0));
+        match value {
+            Value::FirstWins if lone == Player::First => (3, -plies),
+            Value::SecondWins if lone == Player::Second => (3, -plies),
+            Value::Draw => (2, 0),
+            Value::Unknown => (1, 0),
+            _ => (0, plies),
+        }
+    };
+    let best = rows.iter().max_by_key(|row| score(row.2, row.3));
+    let worst = rows.iter().min_by_key(|row| score(row.2, row.3));
+    let listed: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|(point, position, value, distance)| {
+            json!({
+                "point": point,
+                "position": game.position_text(position),
+                "value": describe(game, *value),
+                "distance": distance,
+            })
+        })
+        .collect();
+    let named = |row: Option<&(String, &G::Position, Value, Option<u16>)>| {
+        row.map(|(point, _, value, distance)| {
+            json!({"point": point, "value": describe(game, *value), "distance": distance})
+        })
+    };
+    Ok(json!({
+        "start": game.position_text(start),
+        "to_move": game.side_name(game.side_to_move(start)),
+        "piece": game.side_name(lone),
+        "placements": listed,
+        "best": named(best),
+        "worst": named(worst),
+    }))
+}
+
+/// [`placements_json`] for people: one line a point, then the best and worst.
+fn print_placements<G: TwoPlayerGame>(game: &G, start: &G::Position, json: &serde_json::Value) {
+    print!("{}", game.draw(start));
+    let piece = json["piece"].as_str().unwrap_or_default();
+    let line = |row: &serde_json::Value| {
+        let value = row["value"].as_str().unwrap_or_default();
+        match row["distance"].as_u64() {
+            Some(plies) => format!("{value} in {plies} plies"),
+            None => value.to_string(),
+        }
+    };
+    println!("the {piece} on each free point instead:");
+    for row in json["placements"].as_array().into_iter().flatten() {
+        println!(
+            "  {:<4} {}",
+            row["point"].as_str().unwrap_or_default(),
+            line(row)
+        );
+    }
+    let rows = json["placements"].as_array().cloned().unwrap_or_default();
+    let alike = |row: &serde_json::Value| (row["value"].clone(), row["distance"].clone());
+    if rows
+        .windows(2)
+        .all(|pair| alike(&pair[0]) == alike(&pair[1]))
+    {
+        if let Some(first) = rows.first() {
+            println!("every placement: {}", line(first));
+        }
+        return;
+    }
+    for which in ["best", "worst"] {
+        let row = &json[which];
+        println!(
+            "{which} for the {piece}: {} ({})",
+            row["point"].as_str().unwrap_or_default(),
+            line(row)
+        );
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     #[command(subcommand)]
@@ -140,9 +302,14 @@ pub struct PlayArgs {
     /// the geese to move).
     #[arg(long, global = true)]
     position: Option<String>,
-    /// Fox-and-Geese: the number of geese of the default start (8).
+    /// Fox-and-Geese: the number of geese of the default start (8; 13
+    /// and 17 are the traditional starts).
     #[arg(long, global = true, conflicts_with = "position")]
     geese: Option<usize>,
+    /// The side to move at the start (default: the game's; Fox-and-Geese:
+    /// the geese).
+    #[arg(long, value_name = "SIDE", global = true, conflicts_with = "position")]
+    to_move: Option<String>,
 }
 
 struct Play<'a> {
@@ -172,7 +339,7 @@ impl TwoPlayerVisitor for Play<'_> {
         };
         let mut position = match &args.position {
             Some(text) => game.parse_position(text)?,
-            None => game.start_position(args.geese)?,
+            None => chosen_start(game, args.geese, args.to_move.as_deref())?,
         };
         let (cache, display) = (TableCache::default(), Display::new(None, None));
         let mut database = Database::new(game, args.game.name(), dir, &cache).showing(&display);

@@ -21,10 +21,9 @@ use crate::search::retro2::distances::NO_DISTANCE;
 use crate::search::retro2::{Player, Value};
 use crate::search::{Progress, Silent};
 use crate::table::TwoBitTable;
-use crate::table::header::Seal;
 use crate::table::shares::job_size_in_store;
 use crate::table::storage::file_name_for;
-use crate::table::store_file::{open_file, read_header, table_exists};
+use crate::table::store_file::table_exists;
 
 /// A solved layer's values as the store holds them: one table, or the
 /// shares of the processes of the MPI job that solved it (`mpirun … retro
@@ -215,15 +214,7 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
     /// sealed; `None` where it cannot say (no whole file, or an unreadable
     /// one). The body is checked only when the layer is read.
     fn finished_layer(&self, layer: usize) -> Option<bool> {
-        let file = self.layer_file(self.game, layer);
-        if !table_exists(&file).ok()? {
-            return None;
-        }
-        let header = open_file(&file, false)
-            .and_then(|opened| read_header(&opened, &file))
-            .ok()?;
-        let complete = Checkpoint::decode(&header.progress).is_ok_and(|c| c.complete);
-        Some(header.seal == Seal::Sealed && complete)
+        Checkpoint::finished_on_disk(&self.layer_file(self.game, layer))
     }
 
     /// Why `layer` cannot be answered from while it is not finished.

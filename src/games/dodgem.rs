@@ -501,6 +501,13 @@ impl TwoPlayerGame for Dodgem {
             )),
         }
     }
+
+    fn with_side_to_move(&self, position: &DodgemState, side: Player) -> DodgemState {
+        DodgemState {
+            blue_to_move: side == Player::First,
+            ..*position
+        }
+    }
 }
 
 impl LayeredGame for Dodgem {

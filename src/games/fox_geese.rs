@@ -571,14 +571,45 @@ impl TwoPlayerGame for FoxGeese {
                 board.cells() - 2
             )));
         }
+        // The geese fill the rows from the one farthest from the fox's
+        // side, each row right to left, except the fox's own row, which
+        // they fill from both ends inwards (right end first): 13 geese
+        // are the traditional start on the three lowest rows' 13 points,
+        // 17 add the two outer points at each end of the middle row.
+        let (middle, centre) = board.position(fox);
         let mut cells: Vec<usize> = (0..board.cells()).filter(|&c| c != fox).collect();
-        cells.sort_by_key(|&c| std::cmp::Reverse(board.position(c)));
+        cells.sort_by_key(|&c| {
+            let (row, column) = board.position(c);
+            let spread = if row == middle {
+                column.abs_diff(centre)
+            } else {
+                0
+            };
+            std::cmp::Reverse((row, spread, column))
+        });
         let mask = cells[..geese].iter().fold(0u64, |acc, &c| acc | 1 << c);
         Ok(FoxGeeseState {
             fox,
             geese: mask,
             fox_to_move: false,
         })
+    }
+
+    fn with_side_to_move(&self, position: &FoxGeeseState, side: Player) -> FoxGeeseState {
+        FoxGeeseState {
+            fox_to_move: side == Player::First,
+            ..*position
+        }
+    }
+
+    fn placements(&self, start: &FoxGeeseState) -> Result<Vec<(String, FoxGeeseState)>> {
+        Ok((0..self.board.cells())
+            .filter(|&cell| start.geese >> cell & 1 == 0)
+            .map(|fox| {
+                let placed = FoxGeeseState { fox, ..*start };
+                (self.board.cell_name(fox), placed)
+            })
+            .collect())
     }
 }
 
@@ -862,6 +893,28 @@ impl LayeredGame for FoxGeese {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_traditional_starts_have_13_and_17_geese_in_their_places() {
+        let game = FoxGeese::new(false, false).unwrap();
+        let text = |geese| game.position_text(&game.start_position(Some(geese)).unwrap());
+        assert_eq!(text(13), ".../.../......./...F.../ggggggg/ggg/ggg:geese");
+        assert_eq!(text(17), ".../.../......./gg.F.gg/ggggggg/ggg/ggg:geese");
+        // Below 13 the lowest rows fill right to left, as before.
+        assert_eq!(text(8), ".../.../......./...F.../.....gg/ggg/ggg:geese");
+        for geese in [13, 17] {
+            let start = game.start_position(Some(geese)).unwrap();
+            assert_eq!(start.geese.count_ones() as usize, geese);
+            assert_eq!(game.board.cell_name(start.fox), "d4");
+        }
+        // The fox on each of the 33 - 13 free points.
+        let start = game.start_position(Some(13)).unwrap();
+        let placements = game.placements(&start).unwrap();
+        assert_eq!(placements.len(), 20);
+        assert!(placements.iter().all(|(_, p)| p.geese == start.geese));
+        let fox_first = game.with_side_to_move(&start, Player::First);
+        assert!(fox_first.fox_to_move && fox_first.geese == start.geese);
+    }
 
     #[test]
     fn the_board_has_the_traditional_lines() {

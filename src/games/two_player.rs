@@ -71,6 +71,21 @@ pub trait TwoPlayerGame: LayeredGame {
     /// Where `play` starts without `--position`; `size` is `play`'s
     /// `--geese`/`--pieces` count where the game has such starts.
     fn start_position(&self, size: Option<usize>) -> Result<Self::Position>;
+
+    /// `position` with `side` to move (a start where the other side moves
+    /// first: `query --start G --to-move fox`).
+    fn with_side_to_move(&self, position: &Self::Position, side: Player) -> Self::Position;
+
+    /// `start` with its lone piece, the first side's, on each point it
+    /// could start on instead (Fox-and-Geese: the fox on every free
+    /// point), each with the name of that point; games without a lone
+    /// piece refuse.
+    fn placements(&self, start: &Self::Position) -> Result<Vec<(String, Self::Position)>> {
+        let _ = start;
+        Err(crate::error::Error::InvalidParameter(
+            "--placements moves a lone piece to every free point (Fox-and-Geese's fox); this game has none".into(),
+        ))
+    }
 }
 
 /// Code that runs on any two-player game: the command line opens the game

@@ -4,8 +4,12 @@
 //! ([`WordStorage::record_progress`]); this module owns its meaning and
 //! its encoding (little-endian u64 fields with lengths).
 
+use std::path::Path;
+
 use crate::error::{Error, Result};
 use crate::table::WordStorage;
+use crate::table::header::Seal;
+use crate::table::store_file::{open_file, read_header, table_exists};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Checkpoint {
@@ -85,6 +89,21 @@ impl Checkpoint {
                 })
             })
             .transpose()
+    }
+
+    /// Whether the header of the table file at `path` says the table is
+    /// finished: sealed, with a complete record. `None` where it cannot
+    /// say (no regular file, an unreadable header). Only the header is
+    /// read; the body is checked when the table is opened.
+    pub fn finished_on_disk(path: &Path) -> Option<bool> {
+        if !table_exists(path).ok()? {
+            return None;
+        }
+        let header = open_file(path, false)
+            .and_then(|opened| read_header(&opened, path))
+            .ok()?;
+        let complete = Checkpoint::decode(&header.progress).is_ok_and(|c| c.complete);
+        Some(header.seal == Seal::Sealed && complete)
     }
 
     /// Records this checkpoint in `storage` (a no-op on the heap); the

@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::search::checkpoint::Checkpoint;
 use crate::search::identity::layer_identity;
 use crate::search::{Progress, Silent};
+use crate::table::storage::file_name_for;
 use crate::table::{Backing, TableIdentity, TwoBitTable};
 
 /// Bits per position while a layer is being solved on the host: the value
@@ -268,6 +269,28 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
 ) -> Result<(B::Layer, LayerReport)> {
     let started = Instant::now();
     let progress = options.progress;
+    // A layer the store holds finished is read, not written: opened read
+    // only (shared), so that `query` and `verify` can read it while the
+    // layers above it are solved, and its file is left as it is.
+    // (Every process of a job must agree: one whose copy is unfinished
+    // takes the writing path with the others.)
+    let finished = match &options.backing {
+        Backing::Directory(dir) => {
+            let descriptor = values_identity(game, layer).descriptor;
+            Checkpoint::finished_on_disk(&dir.join(file_name_for(&descriptor))) == Some(true)
+        }
+        _ => false,
+    };
+    if !backend.any(!finished)
+        && let Backing::Directory(dir) = &options.backing
+    {
+        let (values, checkpoint) = backend.open_solved(game, layer, dir, progress)?;
+        if !backend.any(!checkpoint.as_ref().is_some_and(|c| c.complete)) {
+            let examined = backend.agree_on_passes(checkpoint);
+            let report = layer_report(backend, game, layer, &values, examined, 0.0, true);
+            return Ok((values, report));
+        }
+    }
     let (mut values, checkpoint) = backend.open_layer(game, layer, &options.backing, progress)?;
     let complete = checkpoint.as_ref().is_some_and(|c| c.complete);
     // Processes record on their own clocks, and one may have finished the
