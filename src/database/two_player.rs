@@ -133,23 +133,20 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
     }
 
     /// The deepest start position the store holds the finished layer of:
-    /// the game's own start if it does, else the start with the most
-    /// pieces (Fox-and-Geese: geese) among those whose layer it holds;
-    /// `None` when it holds none of them.
+    /// the start with the most pieces (Fox-and-Geese: geese; the 13-geese
+    /// traditional start over a store of layers 1..13) among those whose
+    /// layer it holds, else the game's own start (a game without starts
+    /// by size, as Dodgem); `None` when it holds none of them.
     pub fn deepest_start(&self) -> Option<G::Position> {
         let held = |position: &G::Position| {
             let layer = self.game.locate(position).0;
             self.holds(self.game, layer) && self.finished_layer(layer) != Some(false)
         };
-        if let Ok(start) = self.game.start_position(None)
-            && held(&start)
-        {
-            return Some(start);
-        }
         (1..=self.game.max_layer())
             .rev()
             .filter_map(|size| self.game.start_position(Some(size)).ok())
             .find(held)
+            .or_else(|| self.game.start_position(None).ok().filter(held))
     }
 
     /// The `retro` command that solves `layer` for this game, with its
