@@ -552,15 +552,19 @@ impl Space for PegSolitaire {
     }
 
     fn layering(&self) -> Option<BlockLayering> {
-        // The layer of a position with p pegs is start_pegs - p; blocks with
-        // more pegs than the start are never reached and get residues that
-        // no layer has.
+        // The layer of a position with p pegs is start_pegs - p (at most n);
+        // blocks with more pegs than the start are never reached and get
+        // residues n + 1 + p that no layer has. (With modulus n + 1 they
+        // would wrap onto layers past the last, pairing the 0-peg block
+        // with the (start + 1)-peg one: a streamed GPU run then had to hold
+        // the whole table between them.)
         let n = self.cells() as u64;
         let start = self.start_pegs() as u64;
-        let modulus = n + 1;
         Some(BlockLayering {
-            modulus,
-            residues: (0..=n).map(|p| (start + modulus - p) % modulus).collect(),
+            modulus: 2 * (n + 1),
+            residues: (0..=n)
+                .map(|p| if p <= start { start - p } else { n + 1 + p })
+                .collect(),
             rank_preserving: vec![Vec::new(); self.cells() + 1],
             exact: true,
         })
