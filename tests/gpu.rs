@@ -490,7 +490,14 @@ fn blocks_stream_through_a_device_memory_smaller_than_the_table() {
     // A stored, streamed run resumes like any other.
     let whole = gpu_bfs(&game, &device, &SearchOptions::default());
     assert!(whole.layers.as_ref().unwrap().len() > 12);
-    assert_stored_run_resumes(&game, &device, Algorithm::TwoBitBfs, 5, &whole, "gpu-stream-2");
+    assert_stored_run_resumes(
+        &game,
+        &device,
+        Algorithm::TwoBitBfs,
+        5,
+        &whole,
+        "gpu-stream-2",
+    );
 
     // A game without exact layers cannot stream: a clear error.
     let error = gpu_search(
@@ -609,7 +616,14 @@ fn a_one_bit_gpu_table_streams_through_a_small_device_memory() {
     let peg = small_peg_solitaire();
     let streamed = assert_algorithm_agrees(&peg, &small, Algorithm::OneBitBfs, None);
     // A stored, streamed one-bit run resumes like any other.
-    assert_stored_run_resumes(&peg, &small, Algorithm::OneBitBfs, 4, &streamed, "gpu-stream-1");
+    assert_stored_run_resumes(
+        &peg,
+        &small,
+        Algorithm::OneBitBfs,
+        4,
+        &streamed,
+        "gpu-stream-1",
+    );
 }
 
 #[test]

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use bitsolve::backend::gpu::{GpuDevice, GpuOptions, retro_check};
 use bitsolve::backend::{CpuBackend, GpuBackend};
+use bitsolve::games::fox_geese::Rules;
 use bitsolve::games::{Dodgem, FoxGeese};
 use bitsolve::search::retro2::seam::RetroBackend;
 use bitsolve::search::retro2::{
@@ -51,14 +52,33 @@ fn ranks_of<G: LayeredGame>(game: &G, layer: usize, step: usize) -> Vec<u64> {
     (0..game.layer_size(layer)).step_by(step).collect()
 }
 
+/// Fox-and-Geese's rule variants, each with and without `--symmetry`.
+fn fox_geese_variants() -> Vec<(String, FoxGeese)> {
+    let rules =
+        [(false, false), (true, false), (false, true)].map(|(capture_wins, geese_forward)| Rules {
+            capture_wins,
+            geese_forward,
+        });
+    rules
+        .into_iter()
+        .flat_map(|rules| [(rules, false), (rules, true)])
+        .map(|(rules, symmetry)| {
+            let name = format!(
+                "fg-{}-{}-{symmetry}",
+                rules.capture_wins, rules.geese_forward
+            );
+            (name, FoxGeese::with_rules(rules, symmetry).unwrap())
+        })
+        .collect()
+}
+
 #[test]
 fn fox_and_geese_rules_on_the_device_are_the_rust_rules() {
     let Some(device) = device(GpuOptions::default()) else {
         return;
     };
-    for capture_wins in [false, true] {
-        for symmetry in [false, true] {
-            let game = FoxGeese::new(capture_wins, symmetry).unwrap();
+    for (_, game) in fox_geese_variants() {
+        {
             for geese in 0..=3 {
                 assert_rules_agree(&device, &game, geese, &ranks_of(&game, geese, 1));
             }
@@ -176,12 +196,8 @@ fn fox_and_geese_values_are_the_cpu_values() {
     let Some(device) = device(GpuOptions::default()) else {
         return;
     };
-    for capture_wins in [false, true] {
-        for symmetry in [false, true] {
-            let game = FoxGeese::new(capture_wins, symmetry).unwrap();
-            let name = format!("fg-{capture_wins}-{symmetry}");
-            assert_backends_agree(&device, &game, FOX_GEESE_TOP, &name);
-        }
+    for (name, game) in fox_geese_variants() {
+        assert_backends_agree(&device, &game, FOX_GEESE_TOP, &name);
     }
 }
 
@@ -194,18 +210,14 @@ fn fox_and_geese_layers_up_to_8_are_the_cpu_values() {
     let Some(device) = device(GpuOptions::default()) else {
         return;
     };
-    for symmetry in [true, false] {
-        for capture_wins in [false, true] {
-            let game = FoxGeese::new(capture_wins, symmetry).unwrap();
-            let name = format!("fg8-{capture_wins}-{symmetry}");
-            let started = std::time::Instant::now();
-            assert_backends_agree(&device, &game, 8, &name);
-            eprintln!(
-                "{}: equal ({:.0?})",
-                game.layer_descriptor(8),
-                started.elapsed()
-            );
-        }
+    for (name, game) in fox_geese_variants() {
+        let started = std::time::Instant::now();
+        assert_backends_agree(&device, &game, 8, &format!("{name}-8"));
+        eprintln!(
+            "{}: equal ({:.0?})",
+            game.layer_descriptor(8),
+            started.elapsed()
+        );
     }
 }
 

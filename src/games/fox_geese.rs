@@ -12,6 +12,11 @@
 //! to move and cannot; geese that cannot move lose (for up to 8 geese this
 //! never matters). Positions the analysis leaves undecided count as won for
 //! the fox (section 7.2); with `capture_wins` any capture wins for the fox.
+//! With `geese_forward` (the rule usually played with 17 geese) a goose
+//! never steps to a lower row (further from the fox's side of the start,
+//! the top); its steps are then not reversible, so a goose's steps and the
+//! steps that end on a cell are kept apart, and only the mirror that keeps
+//! rows (columns a..g reversed) is a symmetry of the game.
 //!
 //! Layer g holds the positions with g geese, ranked as
 //! `fox * 2 C(32, g) + 2 * (binomial rank of the geese among the other 32
@@ -76,12 +81,49 @@ struct Line {
     beyond: Option<usize>,
 }
 
+/// The rule variant: what a capture means and where geese may step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rules {
+    /// Any capture wins for the fox (the paper's layers are independent).
+    pub capture_wins: bool,
+    /// Geese never step to a lower row.
+    pub geese_forward: bool,
+}
+
+impl Rules {
+    /// Every variant, for messages about a store that holds another one.
+    const ALL: [Rules; 4] = [
+        Rules {
+            capture_wins: false,
+            geese_forward: false,
+        },
+        Rules {
+            capture_wins: true,
+            geese_forward: false,
+        },
+        Rules {
+            capture_wins: false,
+            geese_forward: true,
+        },
+        Rules {
+            capture_wins: true,
+            geese_forward: true,
+        },
+    ];
+}
+
 #[derive(Clone, Debug)]
 pub struct FoxGeese {
     board: Board,
-    capture_wins: bool,
+    rules: Rules,
     symmetry: bool,
+    /// The lines from each cell: the fox's steps and jumps.
     lines: Vec<Vec<Line>>,
+    /// `goose_steps[cell]`: the cells a goose on `cell` may step to.
+    goose_steps: Vec<Vec<usize>>,
+    /// `goose_origins[cell]`: the cells from which a goose steps to `cell`
+    /// (the same lists as `goose_steps` when every step is reversible).
+    goose_origins: Vec<Vec<usize>>,
     /// `rankers[g]`: g geese among the 32 points other than the fox's.
     rankers: Vec<BinomialRanker>,
     /// The board's symmetries, applied to masks and to single cells.
@@ -114,7 +156,18 @@ fn widen(mask: u64, gap: usize) -> u64 {
 }
 
 impl FoxGeese {
+    /// The game under the default rule (`geese_forward` off).
     pub fn new(capture_wins: bool, symmetry: bool) -> Result<Self> {
+        Self::with_rules(
+            Rules {
+                capture_wins,
+                geese_forward: false,
+            },
+            symmetry,
+        )
+    }
+
+    pub fn with_rules(rules: Rules, symmetry: bool) -> Result<Self> {
         let board = Board::load("english")?;
         if board.cells() != CELLS {
             return Err(Error::InvalidParameter(
@@ -139,11 +192,37 @@ impl FoxGeese {
                     })
                     .collect()
             })
+            .collect::<Vec<Vec<Line>>>();
+        // Rows count from the top (the fox's side), so a forward goose
+        // never steps to a row with a larger number.
+        let row = |cell: usize| board.position(cell).0;
+        let goose_steps: Vec<Vec<usize>> = lines
+            .iter()
+            .enumerate()
+            .map(|(cell, lines)| {
+                lines
+                    .iter()
+                    .map(|line| line.next)
+                    .filter(|&next| !rules.geese_forward || row(next) <= row(cell))
+                    .collect()
+            })
             .collect();
+        let mut goose_origins = vec![Vec::new(); CELLS];
+        for (from, steps) in goose_steps.iter().enumerate() {
+            for &to in steps {
+                goose_origins[to].push(from);
+            }
+        }
         let rankers = (0..CELLS)
             .map(|g| BinomialRanker::new(CELLS - 1, g))
             .collect::<Result<_>>()?;
-        let symmetries = board.symmetries();
+        // Forward geese tell the rows apart: only the symmetries that keep
+        // every cell on its row (the identity and the mirror) remain.
+        let symmetries: Vec<Vec<usize>> = board
+            .symmetries()
+            .into_iter()
+            .filter(|image| !rules.geese_forward || (0..CELLS).all(|c| row(image[c]) == row(c)))
+            .collect();
         let canonical_cell: Vec<usize> = (0..CELLS)
             .map(|cell| symmetries.iter().map(|image| image[cell]).min().unwrap())
             .collect();
@@ -172,9 +251,11 @@ impl FoxGeese {
         }
         Ok(FoxGeese {
             board,
-            capture_wins,
+            rules,
             symmetry,
             lines,
+            goose_steps,
+            goose_origins,
             rankers,
             symmetries: maps,
             cell_images: symmetries,
@@ -195,7 +276,11 @@ impl FoxGeese {
     }
 
     pub fn capture_wins(&self) -> bool {
-        self.capture_wins
+        self.rules.capture_wins
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.rules
     }
 
     /// The highest layer: 32 geese around the fox.
@@ -304,11 +389,11 @@ impl FoxGeese {
             while geese != 0 {
                 let from = geese.trailing_zeros() as usize;
                 geese &= geese - 1;
-                for line in &self.lines[from] {
-                    if self.empty(state, line.next) {
+                for &to in &self.goose_steps[from] {
+                    if self.empty(state, to) {
                         let next = FoxGeeseState {
                             fox: state.fox,
-                            geese: state.geese & !(1 << from) | 1 << line.next,
+                            geese: state.geese & !(1 << from) | 1 << to,
                             fox_to_move: true,
                         };
                         if !visit(next) {
@@ -434,13 +519,23 @@ impl RegisteredTwoPlayer for FoxGeese {
     const OPTIONS: &'static [OptionSpec] = &[
         OptionSpec::flag("capture-wins", "Any capture counts as a win for the fox"),
         OptionSpec::flag(
+            "geese-forward",
+            "Geese never step to a lower row, away from the fox's side (the rule usually played with 17 geese)",
+        ),
+        OptionSpec::flag(
             "symmetry",
-            "Store and solve only the blocks of fox cells least in their orbit under the board's 8 symmetries, and fill the others by mapping",
+            "Store and solve only the blocks of fox cells least in their orbit under the board's symmetries (8; with --geese-forward only the mirror), and fill the others by mapping",
         ),
     ];
 
     fn from_options(options: &GameOptions) -> Result<Self> {
-        FoxGeese::new(options.flag("capture-wins"), options.flag("symmetry"))
+        FoxGeese::with_rules(
+            Rules {
+                capture_wins: options.flag("capture-wins"),
+                geese_forward: options.flag("geese-forward"),
+            },
+            options.flag("symmetry"),
+        )
     }
 }
 
@@ -477,8 +572,11 @@ impl TwoPlayerGame for FoxGeese {
 
     fn variant_flags(&self) -> String {
         let mut flags = String::new();
-        if self.capture_wins {
+        if self.rules.capture_wins {
             flags.push_str(" --capture-wins");
+        }
+        if self.rules.geese_forward {
+            flags.push_str(" --geese-forward");
         }
         if self.symmetry {
             flags.push_str(" --symmetry");
@@ -487,10 +585,11 @@ impl TwoPlayerGame for FoxGeese {
     }
 
     fn other_variants(&self) -> Vec<FoxGeese> {
-        [(false, false), (true, false), (false, true), (true, true)]
+        Rules::ALL
             .into_iter()
-            .filter(|&variant| variant != (self.capture_wins, self.symmetry))
-            .filter_map(|(capture_wins, symmetry)| FoxGeese::new(capture_wins, symmetry).ok())
+            .flat_map(|rules| [(rules, false), (rules, true)])
+            .filter(|&variant| variant != (self.rules, self.symmetry))
+            .filter_map(|(rules, symmetry)| FoxGeese::with_rules(rules, symmetry).ok())
             .collect()
     }
 
@@ -617,13 +716,19 @@ impl LayeredGame for FoxGeese {
     type State = Unranked;
 
     fn layer_descriptor(&self, geese: usize) -> String {
-        let variant = if self.capture_wins {
+        // The default rule's names predate the other variants: unchanged.
+        let capture = if self.rules.capture_wins {
             " capture-wins"
         } else {
             ""
         };
+        let forward = if self.rules.geese_forward {
+            " geese-forward"
+        } else {
+            ""
+        };
         let symmetry = if self.symmetry { " symmetry" } else { "" };
-        format!("fox-geese g={geese}{variant}{symmetry}")
+        format!("fox-geese g={geese}{capture}{forward}{symmetry}")
     }
 
     fn layer_size(&self, geese: usize) -> u64 {
@@ -762,9 +867,9 @@ impl LayeredGame for FoxGeese {
             while geese_left != 0 {
                 let from = geese_left.trailing_zeros() as usize;
                 geese_left &= geese_left - 1;
-                if self.lines[from]
+                if self.goose_steps[from]
                     .iter()
-                    .any(|line| self.empty(state, line.next))
+                    .any(|&to| self.empty(state, to))
                 {
                     return true;
                 }
@@ -775,8 +880,8 @@ impl LayeredGame for FoxGeese {
 
     #[inline]
     fn predecessors<F: FnMut(u64)>(&self, _geese: usize, state: &Unranked, mut emit: F) {
-        // Steps are reversible: the same-layer positions that lead here are
-        // those the other side's steps lead to, with the side flipped back.
+        // The same-layer positions that lead here: the fox's steps are
+        // reversible, a goose came from one of its cell's origins.
         let previous = FoxGeeseState {
             fox_to_move: !state.fox_to_move,
             ..**state
@@ -795,9 +900,9 @@ impl LayeredGame for FoxGeese {
             while geese != 0 {
                 let at = geese.trailing_zeros() as usize;
                 geese &= geese - 1;
-                for line in &self.lines[at] {
-                    if self.empty(state, line.next) {
-                        let from = state.geese & !(1 << at) | 1 << line.next;
+                for &origin in &self.goose_origins[at] {
+                    if self.empty(state, origin) {
+                        let from = state.geese & !(1 << at) | 1 << origin;
                         emit(self.rank_of(&FoxGeeseState {
                             geese: from,
                             ..previous
@@ -818,7 +923,7 @@ impl LayeredGame for FoxGeese {
     }
 
     fn rule_value(&self, _geese: usize, state: &Unranked) -> Option<Value> {
-        if !self.capture_wins || !state.fox_to_move {
+        if !self.rules.capture_wins || !state.fox_to_move {
             return None;
         }
         let mut captures = false;
@@ -853,6 +958,8 @@ impl LayeredGame for FoxGeese {
             kernel::per_cell_lists(&lists)
         };
         let (line_starts, lines) = kernel::per_cell_lists(&lines);
+        let (goose_step_starts, goose_steps) = lists(&self.goose_steps);
+        let (goose_origin_starts, goose_origins) = lists(&self.goose_origins);
         let (fixing_starts, fixing) = lists(&self.fixing);
         let (to_canonical_starts, to_canonical) = lists(&self.to_canonical);
         let as_u32 = |cells: &[usize]| cells.iter().map(|&c| c as u32).collect::<Vec<_>>();
@@ -866,10 +973,14 @@ impl LayeredGame for FoxGeese {
         program
             .constant("FG_CELLS", CELLS as u32)
             .constant("FG_GEESE", geese as u32)
-            .constant("FG_CAPTURE_WINS", self.capture_wins as u32)
+            .constant("FG_CAPTURE_WINS", self.rules.capture_wins as u32)
             .constant("FG_SYMMETRY", self.symmetry as u32)
             .table("FG_LINE_STARTS_AT", &line_starts)
             .table("FG_LINES_AT", &lines)
+            .table("FG_GOOSE_STEP_STARTS_AT", &goose_step_starts)
+            .table("FG_GOOSE_STEPS_AT", &goose_steps)
+            .table("FG_GOOSE_ORIGIN_STARTS_AT", &goose_origin_starts)
+            .table("FG_GOOSE_ORIGINS_AT", &goose_origins)
             .table("FG_STORED_CELLS_AT", &as_u32(&self.stored_cells))
             .table("FG_BLOCK_OF_AT", &block_of)
             .table("FG_CANONICAL_CELL_AT", &as_u32(&self.canonical_cell))
@@ -886,7 +997,7 @@ impl LayeredGame for FoxGeese {
     fn independent_layers(&self) -> bool {
         // Captures are the only moves that leave a layer, and with
         // capture-wins a position with one is the fox's by rule.
-        self.capture_wins
+        self.rules.capture_wins
     }
 }
 
@@ -947,29 +1058,81 @@ mod tests {
         }
     }
 
+    const FORWARD: Rules = Rules {
+        capture_wins: false,
+        geese_forward: true,
+    };
+
     #[test]
     fn predecessors_are_exactly_the_positions_with_a_move_here() {
-        let game = FoxGeese::new(false, false).unwrap();
-        let mut state = game.new_state();
-        let mut other = game.new_state();
-        for rank in (0..game.layer_size(3)).step_by(211) {
-            game.unrank(3, rank, &mut state);
-            game.predecessors(3, &state, |predecessor| {
-                game.unrank(3, predecessor, &mut other);
-                let mut found = false;
-                game.successors(3, &other, |s| {
-                    found |= s.layer == 3 && s.rank == rank;
+        for rules in [Rules::default(), FORWARD] {
+            let game = FoxGeese::with_rules(rules, false).unwrap();
+            let mut state = game.new_state();
+            // Every position of layer 3 with a same-layer move to `rank`.
+            let mut expected = vec![Vec::new(); game.layer_size(3) as usize];
+            for rank in 0..game.layer_size(3) {
+                game.unrank(3, rank, &mut state);
+                game.successors(3, &state, |s| {
+                    if s.layer == 3 {
+                        expected[s.rank as usize].push(rank);
+                    }
                     true
                 });
-                assert!(found, "{predecessor} does not move to {rank}");
-            });
+            }
+            for rank in (0..game.layer_size(3)).step_by(97) {
+                game.unrank(3, rank, &mut state);
+                let mut got = Vec::new();
+                game.predecessors(3, &state, |predecessor| got.push(predecessor));
+                got.sort_unstable();
+                expected[rank as usize].sort_unstable();
+                assert_eq!(got, expected[rank as usize], "{rules:?} rank {rank}");
+            }
         }
     }
 
     #[test]
+    fn forward_geese_never_step_down_and_keep_only_the_mirror() {
+        let game = FoxGeese::with_rules(FORWARD, true).unwrap();
+        let row = |cell: usize| game.board.position(cell).0;
+        for (cell, steps) in game.goose_steps.iter().enumerate() {
+            assert!(steps.iter().all(|&to| row(to) <= row(cell)));
+            // Up, sideways and diagonally up: every line but the downward ones.
+            let down = game.lines[cell].iter().filter(|l| row(l.next) > row(cell));
+            assert_eq!(steps.len() + down.count(), game.lines[cell].len());
+        }
+        // At the start no goose has a point below it free: the same 10
+        // moves up (straight, or diagonally from a5, c5, e5, g5) as by
+        // default.
+        let start = game.start_position(Some(13)).unwrap();
+        let default = FoxGeese::new(false, true).unwrap();
+        assert_eq!(game.moves(&start), default.moves(&start));
+        assert_eq!(game.moves(&start).len(), 10);
+        // A lone goose on d2 (a point with diagonals): 8 steps by default,
+        // 5 forward (not to c3, d3, e3).
+        let lone = game
+            .parse("... .g. F...... ....... ....... ... ...:geese")
+            .unwrap();
+        assert_eq!(default.moves(&lone).len(), 8);
+        assert_eq!(game.moves(&lone).len(), 5);
+        // The identity and the mirror; the fox's cells of columns a..d stored.
+        assert_eq!(game.symmetries.len(), 2);
+        assert_eq!(game.stored_cells().len(), 20);
+        let weights: u64 = (0..20).map(|b| game.block_weight(4, b)).sum();
+        assert_eq!(weights, 33);
+        assert_eq!(
+            game.layer_descriptor(13),
+            "fox-geese g=13 geese-forward symmetry"
+        );
+    }
+
+    #[test]
     fn lower_successors_are_the_captures_and_say_whether_a_step_exists() {
-        for (capture_wins, symmetry) in [(false, false), (true, true)] {
-            let game = FoxGeese::new(capture_wins, symmetry).unwrap();
+        let both = Rules {
+            capture_wins: true,
+            geese_forward: true,
+        };
+        for (rules, symmetry) in [(Rules::default(), false), (FORWARD, true), (both, false)] {
+            let game = FoxGeese::with_rules(rules, symmetry).unwrap();
             let mut state = game.new_state();
             for geese in [3, 9, 20, 31] {
                 for rank in (0..game.layer_size(geese)).step_by(997) {
@@ -996,18 +1159,21 @@ mod tests {
 
     #[test]
     fn representatives_are_the_positions_that_rank_to_themselves() {
-        let game = FoxGeese::new(false, true).unwrap();
-        let mut state = game.new_state();
-        for geese in [2, 7] {
-            for rank in (0..game.layer_size(geese)).step_by(13) {
-                game.unrank(geese, rank, &mut state);
-                assert_eq!(
-                    game.is_representative(geese, rank, &state),
-                    game.rank(geese, &state) == rank,
-                    "g {geese} rank {rank}"
-                );
+        for rules in [Rules::default(), FORWARD] {
+            let game = FoxGeese::with_rules(rules, true).unwrap();
+            let mut state = game.new_state();
+            for geese in [2, 7] {
+                for rank in (0..game.layer_size(geese)).step_by(13) {
+                    game.unrank(geese, rank, &mut state);
+                    assert_eq!(
+                        game.is_representative(geese, rank, &state),
+                        game.rank(geese, &state) == rank,
+                        "{rules:?} g {geese} rank {rank}"
+                    );
+                }
             }
         }
+        let game = FoxGeese::new(false, true).unwrap();
         assert_eq!(game.stored_cells().len(), 7);
         let weights: u64 = (0..7).map(|b| game.block_weight(4, b)).sum();
         assert_eq!(weights, 33, "the stored cells' orbits cover the board");

@@ -6,7 +6,10 @@
 // (side 0: fox to move). Needs, from the Rust tables: FG_CELLS, FG_GEESE,
 // FG_CAPTURE_WINS and FG_SYMMETRY (0 or 1); per cell, its lines as
 // `next | beyond << 8` (beyond FG_NO_CELL at the edge) at FG_LINES_AT from
-// the offsets at FG_LINE_STARTS_AT; the stored cells and each cell's block
+// the offsets at FG_LINE_STARTS_AT; per cell, the cells a goose may step to
+// (FG_GOOSE_STEPS_AT) and those a goose steps here from (FG_GOOSE_ORIGINS_AT),
+// which differ from the lines' when geese may not step back (offsets then
+// lists); the stored cells and each cell's block
 // (FG_NO_BLOCK if none); with symmetry the least cell of each cell's orbit,
 // each symmetry's image of every cell, and per cell the symmetries that take
 // it to the least cell of its orbit and those other than the identity that
@@ -168,9 +171,9 @@ fn retro_moves() {
     while (any(rest != vec2<u32>(0u, 0u))) {
         let goose = mask64_lowest(rest);
         rest = mask64_drop_lowest(rest);
-        let last = tables[FG_LINE_STARTS_AT + goose + 1u];
-        for (var i = tables[FG_LINE_STARTS_AT + goose]; i < last; i++) {
-            let next = fg_line(i).x;
+        let last = tables[FG_GOOSE_STEP_STARTS_AT + goose + 1u];
+        for (var i = tables[FG_GOOSE_STEP_STARTS_AT + goose]; i < last; i++) {
+            let next = tables[FG_GOOSE_STEPS_AT + i];
             if (fg_empty(next)) {
                 let to = fg_rank(fox, (geese & ~mask64_bit(goose)) | mask64_bit(next), true);
                 if (!retro_move(false, to.x, to.y)) {
@@ -181,9 +184,9 @@ fn retro_moves() {
     }
 }
 
-// The positions of the layer with a move here: the other side's steps taken
-// back (steps are reversible; captures come from the layer above), as
-// FoxGeese::predecessors.
+// The positions of the layer with a move here: the fox's steps taken back
+// (they are reversible), or a goose's from one of its cell's origins
+// (captures come from the layer above), as FoxGeese::predecessors.
 fn retro_predecessors() {
     if (!fox_to_move) {
         let last = tables[FG_LINE_STARTS_AT + fox + 1u];
@@ -200,11 +203,11 @@ fn retro_predecessors() {
     while (any(rest != vec2<u32>(0u, 0u))) {
         let goose = mask64_lowest(rest);
         rest = mask64_drop_lowest(rest);
-        let last = tables[FG_LINE_STARTS_AT + goose + 1u];
-        for (var i = tables[FG_LINE_STARTS_AT + goose]; i < last; i++) {
-            let next = fg_line(i).x;
-            if (fg_empty(next)) {
-                let earlier = fg_rank(fox, (geese & ~mask64_bit(goose)) | mask64_bit(next), false);
+        let last = tables[FG_GOOSE_ORIGIN_STARTS_AT + goose + 1u];
+        for (var i = tables[FG_GOOSE_ORIGIN_STARTS_AT + goose]; i < last; i++) {
+            let origin = tables[FG_GOOSE_ORIGINS_AT + i];
+            if (fg_empty(origin)) {
+                let earlier = fg_rank(fox, (geese & ~mask64_bit(goose)) | mask64_bit(origin), false);
                 retro_predecessor(earlier.x, earlier.y);
             }
         }
