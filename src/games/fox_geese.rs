@@ -207,12 +207,19 @@ impl FoxGeese {
                     .collect()
             })
             .collect();
-        let mut goose_origins = vec![Vec::new(); CELLS];
-        for (from, steps) in goose_steps.iter().enumerate() {
-            for &to in steps {
-                goose_origins[to].push(from);
-            }
-        }
+        // Listed in the order of the cell's lines, as the default rule's
+        // predecessors always were: a store's identity hashes them in order.
+        let goose_origins: Vec<Vec<usize>> = lines
+            .iter()
+            .enumerate()
+            .map(|(cell, lines)| {
+                lines
+                    .iter()
+                    .map(|line| line.next)
+                    .filter(|&from| goose_steps[from].contains(&cell))
+                    .collect()
+            })
+            .collect();
         let rankers = (0..CELLS)
             .map(|g| BinomialRanker::new(CELLS - 1, g))
             .collect::<Result<_>>()?;
@@ -1192,5 +1199,34 @@ mod tests {
         assert_ne!(mirrored, state);
         assert_eq!(game.rank_of(&state), game.rank_of(&mirrored));
         assert!(game.solves_block(game.canonical(&state).fox));
+    }
+
+    #[test]
+    fn the_default_rules_store_identities_never_change() {
+        // Stores solved for days are found by these names and move hashes:
+        // a change to how the rules are written (not to what they are) must
+        // keep them, or every existing store is refused.
+        use crate::search::identity::layer_identity;
+        for (symmetry, definition) in [
+            (
+                false,
+                "layout=33 blocks=a899d6bf27396f3a\nsymmetry=false\nmoves=a5207f87899f4809\n",
+            ),
+            (
+                true,
+                "layout=7 blocks=c7c859827d2a1c3e\nsymmetry=true\nmoves=ac1d27e426514345\n",
+            ),
+        ] {
+            let game = FoxGeese::new(false, symmetry).unwrap();
+            let identity = layer_identity(&game, 6, "retrograde values", 2);
+            assert_eq!(identity.definition, definition, "symmetry {symmetry}");
+        }
+        // The forward rule's tables are others, under another name.
+        let forward = FoxGeese::with_rules(FORWARD, true).unwrap();
+        let identity = layer_identity(&forward, 6, "retrograde values", 2);
+        assert_eq!(
+            identity.descriptor,
+            "fox-geese g=6 geese-forward symmetry; retrograde values"
+        );
     }
 }
