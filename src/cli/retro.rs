@@ -250,7 +250,7 @@ impl TwoPlayerVisitor for Retro<'_> {
     fn visit<G: TwoPlayerGame>(self, game: &G) -> Result<Option<serde_json::Value>> {
         let args = self.args;
         let layers = layer_range(args, game)?;
-        self.check_distance_flags(game)?;
+        self.check_distance_flags()?;
         let top = *layers.end();
         if self.device.is_some() {
             // Refused before any layer is solved, with the game's name.
@@ -286,8 +286,8 @@ impl TwoPlayerVisitor for Retro<'_> {
 
 impl Retro<'_> {
     /// Refuses `--distances` where they cannot be kept: across processes,
-    /// without a store, or over a table reduced by symmetry.
-    fn check_distance_flags<G: TwoPlayerGame>(&self, game: &G) -> Result<()> {
+    /// or without a store.
+    fn check_distance_flags(&self) -> Result<()> {
         let args = self.args;
         if !args.distances {
             return Ok(());
@@ -300,11 +300,6 @@ impl Retro<'_> {
         if args.store.is_none() {
             return Err(Error::InvalidParameter(
                 "--distances are kept beside the values: give --store DIR".into(),
-            ));
-        }
-        if game.reduced_by_symmetry() {
-            return Err(Error::Unsupported(
-                "--distances need every position stored: drop --symmetry".into(),
             ));
         }
         Ok(())

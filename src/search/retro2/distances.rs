@@ -19,9 +19,17 @@
 //! Two bytes per position (distances past 65,534 plies would not fit, and
 //! are refused), plus four bytes of pending-move count, two bytes of the
 //! greatest successor distance and the queue's four-byte ranks while a
-//! layer is worked on (layers of up to 2^32 positions). Not for tables
-//! reduced by symmetry: a stored representative's moves would be counted
-//! by orbit.
+//! layer is worked on (layers of up to 2^32 positions).
+//!
+//! Over a table reduced by symmetry only representatives are worked on:
+//! moves and predecessors are ranked through the canonical form, so a
+//! lost representative waits for each distinct representative among its
+//! moves, and each of them, when it finishes, finds it once among its
+//! predecessors (the symmetry taking a move's end to its representative
+//! takes the position to one of its own orbit). The other positions a
+//! layer stores (images under the symmetries fixing the fox's cell, say)
+//! copy their representative's distance at the end, as their values were
+//! copied.
 
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -47,16 +55,29 @@ pub fn layer_distances<G: LayeredGame>(
     let size = layer_size_for_distances(game, layer)?;
     let mut queue = BucketQueue::new(layer, size);
     queue_known_distances(game, layer, value, lower, &mut queue)?;
-    finish_in_order(game, layer, value, queue)
+    let mut distances = finish_in_order(game, layer, value, queue)?;
+    if game.reduced_by_symmetry() {
+        copy_to_images(game, layer, &mut distances);
+    }
+    Ok(distances)
+}
+
+/// Gives every stored position that is not a representative the distance
+/// of the representative it is an image of.
+fn copy_to_images<G: LayeredGame>(game: &G, layer: usize, distances: &mut [u16]) {
+    let mut state = game.new_state();
+    for rank in 0..distances.len() as u64 {
+        game.unrank(layer, rank, &mut state);
+        if !game.is_representative(layer, rank, &state) {
+            continue;
+        }
+        let distance = distances[rank as usize];
+        game.images(layer, &state, |image| distances[image as usize] = distance);
+    }
 }
 
 /// The layer's size, or why its distances cannot be computed here.
 fn layer_size_for_distances<G: LayeredGame>(game: &G, layer: usize) -> Result<usize> {
-    if game.reduced_by_symmetry() {
-        return Err(Error::Unsupported(
-            "distances need every position stored: drop --symmetry".into(),
-        ));
-    }
     if game.layer_size(layer) > u32::MAX as u64 {
         return Err(Error::Unsupported(format!(
             "distances of layer {layer}: {} positions, more than the 2^32 a layer may have",
@@ -137,6 +158,10 @@ fn queue_known_distances<G: LayeredGame>(
     let size = queue.pending.len(); // One entry per position of the layer.
     for rank in 0..size {
         game.unrank(layer, rank as u64, &mut state);
+        // Images of a representative are neither moved to nor finished.
+        if game.reduced_by_symmetry() && !game.is_representative(layer, rank as u64, &state) {
+            continue;
+        }
         let mover = game.mover(&state);
         let here = value(layer, rank as u64);
         let won = here == Value::win_for(mover);
