@@ -279,7 +279,9 @@ class Game:
         that a rerun resumes; ``max_depth``: stop after that layer;
         ``inversion``: Peg Solitaire's meet-in-the-middle with one-bit BFS;
         ``progress``: a progress bar on stderr when it is a terminal. The GIL
-        is released while the search runs. Returns a :class:`BfsReport`.
+        is released while the search runs; Ctrl-C stops it within a chunk of
+        work and raises ``KeyboardInterrupt``, leaving a ``store`` sealed as
+        far as it got for the same call to resume. Returns a :class:`BfsReport`.
         """
         text = self._game.bfs(
             algo, backend, threads, _path(store), max_depth, inversion, progress
@@ -359,7 +361,9 @@ def retro(
     distance to the end (needs ``store``); ``checkpoint_every``: seconds
     between records of a layer's progress; the game's options (``capture_wins``,
     ``symmetry``, ``size`` ...) as keyword arguments. The GIL is released
-    while it runs. Returns a :class:`RetroReport`.
+    while it runs; Ctrl-C stops it within a chunk of work and raises
+    ``KeyboardInterrupt``, leaving a ``store`` for the same call to resume.
+    Returns a :class:`RetroReport`.
     """
     text = _bitsolve.retro(
         name,
