@@ -35,6 +35,7 @@ __all__ = [
     "Game",
     "RetroReport",
     "Solution",
+    "TwoPlayerGame",
     "VALUE_NAMES",
     "games",
     "game",
@@ -311,14 +312,120 @@ class Game:
         return f"bitsolve.game({self.name!r}{options})  # {self.descriptor}, {self.size} ranks"
 
 
-def game(name: str, **options: Any) -> Game:
-    """Opens one-player game ``name`` of the registry with its options as
-    keyword arguments (``bitsolve.game("pancake", n=11)``,
+class TwoPlayerGame:
+    """One layer of a two-player game's tables (see :func:`game`): the
+    positions ``retro`` solves together, ranked ``0 .. size - 1`` as its
+    value tables index them (Fox-and-Geese: the positions with ``layer``
+    geese, both sides to move; Dodgem: those with ``layer`` cars).
+    Positions are the text ``bitsolve query --position`` and ``play`` take
+    (``"gggggg..........F................:fox"``, ``"B../B../.RR:blue"``).
+    With ``symmetry=True`` every rank is still a position, but only the
+    representatives hold values in a store.
+    """
+
+    def __init__(self, name: str, layer: Optional[int] = None, **options: Any) -> None:
+        self._game = _bitsolve.TwoPlayer(name, _options(options), layer)
+
+    @property
+    def name(self) -> str:
+        """The game's registry name (``fox-geese``)."""
+        return self._game.name
+
+    @property
+    def layer(self) -> int:
+        """The layer whose positions the ranks number."""
+        return self._game.layer
+
+    @property
+    def max_layer(self) -> int:
+        """The top layer (layers run ``0 .. max_layer``)."""
+        return self._game.max_layer
+
+    @property
+    def descriptor(self) -> str:
+        """The layer's table, as stores name it (``fox-geese g=5``)."""
+        return self._game.descriptor
+
+    @property
+    def size(self) -> int:
+        """The number of ranks of the layer (:meth:`Database.layer_size`)."""
+        return self._game.size
+
+    @property
+    def sides(self) -> Tuple[str, str]:
+        """The first and second player's names (``("fox", "geese")``)."""
+        return tuple(self._game.sides)
+
+    @property
+    def start(self) -> Tuple[int, int]:
+        """The (layer, rank) of the position ``play`` starts from."""
+        return tuple(self._game.start)
+
+    def unrank(self, ranks: Iterable[int]) -> List[str]:
+        """The position texts of ``ranks`` (a 1-D array of ``uint64``) of this
+        layer; ``ValueError`` for a rank not below :attr:`size`."""
+        array = np.ascontiguousarray(ranks, dtype=np.uint64).reshape(-1)
+        return self._game.unrank(array)
+
+    def rank(self, positions: Union[str, Iterable[str]]) -> np.ndarray:
+        """The ranks (``uint64``) of position texts in this layer;
+        ``ValueError`` naming the first that is no position or lies in
+        another layer (see :meth:`locate`)."""
+        texts = [positions] if isinstance(positions, str) else list(positions)
+        return self._game.rank(texts)
+
+    def parse(self, text: str) -> int:
+        """The rank of position ``text`` in this layer."""
+        return int(self.rank(text)[0])
+
+    def locate(self, text: str) -> Tuple[int, int]:
+        """The (layer, rank) of position ``text``, in whichever layer it lies."""
+        return tuple(self._game.locate(text))
+
+    def position_text(self, rank: int, layer: Optional[int] = None) -> str:
+        """The position of ``rank`` (of ``layer``, this one by default) as text."""
+        return self._game.show(self.layer if layer is None else int(layer), int(rank))[0]
+
+    def draw(self, rank: int, layer: Optional[int] = None) -> str:
+        """The position of ``rank`` drawn for a terminal, the side to move included."""
+        return self._game.show(self.layer if layer is None else int(layer), int(rank))[1]
+
+    def moves(self, rank: int, layer: Optional[int] = None) -> List[Tuple[str, int, int]]:
+        """Each move from ``rank`` (of ``layer``): its name as ``query``
+        prints it (``"a2-b2"``), and the (layer, rank) it leads to."""
+        return self._game.moves(self.layer if layer is None else int(layer), int(rank))
+
+    def successors(self, rank: int) -> np.ndarray:
+        """The positions one move from ``rank`` of this layer as a ``uint64``
+        array of rows (layer, rank), sorted, each once: a capture leads to
+        the layer below."""
+        return self._game.successors(int(rank))
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __repr__(self) -> str:
+        return f"bitsolve.game({self.name!r}, layer={self.layer})  # {self.descriptor}, {self.size} ranks"
+
+
+def game(name: str, **options: Any) -> Union[Game, TwoPlayerGame]:
+    """Opens game ``name`` of the registry with its options as keyword
+    arguments (``bitsolve.game("pancake", n=11)``,
     ``bitsolve.game("sliding-tile", width=3, height=3)``,
     ``bitsolve.game("peg-solitaire", board="french", start_hole="c3")``;
     ``board=`` takes a path or a built-in name). A bad name, option or value raises ``ValueError`` with
-    the command line's message; a two-player game is opened with
-    :func:`retro` and :func:`open_database`. See :func:`games` for the list."""
+    the command line's message. A two-player game gives a
+    :class:`TwoPlayerGame` over one layer: ``layer=`` (Fox-and-Geese also
+    ``geese=``; by default the start position's layer),
+    ``bitsolve.game("fox-geese", geese=5)``, ``bitsolve.game("dodgem", n=3)``;
+    it is solved with :func:`retro` and read with :func:`open_database`.
+    See :func:`games` for the list."""
+    kinds = {entry["name"]: entry["kind"] for entry in games()}
+    if kinds.get(name) == "two-player":
+        layer = options.pop("layer", None)
+        if name == "fox-geese" and "geese" in options:
+            layer = options.pop("geese")
+        return TwoPlayerGame(name, None if layer is None else int(layer), **options)
     return Game(name, **options)
 
 

@@ -5,6 +5,8 @@
 //! The Python package (`bitsolve/__init__.py`) wraps these in classes with
 //! keyword arguments and docstrings.
 
+mod two_player;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -34,7 +36,7 @@ use rayon::prelude::*;
 
 /// A library error as the Python exception a user expects, its message the
 /// line the CLI prints after "bitsolve: error: ".
-fn to_python(error: Error) -> PyErr {
+pub(crate) fn to_python(error: Error) -> PyErr {
     let message = escape_controls(&error.to_string());
     match &error {
         Error::InvalidParameter(_)
@@ -107,7 +109,10 @@ fn invalid(message: String) -> PyErr {
 /// (option name with `_` or `-`, value; `None` for a flag that is set),
 /// checked against the registry and completed with the defaults the
 /// command line would fill in.
-fn game_options(name: &str, given: Vec<(String, Option<String>)>) -> PyResult<GameOptions> {
+pub(crate) fn game_options(
+    name: &str,
+    given: Vec<(String, Option<String>)>,
+) -> PyResult<GameOptions> {
     let entry = registry::entry(name).map_err(to_python)?;
     let mut options = GameOptions::default();
     let mut named = Vec::new();
@@ -345,7 +350,7 @@ fn codec_of<S: Space + Picture>(space: &S) -> bitsolve::Result<Codec> {
 }
 
 /// Checks that every rank lies in the space.
-fn check_ranks(ranks: &[u64], size: u64) -> bitsolve::Result<()> {
+pub(crate) fn check_ranks(ranks: &[u64], size: u64) -> bitsolve::Result<()> {
     match ranks.iter().position(|&r| r >= size) {
         Some(i) => Err(Error::InvalidParameter(format!(
             "rank {} (at index {i}) is not below the space's size {size}",
@@ -926,6 +931,7 @@ impl Database {
 fn _bitsolve(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_class::<Database>()?;
+    m.add_class::<two_player::TwoPlayer>()?;
     m.add_function(wrap_pyfunction!(games_json, m)?)?;
     m.add_function(wrap_pyfunction!(retro, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
