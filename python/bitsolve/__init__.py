@@ -37,9 +37,15 @@ __all__ = [
     "Solution",
     "TwoPlayerGame",
     "VALUE_NAMES",
+    "binomial_rank",
+    "binomial_unrank",
     "games",
+    "multinomial_rank",
+    "multinomial_unrank",
     "game",
     "open_database",
+    "permutation_rank",
+    "permutation_unrank",
     "retro",
     "verify",
 ]
@@ -427,6 +433,63 @@ def game(name: str, **options: Any) -> Union[Game, TwoPlayerGame]:
             layer = options.pop("geese")
         return TwoPlayerGame(name, None if layer is None else int(layer), **options)
     return Game(name, **options)
+
+
+def _ranks(ranks: Any) -> np.ndarray:
+    return np.ascontiguousarray(ranks, dtype=np.uint64).reshape(-1)
+
+
+def _rows(rows: Any) -> np.ndarray:
+    array = np.asarray(rows)
+    if array.ndim == 1:
+        array = array.reshape(1, -1)
+    return np.ascontiguousarray(array, dtype=np.uint8)
+
+
+def permutation_unrank(
+    n: int, ranks: Any, order: str = "prefix-lehmer", threads: Optional[int] = 1
+) -> np.ndarray:
+    """The permutations of ``0 .. n-1`` with ``ranks`` (``0 .. n! - 1``) as a
+    ``(len(ranks), n)`` ``uint8`` array, straight from the library's hash.
+    ``order``: ``"prefix-lehmer"`` (the order Pancake ranks its stacks in:
+    ``game("pancake", n=n).unrank(r) == permutation_unrank(n, r) + 1``),
+    ``"myrvold-ruskey"`` or ``"lex"``; ``threads``: cores (one by default;
+    ``None`` for all)."""
+    return _bitsolve.permutation_unrank(int(n), _ranks(ranks), order, threads)
+
+
+def permutation_rank(perms: Any, order: str = "prefix-lehmer", threads: Optional[int] = 1) -> np.ndarray:
+    """The ranks (``uint64``) of permutation rows of ``0 .. n-1`` (a 2-D
+    array, or one row) in ``order`` (see :func:`permutation_unrank`);
+    ``ValueError`` naming the first row that is no permutation."""
+    return _bitsolve.permutation_rank(_rows(perms), order, threads)
+
+
+def binomial_unrank(n: int, k: int, ranks: Any, threads: Optional[int] = 1) -> np.ndarray:
+    """The ``k``-subsets of ``n`` cells (``n`` at most 64) with ``ranks``
+    (``0 .. C(n, k) - 1``) as ``uint64`` masks, bit ``i`` for cell ``i`` (the
+    hash of board games' occupancy)."""
+    return _bitsolve.binomial_unrank(int(n), int(k), _ranks(ranks), threads)
+
+
+def binomial_rank(n: int, k: int, masks: Any, threads: Optional[int] = 1) -> np.ndarray:
+    """The ranks of ``k``-subset masks of ``n`` cells (see
+    :func:`binomial_unrank`); ``ValueError`` naming the first mask that has
+    not ``k`` ones below bit ``n``."""
+    return _bitsolve.binomial_rank(int(n), int(k), _ranks(masks), threads)
+
+
+def multinomial_unrank(counts: Sequence[int], ranks: Any, threads: Optional[int] = 1) -> np.ndarray:
+    """The cell vectors with ``counts[c]`` cells of colour ``c`` with ``ranks``
+    (``0 .. multinomial - 1``) as a ``(len(ranks), sum(counts))`` ``uint8``
+    array of colours."""
+    return _bitsolve.multinomial_unrank([int(c) for c in counts], _ranks(ranks), threads)
+
+
+def multinomial_rank(counts: Sequence[int], cells: Any, threads: Optional[int] = 1) -> np.ndarray:
+    """The ranks of cell vectors (rows of colours) with ``counts[c]`` cells of
+    colour ``c``; ``ValueError`` naming the first row with other counts."""
+    return _bitsolve.multinomial_rank([int(c) for c in counts], _rows(cells), threads)
 
 
 def _layers(layers: Any) -> Optional[Tuple[int, int]]:

@@ -5,6 +5,7 @@
 //! The Python package (`bitsolve/__init__.py`) wraps these in classes with
 //! keyword arguments and docstrings.
 
+mod hashes;
 mod two_player;
 
 use std::collections::HashMap;
@@ -101,7 +102,7 @@ fn interruptible<T: Send>(
     })
 }
 
-fn invalid(message: String) -> PyErr {
+pub(crate) fn invalid(message: String) -> PyErr {
     to_python(Error::InvalidParameter(message))
 }
 
@@ -182,7 +183,7 @@ fn parse_backend(text: &str) -> PyResult<BackendArg> {
 }
 
 /// A rayon pool of `threads` workers (all cores when `None`).
-fn pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
+pub(crate) fn pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
     if threads == Some(0) {
         return Err(invalid("--threads must be at least 1".into()));
     }
@@ -933,6 +934,12 @@ fn _bitsolve(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Database>()?;
     m.add_class::<two_player::TwoPlayer>()?;
     m.add_function(wrap_pyfunction!(games_json, m)?)?;
+    m.add_function(wrap_pyfunction!(hashes::permutation_unrank, m)?)?;
+    m.add_function(wrap_pyfunction!(hashes::permutation_rank, m)?)?;
+    m.add_function(wrap_pyfunction!(hashes::binomial_unrank, m)?)?;
+    m.add_function(wrap_pyfunction!(hashes::binomial_rank, m)?)?;
+    m.add_function(wrap_pyfunction!(hashes::multinomial_unrank, m)?)?;
+    m.add_function(wrap_pyfunction!(hashes::multinomial_rank, m)?)?;
     m.add_function(wrap_pyfunction!(retro, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
