@@ -27,6 +27,10 @@ pub enum Error {
     BadStore { path: PathBuf, reason: String },
     /// No GPU adapter, or the device refused a buffer, shader or dispatch.
     Gpu(String),
+    /// The run was asked to stop ([`crate::progress::Progress::stop_requested`]:
+    /// Ctrl-C). Its store, if it has one, is left as after any other
+    /// error: a rerun resumes from it.
+    Interrupted,
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -136,6 +140,10 @@ impl fmt::Display for Error {
             Error::BadStore { path, reason } => {
                 write!(f, "store file {}: {reason}", path.display())
             }
+            Error::Interrupted => write!(
+                f,
+                "interrupted (a run with a store resumes from it when started again)"
+            ),
         }
     }
 }

@@ -1,6 +1,11 @@
 //! Reporting of long work: passes over a table, layers, notes for a person.
 //! It sits below the tables so that creating or checking a table file can
-//! report too; the searches above use the same trait.
+//! report too; the searches above use the same trait. It also carries the
+//! one way back from the caller to a running search: a request to stop.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::error::{Error, Result};
 
 /// Receives progress from a running search; every method has a silent default.
 pub trait Progress: Sync {
@@ -21,6 +26,57 @@ pub trait Progress: Sync {
     fn scan_done(&self, _scan: usize, _reached: u64) {}
     /// A message worth showing a person (resumption, switches of strategy).
     fn note(&self, _message: &str) {}
+    /// True once the run has been asked to stop (Ctrl-C). Passes look
+    /// between chunks of work and drivers between passes; the run then ends
+    /// with [`Error::Interrupted`] before it records anything more, so its
+    /// store is left as by any other error: resumable from its last record.
+    fn stop_requested(&self) -> bool {
+        false
+    }
+}
+
+/// `Err(Error::Interrupted)` once `progress` says stop.
+pub fn check_stop(progress: &dyn Progress) -> Result<()> {
+    if progress.stop_requested() {
+        Err(Error::Interrupted)
+    } else {
+        Ok(())
+    }
+}
+
+/// A [`Progress`] that shows what `inner` shows and asks the run to stop
+/// once `stop` is set (by a signal handler, or by the Python binding's
+/// waiting thread on `KeyboardInterrupt`).
+pub struct Stoppable<'a> {
+    pub inner: &'a dyn Progress,
+    pub stop: &'a AtomicBool,
+}
+
+impl Progress for Stoppable<'_> {
+    fn begin_pass(&self, label: &str, units: u64) {
+        self.inner.begin_pass(label, units);
+    }
+    fn begin_setup(&self, label: &str, units: u64) {
+        self.inner.begin_setup(label, units);
+    }
+    fn advance(&self, units: u64) {
+        self.inner.advance(units);
+    }
+    fn end_pass(&self) {
+        self.inner.end_pass();
+    }
+    fn layer_done(&self, layer: usize, states: u64) {
+        self.inner.layer_done(layer, states);
+    }
+    fn scan_done(&self, scan: usize, reached: u64) {
+        self.inner.scan_done(scan, reached);
+    }
+    fn note(&self, message: &str) {
+        self.inner.note(message);
+    }
+    fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.inner.stop_requested()
+    }
 }
 
 /// A [`Progress`] that shows nothing.

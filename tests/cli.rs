@@ -221,6 +221,48 @@ fn a_run_killed_mid_search_resumes_to_the_same_table() {
 }
 
 #[test]
+fn a_run_stopped_by_ctrl_c_seals_its_store_and_resumes() {
+    let dir = scratch("ctrl-c");
+    let store = dir.to_str().unwrap();
+    let args = ["bfs", "pancake", "--n", "11", "--json", "--store", store];
+    let child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while common::recorded_layer(&dir).is_none_or(|recorded| recorded < 8) {
+        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    // SAFETY: signalling our own child, which has not been waited for.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let stopped = child.wait_with_output().unwrap();
+    assert_eq!(stopped.status.code(), Some(130), "exit of a stopped run");
+    assert_eq!(
+        String::from_utf8_lossy(&stopped.stderr).trim_end(),
+        "bitsolve: error: interrupted (a run with a store resumes from it when started again)"
+    );
+    // Sealed as far as it got: a killed run would leave it "unsealed".
+    let verify = bitsolve(&["verify", store, "--json"]);
+    let verified: Value = serde_json::from_slice(&verify.stdout).unwrap();
+    assert_eq!(verified["files"][0]["status"], "incomplete", "{verified}");
+
+    let stopped_at = common::recorded_layer(&dir).unwrap();
+    let resumed = json_of(&bitsolve(&args));
+    assert_eq!(resumed["resumed_from"].as_u64(), Some(stopped_at));
+    assert_eq!(
+        layers_of(&resumed),
+        [
+            1, 10, 90, 809, 6429, 43891, 252737, 1174766, 4126515, 9981073, 14250471, 9123648,
+            956354, 6
+        ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn selection_games_report_goals_and_draw_positions() {
     let fore = json_of(&bitsolve(&["bfs", "frogs-toads", "--k", "3", "--json"]));
     assert_eq!(fore["goal_distance"], 46);

@@ -35,10 +35,17 @@ __all__ = [
     "Game",
     "RetroReport",
     "Solution",
+    "TwoPlayerGame",
     "VALUE_NAMES",
+    "binomial_rank",
+    "binomial_unrank",
     "games",
+    "multinomial_rank",
+    "multinomial_unrank",
     "game",
     "open_database",
+    "permutation_rank",
+    "permutation_unrank",
     "retro",
     "verify",
 ]
@@ -279,7 +286,9 @@ class Game:
         that a rerun resumes; ``max_depth``: stop after that layer;
         ``inversion``: Peg Solitaire's meet-in-the-middle with one-bit BFS;
         ``progress``: a progress bar on stderr when it is a terminal. The GIL
-        is released while the search runs. Returns a :class:`BfsReport`.
+        is released while the search runs; Ctrl-C stops it within a chunk of
+        work and raises ``KeyboardInterrupt``, leaving a ``store`` sealed as
+        far as it got for the same call to resume. Returns a :class:`BfsReport`.
         """
         text = self._game.bfs(
             algo, backend, threads, _path(store), max_depth, inversion, progress
@@ -309,15 +318,178 @@ class Game:
         return f"bitsolve.game({self.name!r}{options})  # {self.descriptor}, {self.size} ranks"
 
 
-def game(name: str, **options: Any) -> Game:
-    """Opens one-player game ``name`` of the registry with its options as
-    keyword arguments (``bitsolve.game("pancake", n=11)``,
+class TwoPlayerGame:
+    """One layer of a two-player game's tables (see :func:`game`): the
+    positions ``retro`` solves together, ranked ``0 .. size - 1`` as its
+    value tables index them (Fox-and-Geese: the positions with ``layer``
+    geese, both sides to move; Dodgem: those with ``layer`` cars).
+    Positions are the text ``bitsolve query --position`` and ``play`` take
+    (``"gggggg..........F................:fox"``, ``"B../B../.RR:blue"``).
+    With ``symmetry=True`` every rank is still a position, but only the
+    representatives hold values in a store.
+    """
+
+    def __init__(self, name: str, layer: Optional[int] = None, **options: Any) -> None:
+        self._game = _bitsolve.TwoPlayer(name, _options(options), layer)
+
+    @property
+    def name(self) -> str:
+        """The game's registry name (``fox-geese``)."""
+        return self._game.name
+
+    @property
+    def layer(self) -> int:
+        """The layer whose positions the ranks number."""
+        return self._game.layer
+
+    @property
+    def max_layer(self) -> int:
+        """The top layer (layers run ``0 .. max_layer``)."""
+        return self._game.max_layer
+
+    @property
+    def descriptor(self) -> str:
+        """The layer's table, as stores name it (``fox-geese g=5``)."""
+        return self._game.descriptor
+
+    @property
+    def size(self) -> int:
+        """The number of ranks of the layer (:meth:`Database.layer_size`)."""
+        return self._game.size
+
+    @property
+    def sides(self) -> Tuple[str, str]:
+        """The first and second player's names (``("fox", "geese")``)."""
+        return tuple(self._game.sides)
+
+    @property
+    def start(self) -> Tuple[int, int]:
+        """The (layer, rank) of the position ``play`` starts from."""
+        return tuple(self._game.start)
+
+    def unrank(self, ranks: Iterable[int]) -> List[str]:
+        """The position texts of ``ranks`` (a 1-D array of ``uint64``) of this
+        layer; ``ValueError`` for a rank not below :attr:`size`."""
+        array = np.ascontiguousarray(ranks, dtype=np.uint64).reshape(-1)
+        return self._game.unrank(array)
+
+    def rank(self, positions: Union[str, Iterable[str]]) -> np.ndarray:
+        """The ranks (``uint64``) of position texts in this layer;
+        ``ValueError`` naming the first that is no position or lies in
+        another layer (see :meth:`locate`)."""
+        texts = [positions] if isinstance(positions, str) else list(positions)
+        return self._game.rank(texts)
+
+    def parse(self, text: str) -> int:
+        """The rank of position ``text`` in this layer."""
+        return int(self.rank(text)[0])
+
+    def locate(self, text: str) -> Tuple[int, int]:
+        """The (layer, rank) of position ``text``, in whichever layer it lies."""
+        return tuple(self._game.locate(text))
+
+    def position_text(self, rank: int, layer: Optional[int] = None) -> str:
+        """The position of ``rank`` (of ``layer``, this one by default) as text."""
+        return self._game.show(self.layer if layer is None else int(layer), int(rank))[0]
+
+    def draw(self, rank: int, layer: Optional[int] = None) -> str:
+        """The position of ``rank`` drawn for a terminal, the side to move included."""
+        return self._game.show(self.layer if layer is None else int(layer), int(rank))[1]
+
+    def moves(self, rank: int, layer: Optional[int] = None) -> List[Tuple[str, int, int]]:
+        """Each move from ``rank`` (of ``layer``): its name as ``query``
+        prints it (``"a2-b2"``), and the (layer, rank) it leads to."""
+        return self._game.moves(self.layer if layer is None else int(layer), int(rank))
+
+    def successors(self, rank: int) -> np.ndarray:
+        """The positions one move from ``rank`` of this layer as a ``uint64``
+        array of rows (layer, rank), sorted, each once: a capture leads to
+        the layer below."""
+        return self._game.successors(int(rank))
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __repr__(self) -> str:
+        return f"bitsolve.game({self.name!r}, layer={self.layer})  # {self.descriptor}, {self.size} ranks"
+
+
+def game(name: str, **options: Any) -> Union[Game, TwoPlayerGame]:
+    """Opens game ``name`` of the registry with its options as keyword
+    arguments (``bitsolve.game("pancake", n=11)``,
     ``bitsolve.game("sliding-tile", width=3, height=3)``,
     ``bitsolve.game("peg-solitaire", board="french", start_hole="c3")``;
     ``board=`` takes a path or a built-in name). A bad name, option or value raises ``ValueError`` with
-    the command line's message; a two-player game is opened with
-    :func:`retro` and :func:`open_database`. See :func:`games` for the list."""
+    the command line's message. A two-player game gives a
+    :class:`TwoPlayerGame` over one layer: ``layer=`` (Fox-and-Geese also
+    ``geese=``; by default the start position's layer),
+    ``bitsolve.game("fox-geese", geese=5)``, ``bitsolve.game("dodgem", n=3)``;
+    it is solved with :func:`retro` and read with :func:`open_database`.
+    See :func:`games` for the list."""
+    kinds = {entry["name"]: entry["kind"] for entry in games()}
+    if kinds.get(name) == "two-player":
+        layer = options.pop("layer", None)
+        if name == "fox-geese" and "geese" in options:
+            layer = options.pop("geese")
+        return TwoPlayerGame(name, None if layer is None else int(layer), **options)
     return Game(name, **options)
+
+
+def _ranks(ranks: Any) -> np.ndarray:
+    return np.ascontiguousarray(ranks, dtype=np.uint64).reshape(-1)
+
+
+def _rows(rows: Any) -> np.ndarray:
+    array = np.asarray(rows)
+    if array.ndim == 1:
+        array = array.reshape(1, -1)
+    return np.ascontiguousarray(array, dtype=np.uint8)
+
+
+def permutation_unrank(
+    n: int, ranks: Any, order: str = "prefix-lehmer", threads: Optional[int] = 1
+) -> np.ndarray:
+    """The permutations of ``0 .. n-1`` with ``ranks`` (``0 .. n! - 1``) as a
+    ``(len(ranks), n)`` ``uint8`` array, straight from the library's hash.
+    ``order``: ``"prefix-lehmer"`` (the order Pancake ranks its stacks in:
+    ``game("pancake", n=n).unrank(r) == permutation_unrank(n, r) + 1``),
+    ``"myrvold-ruskey"`` or ``"lex"``; ``threads``: cores (one by default;
+    ``None`` for all)."""
+    return _bitsolve.permutation_unrank(int(n), _ranks(ranks), order, threads)
+
+
+def permutation_rank(perms: Any, order: str = "prefix-lehmer", threads: Optional[int] = 1) -> np.ndarray:
+    """The ranks (``uint64``) of permutation rows of ``0 .. n-1`` (a 2-D
+    array, or one row) in ``order`` (see :func:`permutation_unrank`);
+    ``ValueError`` naming the first row that is no permutation."""
+    return _bitsolve.permutation_rank(_rows(perms), order, threads)
+
+
+def binomial_unrank(n: int, k: int, ranks: Any, threads: Optional[int] = 1) -> np.ndarray:
+    """The ``k``-subsets of ``n`` cells (``n`` at most 64) with ``ranks``
+    (``0 .. C(n, k) - 1``) as ``uint64`` masks, bit ``i`` for cell ``i`` (the
+    hash of board games' occupancy)."""
+    return _bitsolve.binomial_unrank(int(n), int(k), _ranks(ranks), threads)
+
+
+def binomial_rank(n: int, k: int, masks: Any, threads: Optional[int] = 1) -> np.ndarray:
+    """The ranks of ``k``-subset masks of ``n`` cells (see
+    :func:`binomial_unrank`); ``ValueError`` naming the first mask that has
+    not ``k`` ones below bit ``n``."""
+    return _bitsolve.binomial_rank(int(n), int(k), _ranks(masks), threads)
+
+
+def multinomial_unrank(counts: Sequence[int], ranks: Any, threads: Optional[int] = 1) -> np.ndarray:
+    """The cell vectors with ``counts[c]`` cells of colour ``c`` with ``ranks``
+    (``0 .. multinomial - 1``) as a ``(len(ranks), sum(counts))`` ``uint8``
+    array of colours."""
+    return _bitsolve.multinomial_unrank([int(c) for c in counts], _ranks(ranks), threads)
+
+
+def multinomial_rank(counts: Sequence[int], cells: Any, threads: Optional[int] = 1) -> np.ndarray:
+    """The ranks of cell vectors (rows of colours) with ``counts[c]`` cells of
+    colour ``c``; ``ValueError`` naming the first row with other counts."""
+    return _bitsolve.multinomial_rank([int(c) for c in counts], _rows(cells), threads)
 
 
 def _layers(layers: Any) -> Optional[Tuple[int, int]]:
@@ -359,7 +531,9 @@ def retro(
     distance to the end (needs ``store``); ``checkpoint_every``: seconds
     between records of a layer's progress; the game's options (``capture_wins``,
     ``symmetry``, ``size`` ...) as keyword arguments. The GIL is released
-    while it runs. Returns a :class:`RetroReport`.
+    while it runs; Ctrl-C stops it within a chunk of work and raises
+    ``KeyboardInterrupt``, leaving a ``store`` for the same call to resume.
+    Returns a :class:`RetroReport`.
     """
     text = _bitsolve.retro(
         name,

@@ -5,10 +5,15 @@
 //! The Python package (`bitsolve/__init__.py`) wraps these in classes with
 //! keyword arguments and docstrings.
 
+mod hashes;
+mod two_player;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::time::Duration;
 
 use bitsolve::cli::{
     AlgorithmArg, BackendArg, BfsRequest, GameSpec, RetroRequest, TwoPlayerSpec, bfs_json,
@@ -24,13 +29,15 @@ use bitsolve::space::{MoveFilter, Picture, Space};
 use bitsolve::table::{Backing, TwoBitTable};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
-use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{
+    PyKeyboardInterrupt, PyMemoryError, PyOSError, PyRuntimeError, PyValueError,
+};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
 /// A library error as the Python exception a user expects, its message the
 /// line the CLI prints after "bitsolve: error: ".
-fn to_python(error: Error) -> PyErr {
+pub(crate) fn to_python(error: Error) -> PyErr {
     let message = escape_controls(&error.to_string());
     match &error {
         Error::InvalidParameter(_)
@@ -43,10 +50,59 @@ fn to_python(error: Error) -> PyErr {
             None => PyOSError::new_err(message),
         },
         Error::Solver(_) | Error::Gpu(_) => PyRuntimeError::new_err(message),
+        Error::Interrupted => PyKeyboardInterrupt::new_err(message),
     }
 }
 
-fn invalid(message: String) -> PyErr {
+/// How often the waiting Python thread looks for Ctrl-C.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Runs `work` (a long search) on a thread of its own while this thread,
+/// holding the GIL only for a moment every [`SIGNAL_POLL`], runs Python's
+/// signal handlers: on `KeyboardInterrupt` (or any exception a handler
+/// raises) the flag `work` was given is set, the search stops at its next
+/// chunk of work as the command line's does on Ctrl-C (its store sealed as
+/// far as it got, for a later run to resume), and the exception is raised
+/// once the search has ended.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(Arc<AtomicBool>) -> bitsolve::Result<T> + Send,
+) -> PyResult<T> {
+    let stop = Arc::new(AtomicBool::new(false));
+    std::thread::scope(|scope| {
+        let (done, finished) = channel();
+        let flag = stop.clone();
+        scope.spawn(move || {
+            let _ = done.send(work(flag));
+        });
+        // The receiver goes into each wait and comes back out: a Receiver
+        // may cross threads but not be shared by them.
+        let mut finished = finished;
+        loop {
+            let (receiver, outcome) = py.detach(move || {
+                let outcome = finished.recv_timeout(SIGNAL_POLL);
+                (finished, outcome)
+            });
+            finished = receiver;
+            match outcome {
+                Ok(result) => return result.map_err(to_python),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(raised) = py.check_signals() {
+                        stop.store(true, Ordering::Relaxed);
+                        let _ = py.detach(move || finished.recv());
+                        return Err(raised);
+                    }
+                }
+                // The worker panicked: the scope's end raises its panic.
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(PyRuntimeError::new_err("the search's thread has stopped"));
+                }
+            }
+        }
+    })
+}
+
+pub(crate) fn invalid(message: String) -> PyErr {
     to_python(Error::InvalidParameter(message))
 }
 
@@ -54,7 +110,10 @@ fn invalid(message: String) -> PyErr {
 /// (option name with `_` or `-`, value; `None` for a flag that is set),
 /// checked against the registry and completed with the defaults the
 /// command line would fill in.
-fn game_options(name: &str, given: Vec<(String, Option<String>)>) -> PyResult<GameOptions> {
+pub(crate) fn game_options(
+    name: &str,
+    given: Vec<(String, Option<String>)>,
+) -> PyResult<GameOptions> {
     let entry = registry::entry(name).map_err(to_python)?;
     let mut options = GameOptions::default();
     let mut named = Vec::new();
@@ -124,7 +183,7 @@ fn parse_backend(text: &str) -> PyResult<BackendArg> {
 }
 
 /// A rayon pool of `threads` workers (all cores when `None`).
-fn pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
+pub(crate) fn pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
     if threads == Some(0) {
         return Err(invalid("--threads must be at least 1".into()));
     }
@@ -292,7 +351,7 @@ fn codec_of<S: Space + Picture>(space: &S) -> bitsolve::Result<Codec> {
 }
 
 /// Checks that every rank lies in the space.
-fn check_ranks(ranks: &[u64], size: u64) -> bitsolve::Result<()> {
+pub(crate) fn check_ranks(ranks: &[u64], size: u64) -> bitsolve::Result<()> {
     match ranks.iter().position(|&r| r >= size) {
         Some(i) => Err(Error::InvalidParameter(format!(
             "rank {} (at index {i}) is not below the space's size {size}",
@@ -579,17 +638,21 @@ impl Game {
         inversion: bool,
         progress: bool,
     ) -> PyResult<String> {
-        let request = BfsRequest {
-            algo: parse_algo(algo)?,
-            backend: parse_backend(backend)?,
-            threads,
-            store,
-            max_depth,
-            inversion,
-            progress,
-        };
+        let (algo, backend) = (parse_algo(algo)?, parse_backend(backend)?);
         let spec = self.spec();
-        let json = py.detach(|| bfs_json(spec, request)).map_err(to_python)?;
+        let json = interruptible(py, |stop| {
+            let request = BfsRequest {
+                algo,
+                backend,
+                threads,
+                store,
+                max_depth,
+                inversion,
+                progress,
+                stop: Some(stop),
+            };
+            bfs_json(spec, request)
+        })?;
         Ok(json.to_string())
     }
 }
@@ -627,15 +690,18 @@ fn retro(
         name: name.to_string(),
         options,
     });
-    let request = RetroRequest {
-        layers,
-        store,
-        threads,
-        checkpoint_every: checkpoint_every.unwrap_or(RECORD_EVERY.as_secs()),
-        distances,
-        progress,
-    };
-    let json = py.detach(|| retro_json(spec, request)).map_err(to_python)?;
+    let json = interruptible(py, |stop| {
+        let request = RetroRequest {
+            layers,
+            store,
+            threads,
+            checkpoint_every: checkpoint_every.unwrap_or(RECORD_EVERY.as_secs()),
+            distances,
+            progress,
+            stop: Some(stop),
+        };
+        retro_json(spec, request)
+    })?;
     Ok(json.to_string())
 }
 
@@ -866,7 +932,14 @@ impl Database {
 fn _bitsolve(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_class::<Database>()?;
+    m.add_class::<two_player::TwoPlayer>()?;
     m.add_function(wrap_pyfunction!(games_json, m)?)?;
+    m.add_function(wrap_pyfunction!(hashes::permutation_unrank, m)?)?;
+    m.add_function(wrap_pyfunction!(hashes::permutation_rank, m)?)?;
+    m.add_function(wrap_pyfunction!(hashes::binomial_unrank, m)?)?;
+    m.add_function(wrap_pyfunction!(hashes::binomial_rank, m)?)?;
+    m.add_function(wrap_pyfunction!(hashes::multinomial_unrank, m)?)?;
+    m.add_function(wrap_pyfunction!(hashes::multinomial_rank, m)?)?;
     m.add_function(wrap_pyfunction!(retro, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

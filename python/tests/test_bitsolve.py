@@ -253,8 +253,8 @@ def test_errors_carry_the_cli_message(cli, one_player, tmp_path):
         assert str(raised.value) == cli.error(*words), words
     with pytest.raises(ValueError, match="unknown game 'pancakes'"):
         bitsolve.game("pancakes", n=3)
-    with pytest.raises(ValueError, match="two-player game"):
-        bitsolve.game("fox-geese")
+    with pytest.raises(ValueError, match="positional game"):
+        bitsolve.game("hex")
     with pytest.raises(ValueError, match="unexpected argument 'size'"):
         bitsolve.game("pancake", n=5, size=3)
     with pytest.raises(ValueError, match="not below the space's size"):

@@ -1,10 +1,13 @@
 //! `bitsolve bfs`: run a search and report it.
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use serde_json::json;
 
 use super::format::{bytes, group_digits, si};
+use super::interrupt::stop_on_signals;
 use super::mpi_job::{Distributed, Job};
 use super::plot::plot_layers;
 use super::progress::{Display, RowFormat};
@@ -15,12 +18,14 @@ use super::{
 use crate::backend::gpu::{GpuDevice, GpuOptions};
 use crate::backend::{CpuBackend, GpuBackend};
 use crate::error::{Error, Result};
+use crate::progress::Stoppable;
 use crate::search::{Algorithm, Backend, Progress, SearchOptions, SearchReport, Silent};
 use crate::space::{Picture, Space};
 use crate::table::Backing;
 
 pub(super) fn run(args: BfsArgs, job: &Job) -> Result<()> {
-    if let Some(json) = search(args, job)? {
+    let stop = stop_on_signals(job);
+    if let Some(json) = search(args, job, stop)? {
         println!("{json}");
     }
     Ok(())
@@ -38,6 +43,9 @@ pub struct BfsRequest {
     pub max_depth: Option<usize>,
     pub inversion: bool,
     pub progress: bool,
+    /// Once set (by another thread), the search stops at its next chunk
+    /// of work with [`Error::Interrupted`]; a stored run resumes later.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// Runs `request` on `game` in this process and returns what `bitsolve bfs
@@ -55,13 +63,17 @@ pub fn bfs_json(game: GameSpec, request: BfsRequest) -> Result<serde_json::Value
         inversion: request.inversion,
         silent: !request.progress,
     };
-    let json = search(args, &Job::none())?;
+    let json = search(args, &Job::none(), request.stop.as_deref())?;
     Ok(json.expect("a search in one process reports"))
 }
 
 /// Runs the search `args` ask for; with `--json`, returns the report's
 /// JSON (in the process that reports) instead of printing it.
-fn search(args: BfsArgs, job: &Job) -> Result<Option<serde_json::Value>> {
+fn search(
+    args: BfsArgs,
+    job: &Job,
+    stop: Option<&AtomicBool>,
+) -> Result<Option<serde_json::Value>> {
     let pool = thread_pool(args.threads)?;
     let threads = pool.current_num_threads();
     refuse_layer_flags(
@@ -101,6 +113,7 @@ fn search(args: BfsArgs, job: &Job) -> Result<Option<serde_json::Value>> {
         threads,
         device: device.as_ref(),
         distributed: backend.distributed(),
+        stop,
     })
 }
 
@@ -112,6 +125,8 @@ struct BfsCommand<'a> {
     device: Option<&'a GpuDevice>,
     /// The search runs across the processes of an MPI job.
     distributed: Distributed<'a>,
+    /// Asks the search to stop (see [`BfsRequest::stop`]).
+    stop: Option<&'a AtomicBool>,
 }
 
 impl BfsCommand<'_> {
@@ -235,10 +250,18 @@ impl SpaceVisitor for BfsCommand<'_> {
         } else {
             Display::new(None, None)
         };
-        let progress: &dyn Progress = if reports && !self.args.silent {
+        let shown: &dyn Progress = if reports && !self.args.silent {
             &display
         } else {
             &Silent
+        };
+        let stoppable;
+        let progress: &dyn Progress = match self.stop {
+            Some(stop) => {
+                stoppable = Stoppable { inner: shown, stop };
+                &stoppable
+            }
+            None => shown,
         };
         let options = SearchOptions {
             backing: match &self.args.store {

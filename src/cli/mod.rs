@@ -7,6 +7,7 @@ mod format;
 mod games;
 mod games_list;
 mod info;
+mod interrupt;
 mod memory;
 mod mpi_job;
 mod plot;
@@ -194,7 +195,12 @@ pub fn main() -> ExitCode {
 fn fail(job: &mpi_job::Job, error: &Error) -> ExitCode {
     // Escaped: a file name or a solver's words may hold line breaks.
     eprintln!("bitsolve: error: {}", escape_controls(&error.to_string()));
-    job.fail(1)
+    // Stopped by Ctrl-C or SIGTERM: the shells' 128 + SIGINT.
+    job.fail(if matches!(error, Error::Interrupted) {
+        130
+    } else {
+        1
+    })
 }
 
 impl Command {

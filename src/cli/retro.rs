@@ -6,7 +6,8 @@
 use std::collections::BTreeMap;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use clap::Args;
@@ -14,6 +15,7 @@ use serde_json::json;
 
 use super::format::{bytes, group_digits};
 use super::games::TwoPlayerSpec;
+use super::interrupt::stop_on_signals;
 use super::memory::peak_rss;
 use super::mpi_job::{Distributed, Job};
 use super::progress::Display;
@@ -22,13 +24,14 @@ use crate::backend::GpuBackend;
 use crate::backend::gpu::{GpuDevice, GpuOptions, retro_program};
 use crate::error::{Error, Result};
 use crate::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
-use crate::search::Silent;
+use crate::progress::Stoppable;
 use crate::search::backend::Backend;
 use crate::search::retro2::distances::{NO_DISTANCE, read_distances, stored_layer_distances};
 use crate::search::retro2::{
     BITS_PER_POSITION, LayerReport, Player, RECORD_EVERY, RetroOptions, Value, open_layer,
     solve_layer_range,
 };
+use crate::search::{Progress, Silent};
 use crate::table::Backing;
 
 #[derive(Args, Debug)]
@@ -89,6 +92,9 @@ pub struct RetroRequest {
     pub distances: bool,
     /// Show the progress bar on a terminal's stderr, as the command does.
     pub progress: bool,
+    /// Once set (by another thread), the run stops at its next chunk of
+    /// work with [`Error::Interrupted`]; a stored run resumes later.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// Solves `request`'s layers of `game` in this process and returns what
@@ -112,6 +118,7 @@ pub fn retro_json(game: TwoPlayerSpec, request: RetroRequest) -> Result<serde_js
         args: &args,
         device: None,
         distributed: backend.distributed(),
+        stop: request.stop.as_deref(),
     })?;
     Ok(json.expect("a run with --json reports"))
 }
@@ -179,6 +186,8 @@ struct Retro<'a> {
     device: Option<&'a GpuDevice>,
     /// The layers are solved across the processes of an MPI job.
     distributed: Distributed<'a>,
+    /// Asks the run to stop (see [`RetroRequest::stop`]).
+    stop: Option<&'a AtomicBool>,
 }
 
 pub(super) fn run_retro(args: RetroArgs, job: &Job) -> Result<()> {
@@ -196,6 +205,7 @@ pub(super) fn run_retro(args: RetroArgs, job: &Job) -> Result<()> {
         args: &args,
         device: device.as_ref(),
         distributed: backend.distributed(),
+        stop: stop_on_signals(job),
     })?;
     if let Some(json) = json {
         println!("{json}");
@@ -330,17 +340,26 @@ impl Retro<'_> {
                 display.suspend(|| print_row(report, peak));
             }
         };
+        let shown: &dyn Progress = if self.distributed.reports() && !args.silent {
+            display
+        } else {
+            &Silent
+        };
+        let stoppable;
+        let progress: &dyn Progress = match self.stop {
+            Some(stop) => {
+                stoppable = Stoppable { inner: shown, stop };
+                &stoppable
+            }
+            None => shown,
+        };
         let options = RetroOptions {
             backing: args
                 .store
                 .clone()
                 .map(Backing::Directory)
                 .unwrap_or(Backing::Heap),
-            progress: if self.distributed.reports() && !args.silent {
-                display
-            } else {
-                &Silent
-            },
+            progress,
             on_layer: &print_layer,
             record_every: Duration::from_secs(args.checkpoint_every),
         };

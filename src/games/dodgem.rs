@@ -475,6 +475,10 @@ impl TwoPlayerGame for Dodgem {
         format!(" --n {}", self.n)
     }
 
+    fn position(&self, state: &DodgemState) -> DodgemState {
+        *state
+    }
+
     fn locate(&self, position: &DodgemState) -> (usize, u64) {
         (self.layer_of(position), self.rank_of(position))
     }

@@ -600,6 +600,10 @@ impl TwoPlayerGame for FoxGeese {
             .collect()
     }
 
+    fn position(&self, state: &Unranked) -> FoxGeeseState {
+        state.position
+    }
+
     fn locate(&self, position: &FoxGeeseState) -> (usize, u64) {
         (position.geese.count_ones() as usize, self.rank_of(position))
     }

@@ -48,6 +48,11 @@ pub trait TwoPlayerGame: LayeredGame {
     /// `position`'s layer and its rank there.
     fn locate(&self, position: &Self::Position) -> (usize, u64);
 
+    /// The position an unranked solver state stands for: with
+    /// [`LayeredGame::unrank`], the way from a (layer, rank) back to a
+    /// position (the Python binding's `unrank` and `position_text`).
+    fn position(&self, state: &Self::State) -> Self::Position;
+
     fn side_to_move(&self, position: &Self::Position) -> Player;
 
     /// Every position one move away.

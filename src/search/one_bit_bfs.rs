@@ -26,6 +26,7 @@ use super::{
     checked_start_ranks, union,
 };
 use crate::error::{Error, Result};
+use crate::progress::check_stop;
 use crate::space::{Block, BlockLayering, MoveFilter, Space};
 use crate::table::OneBitTable;
 
@@ -67,6 +68,8 @@ pub fn one_bit_bfs<S: Space, B: Backend>(
         && !halfway(ledger.counts.len())
         && !options.deep_enough(ledger.counts.len())
     {
+        // Between layers too: a GPU pass does not look within itself.
+        check_stop(options.progress)?;
         goal_bits = search.add_layer(table.as_mut(), &mut ledger, options)?;
     }
     // A resumed run that added no layer has not read them yet.

@@ -12,6 +12,7 @@ use super::backend::{Backend, Pass, TableRequest};
 use super::ledger::Ledger;
 use super::{Algorithm, SearchOptions, SearchReport, checked_start_ranks};
 use crate::error::Result;
+use crate::progress::check_stop;
 use crate::space::{MoveFilter, Space};
 
 pub fn one_bit_reachability<S: Space, B: Backend>(
@@ -54,6 +55,8 @@ pub fn one_bit_reachability<S: Space, B: Backend>(
         ledger.checkpoint(table.storage())?;
     }
     while !ledger.finished {
+        // Between scans too: a GPU pass does not look within itself.
+        check_stop(options.progress)?;
         let scan = ledger.counts.len();
         let pass = Pass {
             label: format!("scan {scan}"),

@@ -33,6 +33,7 @@ use super::{
     checked_start_ranks, union,
 };
 use crate::error::Result;
+use crate::progress::check_stop;
 use crate::space::Space;
 
 pub const UNSEEN: u8 = 3;
@@ -161,6 +162,8 @@ fn run<'a, S: Space, B: Backend>(
     };
     let mut deepest = Vec::new();
     while !ledger.finished && !options.deep_enough(ledger.counts.len()) {
+        // Between layers too: a GPU pass does not look within itself.
+        check_stop(options.progress)?;
         let level = ledger.counts.len();
         let frontier = cells.layer_value(level - 1);
         let next = cells.layer_value(level);

@@ -12,6 +12,7 @@ pub(crate) use two_bit::CpuTwoBit;
 use rayon::prelude::*;
 
 use crate::error::Result;
+use crate::progress::check_stop;
 use crate::search::backend::{Backend, OneBitPasses, Opened, Pass, TableRequest, TwoBitPasses};
 use crate::search::chunks::Chunk;
 use crate::search::two_bit_bfs::UNSEEN;
@@ -71,19 +72,27 @@ impl Backend for CpuBackend {
 }
 
 /// Runs `visit` over `chunks` in parallel, showing the pass's progress.
-fn run_pass(pass: &Pass, chunks: &[&Chunk], visit: impl Fn(&Chunk) -> Work + Sync) -> Work {
+/// Once the run is asked to stop, the chunks not yet begun are skipped and
+/// the pass ends with [`Error::Interrupted`](crate::Error::Interrupted):
+/// what the finished chunks wrote is what a killed run leaves, which the
+/// drivers resume from.
+fn run_pass(pass: &Pass, chunks: &[&Chunk], visit: impl Fn(&Chunk) -> Work + Sync) -> Result<Work> {
     let progress = pass.progress;
     progress.begin_pass(&pass.label, chunks.len() as u64);
     let work = chunks
         .par_iter()
         .map(|chunk| {
+            if progress.stop_requested() {
+                return Work::default();
+            }
             let done = visit(chunk);
             progress.advance(1);
             done
         })
         .reduce(Work::default, |a, b| a + b);
     progress.end_pass();
-    work
+    check_stop(progress)?;
+    Ok(work)
 }
 
 /// Counts the states visited by `visit_chunk` over `chunks`: with symmetry

@@ -47,16 +47,16 @@ impl<S: Space> OneBitPasses for CpuOneBit<'_, S> {
 
     fn expand(&mut self, pass: &Pass, moves: MoveFilter) -> Result<Work> {
         let chunks = self.chunks.of(&pass.scanned);
-        Ok(run_pass(pass, &chunks, |chunk| {
+        run_pass(pass, &chunks, |chunk| {
             expand_chunk(self.space, &self.table, chunk, moves)
-        }))
+        })
     }
 
     fn fill(&mut self, pass: &Pass, moves: MoveFilter) -> Result<Work> {
         let chunks = self.chunks.of(&pass.scanned);
-        Ok(run_pass(pass, &chunks, |chunk| {
+        run_pass(pass, &chunks, |chunk| {
             fill_chunk(self.space, &self.table, chunk, moves)
-        }))
+        })
     }
 
     fn count(&mut self, blocks: &[usize]) -> Result<LayerCount> {

@@ -124,6 +124,11 @@ impl<G: LayeredGame> CpuRetro<'_, G> {
             .par_iter()
             .map(|unit| {
                 let (mut first, mut second) = (self.marks(), self.marks());
+                // Asked to stop: the rest is skipped and the driver ends
+                // the run after the pass, recording nothing of it.
+                if progress.stop_requested() {
+                    return (0, first, second);
+                }
                 let mut scratch = Scratch::new(self.judge.game.new_state());
                 let examined = visit(unit, &mut scratch, &mut first, &mut second);
                 if unit.is_scanned() {
@@ -158,6 +163,9 @@ impl<G: LayeredGame> RetroPasses for CpuRetro<'_, G> {
                 .par_iter()
                 .map(|range| {
                     let mut marks = self.marks();
+                    if pass.progress.stop_requested() {
+                        return (0, marks);
+                    }
                     let mut remote = Remote::default();
                     let done = self.judge.initial_range(
                         range,

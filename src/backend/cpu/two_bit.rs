@@ -43,16 +43,16 @@ impl<S: Space> TwoBitPasses for CpuTwoBit<'_, S> {
 
     fn expand(&mut self, pass: &Pass, frontier: u8, next: u8) -> Result<Work> {
         let chunks = self.chunks.of(&pass.scanned);
-        Ok(run_pass(pass, &chunks, |chunk| {
+        run_pass(pass, &chunks, |chunk| {
             expand_chunk(self.space, &self.table, chunk, frontier, next)
-        }))
+        })
     }
 
     fn check_parents(&mut self, pass: &Pass, frontier: u8, next: u8) -> Result<Work> {
         let chunks = self.chunks.of(&pass.scanned);
-        Ok(run_pass(pass, &chunks, |chunk| {
+        run_pass(pass, &chunks, |chunk| {
             check_parents(self.space, &self.table, chunk, frontier, next)
-        }))
+        })
     }
 
     fn close(&mut self, blocks: &[usize], frontier: u8) -> Result<()> {

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use super::LayeredGame;
 use super::seam::{PassCount, RetroBackend, RetroPass, RetroPasses};
 use crate::error::{Error, Result};
+use crate::progress::check_stop;
 use crate::search::checkpoint::Checkpoint;
 use crate::search::identity::layer_identity;
 use crate::search::{Progress, Silent};
@@ -327,6 +328,10 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
             passes.later(&pass)
         }?;
         progress.end_pass();
+        // A pass cut short by a request to stop is not recorded: what it
+        // decided stays in the table (every value held is final) and a
+        // resumed run's pass 0 takes it up.
+        check_stop(progress)?;
         Ok(count)
     };
     let mut initial = true;

@@ -1,0 +1,278 @@
+//! `bitsolve.game(...)` for a two-player game: one layer of its solver's
+//! tables (Fox-and-Geese's positions with G geese, Dodgem's with N cars)
+//! as a space of ranks, and its positions in the text form `query` and
+//! `play` read. Each call opens the game through the registry, as the
+//! one-player calls do; bulk calls do their whole array in that one visit.
+
+use bitsolve::error::Error;
+use bitsolve::games::registry::{self, GameOptions};
+use bitsolve::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
+use bitsolve::space::Player;
+use numpy::{PyArray1, PyArray2, PyReadonlyArray1};
+use pyo3::prelude::*;
+use rayon::prelude::*;
+
+use crate::{check_ranks, game_options, to_python};
+
+/// One call; [`Visit::visit`] opens the game and does it.
+enum Op<'a> {
+    Info(Option<usize>),
+    Unrank(usize, &'a [u64]),
+    Rank(usize, &'a [String]),
+    Locate(&'a str),
+    Moves(usize, u64),
+    Draw(usize, u64),
+}
+
+enum Out {
+    Info {
+        layer: usize,
+        max_layer: usize,
+        descriptor: String,
+        size: u64,
+        sides: [String; 2],
+        start: (usize, u64),
+    },
+    Texts(Vec<String>),
+    Ranks(Vec<u64>),
+    Located(usize, u64),
+    /// (move name, layer, rank) of each move.
+    Moves(Vec<(String, usize, u64)>),
+}
+
+struct Visit<'a>(Op<'a>);
+
+/// The layer's size, after checking `layer` is one.
+fn checked_layer<G: TwoPlayerGame>(game: &G, layer: usize) -> bitsolve::Result<u64> {
+    if layer > game.max_layer() {
+        return Err(Error::InvalidParameter(format!(
+            "layers run from 0 to {}, got {layer}",
+            game.max_layer()
+        )));
+    }
+    Ok(game.layer_size(layer))
+}
+
+/// The position text of rank `rank` of `layer`.
+fn text_of<G: TwoPlayerGame>(game: &G, layer: usize, rank: u64, state: &mut G::State) -> String {
+    game.unrank(layer, rank, state);
+    game.position_text(&game.position(state))
+}
+
+impl TwoPlayerVisitor for Visit<'_> {
+    type Output = Out;
+
+    fn visit<G: TwoPlayerGame>(self, game: &G) -> bitsolve::Result<Out> {
+        match self.0 {
+            Op::Info(layer) => {
+                let start = game.locate(&game.start_position(None)?);
+                let layer = layer.unwrap_or(start.0);
+                Ok(Out::Info {
+                    size: checked_layer(game, layer)?,
+                    layer,
+                    max_layer: game.max_layer(),
+                    descriptor: game.layer_descriptor(layer),
+                    sides: [Player::First, Player::Second].map(|p| game.side_name(p).to_string()),
+                    start,
+                })
+            }
+            Op::Unrank(layer, ranks) => {
+                check_ranks(ranks, checked_layer(game, layer)?)?;
+                let texts = ranks
+                    .par_chunks(4096)
+                    .flat_map_iter(|ranks| {
+                        let mut state = game.new_state();
+                        ranks
+                            .iter()
+                            .map(|&rank| text_of(game, layer, rank, &mut state))
+                            .collect::<Vec<_>>()
+                    })
+                    .collect();
+                Ok(Out::Texts(texts))
+            }
+            Op::Rank(layer, texts) => {
+                checked_layer(game, layer)?;
+                let ranks: bitsolve::Result<Vec<u64>> = texts
+                    .par_iter()
+                    .enumerate()
+                    .map(|(i, text)| {
+                        let position = game.parse_position(text)?;
+                        match game.locate(&position) {
+                            (found, rank) if found == layer => Ok(rank),
+                            (found, _) => Err(Error::InvalidParameter(format!(
+                                "position {i} ({text}) lies in layer {found} ({}), not in layer {layer}",
+                                game.layer_name(found)
+                            ))),
+                        }
+                    })
+                    .collect();
+                Ok(Out::Ranks(ranks?))
+            }
+            Op::Locate(text) => {
+                let (layer, rank) = game.locate(&game.parse_position(text)?);
+                Ok(Out::Located(layer, rank))
+            }
+            Op::Moves(layer, rank) => {
+                check_ranks(&[rank], checked_layer(game, layer)?)?;
+                let mut state = game.new_state();
+                game.unrank(layer, rank, &mut state);
+                let from = game.position(&state);
+                let moves = game
+                    .moves(&from)
+                    .iter()
+                    .map(|to| {
+                        let (layer, rank) = game.locate(to);
+                        (game.move_name(&from, to), layer, rank)
+                    })
+                    .collect();
+                Ok(Out::Moves(moves))
+            }
+            Op::Draw(layer, rank) => {
+                check_ranks(&[rank], checked_layer(game, layer)?)?;
+                let mut state = game.new_state();
+                game.unrank(layer, rank, &mut state);
+                Ok(Out::Texts(vec![
+                    game.position_text(&game.position(&state)),
+                    game.draw(&game.position(&state)),
+                ]))
+            }
+        }
+    }
+}
+
+/// One layer of a two-player game's tables: its positions ranked
+/// `0..size` as the solver ranks them (with `symmetry`, every rank is a
+/// position, only representatives hold values).
+#[pyclass(frozen, module = "bitsolve._bitsolve")]
+pub struct TwoPlayer {
+    name: String,
+    options: GameOptions,
+    #[pyo3(get)]
+    layer: usize,
+    #[pyo3(get)]
+    max_layer: usize,
+    #[pyo3(get)]
+    descriptor: String,
+    #[pyo3(get)]
+    size: u64,
+    #[pyo3(get)]
+    sides: (String, String),
+    /// The start position's (layer, rank).
+    #[pyo3(get)]
+    start: (usize, u64),
+}
+
+impl TwoPlayer {
+    fn run(&self, op: Op<'_>) -> PyResult<Out> {
+        registry::visit_two_player(&self.name, &self.options, Visit(op)).map_err(to_python)
+    }
+}
+
+#[pymethods]
+impl TwoPlayer {
+    #[new]
+    #[pyo3(signature = (name, options, layer=None))]
+    fn new(
+        name: &str,
+        options: Vec<(String, Option<String>)>,
+        layer: Option<usize>,
+    ) -> PyResult<Self> {
+        let options = game_options(name, options)?;
+        match registry::visit_two_player(name, &options, Visit(Op::Info(layer)))
+            .map_err(to_python)?
+        {
+            Out::Info {
+                layer,
+                max_layer,
+                descriptor,
+                size,
+                sides: [first, second],
+                start,
+            } => Ok(TwoPlayer {
+                name: name.to_string(),
+                options,
+                layer,
+                max_layer,
+                descriptor,
+                size,
+                sides: (first, second),
+                start,
+            }),
+            _ => unreachable!("Info answers with info"),
+        }
+    }
+
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The position texts of `ranks` of this layer.
+    fn unrank(&self, py: Python<'_>, ranks: PyReadonlyArray1<'_, u64>) -> PyResult<Vec<String>> {
+        let ranks = ranks.as_slice()?;
+        match py.detach(|| self.run(Op::Unrank(self.layer, ranks)))? {
+            Out::Texts(texts) => Ok(texts),
+            _ => unreachable!("Unrank answers with texts"),
+        }
+    }
+
+    /// The ranks in this layer of positions `texts`.
+    fn rank<'py>(
+        &self,
+        py: Python<'py>,
+        texts: Vec<String>,
+    ) -> PyResult<Bound<'py, PyArray1<u64>>> {
+        match py.detach(|| self.run(Op::Rank(self.layer, &texts)))? {
+            Out::Ranks(ranks) => Ok(PyArray1::from_vec(py, ranks)),
+            _ => unreachable!("Rank answers with ranks"),
+        }
+    }
+
+    /// The (layer, rank) of the position written `text`.
+    fn locate(&self, text: &str) -> PyResult<(usize, u64)> {
+        match self.run(Op::Locate(text))? {
+            Out::Located(layer, rank) => Ok((layer, rank)),
+            _ => unreachable!("Locate answers with a place"),
+        }
+    }
+
+    /// Each move from rank `rank` of `layer`: (name, layer, rank).
+    fn moves(&self, layer: usize, rank: u64) -> PyResult<Vec<(String, usize, u64)>> {
+        match self.run(Op::Moves(layer, rank))? {
+            Out::Moves(moves) => Ok(moves),
+            _ => unreachable!("Moves answers with moves"),
+        }
+    }
+
+    /// (position text, picture) of rank `rank` of `layer`.
+    fn show(&self, layer: usize, rank: u64) -> PyResult<(String, String)> {
+        match self.run(Op::Draw(layer, rank))? {
+            Out::Texts(mut texts) => {
+                let picture = texts.pop().expect("two texts");
+                Ok((texts.pop().expect("two texts"), picture))
+            }
+            _ => unreachable!("Draw answers with texts"),
+        }
+    }
+
+    /// The successors of `rank` of this layer as rows (layer, rank),
+    /// sorted, each once: a capture leads to the layer below.
+    fn successors<'py>(&self, py: Python<'py>, rank: u64) -> PyResult<Bound<'py, PyArray2<u64>>> {
+        let mut places: Vec<(usize, u64)> = self
+            .moves(self.layer, rank)?
+            .into_iter()
+            .map(|(_, layer, rank)| (layer, rank))
+            .collect();
+        places.sort_unstable();
+        places.dedup();
+        let rows: Vec<Vec<u64>> = places
+            .into_iter()
+            .map(|(layer, rank)| vec![layer as u64, rank])
+            .collect();
+        if rows.is_empty() {
+            return Ok(PyArray2::zeros(py, [0, 2], false));
+        }
+        PyArray2::from_vec2(py, &rows)
+            .map_err(|e| to_python(Error::InvalidParameter(e.to_string())))
+    }
+}

@@ -1,0 +1,79 @@
+"""``bitsolve.game`` for two-player games: one layer's ranks, positions and
+moves, against the command line's ``query`` on the same store, and
+rank/unrank identity over whole layers."""
+
+import numpy as np
+import pytest
+
+import bitsolve
+
+
+@pytest.fixture(scope="module")
+def dodgem_store(tmp_path_factory):
+    store = tmp_path_factory.mktemp("dodgem")
+    bitsolve.retro("dodgem", n=3, store=store)
+    return store
+
+
+def test_a_layer_is_the_store_layer(dodgem_store):
+    db = bitsolve.open_database("dodgem", store=dodgem_store, n=3)
+    for layer in range(5):
+        g = bitsolve.game("dodgem", n=3, layer=layer)
+        assert g.size == db.layer_size(layer) == len(g)
+    g = bitsolve.game("dodgem", n=3)
+    assert (g.layer, g.max_layer, g.descriptor, g.sides) == (4, 4, "dodgem n=3 cars=4", ("blue", "red"))
+    assert g.position_text(g.start[1]) == "B../B../.RR:blue"
+    fox = bitsolve.game("fox-geese", geese=5)
+    assert (fox.layer, fox.size, fox.descriptor) == (5, 13290816, "fox-geese g=5")
+    assert fox.sides == ("fox", "geese")
+    assert bitsolve.game("fox-geese", layer=5).size == fox.size
+
+
+@pytest.mark.parametrize("name, options", [("dodgem", {"n": 3, "layer": 3}), ("fox-geese", {"geese": 3})])
+def test_rank_inverts_unrank_over_a_whole_layer(name, options):
+    g = bitsolve.game(name, **options)
+    ranks = np.arange(g.size, dtype=np.uint64)
+    texts = g.unrank(ranks)
+    assert len(set(texts)) == g.size
+    assert np.array_equal(g.rank(texts), ranks)
+    assert all(g.locate(t) == (g.layer, r) for t, r in zip(texts[:500], range(500)))
+
+
+def test_moves_and_values_are_the_cli_query(cli, dodgem_store):
+    db = bitsolve.open_database("dodgem", store=dodgem_store, n=3)
+    g = bitsolve.game("dodgem", n=3)
+    names = bitsolve.VALUE_NAMES
+    for rank in [0, 1, 2, 100, 761, g.start[1], g.size - 1]:
+        text = g.position_text(rank)
+        expected = cli.json("query", "dodgem", "--n", "3", "--store", dodgem_store, "--position", text)
+        assert [name for name, _, _ in g.moves(rank)] == [m["move"] for m in expected["moves"]]
+        # Each move's value, read by (layer, rank) from the store, is query's.
+        for (_, layer, to), move in zip(g.moves(rank), expected["moves"]):
+            value = names[db.values([to], layer=layer)[0]]
+            assert move["value"].replace("won for blue", "first wins").replace(
+                "won for red", "second wins"
+            ) == value
+        places = sorted({(layer, to) for _, layer, to in g.moves(rank)})
+        assert g.successors(rank).tolist() == [list(p) for p in places]
+
+
+def test_captures_lead_to_the_layer_below():
+    fox = bitsolve.game("fox-geese", geese=2)
+    rank = fox.parse(".../.../..gF.../..g..../......./.../...:fox")
+    moves = fox.moves(rank)
+    assert [(name, layer) for name, layer, _ in moves] == [
+        ("d3xb3", 1), ("d3-d2", 2), ("d3-d4", 2), ("d3-e3", 2)
+    ]
+    capture = moves[0][2]
+    assert fox.position_text(capture, layer=1) == ".../.../.F...../..g..../......./.../...:geese"
+    assert fox.successors(rank)[0].tolist() == [1, capture]
+
+
+def test_two_player_errors():
+    with pytest.raises(ValueError, match="layers run from 0 to 4, got 9"):
+        bitsolve.game("dodgem", n=3, layer=9)
+    g = bitsolve.game("dodgem", n=3)
+    with pytest.raises(ValueError, match="lies in layer 3"):
+        g.parse(".../R../B.R:blue")
+    with pytest.raises(ValueError, match="not below the space's size 1512"):
+        g.unrank([1512])

@@ -1,0 +1,40 @@
+//! Ctrl-C (SIGINT) and SIGTERM during `bfs` and `retro`: the first asks the
+//! run to stop at its next chunk of work (the search's
+//! [`Progress::stop_requested`](crate::progress::Progress::stop_requested)),
+//! so that it ends with a one-line error and its store written out and
+//! sealed as far as it got: a table worked on in memory between records
+//! (retro's layers), which a kill would lose back to its last record,
+//! reaches its file. The handler then restores the default action, so a
+//! second signal kills at once.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::mpi_job::Job;
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn request_stop(_signal: libc::c_int) {
+    // Async-signal-safe: one atomic store.
+    STOP.store(true, Ordering::Relaxed);
+}
+
+/// Installs the handler and returns the flag it sets; `None` in a job of
+/// several processes, where each would stop at its own pass and wait for
+/// the others for ever (mpirun's own signal handling ends those jobs).
+pub(super) fn stop_on_signals(job: &Job) -> Option<&'static AtomicBool> {
+    if job.processes() > 1 {
+        return None;
+    }
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        // SAFETY: a zeroed sigaction is a valid "no flags, empty mask"
+        // value; the handler only stores to an atomic.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = request_stop as extern "C" fn(libc::c_int) as usize;
+            action.sa_flags = libc::SA_RESETHAND;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
+    }
+    Some(&STOP)
+}
