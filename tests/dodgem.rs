@@ -414,19 +414,6 @@ fn retro_query_and_play_run_dodgem_through_the_generic_commands() {
     for (args, expected) in [
         (vec!["retro", "dodgem", "--distances"], "give --store"),
         (
-            vec![
-                "retro",
-                "fox-geese",
-                "--symmetry",
-                "--geese",
-                "3",
-                "--distances",
-                "--store",
-                store,
-            ],
-            "drop --symmetry",
-        ),
-        (
             vec!["play", "dodgem", "--store", store, "--side", "fox"],
             "--side blue|red",
         ),

@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use bitsolve::backend::CpuBackend;
 use bitsolve::games::FoxGeese;
-use bitsolve::games::fox_geese::FoxGeeseState;
 use bitsolve::games::TwoPlayerGame;
+use bitsolve::games::fox_geese::FoxGeeseState;
 use bitsolve::games::fox_geese::Rules;
 use bitsolve::hash::MultinomialRanker;
 use bitsolve::search::retro2::distances::{NO_DISTANCE, layer_distances};

@@ -16,6 +16,11 @@
 //! search ([`LayeredGame::rule_value`]: a capture under capture-wins) ends
 //! the game there: distance 0.
 //!
+//! The first scan looks only at the moves out of the layer; a lost
+//! position counts its moves within the layer when the first of them
+//! finishes (see [`queue_known_distances`]), so positions that never finish
+//! are never ranked move by move.
+//!
 //! Two bytes per position (distances past 65,534 plies would not fit, and
 //! are refused), plus four bytes of pending-move count, two bytes of the
 //! greatest successor distance and the queue's four-byte ranks while a
@@ -49,13 +54,13 @@ pub const NO_DISTANCE: u16 = u16::MAX;
 pub fn layer_distances<G: LayeredGame>(
     game: &G,
     layer: usize,
-    value: &dyn Fn(usize, u64) -> Value,
+    value: &(dyn Fn(usize, u64) -> Value + Sync),
     lower: &[u16],
 ) -> Result<Vec<u16>> {
     let size = layer_size_for_distances(game, layer)?;
     let mut queue = BucketQueue::new(layer, size);
     queue_known_distances(game, layer, value, lower, &mut queue)?;
-    let mut distances = finish_in_order(game, layer, value, queue)?;
+    let mut distances = finish_in_order(game, layer, value, lower, queue)?;
     if game.reduced_by_symmetry() {
         copy_to_images(game, layer, &mut distances);
     }
@@ -87,6 +92,10 @@ fn layer_size_for_distances<G: LayeredGame>(game: &G, layer: usize) -> Result<us
     Ok(game.layer_size(layer) as usize)
 }
 
+/// `pending` of a lost position whose moves no finished position has
+/// counted yet.
+const UNCOUNTED: u32 = u32::MAX;
+
 /// Positions waiting to be finished, by the distance they will finish at,
 /// and what each lost position still waits for.
 struct BucketQueue {
@@ -95,8 +104,10 @@ struct BucketQueue {
     /// may be queued more than once; the first time it is taken (at the
     /// least distance) counts.
     buckets: Vec<Vec<u32>>,
-    /// For lost positions: moves within the layer not yet finished, and the
-    /// greatest distance among the finished ones and the lower moves.
+    /// For lost positions: moves within the layer not yet finished
+    /// ([`UNCOUNTED`] until the first of them finishes, 0 once nothing is
+    /// awaited: queued, or never to finish), and the greatest distance
+    /// among the finished ones and the lower moves.
     pending: Vec<u32>,
     longest: Vec<u16>,
 }
@@ -106,7 +117,7 @@ impl BucketQueue {
         BucketQueue {
             layer,
             buckets: Vec::new(),
-            pending: vec![0; size],
+            pending: vec![UNCOUNTED; size],
             longest: vec![0; size],
         }
     }
@@ -114,19 +125,23 @@ impl BucketQueue {
     /// Queues `rank` to finish at distance `at`; distances that do not fit
     /// the two bytes a position holds are refused.
     fn push(&mut self, at: usize, rank: usize) -> Result<()> {
-        if at >= NO_DISTANCE as usize {
-            return Err(Error::Unsupported(format!(
-                "a distance in layer {} passes {} plies",
-                self.layer,
-                NO_DISTANCE - 1
-            )));
-        }
+        check_fits(self.layer, at)?;
         if self.buckets.len() <= at {
             self.buckets.resize_with(at + 1, Vec::new);
         }
         self.buckets[at].push(rank as u32);
         Ok(())
     }
+}
+
+fn check_fits(layer: usize, at: usize) -> Result<()> {
+    if at >= NO_DISTANCE as usize {
+        return Err(Error::Unsupported(format!(
+            "a distance in layer {layer} passes {} plies",
+            NO_DISTANCE - 1
+        )));
+    }
+    Ok(())
 }
 
 /// What a position's moves tell before any position of its layer is
@@ -141,66 +156,112 @@ struct MovesSeen {
     farthest: Option<u16>,
 }
 
-/// The first scan: queues every position whose distance its own moves
-/// already decide (an end by rule, no move, a win into the layer below, a
-/// loss whose moves all go down), and counts for every other lost position
-/// the moves within the layer it waits for.
+/// Ranks per unit of parallel work in the first scan.
+const SCAN_CHUNK: usize = 1 << 16;
+
+/// The first scan, in parallel over chunks of ranks: queues every position
+/// whose distance its own moves already decide (an end by rule, no move, a
+/// win into the layer below, a loss whose moves all go down). It looks
+/// only at the moves that leave the layer (the game answers those without
+/// ranking the others): a won position finishes within the layer when a
+/// finished loss names it among its predecessors, and a lost one counts
+/// its moves within the layer only when the first of them finishes, so the
+/// many positions that never finish (wins by the rule for undecided
+/// positions, and losses that can escape into them) cost one unrank and a
+/// look at their captures.
 fn queue_known_distances<G: LayeredGame>(
     game: &G,
     layer: usize,
-    value: &dyn Fn(usize, u64) -> Value,
+    value: &(dyn Fn(usize, u64) -> Value + Sync),
     lower: &[u16],
     queue: &mut BucketQueue,
 ) -> Result<()> {
-    let mut state = game.new_state();
-    // Reused for every position (allocations cost more than the work).
-    let mut within = Vec::new();
+    use rayon::prelude::*;
     let size = queue.pending.len(); // One entry per position of the layer.
-    for rank in 0..size {
-        game.unrank(layer, rank as u64, &mut state);
-        // Images of a representative are neither moved to nor finished.
-        if game.reduced_by_symmetry() && !game.is_representative(layer, rank as u64, &state) {
-            continue;
-        }
-        let mover = game.mover(&state);
-        let here = value(layer, rank as u64);
-        let won = here == Value::win_for(mover);
-        let lost = here == Value::win_for(mover.opponent());
-        if !won && !lost {
-            continue;
-        }
-        if let Some(ruled) = game.rule_value(layer, &state) {
-            // The rules end the game here (Fox-and-Geese's capture-wins).
-            if ruled == here {
-                queue.push(0, rank)?;
+    let known: Vec<Vec<(u16, u32)>> = (0..size.div_ceil(SCAN_CHUNK))
+        .into_par_iter()
+        .map(|chunk| {
+            let mut state = game.new_state();
+            let mut found = Vec::new();
+            let ranks = chunk * SCAN_CHUNK..size.min((chunk + 1) * SCAN_CHUNK);
+            for rank in ranks {
+                if let Some(at) = known_distance(game, layer, rank as u64, &mut state, value, lower)
+                {
+                    check_fits(layer, at)?;
+                    found.push((at as u16, rank as u32));
+                }
             }
-            continue;
-        }
-        let seen = look_at_moves(game, layer, &state, won, value, lower, &mut within);
-        if seen.moves == 0 {
-            if here == game.no_move_value(&state) {
-                queue.push(0, rank)?;
-            }
-            continue;
-        }
-        // Counted once per distinct position, as predecessors are listed.
-        within.sort_unstable();
-        within.dedup();
-        let same_layer = within.len() as u32;
-        if won {
-            if let Some(d) = seen.nearest_win {
-                queue.push(d as usize + 1, rank)?;
-            }
-        } else if let Some(f) = seen.farthest {
-            // A loss that can move into an endless win never ends.
-            queue.longest[rank] = f;
-            queue.pending[rank] = same_layer;
-            if same_layer == 0 {
-                queue.push(f as usize + 1, rank)?;
-            }
-        }
+            Ok(found)
+        })
+        .collect::<Result<_>>()?;
+    for (at, rank) in known.into_iter().flatten() {
+        queue.push(at as usize, rank as usize)?;
     }
     Ok(())
+}
+
+/// The distance of the position at `rank` if its moves out of the layer
+/// (or its having none) already decide it.
+fn known_distance<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    rank: u64,
+    state: &mut G::State,
+    value: &dyn Fn(usize, u64) -> Value,
+    lower: &[u16],
+) -> Option<usize> {
+    let here = value(layer, rank);
+    if here == Value::Draw || here == Value::Unknown {
+        return None;
+    }
+    game.unrank(layer, rank, state);
+    // Images of a representative are neither moved to nor finished.
+    if game.reduced_by_symmetry() && !game.is_representative(layer, rank, state) {
+        return None;
+    }
+    let mover = game.mover(state);
+    let won = here == Value::win_for(mover);
+    if let Some(ruled) = game.rule_value(layer, state) {
+        // The rules end the game here (Fox-and-Geese's capture-wins).
+        return (ruled == here).then_some(0);
+    }
+    let mut seen = MovesSeen {
+        moves: 0,
+        nearest_win: None,
+        farthest: Some(0),
+    };
+    let stays = game.lower_successors(
+        layer,
+        state,
+        |Successor {
+             layer: at,
+             rank: to,
+         }| {
+            seen.moves += 1;
+            // Layers solved alone (capture-wins) decide their moves down by
+            // rule and never read this.
+            let d = lower.get(to as usize).copied().unwrap_or(NO_DISTANCE);
+            if won && value(at, to) == Value::win_for(mover) && d != NO_DISTANCE {
+                seen.nearest_win = Some(seen.nearest_win.map_or(d, |n| n.min(d)));
+            }
+            if !won {
+                seen.farthest = seen.farthest.filter(|_| d != NO_DISTANCE).map(|f| f.max(d));
+            }
+            true
+        },
+    );
+    if !stays && seen.moves == 0 {
+        return (here == game.no_move_value(state)).then_some(0);
+    }
+    if won {
+        return seen.nearest_win.map(|d| d as usize + 1);
+    }
+    if stays {
+        // Counted when the first of its moves within the layer finishes.
+        return None;
+    }
+    // A loss that can move into an endless win never ends.
+    seen.farthest.map(|f| f as usize + 1)
 }
 
 /// Runs through the moves of `state` (won or else lost for its mover):
@@ -234,8 +295,6 @@ fn look_at_moves<G: LayeredGame>(
                 within.push(to);
                 return true;
             }
-            // Layers solved alone (capture-wins) decide their moves down
-            // by rule and never read this.
             let d = lower.get(to as usize).copied().unwrap_or(NO_DISTANCE);
             if won && value(at, to) == Value::win_for(mover) && d != NO_DISTANCE {
                 seen.nearest_win = Some(seen.nearest_win.map_or(d, |n| n.min(d)));
@@ -252,17 +311,20 @@ fn look_at_moves<G: LayeredGame>(
 /// Finishes positions in increasing distance: each finished position
 /// finishes a predecessor that wins by moving to it (its first, so
 /// nearest, losing successor), and brings a lost predecessor one move
-/// closer to finishing at its longest. Positions never finished keep
-/// [`NO_DISTANCE`].
+/// closer to finishing at its longest (counting that predecessor's moves
+/// the first time). Positions never finished keep [`NO_DISTANCE`].
 fn finish_in_order<G: LayeredGame>(
     game: &G,
     layer: usize,
     value: &dyn Fn(usize, u64) -> Value,
+    lower: &[u16],
     mut queue: BucketQueue,
 ) -> Result<Vec<u16>> {
     let mut distance = vec![NO_DISTANCE; queue.pending.len()];
     let mut state = game.new_state();
+    let mut other = game.new_state();
     let mut predecessors = Vec::new();
+    let mut within = Vec::new();
     let mut at = 0;
     while at < queue.buckets.len() {
         let bucket = std::mem::take(&mut queue.buckets[at]);
@@ -285,8 +347,8 @@ fn finish_in_order<G: LayeredGame>(
                 let mover = match game.mover_of_rank(layer, p as u64) {
                     Some(mover) => mover,
                     None => {
-                        game.unrank(layer, p as u64, &mut state);
-                        game.mover(&state)
+                        game.unrank(layer, p as u64, &mut other);
+                        game.mover(&other)
                     }
                 };
                 let there = value(layer, p as u64);
@@ -294,7 +356,26 @@ fn finish_in_order<G: LayeredGame>(
                     if lost_for_mover {
                         queue.push(at + 1, p)?;
                     }
-                } else if there == Value::win_for(mover.opponent()) && queue.pending[p] > 0 {
+                    continue;
+                }
+                if there != Value::win_for(mover.opponent()) {
+                    continue;
+                }
+                if queue.pending[p] == UNCOUNTED {
+                    // The first of its moves to finish: count them now.
+                    game.unrank(layer, p as u64, &mut other);
+                    let seen = look_at_moves(game, layer, &other, false, value, lower, &mut within);
+                    within.sort_unstable();
+                    within.dedup();
+                    // A loss that can move into an endless win never ends.
+                    queue.pending[p] = if seen.farthest.is_some() {
+                        within.len() as u32
+                    } else {
+                        0
+                    };
+                    queue.longest[p] = seen.farthest.unwrap_or(0);
+                }
+                if queue.pending[p] > 0 {
                     queue.longest[p] = queue.longest[p].max(at as u16);
                     queue.pending[p] -= 1;
                     if queue.pending[p] == 0 {
@@ -333,7 +414,7 @@ pub fn stored_layer_distances<G: LayeredGame>(
     game: &G,
     layer: usize,
     backing: &Backing,
-    value: &dyn Fn(usize, u64) -> Value,
+    value: &(dyn Fn(usize, u64) -> Value + Sync),
     lower: &[u16],
 ) -> Result<Vec<u16>> {
     if let Backing::Directory(dir) = backing
