@@ -44,12 +44,13 @@ cargo test --locked --features mpi
 
 # The Python package: built (one release build of python/, its own crate
 # and lock file) into a fresh venv with pip, then its pytest suite, which
-# compares every call with the JSON of the CLI the tests above built.
+# compares every call with the JSON of the CLI the tests above built; pyqbf
+# brings a second QBF solver (CAQE), cross-checked there against DepQBF.
 (cd python && cargo fmt --all -- --check)
 venv="$(mktemp -d)/venv"
 python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet --upgrade pip
-"$venv/bin/pip" install --quiet ./python numpy pytest
+"$venv/bin/pip" install --quiet ./python numpy pytest pyqbf
 target_dir="${CARGO_TARGET_DIR:-target}"
 case "$target_dir" in /*) ;; *) target_dir="$PWD/$target_dir" ;; esac
 BITSOLVE_CLI="$target_dir/debug/bitsolve" BITSOLVE_REQUIRE_CLI=1 \
