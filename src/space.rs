@@ -170,6 +170,20 @@ pub trait Picture: Space {
     /// reads back.
     fn position_text(&self, state: &Self::State) -> String;
 
+    /// The numbers of the state's text, in order, written into `row`
+    /// without making the text (the array form bindings hand out); false
+    /// when the game has no such shortcut, and its text is read instead.
+    fn write_numbers(&self, _state: &Self::State, _row: &mut [i64]) -> bool {
+        false
+    }
+
+    /// The state whose text has the numbers `row`, checked as
+    /// [`parse_position`](Self::parse_position) checks text; `None` when
+    /// the game has no such shortcut.
+    fn read_numbers(&self, _row: &[i64]) -> Option<crate::Result<Self::State>> {
+        None
+    }
+
     /// A short name for the move from `from` to `to`, one of its successors
     /// ("flip 4", "U2", "d2-d4"): what a solution prints.
     fn move_name(&self, from: &Self::State, to: &Self::State) -> String;

@@ -414,7 +414,11 @@ impl SpaceVisitor for Visit<'_> {
                         let mut state = space.new_state();
                         for (row, &rank) in rows.chunks_mut(width.max(1)).zip(ranks) {
                             space.unrank(rank, &mut state);
-                            codec.encode(&space.position_text(&state), row);
+                            // Straight from the state where the game can
+                            // (Pancake), else through its text.
+                            if !space.write_numbers(&state, row) {
+                                codec.encode(&space.position_text(&state), row);
+                            }
                         }
                     });
                 Ok(GameOut::Rows(rows, width))
@@ -433,6 +437,14 @@ impl SpaceVisitor for Visit<'_> {
                     .into_par_iter()
                     .map(|i| {
                         let row = &rows[i * width..(i + 1) * width];
+                        if let Some(state) = space.read_numbers(row) {
+                            let state = state.map_err(|e| {
+                                Error::InvalidParameter(format!(
+                                    "row {i} ({row:?}) is no position: {e}"
+                                ))
+                            })?;
+                            return Ok(space.rank(&state));
+                        }
                         let text = codec.decode(row)?;
                         let state = space.parse_position(&text).map_err(|e| {
                             Error::InvalidParameter(format!("row {i} ({text}) is no position: {e}"))

@@ -128,6 +128,41 @@ impl Registered for Pancake {
     }
 }
 
+impl Pancake {
+    /// The stack whose sizes from the top are `numbers` (negative: burned
+    /// side up), checked: n sizes, a permutation of 1..n, signs only when
+    /// burned.
+    fn from_numbers(&self, numbers: &[i64]) -> Result<PancakeState> {
+        if numbers.len() != self.n {
+            return Err(Error::InvalidParameter(format!(
+                "a stack of {} pancakes needs {} sizes, got {}",
+                self.n,
+                self.n,
+                numbers.len()
+            )));
+        }
+        if !self.burned && numbers.iter().any(|&x| x < 0) {
+            return Err(Error::InvalidParameter(
+                "only burned pancakes have sides (--burned)".into(),
+            ));
+        }
+        // Saturating: -9223372036854775808 has no i64 absolute value.
+        let sizes: Vec<i64> = numbers.iter().map(|x| x.saturating_abs()).collect();
+        check_permutation(&sizes, 1, "the stack")?;
+        let mut state = self.new_state();
+        for (position, &size) in sizes.iter().enumerate() {
+            state.stack.as_mut_slice()[position] = (size - 1) as u8;
+        }
+        state.burned_up = numbers
+            .iter()
+            .enumerate()
+            .filter(|&(_, &x)| x < 0)
+            .fold(0, |acc, (position, _)| acc | 1 << position);
+        state.stack_rank = prefix_lehmer::rank(state.stack.as_slice());
+        Ok(state)
+    }
+}
+
 impl Space for Pancake {
     fn gpu_program(&self) -> Result<Program> {
         let flips: Vec<u32> = self.flip_lengths().map(|k| k as u32).collect();
@@ -232,34 +267,23 @@ impl Picture for Pancake {
     /// Pancake sizes 1..n from the top, e.g. "3,1,2"; with `--burned`, a
     /// minus sign marks a pancake with its burned side up.
     fn parse_position(&self, text: &str) -> Result<PancakeState> {
-        let numbers = parse_numbers(text)?;
-        if numbers.len() != self.n {
-            return Err(Error::InvalidParameter(format!(
-                "a stack of {} pancakes needs {} sizes, got {}",
-                self.n,
-                self.n,
-                numbers.len()
-            )));
+        self.from_numbers(&parse_numbers(text)?)
+    }
+
+    fn write_numbers(&self, state: &PancakeState, row: &mut [i64]) -> bool {
+        for (position, (value, &size)) in row.iter_mut().zip(state.stack.as_slice()).enumerate() {
+            let sign = if state.burned_up >> position & 1 == 1 {
+                -1
+            } else {
+                1
+            };
+            *value = sign * (size as i64 + 1);
         }
-        if !self.burned && numbers.iter().any(|&x| x < 0) {
-            return Err(Error::InvalidParameter(
-                "only burned pancakes have sides (--burned)".into(),
-            ));
-        }
-        // Saturating: -9223372036854775808 has no i64 absolute value.
-        let sizes: Vec<i64> = numbers.iter().map(|x| x.saturating_abs()).collect();
-        check_permutation(&sizes, 1, "the stack")?;
-        let mut state = self.new_state();
-        for (position, &size) in sizes.iter().enumerate() {
-            state.stack.as_mut_slice()[position] = (size - 1) as u8;
-        }
-        state.burned_up = numbers
-            .iter()
-            .enumerate()
-            .filter(|&(_, &x)| x < 0)
-            .fold(0, |acc, (position, _)| acc | 1 << position);
-        state.stack_rank = prefix_lehmer::rank(state.stack.as_slice());
-        Ok(state)
+        true
+    }
+
+    fn read_numbers(&self, row: &[i64]) -> Option<Result<PancakeState>> {
+        Some(self.from_numbers(row))
     }
 
     /// The stack from the top: each pancake's size, negative when its
@@ -314,6 +338,27 @@ impl Picture for Pancake {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_are_the_texts_numbers_without_the_text() {
+        for burned in [false, true] {
+            let game = Pancake::new(5, burned).unwrap();
+            let mut state = game.new_state();
+            let mut row = [0i64; 5];
+            for rank in 0..game.size() {
+                game.unrank(rank, &mut state);
+                assert!(game.write_numbers(&state, &mut row));
+                assert_eq!(parse_numbers(&game.position_text(&state)).unwrap(), row);
+                let read = game.read_numbers(&row).unwrap().unwrap();
+                assert_eq!(game.rank(&read), rank);
+            }
+            // The same checks as text: a repeated size, a short row.
+            assert!(game.read_numbers(&[1, 1, 2, 3, 4]).unwrap().is_err());
+            assert!(game.read_numbers(&[1, 2, 3]).unwrap().is_err());
+        }
+        let plain = Pancake::new(3, false).unwrap();
+        assert!(plain.read_numbers(&[-1, 2, 3]).unwrap().is_err());
+    }
 
     #[test]
     fn rank_and_unrank_agree_on_the_whole_space() {
