@@ -132,7 +132,7 @@ impl Pancake {
     /// The stack whose sizes from the top are `numbers` (negative: burned
     /// side up), checked: n sizes, a permutation of 1..n, signs only when
     /// burned.
-    fn from_numbers(&self, numbers: &[i64]) -> Result<PancakeState> {
+    fn stack_of_numbers(&self, numbers: &[i64]) -> Result<PancakeState> {
         if numbers.len() != self.n {
             return Err(Error::InvalidParameter(format!(
                 "a stack of {} pancakes needs {} sizes, got {}",
@@ -267,7 +267,7 @@ impl Picture for Pancake {
     /// Pancake sizes 1..n from the top, e.g. "3,1,2"; with `--burned`, a
     /// minus sign marks a pancake with its burned side up.
     fn parse_position(&self, text: &str) -> Result<PancakeState> {
-        self.from_numbers(&parse_numbers(text)?)
+        self.stack_of_numbers(&parse_numbers(text)?)
     }
 
     fn write_numbers(&self, state: &PancakeState, row: &mut [i64]) -> bool {
@@ -283,7 +283,7 @@ impl Picture for Pancake {
     }
 
     fn read_numbers(&self, row: &[i64]) -> Option<Result<PancakeState>> {
-        Some(self.from_numbers(row))
+        Some(self.stack_of_numbers(row))
     }
 
     /// The stack from the top: each pancake's size, negative when its
