@@ -38,7 +38,7 @@
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use super::{LayeredGame, Successor, Value};
+use super::{LayeredGame, Player, Value};
 use crate::error::{Error, Result};
 use crate::search::identity::layer_identity;
 use crate::search::{Checkpoint, Silent};
@@ -156,6 +156,36 @@ struct MovesSeen {
     farthest: Option<u16>,
 }
 
+impl MovesSeen {
+    fn new() -> Self {
+        MovesSeen {
+            moves: 0,
+            nearest_win: None,
+            farthest: Some(0),
+        }
+    }
+
+    /// Takes in a move to position `to` of layer `at` below, for a
+    /// position won (or else lost) for `mover`. Layers solved alone
+    /// (capture-wins) decide their moves down by rule and never read this.
+    fn move_down(
+        &mut self,
+        (at, to): (usize, u64),
+        won: bool,
+        mover: Player,
+        value: &dyn Fn(usize, u64) -> Value,
+        lower: &[u16],
+    ) {
+        let d = lower.get(to as usize).copied().unwrap_or(NO_DISTANCE);
+        if won && value(at, to) == Value::win_for(mover) && d != NO_DISTANCE {
+            self.nearest_win = Some(self.nearest_win.map_or(d, |n| n.min(d)));
+        }
+        if !won {
+            self.farthest = self.farthest.filter(|_| d != NO_DISTANCE).map(|f| f.max(d));
+        }
+    }
+}
+
 /// Ranks per unit of parallel work in the first scan.
 const SCAN_CHUNK: usize = 1 << 16;
 
@@ -225,31 +255,12 @@ fn known_distance<G: LayeredGame>(
         // The rules end the game here (Fox-and-Geese's capture-wins).
         return (ruled == here).then_some(0);
     }
-    let mut seen = MovesSeen {
-        moves: 0,
-        nearest_win: None,
-        farthest: Some(0),
-    };
-    let stays = game.lower_successors(
-        layer,
-        state,
-        |Successor {
-             layer: at,
-             rank: to,
-         }| {
-            seen.moves += 1;
-            // Layers solved alone (capture-wins) decide their moves down by
-            // rule and never read this.
-            let d = lower.get(to as usize).copied().unwrap_or(NO_DISTANCE);
-            if won && value(at, to) == Value::win_for(mover) && d != NO_DISTANCE {
-                seen.nearest_win = Some(seen.nearest_win.map_or(d, |n| n.min(d)));
-            }
-            if !won {
-                seen.farthest = seen.farthest.filter(|_| d != NO_DISTANCE).map(|f| f.max(d));
-            }
-            true
-        },
-    );
+    let mut seen = MovesSeen::new();
+    let stays = game.lower_successors(layer, state, |s| {
+        seen.moves += 1;
+        seen.move_down((s.layer, s.rank), won, mover, value, lower);
+        true
+    });
     if !stays && seen.moves == 0 {
         return (here == game.no_move_value(state)).then_some(0);
     }
@@ -278,33 +289,16 @@ fn look_at_moves<G: LayeredGame>(
 ) -> MovesSeen {
     let mover = game.mover(state);
     within.clear();
-    let mut seen = MovesSeen {
-        moves: 0,
-        nearest_win: None,
-        farthest: Some(0),
-    };
-    game.successors(
-        layer,
-        state,
-        |Successor {
-             layer: at,
-             rank: to,
-         }| {
-            seen.moves += 1;
-            if at == layer {
-                within.push(to);
-                return true;
-            }
-            let d = lower.get(to as usize).copied().unwrap_or(NO_DISTANCE);
-            if won && value(at, to) == Value::win_for(mover) && d != NO_DISTANCE {
-                seen.nearest_win = Some(seen.nearest_win.map_or(d, |n| n.min(d)));
-            }
-            if !won {
-                seen.farthest = seen.farthest.filter(|_| d != NO_DISTANCE).map(|f| f.max(d));
-            }
-            true
-        },
-    );
+    let mut seen = MovesSeen::new();
+    game.successors(layer, state, |s| {
+        seen.moves += 1;
+        if s.layer == layer {
+            within.push(s.rank);
+        } else {
+            seen.move_down((s.layer, s.rank), won, mover, value, lower);
+        }
+        true
+    });
     seen
 }
 
