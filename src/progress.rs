@@ -52,6 +52,21 @@ pub struct Stoppable<'a> {
     pub stop: &'a AtomicBool,
 }
 
+impl<'a> Stoppable<'a> {
+    /// `inner`, asking the search to stop once `stop` is set (as it is,
+    /// without a flag); `slot` holds the wrapper the answer points to.
+    pub fn wrap(
+        inner: &'a dyn Progress,
+        stop: Option<&'a AtomicBool>,
+        slot: &'a mut Option<Stoppable<'a>>,
+    ) -> &'a dyn Progress {
+        match stop {
+            Some(stop) => slot.insert(Stoppable { inner, stop }),
+            None => inner,
+        }
+    }
+}
+
 impl Progress for Stoppable<'_> {
     fn begin_pass(&self, label: &str, units: u64) {
         self.inner.begin_pass(label, units);

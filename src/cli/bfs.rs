@@ -255,14 +255,8 @@ impl SpaceVisitor for BfsCommand<'_> {
         } else {
             &Silent
         };
-        let stoppable;
-        let progress: &dyn Progress = match self.stop {
-            Some(stop) => {
-                stoppable = Stoppable { inner: shown, stop };
-                &stoppable
-            }
-            None => shown,
-        };
+        let mut stoppable = None;
+        let progress = Stoppable::wrap(shown, self.stop, &mut stoppable);
         let options = SearchOptions {
             backing: match &self.args.store {
                 Some(dir) => Backing::Directory(dir.clone()),

@@ -345,14 +345,8 @@ impl Retro<'_> {
         } else {
             &Silent
         };
-        let stoppable;
-        let progress: &dyn Progress = match self.stop {
-            Some(stop) => {
-                stoppable = Stoppable { inner: shown, stop };
-                &stoppable
-            }
-            None => shown,
-        };
+        let mut stoppable = None;
+        let progress = Stoppable::wrap(shown, self.stop, &mut stoppable);
         let options = RetroOptions {
             backing: args
                 .store

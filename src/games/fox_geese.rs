@@ -196,30 +196,21 @@ impl FoxGeese {
         // Rows count from the top (the fox's side), so a forward goose
         // never steps to a row with a larger number.
         let row = |cell: usize| board.position(cell).0;
-        let goose_steps: Vec<Vec<usize>> = lines
-            .iter()
-            .enumerate()
-            .map(|(cell, lines)| {
-                lines
-                    .iter()
-                    .map(|line| line.next)
-                    .filter(|&next| !rules.geese_forward || row(next) <= row(cell))
-                    .collect()
-            })
-            .collect();
+        // Per cell, the cells at the end of its lines that `keep` keeps.
+        let along_lines = |keep: &dyn Fn(usize, usize) -> bool| -> Vec<Vec<usize>> {
+            lines
+                .iter()
+                .enumerate()
+                .map(|(cell, lines)| {
+                    let ends = lines.iter().map(|line| line.next);
+                    ends.filter(|&end| keep(cell, end)).collect()
+                })
+                .collect()
+        };
+        let goose_steps = along_lines(&|cell, next| !rules.geese_forward || row(next) <= row(cell));
         // Listed in the order of the cell's lines, as the default rule's
         // predecessors always were: a store's identity hashes them in order.
-        let goose_origins: Vec<Vec<usize>> = lines
-            .iter()
-            .enumerate()
-            .map(|(cell, lines)| {
-                lines
-                    .iter()
-                    .map(|line| line.next)
-                    .filter(|&from| goose_steps[from].contains(&cell))
-                    .collect()
-            })
-            .collect();
+        let goose_origins = along_lines(&|cell, from| goose_steps[from].contains(&cell));
         let rankers = (0..CELLS)
             .map(|g| BinomialRanker::new(CELLS - 1, g))
             .collect::<Result<_>>()?;
