@@ -149,6 +149,12 @@ pub trait Space: Sync {
         None
     }
 
+    /// Facts about the space beyond its size and blocks, as (name, value)
+    /// pairs `info` prints: how a definition file's puzzle is hashed, say.
+    fn details(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
     /// The WGSL program that expands this space on a GPU (see
     /// [`crate::kernel`]), or why there is none: a game without kernels
     /// keeps this default and runs on the CPU only.

@@ -58,6 +58,7 @@ impl SpaceVisitor for InfoCommand {
                     "gpu": gpu.is_none(),
                     "gpu_unavailable_because": gpu.as_ref().map(|e| e.to_string()),
                     "available_memory": available,
+                    "details": space.details().into_iter().map(|(name, value)| (name, json!(value))).collect::<serde_json::Map<String, serde_json::Value>>(),
                 })
             );
             return Ok(());
@@ -69,6 +70,9 @@ impl SpaceVisitor for InfoCommand {
             group_digits(blocks.len() as u64),
             group_digits(largest_block)
         );
+        for (name, value) in space.details() {
+            println!("{name:<13} {value}");
+        }
         for algorithm in [
             Algorithm::TwoBitBfs,
             Algorithm::OneBitBfs,

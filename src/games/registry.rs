@@ -14,7 +14,7 @@ use super::positional::PositionalGame;
 use super::positional::builtins::{harary, hex, tic_tac_toe};
 use super::two_player::{TwoPlayerGame, TwoPlayerVisitor};
 use super::{
-    Dodgem, FoxGeese, FrogsToads, Pancake, PegSolitaire, PocketCube, SlidingTile, TopSpin,
+    Dodgem, FoxGeese, FrogsToads, Ksolve, Pancake, PegSolitaire, PocketCube, SlidingTile, TopSpin,
 };
 use crate::error::{Error, Result, quoted};
 use crate::space::{Picture, Space};
@@ -414,7 +414,7 @@ macro_rules! registry {
 
 // The registry: one line per game.
 registry! {
-    one_player: [Pancake, TopSpin, SlidingTile, PegSolitaire, FrogsToads, PocketCube],
+    one_player: [Pancake, TopSpin, SlidingTile, PegSolitaire, FrogsToads, PocketCube, Ksolve],
     two_player: [FoxGeese, Dodgem],
 }
 

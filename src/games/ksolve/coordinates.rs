@@ -1,0 +1,678 @@
+//! The perfect hash of a puzzle definition: a position as a few
+//! independent *coordinates*, combined in mixed radix.
+//!
+//! The moves split each set's slots into orbits (slots a piece can travel
+//! between). Each orbit has an arrangement coordinate — the Myrvold–Ruskey
+//! rank of the permutation when its pieces all differ, the multinomial rank
+//! of the colours when some look alike — and, when its pieces have
+//! orientations, an orientation coordinate (the slots' orientations as
+//! digits). Because a definition's orientations belong to slots, a move acts
+//! on each coordinate alone: the arrangement after a move depends only on
+//! the arrangement before, and the orientations only on the orientations.
+//! So a coordinate whose values are few gets a table of its value after each
+//! move, and expanding a position is a lookup per coordinate and move.
+//!
+//! Invariants every move keeps are folded out of the index, found from the
+//! moves themselves:
+//! - an orbit whose moves all keep the orientation sum stores one digit
+//!   fewer (the last follows from the sum in the solved state);
+//! - the permutation parities of the orbits with distinct pieces span a
+//!   subspace of GF(2)^orbits under the moves; each parity outside that
+//!   span's pivots follows from the pivots' (an orbit whose moves are all
+//!   even, or two orbits whose parities always change together, as the
+//!   corners and edges of a cube), and that orbit stores its folded rank,
+//!   half as many values (Myrvold–Ruskey's fold, Theorem 7 of Edelkamp et
+//!   al., *Solving Games in Parallel with Linear-Time Perfect Hash
+//!   Functions*, 2009).
+
+use rayon::prelude::*;
+
+use super::definition::{Definition, NamedMove, SetState};
+use crate::error::{Error, Result, quoted};
+use crate::hash::multinomial::MultinomialRanker;
+use crate::hash::permutation::{is_odd, rank_mr, unrank_mr};
+
+/// A coordinate with at most this many values times moves gets a table of
+/// its values after each move (4 bytes an entry).
+pub const MAX_TABLE_ENTRIES: u64 = 1 << 26;
+
+#[derive(Clone, Debug)]
+pub enum Kind {
+    /// Distinct pieces: the Myrvold–Ruskey rank of the slot -> piece
+    /// permutation (pieces numbered by their order among the orbit's).
+    Permutation,
+    /// Pieces that look alike: the multinomial rank of each slot's colour.
+    Multiset(MultinomialRanker),
+    /// Each slot's orientation as a base-`orientations` digit, the first
+    /// slot's the most significant; with `implied_sum`, the last slot's
+    /// digit is left out and makes the sum that value (mod orientations).
+    Orientation {
+        orientations: u8,
+        implied_sum: Option<u8>,
+    },
+}
+
+/// How a permutation coordinate's parity is known in the index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Parity {
+    /// Free: the index holds the full rank.
+    Free,
+    /// Follows from others: the parity is `solved` xor the changes
+    /// (relative to solved) of the listed free coordinates, and the index
+    /// holds the folded rank.
+    Follows { solved: bool, from: Vec<usize> },
+}
+
+#[derive(Clone, Debug)]
+pub struct Coordinate {
+    pub set: usize,
+    /// The orbit's slots, ascending.
+    pub slots: Vec<usize>,
+    pub kind: Kind,
+    /// How many values the coordinate takes.
+    pub values: u64,
+    /// How many values its digit in the index takes (half `values` when
+    /// the parity follows from others).
+    pub radix: u64,
+    pub parity: Parity,
+    /// The parity of the solved state's arrangement (permutations only).
+    pub solved_parity: bool,
+    /// For each orbit piece label (the set's 0-based label), its colour or
+    /// its number among the orbit's pieces.
+    pub code_of_label: Vec<u8>,
+    /// The labels back from codes.
+    pub label_of_code: Vec<u8>,
+    /// Per move: slot `i` of the orbit takes the piece of orbit slot
+    /// `from[i]` and its orientation grows by `twist[i]`.
+    pub moves: Vec<LocalMove>,
+    /// `table[m * values + v]`: the value after move `m`, when small enough.
+    pub table: Option<Vec<u32>>,
+    /// The parity of each value, for permutation coordinates with a table.
+    pub parities: Option<Vec<u64>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct LocalMove {
+    pub from: Vec<u8>,
+    pub twist: Vec<u8>,
+}
+
+fn factorial(n: usize) -> Option<u64> {
+    (1..=n as u64).try_fold(1u64, |f, k| f.checked_mul(k))
+}
+
+/// Orbits of a set's slots under the moves (union-find over `i -- from[i]`).
+fn orbits(pieces: usize, set: usize, moves: &[NamedMove]) -> Vec<Vec<usize>> {
+    let mut parent: Vec<usize> = (0..pieces).collect();
+    fn root(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    for named in moves {
+        for (slot, &from) in named.transform.sets[set].from.iter().enumerate() {
+            let (a, b) = (root(&mut parent, slot), root(&mut parent, from as usize));
+            parent[a.max(b)] = a.min(b);
+        }
+    }
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut group_of_root = vec![usize::MAX; pieces];
+    for slot in 0..pieces {
+        let r = root(&mut parent, slot);
+        if group_of_root[r] == usize::MAX {
+            group_of_root[r] = groups.len();
+            groups.push(Vec::new());
+        }
+        groups[group_of_root[r]].push(slot);
+    }
+    groups
+}
+
+impl Coordinate {
+    /// The coordinate's value in `state` (its set's part).
+    pub fn value_of(&self, part: &SetState, scratch: &mut [u8]) -> u64 {
+        let cells = &mut scratch[..self.slots.len()];
+        match &self.kind {
+            Kind::Permutation => {
+                for (cell, &slot) in cells.iter_mut().zip(&self.slots) {
+                    *cell = self.code_of_label[part.labels[slot] as usize];
+                }
+                rank_mr(cells)
+            }
+            Kind::Multiset(ranker) => {
+                for (cell, &slot) in cells.iter_mut().zip(&self.slots) {
+                    *cell = self.code_of_label[part.labels[slot] as usize];
+                }
+                ranker.rank(cells)
+            }
+            Kind::Orientation {
+                orientations,
+                implied_sum,
+            } => {
+                let stored = self.slots.len() - implied_sum.is_some() as usize;
+                self.slots[..stored].iter().fold(0u64, |v, &slot| {
+                    v * *orientations as u64 + part.orientations[slot] as u64
+                })
+            }
+        }
+    }
+
+    /// Writes value `value` into `part` (its slots only).
+    pub fn write(&self, value: u64, part: &mut SetState, scratch: &mut [u8]) {
+        let cells = &mut scratch[..self.slots.len()];
+        match &self.kind {
+            Kind::Permutation => {
+                unrank_mr(value, cells);
+                for (&cell, &slot) in cells.iter().zip(&self.slots) {
+                    part.labels[slot] = self.label_of_code[cell as usize];
+                }
+            }
+            Kind::Multiset(ranker) => {
+                ranker.unrank(value, cells);
+                for (&cell, &slot) in cells.iter().zip(&self.slots) {
+                    part.labels[slot] = self.label_of_code[cell as usize];
+                }
+            }
+            Kind::Orientation {
+                orientations,
+                implied_sum,
+            } => {
+                let o = *orientations as u64;
+                let stored = self.slots.len() - implied_sum.is_some() as usize;
+                let mut rest = value;
+                let mut sum = 0u64;
+                for &slot in self.slots[..stored].iter().rev() {
+                    part.orientations[slot] = (rest % o) as u8;
+                    sum += rest % o;
+                    rest /= o;
+                }
+                if let Some(target) = implied_sum {
+                    let last = *self.slots.last().expect("an orbit has a slot");
+                    part.orientations[last] = ((*target as u64 + o * 64 - sum % o) % o) as u8;
+                }
+            }
+        }
+    }
+
+    /// The value after move `m`, computed (no table).
+    pub fn compute_next(&self, m: usize, value: u64, scratch: &mut [u8]) -> u64 {
+        let k = self.slots.len();
+        let (cells, moved) = scratch.split_at_mut(k);
+        let moved = &mut moved[..k];
+        let local = &self.moves[m];
+        match &self.kind {
+            Kind::Permutation => {
+                unrank_mr(value, cells);
+                for (slot, &from) in moved.iter_mut().zip(&local.from) {
+                    *slot = cells[from as usize];
+                }
+                rank_mr(moved)
+            }
+            Kind::Multiset(ranker) => {
+                ranker.unrank(value, cells);
+                for (slot, &from) in moved.iter_mut().zip(&local.from) {
+                    *slot = cells[from as usize];
+                }
+                ranker.rank(moved)
+            }
+            Kind::Orientation {
+                orientations,
+                implied_sum,
+            } => {
+                let o = *orientations as u64;
+                let stored = k - implied_sum.is_some() as usize;
+                let mut rest = value;
+                let mut sum = 0u64;
+                for cell in cells[..stored].iter_mut().rev() {
+                    *cell = (rest % o) as u8;
+                    sum += rest % o;
+                    rest /= o;
+                }
+                if let Some(target) = implied_sum {
+                    cells[k - 1] = ((*target as u64 + o * 64 - sum % o) % o) as u8;
+                }
+                (0..stored).fold(0u64, |v, i| {
+                    let from = local.from[i] as usize;
+                    v * o + (cells[from] as u64 + local.twist[i] as u64) % o
+                })
+            }
+        }
+    }
+
+    /// The value after move `m`.
+    #[inline(always)]
+    pub fn next(&self, m: usize, value: u64, scratch: &mut [u8]) -> u64 {
+        match &self.table {
+            Some(table) => table[m * self.values as usize + value as usize] as u64,
+            None => self.compute_next(m, value, scratch),
+        }
+    }
+
+    /// Whether a permutation coordinate's value is an odd permutation.
+    pub fn is_odd_value(&self, value: u64, scratch: &mut [u8]) -> bool {
+        match &self.parities {
+            Some(bits) => bits[(value / 64) as usize] >> (value % 64) & 1 == 1,
+            None => unrank_mr(value, &mut scratch[..self.slots.len()]),
+        }
+    }
+
+    /// The index digit of `value`.
+    #[inline(always)]
+    pub fn digit(&self, value: u64) -> u64 {
+        // Myrvold–Ruskey's last digit has weight n!/2: the folded rank is
+        // the rank modulo n!/2.
+        if self.radix == self.values {
+            value
+        } else {
+            value % self.radix
+        }
+    }
+}
+
+/// The whole hash: coordinates, most significant first.
+#[derive(Clone, Debug)]
+pub struct Coordinates {
+    pub coordinates: Vec<Coordinate>,
+    /// The product of all `values`, as a float (it may exceed u64).
+    pub product_space: f64,
+    /// The index's size: the product of the radices.
+    pub size: u64,
+}
+
+impl Coordinates {
+    pub fn new(definition: &Definition, moves: &[NamedMove], file: &str) -> Result<Self> {
+        let mut coordinates = Vec::new();
+        for (set_index, set) in definition.sets.iter().enumerate() {
+            let solved = &definition.solved[set_index];
+            for slots in orbits(set.pieces, set_index, moves) {
+                let local_moves: Vec<LocalMove> = moves
+                    .iter()
+                    .map(|named| {
+                        let part = &named.transform.sets[set_index];
+                        LocalMove {
+                            from: slots
+                                .iter()
+                                .map(|&slot| {
+                                    let from = part.from[slot] as usize;
+                                    slots.binary_search(&from).expect("a move keeps an orbit") as u8
+                                })
+                                .collect(),
+                            twist: slots.iter().map(|&slot| part.twist[slot]).collect(),
+                        }
+                    })
+                    .collect();
+                let mut labels: Vec<u8> = slots.iter().map(|&slot| solved.labels[slot]).collect();
+                labels.sort_unstable();
+                let mut distinct = labels.clone();
+                distinct.dedup();
+                let mut code_of_label = vec![u8::MAX; set.pieces];
+                for (code, &label) in distinct.iter().enumerate() {
+                    code_of_label[label as usize] = code as u8;
+                }
+                let base = Coordinate {
+                    set: set_index,
+                    slots: slots.clone(),
+                    kind: Kind::Permutation,
+                    values: 1,
+                    radix: 1,
+                    parity: Parity::Free,
+                    solved_parity: false,
+                    code_of_label,
+                    label_of_code: distinct.clone(),
+                    moves: local_moves.clone(),
+                    table: None,
+                    parities: None,
+                };
+                let k = slots.len();
+                if distinct.len() == k && k >= 2 {
+                    let values = factorial(k).filter(|_| k <= crate::hash::permutation::MAX_PERMUTATION_LEN).ok_or_else(|| {
+                        Error::SpaceTooLarge(format!(
+                            "{file}: an orbit of {k} distinct pieces of set {} has more than 20! arrangements",
+                            quoted(&set.name)
+                        ))
+                    })?;
+                    let codes: Vec<u8> = slots
+                        .iter()
+                        .map(|&s| base.code_of_label[solved.labels[s] as usize])
+                        .collect();
+                    coordinates.push(Coordinate {
+                        values,
+                        radix: values,
+                        solved_parity: is_odd(&codes),
+                        ..base.clone()
+                    });
+                } else if distinct.len() >= 2 {
+                    let counts: Vec<u8> = distinct
+                        .iter()
+                        .map(|&label| labels.iter().filter(|&&l| l == label).count() as u8)
+                        .collect();
+                    let ranker = MultinomialRanker::new(&counts).map_err(|error| {
+                        Error::SpaceTooLarge(format!("{file}: set {}: {error}", quoted(&set.name)))
+                    })?;
+                    let values = ranker.size();
+                    coordinates.push(Coordinate {
+                        kind: Kind::Multiset(ranker),
+                        values,
+                        radix: values,
+                        ..base.clone()
+                    });
+                }
+                if set.orientations > 1 {
+                    let o = set.orientations;
+                    let keeps_sum = local_moves
+                        .iter()
+                        .all(|m| m.twist.iter().map(|&t| t as u64).sum::<u64>() % o as u64 == 0);
+                    let implied_sum = keeps_sum.then(|| {
+                        (slots
+                            .iter()
+                            .map(|&s| solved.orientations[s] as u64)
+                            .sum::<u64>()
+                            % o as u64) as u8
+                    });
+                    let digits = k - keeps_sum as usize;
+                    let values = (o as u64).checked_pow(digits as u32).ok_or_else(|| {
+                        Error::SpaceTooLarge(format!(
+                            "{file}: the orientations of set {} ({o}^{digits}) do not fit a 64-bit rank",
+                            quoted(&set.name)
+                        ))
+                    })?;
+                    if values > 1 {
+                        coordinates.push(Coordinate {
+                            kind: Kind::Orientation {
+                                orientations: o,
+                                implied_sum,
+                            },
+                            values,
+                            radix: values,
+                            ..base
+                        });
+                    }
+                }
+            }
+        }
+        // The largest coordinates last (least significant): blocks then
+        // end on coordinate boundaries with few of them.
+        coordinates.sort_by_key(|c| c.radix);
+        fold_parities(&mut coordinates);
+        // What a hash of each set as a whole would index: its arrangements
+        // times every orientation of every piece.
+        let product_space = definition
+            .sets
+            .iter()
+            .zip(&definition.solved)
+            .map(|(set, solved)| {
+                let mut counts = std::collections::HashMap::new();
+                for &label in &solved.labels {
+                    *counts.entry(label).or_insert(0u32) += 1;
+                }
+                let factorial = |n: u32| (1..=n).map(f64::from).product::<f64>();
+                let arrangements = counts
+                    .values()
+                    .fold(factorial(set.pieces as u32), |a, &c| a / factorial(c));
+                arrangements * (set.orientations as f64).powi(set.pieces as i32)
+            })
+            .product();
+        let size = coordinates
+            .iter()
+            .try_fold(1u64, |size, c| size.checked_mul(c.radix))
+            .ok_or_else(|| {
+                Error::SpaceTooLarge(format!(
+                    "{file}: the folded space has {} positions, more than a 64-bit rank indexes",
+                    scientific(coordinates.iter().map(|c| c.radix as f64).product())
+                ))
+            })?;
+        let mut built = Coordinates {
+            coordinates,
+            product_space,
+            size,
+        };
+        built.build_tables();
+        Ok(built)
+    }
+
+    fn build_tables(&mut self) {
+        for coordinate in &mut self.coordinates {
+            let moves = coordinate.moves.len() as u64;
+            if coordinate.values > u32::MAX as u64 || coordinate.values * moves > MAX_TABLE_ENTRIES
+            {
+                continue;
+            }
+            let values = coordinate.values;
+            let k = coordinate.slots.len();
+            let table: Vec<u32> = (0..moves * values)
+                .into_par_iter()
+                .map_init(
+                    || vec![0u8; 2 * k + 2],
+                    |scratch, entry| {
+                        coordinate.compute_next((entry / values) as usize, entry % values, scratch)
+                            as u32
+                    },
+                )
+                .collect();
+            if matches!(coordinate.kind, Kind::Permutation) {
+                let mut bits = vec![0u64; values.div_ceil(64) as usize];
+                let mut scratch = vec![0u8; k];
+                for value in 0..values {
+                    if unrank_mr(value, &mut scratch) {
+                        bits[(value / 64) as usize] |= 1 << (value % 64);
+                    }
+                }
+                coordinate.parities = Some(bits);
+            }
+            coordinate.table = Some(table);
+        }
+    }
+
+    /// The block layout: (length, first coordinate of the local rank) when
+    /// the trailing coordinates multiply to at most 2^32 - 1 positions and
+    /// leave at most 2^24 blocks; `None` otherwise.
+    pub fn block_split(&self) -> Option<(u64, usize)> {
+        let mut len = 1u64;
+        let mut split = self.coordinates.len();
+        for (j, c) in self.coordinates.iter().enumerate().rev() {
+            match len.checked_mul(c.radix) {
+                Some(next) if next <= u32::MAX as u64 => {
+                    len = next;
+                    split = j;
+                }
+                _ => break,
+            }
+        }
+        (self.size / len <= 1 << 24).then_some((len, split))
+    }
+
+    /// Bytes the move tables take.
+    pub fn table_bytes(&self) -> u64 {
+        self.coordinates
+            .iter()
+            .map(|c| {
+                c.table.as_ref().map_or(0, |t| 4 * t.len() as u64)
+                    + c.parities.as_ref().map_or(0, |p| 8 * p.len() as u64)
+            })
+            .sum()
+    }
+
+    /// The index of the position whose coordinates are `values`.
+    #[inline(always)]
+    pub fn index(&self, values: &[u64]) -> u64 {
+        self.coordinates
+            .iter()
+            .zip(values)
+            .fold(0u64, |index, (c, &v)| index * c.radix + c.digit(v))
+    }
+
+    /// The coordinates of index `index` (which is below `size`).
+    pub fn values(&self, index: u64, values: &mut [u64], scratch: &mut [u8]) {
+        let mut rest = index;
+        for (c, value) in self.coordinates.iter().zip(values.iter_mut()).rev() {
+            *value = rest % c.radix;
+            rest /= c.radix;
+        }
+        // Folded parities: the free coordinates are whole; each folded one
+        // takes the parity its rule gives.
+        for (j, c) in self.coordinates.iter().enumerate() {
+            if let Parity::Follows { solved, from } = &c.parity {
+                let mut odd = *solved;
+                for &free in from {
+                    let f = &self.coordinates[free];
+                    odd ^= f.is_odd_value(values[free], scratch) ^ f.solved_parity;
+                }
+                if c.is_odd_value(values[j], scratch) != odd {
+                    values[j] += c.radix;
+                }
+            }
+        }
+    }
+
+    /// The coordinates of a position given per set, or why the position
+    /// cannot be reached from the solved state (a piece outside its orbit,
+    /// an orientation sum or a parity no move sequence makes).
+    pub fn values_of_state(&self, definition: &Definition, state: &[SetState]) -> Result<Vec<u64>> {
+        let mut scratch = vec![0u8; 2 * crate::games::ksolve::definition::MAX_PIECES + 2];
+        let mut values = Vec::with_capacity(self.coordinates.len());
+        for c in &self.coordinates {
+            let set = &definition.sets[c.set];
+            let part = &state[c.set];
+            let mut have: Vec<u8> = c.slots.iter().map(|&s| part.labels[s]).collect();
+            let mut want: Vec<u8> = c
+                .slots
+                .iter()
+                .map(|&s| definition.solved[c.set].labels[s])
+                .collect();
+            have.sort_unstable();
+            want.sort_unstable();
+            if have != want {
+                return Err(Error::InvalidParameter(format!(
+                    "no move sequence reaches this position: slots {} of set {} hold pieces {} where the solved state has {}",
+                    one_based(&c.slots),
+                    quoted(&set.name),
+                    one_based_labels(&have),
+                    one_based_labels(&want)
+                )));
+            }
+            if let Kind::Orientation {
+                orientations,
+                implied_sum: Some(target),
+            } = c.kind
+            {
+                let sum = c
+                    .slots
+                    .iter()
+                    .map(|&s| part.orientations[s] as u64)
+                    .sum::<u64>()
+                    % orientations as u64;
+                if sum != target as u64 {
+                    return Err(Error::InvalidParameter(format!(
+                        "no move sequence reaches this position: the orientations of slots {} of set {} sum to {sum} mod {orientations}, every move keeps it {target}",
+                        one_based(&c.slots),
+                        quoted(&set.name)
+                    )));
+                }
+            }
+            values.push(c.value_of(part, &mut scratch));
+        }
+        for (j, c) in self.coordinates.iter().enumerate() {
+            if let Parity::Follows { solved, from } = &c.parity {
+                let mut odd = *solved;
+                for &free in from {
+                    let f = &self.coordinates[free];
+                    odd ^= f.is_odd_value(values[free], &mut scratch) ^ f.solved_parity;
+                }
+                if c.is_odd_value(values[j], &mut scratch) != odd {
+                    return Err(Error::InvalidParameter(format!(
+                        "no move sequence reaches this position: the permutation of slots {} of set {} has the wrong parity{}",
+                        one_based(&c.slots),
+                        quoted(&definition.sets[c.set].name),
+                        if from.is_empty() {
+                            " (every move permutes them evenly)".to_string()
+                        } else {
+                            " for the other sets' permutations".to_string()
+                        }
+                    )));
+                }
+            }
+        }
+        Ok(values)
+    }
+
+    /// The position of coordinates `values`, per set.
+    pub fn state_of(&self, definition: &Definition, values: &[u64]) -> Vec<SetState> {
+        let mut state = definition.solved.clone();
+        let mut scratch = vec![0u8; 2 * crate::games::ksolve::definition::MAX_PIECES + 2];
+        for (c, &value) in self.coordinates.iter().zip(values) {
+            c.write(value, &mut state[c.set], &mut scratch);
+        }
+        state
+    }
+}
+
+fn one_based(slots: &[usize]) -> String {
+    let list: Vec<String> = slots.iter().map(|s| (s + 1).to_string()).collect();
+    list.join(",")
+}
+
+fn one_based_labels(labels: &[u8]) -> String {
+    let list: Vec<String> = labels.iter().map(|l| (*l as u32 + 1).to_string()).collect();
+    list.join(",")
+}
+
+/// `value` as 1.23e45.
+pub fn scientific(value: f64) -> String {
+    format!("{value:.3e}")
+}
+
+/// The parity invariants: row-reduces the moves' parity vectors over the
+/// permutation coordinates (GF(2)); each coordinate that is not a pivot
+/// gets the rule its parity follows.
+fn fold_parities(coordinates: &mut [Coordinate]) {
+    let permutations: Vec<usize> = (0..coordinates.len())
+        .filter(|&j| matches!(coordinates[j].kind, Kind::Permutation))
+        .collect();
+    if permutations.is_empty() {
+        return;
+    }
+    let moves = coordinates[permutations[0]].moves.len();
+    // One row per move, one bit per permutation coordinate (at most 64
+    // coordinates take part; beyond, they stay free).
+    let columns = permutations.len().min(64);
+    let mut rows: Vec<u64> = (0..moves)
+        .map(|m| {
+            (0..columns).fold(0u64, |row, bit| {
+                let c = &coordinates[permutations[bit]];
+                row | (is_odd(&c.moves[m].from) as u64) << bit
+            })
+        })
+        .collect();
+    // Reduced row echelon form.
+    let mut pivots: Vec<(usize, u64)> = Vec::new();
+    for bit in 0..columns {
+        let Some(at) = rows.iter().position(|&row| row >> bit & 1 == 1) else {
+            continue;
+        };
+        let pivot = rows.swap_remove(at);
+        for row in rows.iter_mut().chain(pivots.iter_mut().map(|(_, r)| r)) {
+            if *row >> bit & 1 == 1 {
+                *row ^= pivot;
+            }
+        }
+        pivots.push((bit, pivot));
+    }
+    for bit in 0..columns {
+        if pivots.iter().any(|&(p, _)| p == bit) {
+            continue;
+        }
+        let from: Vec<usize> = pivots
+            .iter()
+            .filter(|&&(_, row)| row >> bit & 1 == 1)
+            .map(|&(p, _)| permutations[p])
+            .collect();
+        let c = &mut coordinates[permutations[bit]];
+        c.parity = Parity::Follows {
+            solved: c.solved_parity,
+            from,
+        };
+        c.radix = c.values / 2;
+    }
+}

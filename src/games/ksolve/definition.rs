@@ -1,0 +1,841 @@
+//! Reading a puzzle definition in the ksolve text format (the subset
+//! twsearch reads for God's-number searches): `Name`, `Set NAME PIECES
+//! ORIENTATIONS`, one `Solved` block, `Move NAME` blocks and `Scramble
+//! NAME` blocks, each closed by `End`; `#` starts a comment.
+//!
+//! Inside a block every set is given once, as its name, a permutation line
+//! and an optional orientation line (all zeros when left out). Numbers are
+//! 1-based. Permutations are *passive*: after a move whose permutation is
+//! `p`, slot `i` holds the piece that was in slot `p[i]`. The orientation
+//! line of a state gives each slot's orientation; that of a move gives,
+//! for each slot, the twist its piece gains when the move carries it away
+//! (ksolve's convention for moves, which twsearch keeps). A state's
+//! permutation line may repeat a number: those pieces look the same.
+//!
+//! Everything else is refused with the file, the line and what is wrong.
+
+use std::collections::HashMap;
+
+use crate::error::{Error, Result, quoted};
+
+/// Most pieces a set may have (ranks keep a slot's piece in a byte, and
+/// the multinomial hash takes at most 64 cells).
+pub const MAX_PIECES: usize = 64;
+/// Most orientations a piece may have.
+pub const MAX_ORIENTATIONS: usize = 255;
+
+/// One kind of piece: `Set NAME PIECES ORIENTATIONS`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceSet {
+    pub name: String,
+    pub pieces: usize,
+    pub orientations: u8,
+}
+
+/// One set's part of a position: the piece (0-based label) in each slot
+/// and each slot's orientation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SetState {
+    pub labels: Vec<u8>,
+    pub orientations: Vec<u8>,
+}
+
+/// One set's part of a move, in the form states compose with: slot `i`
+/// receives the piece from slot `from[i]`, whose orientation grows by
+/// `twist[i]` (modulo the set's orientations).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SetMove {
+    pub from: Vec<u8>,
+    pub twist: Vec<u8>,
+}
+
+/// A move of the whole puzzle, one [`SetMove`] per set.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Transform {
+    pub sets: Vec<SetMove>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedMove {
+    pub name: String,
+    pub transform: Transform,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scramble {
+    pub name: String,
+    pub state: Vec<SetState>,
+}
+
+/// A definition as read: what the file says, checked, with moves in the
+/// form states compose with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Definition {
+    pub name: String,
+    pub sets: Vec<PieceSet>,
+    pub solved: Vec<SetState>,
+    pub moves: Vec<NamedMove>,
+    pub scrambles: Vec<Scramble>,
+}
+
+impl Transform {
+    pub fn identity(sets: &[PieceSet]) -> Self {
+        Transform {
+            sets: sets
+                .iter()
+                .map(|set| SetMove {
+                    from: (0..set.pieces as u8).collect(),
+                    twist: vec![0; set.pieces],
+                })
+                .collect(),
+        }
+    }
+
+    /// This move followed by `next`.
+    pub fn then(&self, next: &Transform, sets: &[PieceSet]) -> Transform {
+        let parts = self
+            .sets
+            .iter()
+            .zip(&next.sets)
+            .zip(sets)
+            .map(|((first, second), set)| SetMove {
+                from: second
+                    .from
+                    .iter()
+                    .map(|&via| first.from[via as usize])
+                    .collect(),
+                twist: second
+                    .from
+                    .iter()
+                    .zip(&second.twist)
+                    .map(|(&via, &twist)| {
+                        ((first.twist[via as usize] as u16 + twist as u16)
+                            % set.orientations as u16) as u8
+                    })
+                    .collect(),
+            })
+            .collect();
+        Transform { sets: parts }
+    }
+
+    /// The state this move leads to from `state`.
+    pub fn apply(&self, state: &[SetState], sets: &[PieceSet]) -> Vec<SetState> {
+        self.sets
+            .iter()
+            .zip(state)
+            .zip(sets)
+            .map(|((part, before), set)| SetState {
+                labels: part
+                    .from
+                    .iter()
+                    .map(|&s| before.labels[s as usize])
+                    .collect(),
+                orientations: part
+                    .from
+                    .iter()
+                    .zip(&part.twist)
+                    .map(|(&s, &twist)| {
+                        ((before.orientations[s as usize] as u16 + twist as u16)
+                            % set.orientations as u16) as u8
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    pub fn is_identity(&self) -> bool {
+        self.sets.iter().all(|part| {
+            part.twist.iter().all(|&t| t == 0)
+                && part.from.iter().enumerate().all(|(i, &s)| s as usize == i)
+        })
+    }
+}
+
+/// The words of one line, with the line's number (1-based).
+struct Line<'a> {
+    number: usize,
+    words: Vec<&'a str>,
+}
+
+struct Reader<'a> {
+    file: &'a str,
+    lines: Vec<Line<'a>>,
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn error(&self, line: usize, message: String) -> Error {
+        Error::InvalidParameter(format!("{}:{line}: {message}", self.file))
+    }
+
+    fn next_line(&mut self) -> Option<&Line<'a>> {
+        let line = self.lines.get(self.at);
+        self.at += 1;
+        line
+    }
+
+    fn peek(&self) -> Option<&Line<'a>> {
+        self.lines.get(self.at)
+    }
+
+    fn last_number(&self) -> usize {
+        self.lines.last().map_or(1, |line| line.number)
+    }
+}
+
+fn is_number_line(line: &Line) -> bool {
+    line.words
+        .first()
+        .is_some_and(|word| word.bytes().all(|b| b.is_ascii_digit()))
+}
+
+const KNOWN: &str = "bitsolve reads Name, Set, Solved, Move, Scramble and End";
+
+/// Reads a definition; `file` names it in errors.
+pub fn parse(text: &str, file: &str) -> Result<Definition> {
+    let lines = text
+        .lines()
+        .enumerate()
+        .map(|(index, line)| Line {
+            number: index + 1,
+            words: line
+                .split('#')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .collect(),
+        })
+        .filter(|line| !line.words.is_empty())
+        .collect();
+    let mut reader = Reader { file, lines, at: 0 };
+    let mut name = None;
+    let mut sets: Vec<PieceSet> = Vec::new();
+    let mut solved: Option<Vec<SetState>> = None;
+    let mut listed: Vec<NamedMove> = Vec::new();
+    let mut scrambles: Vec<Scramble> = Vec::new();
+    let mut blocks_begun = false;
+    while let Some(line) = reader.next_line() {
+        let number = line.number;
+        let words = line.words.clone();
+        let keyword = words[0];
+        let arguments = &words[1..];
+        let expect_arguments = |count: usize, usage: &str| -> Result<()> {
+            if arguments.len() == count {
+                Ok(())
+            } else {
+                Err(reader.error(
+                    number,
+                    format!("{keyword} takes {count} argument(s): '{usage}'"),
+                ))
+            }
+        };
+        match keyword {
+            "Name" => {
+                if arguments.is_empty() {
+                    return Err(reader.error(number, "Name needs a name".into()));
+                }
+                name = Some(arguments.join(" "));
+            }
+            "Set" => {
+                expect_arguments(3, "Set NAME PIECES ORIENTATIONS")?;
+                if blocks_begun {
+                    return Err(reader.error(
+                        number,
+                        "every Set comes before the Solved, Move and Scramble blocks".into(),
+                    ));
+                }
+                let set_name = arguments[0].to_string();
+                if sets.iter().any(|set| set.name == set_name) {
+                    return Err(reader.error(
+                        number,
+                        format!("set {} is defined twice", quoted(&set_name)),
+                    ));
+                }
+                let pieces = parse_count(arguments[1], 1, MAX_PIECES, "pieces")
+                    .map_err(|message| reader.error(number, message))?;
+                let orientations = parse_count(arguments[2], 1, MAX_ORIENTATIONS, "orientations")
+                    .map_err(|message| reader.error(number, message))?;
+                sets.push(PieceSet {
+                    name: set_name,
+                    pieces,
+                    orientations: orientations as u8,
+                });
+            }
+            "Solved" => {
+                expect_arguments(0, "Solved")?;
+                blocks_begun = true;
+                if solved.is_some() {
+                    return Err(reader.error(number, "a second Solved block".into()));
+                }
+                solved = Some(read_state_block(
+                    &mut reader,
+                    &sets,
+                    "the Solved block",
+                    number,
+                )?);
+            }
+            "Scramble" => {
+                expect_arguments(1, "Scramble NAME")?;
+                blocks_begun = true;
+                let scramble_name = arguments[0].to_string();
+                if scrambles.iter().any(|s| s.name == scramble_name) {
+                    return Err(reader.error(
+                        number,
+                        format!("scramble {} is defined twice", quoted(&scramble_name)),
+                    ));
+                }
+                let what = format!("scramble {}", quoted(&scramble_name));
+                let state = read_state_block(&mut reader, &sets, &what, number)?;
+                scrambles.push(Scramble {
+                    name: scramble_name,
+                    state,
+                });
+            }
+            "Move" => {
+                expect_arguments(1, "Move NAME")?;
+                blocks_begun = true;
+                let move_name = arguments[0].to_string();
+                if listed.iter().any(|m| m.name == move_name) {
+                    return Err(reader.error(
+                        number,
+                        format!("move {} is defined twice", quoted(&move_name)),
+                    ));
+                }
+                let what = format!("move {}", quoted(&move_name));
+                let transform = read_move_block(&mut reader, &sets, &what, number)?;
+                listed.push(NamedMove {
+                    name: move_name,
+                    transform,
+                });
+            }
+            "End" => return Err(reader.error(number, "End outside a block".into())),
+            other => {
+                return Err(reader.error(
+                    number,
+                    format!("unsupported keyword {} ({KNOWN})", quoted(other)),
+                ));
+            }
+        }
+    }
+    let end = reader.last_number();
+    if sets.is_empty() {
+        return Err(reader.error(end, "the definition has no Set".into()));
+    }
+    let Some(solved) = solved else {
+        return Err(reader.error(end, "the definition has no Solved block".into()));
+    };
+    if listed.is_empty() {
+        return Err(reader.error(end, "the definition has no Move".into()));
+    }
+    for scramble in &scrambles {
+        for ((state, home), set) in scramble.state.iter().zip(&solved).zip(&sets) {
+            let mut have = state.labels.clone();
+            let mut want = home.labels.clone();
+            have.sort_unstable();
+            want.sort_unstable();
+            if have != want {
+                return Err(Error::InvalidParameter(format!(
+                    "{file}: scramble {} holds other pieces of set {} than the Solved block does",
+                    quoted(&scramble.name),
+                    quoted(&set.name)
+                )));
+            }
+        }
+    }
+    Ok(Definition {
+        name: name.unwrap_or_else(|| "unnamed".to_string()),
+        sets,
+        solved,
+        moves: listed,
+        scrambles,
+    })
+}
+
+fn parse_count(
+    word: &str,
+    low: usize,
+    high: usize,
+    what: &str,
+) -> std::result::Result<usize, String> {
+    match word.parse::<usize>() {
+        Ok(value) if (low..=high).contains(&value) => Ok(value),
+        _ => Err(format!(
+            "{what} must be a whole number from {low} to {high}, got {}",
+            quoted(word)
+        )),
+    }
+}
+
+/// One set's lines in a block: the permutation and orientations as
+/// written, and the permutation's line number.
+struct BlockPart {
+    permutation: Vec<u32>,
+    orientations: Vec<u32>,
+    line: usize,
+}
+
+/// The lines of one block up to its `End`: each set's name, its
+/// permutation and its optional orientation line, every set exactly once.
+/// Returns the sets' parts in the definition's order, numbers as written
+/// (not yet checked against the set's kind).
+fn read_block(
+    reader: &mut Reader,
+    sets: &[PieceSet],
+    what: &str,
+    opened: usize,
+) -> Result<Vec<BlockPart>> {
+    let mut parts: Vec<Option<BlockPart>> = (0..sets.len()).map(|_| None).collect();
+    loop {
+        let Some(line) = reader.next_line() else {
+            return Err(reader.error(opened, format!("{what} has no End")));
+        };
+        let (number, words) = (line.number, line.words.clone());
+        if words[0] == "End" {
+            if words.len() > 1 {
+                return Err(reader.error(number, "End takes no arguments".into()));
+            }
+            break;
+        }
+        if words.len() != 1 {
+            return Err(reader.error(
+                number,
+                format!(
+                    "{what}: expected a set name on its own line, got {}",
+                    quoted(&words.join(" "))
+                ),
+            ));
+        }
+        let Some(index) = sets.iter().position(|set| set.name == words[0]) else {
+            return Err(reader.error(
+                number,
+                format!(
+                    "{what}: {} is not a set of this definition",
+                    quoted(words[0])
+                ),
+            ));
+        };
+        if parts[index].is_some() {
+            return Err(reader.error(
+                number,
+                format!("{what} gives set {} twice", quoted(words[0])),
+            ));
+        }
+        let set = &sets[index];
+        let numbers =
+            |reader: &Reader, line: Option<&Line>, kind: &str| -> Result<(Vec<u32>, usize)> {
+                let Some(line) = line.filter(|line| is_number_line(line)) else {
+                    return Err(reader.error(
+                        line.map_or(number, |l| l.number),
+                        format!(
+                            "{what}: set {} needs a {kind} line of {} numbers",
+                            quoted(&set.name),
+                            set.pieces
+                        ),
+                    ));
+                };
+                let values = line
+                    .words
+                    .iter()
+                    .map(|word| {
+                        word.parse::<u32>().map_err(|_| {
+                            reader.error(
+                                line.number,
+                                format!("{what}: {} is not a number", quoted(word)),
+                            )
+                        })
+                    })
+                    .collect::<Result<Vec<u32>>>()?;
+                if values.len() != set.pieces {
+                    return Err(reader.error(
+                        line.number,
+                        format!(
+                            "{what}: set {} has {} pieces, but its {kind} line has {} numbers",
+                            quoted(&set.name),
+                            set.pieces,
+                            values.len()
+                        ),
+                    ));
+                }
+                Ok((values, line.number))
+            };
+        let permutation_line = reader.next_line().map(|l| Line {
+            number: l.number,
+            words: l.words.clone(),
+        });
+        let (permutation, at) = numbers(reader, permutation_line.as_ref(), "permutation")?;
+        let orientations = if reader.peek().is_some_and(is_number_line) {
+            let line = reader.next_line().map(|l| Line {
+                number: l.number,
+                words: l.words.clone(),
+            });
+            let (values, line_number) = numbers(reader, line.as_ref(), "orientation")?;
+            if let Some(bad) = values.iter().find(|&&v| v >= set.orientations as u32) {
+                return Err(reader.error(
+                    line_number,
+                    format!(
+                        "{what}: orientation {bad} of set {} is out of range (its pieces have {} orientation(s): 0..{})",
+                        quoted(&set.name),
+                        set.orientations,
+                        set.orientations - 1
+                    ),
+                ));
+            }
+            values
+        } else {
+            vec![0; set.pieces]
+        };
+        parts[index] = Some(BlockPart {
+            permutation,
+            orientations,
+            line: at,
+        });
+    }
+    parts
+        .into_iter()
+        .zip(sets)
+        .map(|(part, set)| {
+            part.ok_or_else(|| {
+                reader.error(
+                    opened,
+                    format!("{what} does not give set {}", quoted(&set.name)),
+                )
+            })
+        })
+        .collect()
+}
+
+fn read_state_block(
+    reader: &mut Reader,
+    sets: &[PieceSet],
+    what: &str,
+    opened: usize,
+) -> Result<Vec<SetState>> {
+    let parts = read_block(reader, sets, what, opened)?;
+    parts
+        .into_iter()
+        .zip(sets)
+        .map(
+            |(
+                BlockPart {
+                    permutation,
+                    orientations,
+                    line: at,
+                },
+                set,
+            )| {
+                if let Some(bad) = permutation
+                    .iter()
+                    .find(|&&v| v == 0 || v as usize > set.pieces)
+                {
+                    return Err(reader.error(
+                        at,
+                        format!(
+                            "{what}: piece {bad} of set {} is not one of 1..{}",
+                            quoted(&set.name),
+                            set.pieces
+                        ),
+                    ));
+                }
+                Ok(SetState {
+                    labels: permutation.iter().map(|&v| (v - 1) as u8).collect(),
+                    orientations: orientations.iter().map(|&v| v as u8).collect(),
+                })
+            },
+        )
+        .collect()
+}
+
+fn read_move_block(
+    reader: &mut Reader,
+    sets: &[PieceSet],
+    what: &str,
+    opened: usize,
+) -> Result<Transform> {
+    let parts = read_block(reader, sets, what, opened)?;
+    let moves = parts
+        .into_iter()
+        .zip(sets)
+        .map(|(BlockPart { permutation, orientations, line: at }, set)| {
+            let mut seen = vec![false; set.pieces];
+            for &value in &permutation {
+                if value == 0 || value as usize > set.pieces || std::mem::replace(&mut seen[value as usize - 1], true) {
+                    return Err(reader.error(
+                        at,
+                        format!(
+                            "{what}: the permutation of set {} is not a permutation of 1..{} ({value} {})",
+                            quoted(&set.name),
+                            set.pieces,
+                            if value == 0 || value as usize > set.pieces { "is out of range" } else { "appears twice" }
+                        ),
+                    ));
+                }
+            }
+            // The file's twist belongs to the slot a piece leaves; a state
+            // composes with the twist of the slot it arrives in.
+            let from: Vec<u8> = permutation.iter().map(|&v| (v - 1) as u8).collect();
+            let twist = from.iter().map(|&s| orientations[s as usize] as u8).collect();
+            Ok(SetMove { from, twist })
+        })
+        .collect::<Result<Vec<SetMove>>>()?;
+    Ok(Transform { sets: moves })
+}
+
+/// Which moves a search makes of the listed ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    /// Every power of each listed move short of the identity (twsearch's
+    /// default: an order-4 move gives M, M2 and M').
+    Powers,
+    /// Each listed move and its inverse only.
+    Quarter,
+}
+
+impl Metric {
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Powers => "powers",
+            Metric::Quarter => "quarter",
+        }
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            Metric::Powers => "every power of each listed move counts one move",
+            Metric::Quarter => "each listed move and its inverse count one move",
+        }
+    }
+}
+
+impl std::str::FromStr for Metric {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Self> {
+        match text {
+            "powers" => Ok(Metric::Powers),
+            "quarter" => Ok(Metric::Quarter),
+            other => Err(Error::InvalidParameter(format!(
+                "the ksolve metric is powers (every power of a move, twsearch's default) or quarter (a move and its inverse), got {}",
+                quoted(other)
+            ))),
+        }
+    }
+}
+
+/// The name of power `k` of move `name` whose order is `order`: `M`,
+/// `M2`, ..., and for powers past half the order the inverse's, `M'`,
+/// `M2'`.
+fn power_name(name: &str, k: usize, order: usize) -> String {
+    let (count, prime) = if 2 * k > order {
+        (order - k, "'")
+    } else {
+        (k, "")
+    };
+    if count == 1 {
+        format!("{name}{prime}")
+    } else {
+        format!("{name}{count}{prime}")
+    }
+}
+
+/// Most powers a move may have before the identity (a listed move of a
+/// larger order is refused as unlikely to be meant).
+pub const MAX_ORDER: usize = 1 << 16;
+
+/// The moves a search makes: the listed moves with their powers (or
+/// inverses), in the order listed.
+pub fn expand_moves(definition: &Definition, metric: Metric, file: &str) -> Result<Vec<NamedMove>> {
+    let mut moves: Vec<NamedMove> = Vec::new();
+    let mut names: HashMap<String, String> = HashMap::new();
+    for listed in &definition.moves {
+        let identity = Transform::identity(&definition.sets);
+        let mut powers = vec![listed.transform.clone()];
+        while !powers.last().expect("one power").is_identity() {
+            if powers.len() > MAX_ORDER {
+                return Err(Error::InvalidParameter(format!(
+                    "{file}: move {} has an order above {MAX_ORDER}",
+                    quoted(&listed.name)
+                )));
+            }
+            let next = powers
+                .last()
+                .expect("one power")
+                .then(&listed.transform, &definition.sets);
+            powers.push(next);
+        }
+        let order = powers.len();
+        if order == 1 {
+            return Err(Error::InvalidParameter(format!(
+                "{file}: move {} moves nothing",
+                quoted(&listed.name)
+            )));
+        }
+        debug_assert!(powers[order - 1] == identity);
+        let chosen: Vec<usize> = match metric {
+            Metric::Powers => (1..order).collect(),
+            Metric::Quarter if order == 2 => vec![1],
+            Metric::Quarter => vec![1, order - 1],
+        };
+        for k in chosen {
+            let name = power_name(&listed.name, k, order);
+            if let Some(owner) = names.insert(name.clone(), listed.name.clone()) {
+                return Err(Error::InvalidParameter(format!(
+                    "{file}: moves {} and {} both give a move named {}",
+                    quoted(&owner),
+                    quoted(&listed.name),
+                    quoted(&name)
+                )));
+            }
+            moves.push(NamedMove {
+                name,
+                transform: powers[k - 1].clone(),
+            });
+        }
+    }
+    Ok(moves)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SQUARE: &str = "# four pieces in a ring, one turn\nName Ring\nSet P 4 2\nSolved\nP\n1 2 3 4\nEnd\nMove T\nP\n2 3 4 1\n1 0 0 1\nEnd\nScramble one\nP\n2 3 4 1\n0 0 1 1\nEnd\n";
+
+    #[test]
+    fn a_definition_reads_with_its_moves_in_state_form() {
+        let definition = parse(SQUARE, "ring.tws").unwrap();
+        assert_eq!(definition.name, "Ring");
+        assert_eq!(
+            definition.sets,
+            vec![PieceSet {
+                name: "P".into(),
+                pieces: 4,
+                orientations: 2
+            }]
+        );
+        assert_eq!(definition.solved[0].labels, vec![0, 1, 2, 3]);
+        assert_eq!(definition.solved[0].orientations, vec![0; 4]);
+        // Slot i takes the piece of slot p[i]; the twist is the one of the
+        // slot the piece leaves.
+        let turn = &definition.moves[0].transform.sets[0];
+        assert_eq!(turn.from, vec![1, 2, 3, 0]);
+        assert_eq!(turn.twist, vec![0, 0, 1, 1]);
+        let moved = definition.moves[0]
+            .transform
+            .apply(&definition.solved, &definition.sets);
+        assert_eq!(moved, definition.scrambles[0].state);
+    }
+
+    #[test]
+    fn powers_are_named_as_twsearch_names_them() {
+        let definition = parse(SQUARE, "ring.tws").unwrap();
+        let names = |metric| {
+            expand_moves(&definition, metric, "ring.tws")
+                .unwrap()
+                .iter()
+                .map(|m| m.name.clone())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        // Four steps bring each piece home, its twist grown by 1 + 1.
+        assert_eq!(names(Metric::Powers), "T T2 T'");
+        assert_eq!(names(Metric::Quarter), "T T'");
+        assert_eq!(power_name("U", 2, 4), "U2");
+        assert_eq!(power_name("U", 3, 4), "U'");
+        assert_eq!(power_name("X", 3, 5), "X2'");
+        assert_eq!(power_name("X", 4, 8), "X4");
+        assert_eq!(power_name("X", 5, 8), "X3'");
+    }
+
+    #[test]
+    fn every_kind_of_bad_definition_is_one_line_naming_file_and_line() {
+        let good = SQUARE;
+        for (text, expected) in [
+            (
+                good.replace("Name Ring", "Illegal"),
+                "ring.tws:2: unsupported keyword 'Illegal'",
+            ),
+            (
+                good.replace("Name Ring", "ForbiddenPairs"),
+                "ring.tws:2: unsupported keyword 'ForbiddenPairs'",
+            ),
+            (
+                good.replace("2 3 4 1\n1 0 0 1", "2 3 4 4\n1 0 0 1"),
+                "ring.tws:10: move 'T': the permutation of set 'P' is not a permutation of 1..4 (4 appears twice)",
+            ),
+            (
+                good.replace("2 3 4 1\n1 0 0 1", "2 3 4 5\n1 0 0 1"),
+                "is out of range",
+            ),
+            (
+                good.replace("1 0 0 1", "1 0 0 2"),
+                "ring.tws:11: move 'T': orientation 2 of set 'P' is out of range",
+            ),
+            (
+                good.replace("Move T\nP\n2 3 4 1\n1 0 0 1\n", "Move T\n"),
+                "ring.tws:8: move 'T' does not give set 'P'",
+            ),
+            (
+                good.replace("Set P 4 2", "Set P 4 2\nSet Q 2 1"),
+                "ring.tws:5: the Solved block does not give set 'Q'",
+            ),
+            (
+                good.replace("1 2 3 4", "1 2 3"),
+                "ring.tws:6: the Solved block: set 'P' has 4 pieces, but its permutation line has 3 numbers",
+            ),
+            (
+                good.replace("Set P 4 2", "Set P 4"),
+                "ring.tws:3: Set takes 3 argument(s)",
+            ),
+            (
+                good.replace("Set P 4 2", "Set P 0 2"),
+                "pieces must be a whole number from 1 to 64",
+            ),
+            (
+                good.replace("Set P 4 2", "Set P 4 x"),
+                "orientations must be a whole number",
+            ),
+            (
+                good.replace("Solved\nP\n", "Solved\nQ\n"),
+                "ring.tws:5: the Solved block: 'Q' is not a set",
+            ),
+            (
+                good.replace("1 2 3 4\nEnd", "1 2 3 4"),
+                "expected a set name on its own line, got 'Move T'",
+            ),
+            (
+                good.trim_end().trim_end_matches("End").to_string(),
+                "scramble 'one' has no End",
+            ),
+            (
+                good.replace("Scramble one\nP\n2 3 4 1", "Scramble one\nP\n2 3 4 4"),
+                "holds other pieces of set 'P'",
+            ),
+            (
+                good.replace("Move T\nP\n2 3 4 1\n1 0 0 1", "Move T\nP\n1 2 3 4"),
+                "move 'T' moves nothing",
+            ),
+            (format!("{good}Set Q 2 1\n"), "every Set comes before"),
+            (format!("{good}End\n"), "End outside a block"),
+            (
+                good.replace("1 2 3 4", "1 2 x 4"),
+                "ring.tws:6: the Solved block: 'x' is not a number",
+            ),
+            (
+                good.replace("Solved\nP\n1 2 3 4\nEnd\n", ""),
+                "no Solved block",
+            ),
+        ] {
+            let message = match parse(&text, "ring.tws")
+                .and_then(|d| expand_moves(&d, Metric::Powers, "ring.tws"))
+            {
+                Ok(_) => panic!("accepted: {text}"),
+                Err(error) => error.to_string(),
+            };
+            assert!(
+                message.contains(expected),
+                "{message}\nexpected: {expected}"
+            );
+            assert_eq!(message.lines().count(), 1, "{message}");
+        }
+    }
+}

@@ -1,0 +1,69 @@
+// Expansion of a puzzle read from a definition file (src/games/ksolve/):
+// a position is one value per coordinate, the index their mixed-radix
+// number (coordinate 0 the most significant). Coordinates 0..SPLIT make up
+// the block, SPLIT..COORD_COUNT the local rank. Every coordinate has a move
+// table here: its value after move m is tables[table_at + m * values + v].
+// A coordinate whose parity follows from others stores its folded value
+// (value mod radix); unranking restores the value whose parity the rule
+// gives, as Coordinates::values does on the CPU.
+// Needs: consts COORD_COUNT, COORD_CAP, SPLIT, MOVE_COUNT, COORDS_AT: per
+// coordinate COORD_FIELDS words: values, radix, table_at, parity_at (bits
+// of each value's permutation parity, 32 a word), follows (1 when the
+// parity follows), rule_solved, from_at, from_len (the free coordinates it
+// follows), solved_parity.
+
+const COORD_FIELDS: u32 = 9u;
+
+fn coordinate(j: u32, field: u32) -> u32 {
+    return tables[COORDS_AT + j * COORD_FIELDS + field];
+}
+
+fn value_is_odd(j: u32, value: u32) -> bool {
+    let at = coordinate(j, 3u);
+    return ((tables[at + value / 32u] >> (value % 32u)) & 1u) == 1u;
+}
+
+fn expand(block: u32, local: u32) {
+    var values: array<u32, COORD_CAP>;
+    var rest = local;
+    for (var j = COORD_COUNT; j > SPLIT; j--) {
+        let radix = coordinate(j - 1u, 1u);
+        values[j - 1u] = rest % radix;
+        rest = rest / radix;
+    }
+    rest = block;
+    for (var j = SPLIT; j > 0u; j--) {
+        let radix = coordinate(j - 1u, 1u);
+        values[j - 1u] = rest % radix;
+        rest = rest / radix;
+    }
+    for (var j = 0u; j < COORD_COUNT; j++) {
+        if (coordinate(j, 4u) == 1u) {
+            var odd = coordinate(j, 5u) == 1u;
+            let from_at = coordinate(j, 6u);
+            for (var i = 0u; i < coordinate(j, 7u); i++) {
+                let free = tables[from_at + i];
+                odd = odd != (value_is_odd(free, values[free]) != (coordinate(free, 8u) == 1u));
+            }
+            if (value_is_odd(j, values[j]) != odd) {
+                values[j] += coordinate(j, 1u);
+            }
+        }
+    }
+    for (var m = 0u; m < MOVE_COUNT; m++) {
+        var next_block = 0u;
+        var next_local = 0u;
+        for (var j = 0u; j < COORD_COUNT; j++) {
+            let count = coordinate(j, 0u);
+            let radix = coordinate(j, 1u);
+            let next = tables[coordinate(j, 2u) + m * count + values[j]];
+            let digit = select(next, next % radix, radix != count);
+            if (j < SPLIT) {
+                next_block = next_block * radix + digit;
+            } else {
+                next_local = next_local * radix + digit;
+            }
+        }
+        successor(next_block, next_local);
+    }
+}

@@ -1,0 +1,806 @@
+//! Any permutation puzzle from a definition file in the ksolve format
+//! (`bitsolve bfs ksolve --file PUZZLE.tws`): the file is read
+//! ([`definition`]), its moves expanded to their powers, and its positions
+//! hashed perfectly through independent coordinates with the invariants
+//! the moves keep folded out ([`coordinates`]). One Space, so every
+//! search, backend and store works on it as on a built-in game.
+
+pub mod coordinates;
+pub mod definition;
+
+use std::path::Path;
+
+use coordinates::{Coordinates, Kind, scientific};
+use definition::{Definition, Metric, NamedMove, SetState};
+
+use super::registry::{GameOptions, OptionSpec, Registered};
+use super::text_file::read_text;
+use crate::diagram::{Cell, Diagram, Style};
+use crate::error::{Error, Result, quoted};
+use crate::kernel::Program;
+use crate::space::{Block, MoveFilter, Picture, Space};
+
+/// The GPU expansion (see [`crate::kernel`]).
+const KSOLVE_KERNEL: &str = include_str!("ksolve.wgsl");
+
+/// Block length when the coordinates give no split (see
+/// [`Coordinates::block_split`]).
+const BLOCK_LEN: u64 = 1 << 31;
+
+/// Most words of move tables the GPU kernel takes: 128 MiB, the smallest
+/// storage binding a device must allow.
+const GPU_TABLE_WORDS: usize = 1 << 25;
+
+/// Scratch bytes for computing a coordinate without a table.
+const SCRATCH: usize = 2 * definition::MAX_PIECES + 2;
+
+#[derive(Clone, Debug)]
+pub struct Ksolve {
+    definition: Definition,
+    metric: Metric,
+    moves: Vec<NamedMove>,
+    hash: Coordinates,
+    /// The file as given, for messages.
+    file: String,
+    /// A fingerprint of the definition (not of the path): names the
+    /// tables, so two puzzles never share a file name.
+    fingerprint: u64,
+}
+
+/// A position: each coordinate's value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KsolveState {
+    values: Vec<u64>,
+}
+
+impl Ksolve {
+    /// The puzzle `text` defines (`file` names it in errors).
+    pub fn from_text(text: &str, file: &str, metric: Metric) -> Result<Self> {
+        let definition = definition::parse(text, file)?;
+        let moves = definition::expand_moves(&definition, metric, file)?;
+        let hash = Coordinates::new(&definition, &moves, file)?;
+        let fingerprint = crate::hash::splitmix64(xxhash_rust::xxh3::xxh3_64(
+            canonical(&definition).as_bytes(),
+        ));
+        Ok(Ksolve {
+            definition,
+            metric,
+            moves,
+            hash,
+            file: file.to_string(),
+            fingerprint,
+        })
+    }
+
+    pub fn from_file(path: &Path, metric: Metric) -> Result<Self> {
+        let text = read_text(path).map_err(|error| {
+            Error::InvalidParameter(format!(
+                "cannot read the definition {}: {error}",
+                quoted(&path.display().to_string())
+            ))
+        })?;
+        Self::from_text(&text, &path.display().to_string(), metric)
+    }
+
+    pub fn definition(&self) -> &Definition {
+        &self.definition
+    }
+
+    pub fn moves(&self) -> &[NamedMove] {
+        &self.moves
+    }
+
+    pub fn coordinates(&self) -> &Coordinates {
+        &self.hash
+    }
+
+    pub fn metric(&self) -> Metric {
+        self.metric
+    }
+
+    /// The state of a position given per set.
+    pub fn state_of(&self, sets: &[SetState]) -> Result<KsolveState> {
+        Ok(KsolveState {
+            values: self.hash.values_of_state(&self.definition, sets)?,
+        })
+    }
+
+    /// The position per set.
+    pub fn sets_of(&self, state: &KsolveState) -> Vec<SetState> {
+        self.hash.state_of(&self.definition, &state.values)
+    }
+
+    /// The index of the position move `m` leads to.
+    #[inline(always)]
+    fn successor(&self, m: usize, values: &[u64], scratch: &mut [u8; SCRATCH]) -> u64 {
+        self.hash
+            .coordinates
+            .iter()
+            .zip(values)
+            .fold(0u64, |index, (c, &v)| {
+                index * c.radix + c.digit(c.next(m, v, scratch))
+            })
+    }
+
+    /// The parts of a position's text: each set's name, its pieces
+    /// (1-based) and, when it has orientations, a '/' and theirs.
+    fn text_of(&self, sets: &[SetState]) -> String {
+        let parts: Vec<String> = self
+            .definition
+            .sets
+            .iter()
+            .zip(sets)
+            .map(|(set, part)| {
+                let pieces: Vec<String> = part
+                    .labels
+                    .iter()
+                    .map(|l| (*l as u32 + 1).to_string())
+                    .collect();
+                if set.orientations > 1 {
+                    let twists: Vec<String> =
+                        part.orientations.iter().map(|o| o.to_string()).collect();
+                    format!("{} {} / {}", set.name, pieces.join(" "), twists.join(" "))
+                } else {
+                    format!("{} {}", set.name, pieces.join(" "))
+                }
+            })
+            .collect();
+        parts.join("; ")
+    }
+
+    fn parse_sets(&self, text: &str) -> Result<Vec<SetState>> {
+        let usage = || {
+            format!(
+                "a {} position is each set's name, its pieces and, for pieces with orientations, '/' and their orientations, sets separated by ';' (e.g. {}), 'scramble NAME' or 'moves M1 M2 ...'",
+                self.definition.name,
+                quoted(&self.text_of(&self.definition.solved))
+            )
+        };
+        let mut sets: Vec<Option<SetState>> = vec![None; self.definition.sets.len()];
+        for part in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+            let (head, orientations) = match part.split_once('/') {
+                Some((head, tail)) => (head, Some(tail)),
+                None => (part, None),
+            };
+            let mut words = head.split_whitespace();
+            let name = words.next().unwrap_or_default();
+            let Some(index) = self.definition.sets.iter().position(|s| s.name == name) else {
+                return Err(Error::InvalidParameter(format!(
+                    "{} is not a set of {}: {}",
+                    quoted(name),
+                    self.definition.name,
+                    usage()
+                )));
+            };
+            let set = &self.definition.sets[index];
+            let numbers = |words: &mut dyn Iterator<Item = &str>,
+                           what: &str,
+                           low: u32,
+                           high: u32|
+             -> Result<Vec<u8>> {
+                let values = words
+                    .map(|w| match w.parse::<u32>() {
+                        Ok(v) if (low..=high).contains(&v) => Ok(v as u8),
+                        _ => Err(Error::InvalidParameter(format!(
+                            "set {}: {what} {} is not one of {low}..{high}",
+                            quoted(&set.name),
+                            quoted(w)
+                        ))),
+                    })
+                    .collect::<Result<Vec<u8>>>()?;
+                if values.len() != set.pieces {
+                    return Err(Error::InvalidParameter(format!(
+                        "set {} has {} pieces, the position gives {} {what}s",
+                        quoted(&set.name),
+                        set.pieces,
+                        values.len()
+                    )));
+                }
+                Ok(values)
+            };
+            let labels: Vec<u8> = numbers(&mut words, "piece", 1, set.pieces as u32)?
+                .iter()
+                .map(|l| l - 1)
+                .collect();
+            let orientations = match orientations {
+                Some(tail) => numbers(
+                    &mut tail.split_whitespace(),
+                    "orientation",
+                    0,
+                    set.orientations as u32 - 1,
+                )?,
+                None => vec![0; set.pieces],
+            };
+            if sets[index]
+                .replace(SetState {
+                    labels,
+                    orientations,
+                })
+                .is_some()
+            {
+                return Err(Error::InvalidParameter(format!(
+                    "the position gives set {} twice",
+                    quoted(&set.name)
+                )));
+            }
+        }
+        sets.into_iter()
+            .zip(&self.definition.sets)
+            .map(|(part, set)| {
+                part.ok_or_else(|| {
+                    Error::InvalidParameter(format!(
+                        "the position does not give set {}: {}",
+                        quoted(&set.name),
+                        usage()
+                    ))
+                })
+            })
+            .collect()
+    }
+
+    /// The facts `info` prints about the hash.
+    pub fn hash_summary(&self) -> String {
+        let parts: Vec<String> = self
+            .hash
+            .coordinates
+            .iter()
+            .map(|c| {
+                let set = &self.definition.sets[c.set].name;
+                let what = match &c.kind {
+                    Kind::Permutation => format!("{}! arrangements", c.slots.len()),
+                    Kind::Multiset(_) => "arrangements of alike pieces".to_string(),
+                    Kind::Orientation {
+                        orientations,
+                        implied_sum,
+                    } => format!(
+                        "{orientations}^{} orientations{}",
+                        c.slots.len() - implied_sum.is_some() as usize,
+                        if implied_sum.is_some() {
+                            " (sum kept)"
+                        } else {
+                            ""
+                        }
+                    ),
+                };
+                let folded = if c.radix < c.values {
+                    ", parity folded"
+                } else {
+                    ""
+                };
+                format!(
+                    "{set}[{} slots]: {what} = {}{folded}",
+                    c.slots.len(),
+                    c.radix
+                )
+            })
+            .collect();
+        parts.join("; ")
+    }
+}
+
+/// The definition as the table identity records it: what the file means,
+/// not how it is written.
+fn canonical(definition: &Definition) -> String {
+    let mut text = String::new();
+    for set in &definition.sets {
+        text.push_str(&format!(
+            "set {} {} {}\n",
+            set.name, set.pieces, set.orientations
+        ));
+    }
+    for part in &definition.solved {
+        text.push_str(&format!(
+            "solved {:?} {:?}\n",
+            part.labels, part.orientations
+        ));
+    }
+    for named in &definition.moves {
+        text.push_str(&format!("move {}", named.name));
+        for part in &named.transform.sets {
+            text.push_str(&format!(" {:?} {:?}", part.from, part.twist));
+        }
+        text.push('\n');
+    }
+    text
+}
+
+impl Registered for Ksolve {
+    const NAME: &'static str = "ksolve";
+    const SUMMARY: &'static str =
+        "any permutation puzzle from a ksolve/twsearch definition file (--file PUZZLE.tws)";
+    const OPTIONS: &'static [OptionSpec] = &[
+        OptionSpec::value("file", "FILE", "the puzzle's definition (Name, Set, Solved, Move, Scramble blocks)"),
+        OptionSpec::value(
+            "metric",
+            "METRIC",
+            "powers (every power of a listed move is one move, as twsearch counts) or quarter (a move and its inverse)",
+        )
+        .with_default("powers"),
+    ];
+
+    fn from_options(options: &GameOptions) -> Result<Self> {
+        let Some(file) = options.get("file") else {
+            return Err(Error::InvalidParameter(
+                "ksolve needs --file PUZZLE.tws, a puzzle definition".into(),
+            ));
+        };
+        let metric = options.get("metric").unwrap_or("powers").parse()?;
+        Ksolve::from_file(Path::new(file), metric)
+    }
+}
+
+impl Space for Ksolve {
+    type State = KsolveState;
+
+    fn descriptor(&self) -> String {
+        let name: String = self
+            .definition
+            .name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        format!(
+            "ksolve {name} metric={} definition={:016x}",
+            self.metric.name(),
+            self.fingerprint
+        )
+    }
+
+    fn definition(&self) -> String {
+        format!("ksolve\n{}", canonical(&self.definition))
+    }
+
+    fn size(&self) -> u64 {
+        self.hash.size
+    }
+
+    fn blocks(&self) -> Vec<Block> {
+        let size = self.hash.size;
+        let len = match self.hash.block_split() {
+            Some((len, _)) => len,
+            None => BLOCK_LEN.min(size),
+        };
+        (0..size.div_ceil(len))
+            .map(|b| Block {
+                start: b * len,
+                len: len.min(size - b * len),
+            })
+            .collect()
+    }
+
+    fn start_ranks(&self) -> Vec<u64> {
+        let state = self
+            .state_of(&self.definition.solved)
+            .expect("the solved state is reachable");
+        vec![self.rank(&state)]
+    }
+
+    fn goal_ranks(&self) -> Vec<u64> {
+        Vec::new()
+    }
+
+    fn new_state(&self) -> KsolveState {
+        KsolveState {
+            values: vec![0; self.hash.coordinates.len()],
+        }
+    }
+
+    #[inline]
+    fn unrank(&self, rank: u64, state: &mut KsolveState) {
+        let mut scratch = [0u8; SCRATCH];
+        self.hash.values(rank, &mut state.values, &mut scratch);
+    }
+
+    #[inline]
+    fn rank(&self, state: &KsolveState) -> u64 {
+        self.hash.index(&state.values)
+    }
+
+    #[inline]
+    fn expand<F: FnMut(u64)>(&self, state: &KsolveState, _moves: MoveFilter, mut emit: F) {
+        let mut scratch = [0u8; SCRATCH];
+        for m in 0..self.moves.len() {
+            emit(self.successor(m, &state.values, &mut scratch));
+        }
+    }
+
+    fn reversible(&self) -> bool {
+        // Both metrics hold every move's inverse (a power, or the inverse
+        // itself).
+        true
+    }
+
+    fn details(&self) -> Vec<(String, String)> {
+        info_lines(self)
+    }
+
+    fn gpu_program(&self) -> Result<Program> {
+        gpu_program(self)
+    }
+}
+
+impl Picture for Ksolve {
+    fn position_text(&self, state: &KsolveState) -> String {
+        self.text_of(&self.sets_of(state))
+    }
+
+    /// A position as `SET p p p / o o o; SET ...`, `scramble NAME` (a
+    /// Scramble block of the definition) or `moves M1 M2 ...` (moves from
+    /// the solved state).
+    fn parse_position(&self, text: &str) -> Result<KsolveState> {
+        let trimmed = text.trim();
+        if let Some(name) = trimmed.strip_prefix("scramble ") {
+            let name = name.trim();
+            let Some(scramble) = self.definition.scrambles.iter().find(|s| s.name == name) else {
+                let names: Vec<&str> = self
+                    .definition
+                    .scrambles
+                    .iter()
+                    .map(|s| s.name.as_str())
+                    .collect();
+                return Err(Error::InvalidParameter(format!(
+                    "{} has no scramble {} ({})",
+                    self.file,
+                    quoted(name),
+                    if names.is_empty() {
+                        "it defines none".to_string()
+                    } else {
+                        format!("it defines {}", names.join(", "))
+                    }
+                )));
+            };
+            return self.state_of(&scramble.state);
+        }
+        if let Some(sequence) = trimmed.strip_prefix("moves") {
+            let mut sets = self.definition.solved.clone();
+            for word in sequence.split_whitespace() {
+                let Some(named) = self.moves.iter().find(|m| m.name == word) else {
+                    let names: Vec<&str> = self.moves.iter().map(|m| m.name.as_str()).collect();
+                    return Err(Error::InvalidParameter(format!(
+                        "{} is not a move of {} in the {} metric (its moves: {})",
+                        quoted(word),
+                        self.definition.name,
+                        self.metric.name(),
+                        names.join(" ")
+                    )));
+                };
+                sets = named.transform.apply(&sets, &self.definition.sets);
+            }
+            return self.state_of(&sets);
+        }
+        let sets = self.parse_sets(trimmed)?;
+        self.state_of(&sets)
+    }
+
+    fn move_name(&self, from: &KsolveState, to: &KsolveState) -> String {
+        let target = self.rank(to);
+        let mut scratch = [0u8; SCRATCH];
+        (0..self.moves.len())
+            .find(|&m| self.successor(m, &from.values, &mut scratch) == target)
+            .map_or_else(|| "no move".to_string(), |m| self.moves[m].name.clone())
+    }
+
+    /// One row per set, one cell per slot: the piece (1-based) and, after
+    /// a colon, its orientation when it has one.
+    fn diagram(&self, state: &KsolveState) -> Diagram {
+        let sets = self.sets_of(state);
+        let cells = self
+            .definition
+            .sets
+            .iter()
+            .zip(&sets)
+            .enumerate()
+            .flat_map(|(row, (set, part))| {
+                (0..set.pieces).map(move |slot| Cell {
+                    name: format!("{}{}", set.name, slot + 1),
+                    row,
+                    column: slot,
+                    piece: Some(if set.orientations > 1 {
+                        format!(
+                            "{}:{}",
+                            part.labels[slot] as u32 + 1,
+                            part.orientations[slot]
+                        )
+                    } else {
+                        (part.labels[slot] as u32 + 1).to_string()
+                    }),
+                })
+            })
+            .collect();
+        Diagram::new(Style::Squares, cells)
+    }
+
+    fn draw(&self, state: &KsolveState) -> String {
+        let sets = self.sets_of(state);
+        let mut picture = String::new();
+        for (set, part) in self.definition.sets.iter().zip(&sets) {
+            let pieces: Vec<String> = part
+                .labels
+                .iter()
+                .map(|l| format!("{:>3}", *l as u32 + 1))
+                .collect();
+            picture.push_str(&format!("{:<10}{}\n", set.name, pieces.join("")));
+            if set.orientations > 1 {
+                let twists: Vec<String> = part
+                    .orientations
+                    .iter()
+                    .map(|o| format!("{o:>3}"))
+                    .collect();
+                picture.push_str(&format!("{:<10}{}\n", "", twists.join("")));
+            }
+        }
+        picture.push_str(&format!("position {}\n", self.text_of(&sets)));
+        picture
+    }
+
+    fn goal_label(&self) -> String {
+        "solved".to_string()
+    }
+}
+
+/// What `info` says of the space beyond its size.
+pub fn info_lines(puzzle: &Ksolve) -> Vec<(String, String)> {
+    vec![
+        (
+            "definition".into(),
+            format!("{} ({})", puzzle.definition.name, puzzle.file),
+        ),
+        (
+            "moves".into(),
+            format!(
+                "{} ({}: {})",
+                puzzle.moves.len(),
+                puzzle.metric.name(),
+                puzzle.metric.describe()
+            ),
+        ),
+        (
+            "product space".into(),
+            scientific(puzzle.hash.product_space),
+        ),
+        ("folded space".into(), puzzle.hash.size.to_string()),
+        ("hash".into(), puzzle.hash_summary()),
+        (
+            "move tables".into(),
+            format!("{} bytes", puzzle.hash.table_bytes()),
+        ),
+    ]
+}
+
+/// The generic kernel's program: the coordinates' layout and move tables.
+fn gpu_program(puzzle: &Ksolve) -> Result<Program> {
+    let unsupported =
+        |why: String| crate::kernel::unsupported(format!("{}: {why}", puzzle.descriptor()));
+    let Some((_, split)) = puzzle.hash.block_split() else {
+        return Err(unsupported(
+            "its coordinates give no blocks of at most 2^32 positions".into(),
+        ));
+    };
+    if puzzle.size().div_ceil(puzzle.blocks()[0].len) > u32::MAX as u64 {
+        return Err(unsupported("more than 2^32 blocks".into()));
+    }
+    let coordinates = &puzzle.hash.coordinates;
+    const FIELDS: usize = 9;
+    let mut words: Vec<u32> = vec![0; FIELDS * coordinates.len()];
+    for (j, c) in coordinates.iter().enumerate() {
+        let Some(table) = &c.table else {
+            return Err(unsupported(format!(
+                "a coordinate of set {} takes {} values, too many for a move table",
+                quoted(&puzzle.definition.sets[c.set].name),
+                c.values
+            )));
+        };
+        let table_at = words.len() as u32;
+        words.extend_from_slice(table);
+        let parity_at = words.len() as u32;
+        if let Some(bits) = &c.parities {
+            words.extend(bits.iter().flat_map(|&w| [w as u32, (w >> 32) as u32]));
+        }
+        let (follows, rule_solved, from) = match &c.parity {
+            coordinates::Parity::Free => (0, 0, Vec::new()),
+            coordinates::Parity::Follows { solved, from } => {
+                (1, *solved as u32, from.iter().map(|&f| f as u32).collect())
+            }
+        };
+        let from_at = words.len() as u32;
+        words.extend_from_slice(&from);
+        words[FIELDS * j..FIELDS * (j + 1)].copy_from_slice(&[
+            c.values as u32,
+            c.radix as u32,
+            table_at,
+            parity_at,
+            follows,
+            rule_solved,
+            from_at,
+            from.len() as u32,
+            c.solved_parity as u32,
+        ]);
+        if words.len() > GPU_TABLE_WORDS {
+            return Err(unsupported(format!(
+                "its move tables take more than {} MiB",
+                (GPU_TABLE_WORDS * 4) >> 20
+            )));
+        }
+    }
+    let mut program = Program::default();
+    program
+        .constant("COORD_COUNT", coordinates.len() as u32)
+        .constant("COORD_CAP", coordinates.len().max(1) as u32)
+        .constant("SPLIT", split as u32)
+        .constant("MOVE_COUNT", puzzle.moves.len() as u32)
+        .table("COORDS_AT", &words)
+        .source(KSOLVE_KERNEL);
+    Ok(program)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The 2x2x2 cube with DBL fixed: U, R and F turns of seven corners.
+    pub const CUBE: &str = "Name Cube7\nSet C 7 3\nSolved\nC\n1 2 3 4 5 6 7\nEnd\nMove U\nC\n4 1 2 3 5 6 7\nEnd\nMove R\nC\n5 2 3 1 7 6 4\n1 0 0 2 2 0 1\nEnd\nMove F\nC\n2 6 3 4 1 5 7\n2 1 0 0 1 2 0\nEnd\nScramble sexy\nC\n5 2 3 1 7 6 4\n1 0 0 0 0 0 0\nEnd\n";
+
+    /// Two sets whose parities change together (a transposition in each),
+    /// one whose every move is even (3-cycles), and a set of alike pieces.
+    const TIED: &str = "Name Tied\nSet A 4 1\nSet B 3 2\nSet E 5 1\nSet K 4 1\nSolved\nA\n1 2 3 4\nB\n1 2 3\nE\n1 2 3 4 5\nK\n1 1 2 2\nEnd\n\
+        Move S\nA\n2 1 3 4\nB\n2 1 3\n1 1 0\nE\n2 3 1 4 5\nK\n2 1 3 4\nEnd\n\
+        Move T\nA\n1 3 4 2\nB\n2 3 1\nE\n1 2 4 5 3\nK\n1 3 4 2\nEnd\n";
+
+    fn puzzle(text: &str, metric: Metric) -> Ksolve {
+        Ksolve::from_text(text, "test.tws", metric).unwrap()
+    }
+
+    /// Every rank reached from the start, by a plain search over ranks.
+    fn reachable(space: &Ksolve) -> u64 {
+        let mut seen = vec![false; space.size() as usize];
+        let mut queue: Vec<u64> = space.start_ranks();
+        for &rank in &queue {
+            seen[rank as usize] = true;
+        }
+        let mut state = space.new_state();
+        while let Some(rank) = queue.pop() {
+            space.unrank(rank, &mut state);
+            space.expand(&state, MoveFilter::All, |next| {
+                if !std::mem::replace(&mut seen[next as usize], true) {
+                    queue.push(next);
+                }
+            });
+        }
+        seen.iter().filter(|&&s| s).count() as u64
+    }
+
+    #[test]
+    fn the_cube_folds_to_exactly_its_reachable_positions() {
+        let cube = puzzle(CUBE, Metric::Powers);
+        assert_eq!(cube.size(), 3_674_160);
+        assert_eq!(cube.coordinates().product_space, 3_674_160.0 * 3.0);
+        assert_eq!(reachable(&cube), cube.size());
+        crate::space::assert_rank_inverts_unrank(&cube);
+        assert_eq!(cube.moves().len(), 9);
+        assert_eq!(puzzle(CUBE, Metric::Quarter).moves().len(), 6);
+    }
+
+    #[test]
+    fn tied_parities_even_moves_and_alike_pieces_fold_and_rank_back() {
+        let tied = puzzle(TIED, Metric::Powers);
+        // B: 3! with its parity free and 2^2 orientations (S keeps the
+        // sum); A: 4!/2 (its parity tied to B's); E: 5!/2 (every move
+        // even); K: 4!/(2!2!) arrangements.
+        assert_eq!(tied.size(), 24 * 3 * 4 * 60 * 6);
+        let by_kind = tied.hash_summary();
+        assert!(
+            by_kind.contains("A[4 slots]: 4! arrangements = 12, parity folded"),
+            "{by_kind}"
+        );
+        assert!(
+            by_kind.contains("E[5 slots]: 5! arrangements = 60, parity folded"),
+            "{by_kind}"
+        );
+        crate::space::assert_rank_inverts_unrank(&tied);
+        let reached = reachable(&tied);
+        assert!(reached <= tied.size());
+        // Whatever the moves reach, the hash holds and reads back.
+        let mut state = tied.new_state();
+        let mut other = tied.new_state();
+        for rank in 0..tied.size() {
+            tied.unrank(rank, &mut state);
+            let text = tied.position_text(&state);
+            other = tied
+                .parse_position(&text)
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(tied.rank(&other), rank, "{text}");
+        }
+        let _ = other;
+    }
+
+    #[test]
+    fn positions_come_as_text_scrambles_or_move_sequences() {
+        let cube = puzzle(CUBE, Metric::Powers);
+        let solved = cube.start_ranks()[0];
+        let rank_of = |text: &str| cube.rank(&cube.parse_position(text).unwrap());
+        assert_eq!(rank_of("C 1 2 3 4 5 6 7 / 0 0 0 0 0 0 0"), solved);
+        assert_eq!(rank_of("moves"), solved);
+        assert_eq!(rank_of("moves U U'"), solved);
+        assert_eq!(rank_of("moves R U R' U'"), rank_of("moves R U R' U'"));
+        let turned = cube.parse_position("moves R").unwrap();
+        assert_eq!(
+            cube.position_text(&turned),
+            "C 5 2 3 1 7 6 4 / 2 0 0 1 1 0 2"
+        );
+        assert_eq!(
+            cube.move_name(&cube.parse_position("moves").unwrap(), &turned),
+            "R"
+        );
+        for (text, expected) in [
+            (
+                "scramble sexy",
+                "the orientations of slots 1,2,3,4,5,6,7 of set 'C' sum to 1 mod 3, every move keeps it 0",
+            ),
+            ("scramble nope", "has no scramble 'nope' (it defines sexy)"),
+            (
+                "moves U X",
+                "'X' is not a move of Cube7 in the powers metric (its moves: U U2 U' R R2 R' F F2 F')",
+            ),
+            (
+                "C 1 2 3 4 5 6 6 / 0 0 0 0 0 0 0",
+                "no move sequence reaches this position: slots 1,2,3,4,5,6,7 of set 'C' hold pieces 1,2,3,4,5,6,6",
+            ),
+            ("C 1 2 3 4 5 6 7 / 1 0 0 0 0 0 0", "sum to 1 mod 3"),
+            (
+                "C 1 2 3 4 5 6 7 / 3 0 0 0 0 0 0",
+                "orientation '3' is not one of 0..2",
+            ),
+            (
+                "C 1 2 3 4 5 6",
+                "set 'C' has 7 pieces, the position gives 6 pieces",
+            ),
+            ("D 1", "'D' is not a set of Cube7"),
+            ("", "the position does not give set 'C'"),
+            ("C 1 2 3 4 5 6 7; C 1 2 3 4 5 6 7", "gives set 'C' twice"),
+        ] {
+            let message = cube.parse_position(text).unwrap_err().to_string();
+            assert!(message.contains(expected), "{text}: {message}");
+            assert_eq!(message.lines().count(), 1);
+        }
+        // A parity no move makes.
+        let tied = puzzle(TIED, Metric::Powers);
+        let message = tied
+            .parse_position("A 1 2 3 4; B 2 1 3 / 1 1 0; E 1 2 3 4 5; K 1 1 2 2")
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains("slots 1,2,3,4 of set 'A' has the wrong parity for the other sets'"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn the_identity_is_the_definition_not_the_path_or_the_layout_of_the_file() {
+        let cube = puzzle(CUBE, Metric::Powers);
+        let respaced = puzzle(
+            &format!(
+                "# a comment\n{}",
+                CUBE.replace("Move U\n", "Move U # the top\n")
+            ),
+            Metric::Powers,
+        );
+        assert_eq!(cube.descriptor(), respaced.descriptor());
+        let other = puzzle(&CUBE.replace("Move F", "Move G"), Metric::Powers);
+        assert_ne!(cube.descriptor(), other.descriptor());
+        assert!(
+            cube.descriptor()
+                .starts_with("ksolve Cube7 metric=powers definition=")
+        );
+        assert_ne!(
+            cube.descriptor(),
+            puzzle(CUBE, Metric::Quarter).descriptor()
+        );
+    }
+}
