@@ -29,6 +29,7 @@ use bitsolve::Error;
 use bitsolve::backend::gpu::gpu_program;
 use bitsolve::games::FoxGeese;
 use bitsolve::games::board::Board;
+use bitsolve::games::ksolve::{Ksolve, definition};
 use bitsolve::games::positional::builtins::{harary, hex, polyomino, tic_tac_toe};
 use bitsolve::games::positional::pg;
 use bitsolve::games::registry::{self, GameOptions, SpaceVisitor, capabilities};
@@ -44,7 +45,7 @@ type CaseResult = Result<(), TestCaseError>;
 static TRIED: AtomicUsize = AtomicUsize::new(0);
 static GROUPS_DONE: AtomicUsize = AtomicUsize::new(0);
 /// The `#[test]` functions below that call [`fuzz`].
-const GROUPS: usize = 9;
+const GROUPS: usize = 10;
 
 /// Runs `cases` cases of `test` on inputs from `strategy` and reports how
 /// many it tried; the last group to finish also prints the total.
@@ -324,6 +325,76 @@ fn board_files_open_or_are_refused_cleanly() {
             opens_soundly("frogs-toads", &GameOptions::default().with("board", &name))
         },
     );
+}
+
+// ---------------------------------------------------------- definition files
+
+/// Puzzle definitions in the ksolve format: the project's own (small ones)
+/// and two written here (orientations, alike pieces, a scramble).
+fn definition_seeds() -> Vec<String> {
+    let mut seeds = vec![
+        "Name Cube7\nSet C 7 3\nSolved\nC\n1 2 3 4 5 6 7\nEnd\nMove U\nC\n4 1 2 3 5 6 7\nEnd\nMove R\nC\n5 2 3 1 7 6 4\n1 0 0 2 2 0 1\nEnd\nScramble one\nC\n5 2 3 1 7 6 4\n2 0 0 1 1 0 2\nEnd\n".to_string(),
+        "# alike pieces\nName Ring\nSet P 6 2\nSet Q 3 1\nSolved\nP\n1 1 2 2 3 3\nQ\n1 2 3\nEnd\nMove T\nP\n2 3 4 5 6 1\n1 0 0 0 0 1\nQ\n2 1 3\nEnd\nMove S\nP\n2 1 3 4 5 6\nQ\n1 3 2\nEnd\n".to_string(),
+    ];
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/ksolve");
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        let mut files: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
+        files.sort();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            if text.len() < 4000 {
+                seeds.push(text);
+            }
+        }
+    }
+    seeds
+}
+
+#[test]
+fn definition_files_open_soundly_or_are_refused_cleanly() {
+    let strategy = inputs(definition_seeds(), "0123456789 \nSetMoveSolvedEndCPQ#", 200);
+    fuzz("definition files", 3000, strategy, |bytes| {
+        let text = String::from_utf8_lossy(&bytes);
+        // Large sets build large move tables: keep a debug-build case quick
+        // (the parser itself still sees them).
+        let parsed = definition::parse(&text, "fuzz.tws");
+        if let Err(error) = &parsed {
+            return clean(error);
+        }
+        if parsed.unwrap().sets.iter().any(|set| set.pieces > 9) {
+            return Ok(());
+        }
+        for metric in [definition::Metric::Powers, definition::Metric::Quarter] {
+            match Ksolve::from_text(&text, "fuzz.tws", metric) {
+                Ok(puzzle) => {
+                    let mut state = puzzle.new_state();
+                    let step = (puzzle.size() / 97).max(1);
+                    for rank in (0..puzzle.size()).step_by(step as usize).take(100) {
+                        puzzle.unrank(rank, &mut state);
+                        prop_assert_eq!(puzzle.rank(&state), rank);
+                        let text = puzzle.position_text(&state);
+                        let parsed = puzzle.parse_position(&text);
+                        prop_assert!(parsed.is_ok(), "{}", text);
+                        prop_assert_eq!(puzzle.rank(&parsed.unwrap()), rank);
+                        puzzle.expand(&state, bitsolve::space::MoveFilter::All, |next| {
+                            assert!(
+                                next < puzzle.size(),
+                                "successor {next} outside {}",
+                                puzzle.size()
+                            )
+                        });
+                    }
+                    for scramble in &puzzle.definition().scrambles {
+                        clean_if_err(
+                            &puzzle.parse_position(&format!("scramble {}", scramble.name)),
+                        )?;
+                    }
+                }
+                Err(error) => clean(&error)?,
+            }
+        }
+        Ok(())
+    });
 }
 
 // ---------------------------------------------------------------- .pg files
@@ -756,15 +827,18 @@ fn the_binary_refuses_bad_files_in_one_line() {
     let boards = inputs(board_seeds(), "._obw# \n", 100).prop_map(|b| (0usize, b));
     let pg_files = inputs(pg_seeds(), "#%abcdet12345 \n", 100).prop_map(|b| (1usize, b));
     let pictures = inputs(vec!["X.O\n...\n...\n".into()], "XO.- \n", 20).prop_map(|b| (2usize, b));
-    let strategy = prop_oneof![2 => boards, 1 => pg_files, 1 => pictures];
+    let definitions =
+        inputs(definition_seeds(), "0123456789 \nSetMoveSolvedEnd#", 100).prop_map(|b| (3usize, b));
+    let strategy = prop_oneof![2 => boards, 1 => pg_files, 1 => pictures, 1 => definitions];
     let file = scratch_file("input");
     let output = scratch_file("formula");
     let (file_name, output_name) = (file.to_str().unwrap(), output.to_str().unwrap());
-    fuzz("binary: files", 130, strategy, |(kind, bytes)| {
+    fuzz("binary: files", 160, strategy, |(kind, bytes)| {
         std::fs::write(&file, &bytes).unwrap();
         let args = match kind {
             0 if bytes.len() % 2 == 0 => strings(&["info", "peg-solitaire", "--board", file_name]),
             0 => strings(&["show", "frogs-toads", "--board", file_name, "--rank", "0"]),
+            3 => strings(&["info", "ksolve", "--file", file_name]),
             1 => strings(&[
                 "qbf",
                 "export",

@@ -25,6 +25,13 @@ pub struct SolveArgs {
     /// may start with '-' (a burned pancake upside down).
     #[arg(long, global = true, allow_hyphen_values = true)]
     position: Option<String>,
+    /// A puzzle read from a definition file: solve its Scramble block NAME.
+    #[arg(long, value_name = "NAME", global = true, conflicts_with = "position")]
+    scramble: Option<String>,
+    /// A puzzle read from a definition file: solve the position these
+    /// moves (e.g. "F R U'") make from the solved state.
+    #[arg(long, value_name = "MOVES", global = true, allow_hyphen_values = true, conflicts_with_all = ["position", "scramble"])]
+    moves: Option<String>,
     /// Keep the table of depths in DIR: a later `solve` of the same game
     /// answers from it at once, and an interrupted build resumes.
     #[arg(long, value_name = "DIR", global = true)]
@@ -55,6 +62,8 @@ pub fn solve_json(
     let args = SolveArgs {
         game,
         position: Some(position.to_string()),
+        scramble: None,
+        moves: None,
         store,
         threads,
         json: true,
@@ -64,7 +73,22 @@ pub fn solve_json(
 
 /// Solves what `args` ask; with `--json`, returns the JSON instead of
 /// printing it.
-fn solve(args: SolveArgs) -> Result<Option<serde_json::Value>> {
+fn solve(mut args: SolveArgs) -> Result<Option<serde_json::Value>> {
+    // A definition file's scrambles and move names are positions in the
+    // text form its puzzle reads.
+    if args.scramble.is_some() || args.moves.is_some() {
+        if args.game.name != "ksolve" {
+            return Err(Error::InvalidParameter(format!(
+                "--scramble and --moves name positions of puzzles read from definition files (bitsolve solve ksolve --file F); give {} a --position",
+                args.game.name
+            )));
+        }
+        args.position = match (args.scramble.take(), args.moves.take()) {
+            (Some(name), _) => Some(format!("scramble {name}")),
+            (None, Some(moves)) => Some(format!("moves {moves}")),
+            (None, None) => unreachable!("one of them is given"),
+        };
+    }
     if args.position.is_none() {
         return Err(Error::InvalidParameter("give --position TEXT".into()));
     }

@@ -637,9 +637,10 @@ fn power_name(name: &str, k: usize, order: usize) -> String {
     }
 }
 
-/// Most powers a move may have before the identity (a listed move of a
-/// larger order is refused as unlikely to be meant).
-pub const MAX_ORDER: usize = 1 << 16;
+/// Most powers a move may have before the identity: a listed move of a
+/// larger order is refused (each power is a move of the search; a
+/// megaminx face has order 5).
+pub const MAX_ORDER: usize = 1 << 12;
 
 /// The moves a search makes: the listed moves with their powers (or
 /// inverses), in the order listed.
