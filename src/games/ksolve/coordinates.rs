@@ -50,6 +50,13 @@ pub enum Kind {
         orientations: u8,
         implied_sum: Option<u8>,
     },
+    /// The parity of the number of moves made (0 or 1), when every move
+    /// changes a sum of permutation parities: the most significant digit,
+    /// so the two halves of the index are the even and odd BFS layers and
+    /// the one-bit BFS can run (a move-alternation property, Definition 10
+    /// of Edelkamp et al.). One permutation coordinate's parity then
+    /// follows from it.
+    Alternation,
 }
 
 /// How a permutation coordinate's parity is known in the index.
@@ -156,6 +163,8 @@ impl Coordinate {
                     v * *orientations as u64 + part.orientations[slot] as u64
                 })
             }
+            // Set by Coordinates::values_of_state from the others.
+            Kind::Alternation => 0,
         }
     }
 
@@ -193,6 +202,7 @@ impl Coordinate {
                     part.orientations[last] = ((*target as u64 + o * 64 - sum % o) % o) as u8;
                 }
             }
+            Kind::Alternation => {}
         }
     }
 
@@ -238,6 +248,7 @@ impl Coordinate {
                     v * o + (cells[from] as u64 + local.twist[i] as u64) % o
                 })
             }
+            Kind::Alternation => 1 - value,
         }
     }
 
@@ -279,6 +290,12 @@ pub struct Coordinates {
     pub product_space: f64,
     /// The index's size: the product of the radices.
     pub size: u64,
+    /// The coordinates whose parity follows, in an order where each comes
+    /// after those it follows.
+    pub unfold_order: Vec<usize>,
+    /// With an [`Kind::Alternation`] coordinate: the permutation
+    /// coordinates whose parities (relative to solved) sum to it.
+    pub alternating: Option<Vec<usize>>,
 }
 
 impl Coordinates {
@@ -396,6 +413,20 @@ impl Coordinates {
         // end on coordinate boundaries with few of them.
         coordinates.sort_by_key(|c| c.radix);
         fold_parities(&mut coordinates);
+        let alternating = add_alternation(&mut coordinates);
+        // The coordinate that follows the alternation first: others may
+        // follow it.
+        let mut unfold_order: Vec<usize> = (0..coordinates.len())
+            .filter(|&j| matches!(coordinates[j].parity, Parity::Follows { .. }))
+            .collect();
+        unfold_order.sort_by_key(|&j| {
+            let Parity::Follows { from, .. } = &coordinates[j].parity else {
+                unreachable!()
+            };
+            !from
+                .iter()
+                .any(|&f| matches!(coordinates[f].kind, Kind::Alternation))
+        });
         // What a hash of each set as a whole would index: its arrangements
         // times every orientation of every piece.
         let product_space = definition
@@ -427,6 +458,8 @@ impl Coordinates {
             coordinates,
             product_space,
             size,
+            unfold_order,
+            alternating,
         };
         built.build_tables();
         Ok(built)
@@ -451,7 +484,9 @@ impl Coordinates {
                     },
                 )
                 .collect();
-            if matches!(coordinate.kind, Kind::Permutation) {
+            if matches!(coordinate.kind, Kind::Alternation) {
+                coordinate.parities = Some(vec![0b10]);
+            } else if matches!(coordinate.kind, Kind::Permutation) {
                 let mut bits = vec![0u64; values.div_ceil(64) as usize];
                 let mut scratch = vec![0u8; k];
                 for value in 0..values {
@@ -471,7 +506,10 @@ impl Coordinates {
     pub fn block_split(&self) -> Option<(u64, usize)> {
         let mut len = 1u64;
         let mut split = self.coordinates.len();
-        for (j, c) in self.coordinates.iter().enumerate().rev() {
+        // The alternation digit is never inside a block: its two halves
+        // are the even and odd layers.
+        let first = self.alternating.is_some() as usize;
+        for (j, c) in self.coordinates.iter().enumerate().skip(first).rev() {
             match len.checked_mul(c.radix) {
                 Some(next) if next <= u32::MAX as u64 => {
                     len = next;
@@ -512,18 +550,26 @@ impl Coordinates {
         }
         // Folded parities: the free coordinates are whole; each folded one
         // takes the parity its rule gives.
-        for (j, c) in self.coordinates.iter().enumerate() {
-            if let Parity::Follows { solved, from } = &c.parity {
-                let mut odd = *solved;
-                for &free in from {
-                    let f = &self.coordinates[free];
-                    odd ^= f.is_odd_value(values[free], scratch) ^ f.solved_parity;
-                }
-                if c.is_odd_value(values[j], scratch) != odd {
-                    values[j] += c.radix;
-                }
+        for &j in &self.unfold_order {
+            let c = &self.coordinates[j];
+            if c.is_odd_value(values[j], scratch) != self.parity_rule(j, values, scratch) {
+                values[j] += c.radix;
             }
         }
+    }
+
+    /// The parity coordinate `j` must have by its rule, given the values
+    /// of those it follows.
+    fn parity_rule(&self, j: usize, values: &[u64], scratch: &mut [u8]) -> bool {
+        let Parity::Follows { solved, from } = &self.coordinates[j].parity else {
+            unreachable!("only coordinates that follow have a rule")
+        };
+        let mut odd = *solved;
+        for &free in from {
+            let f = &self.coordinates[free];
+            odd ^= f.is_odd_value(values[free], scratch) ^ f.solved_parity;
+        }
+        odd
     }
 
     /// The coordinates of a position given per set, or why the position
@@ -573,13 +619,20 @@ impl Coordinates {
             }
             values.push(c.value_of(part, &mut scratch));
         }
+        if let Some(alternating) = &self.alternating {
+            let moves_made = alternating.iter().fold(false, |odd, &j| {
+                let c = &self.coordinates[j];
+                odd ^ c.is_odd_value(values[j], &mut scratch) ^ c.solved_parity
+            });
+            let at = self
+                .coordinates
+                .iter()
+                .position(|c| matches!(c.kind, Kind::Alternation));
+            values[at.expect("the alternation coordinate")] = moves_made as u64;
+        }
         for (j, c) in self.coordinates.iter().enumerate() {
-            if let Parity::Follows { solved, from } = &c.parity {
-                let mut odd = *solved;
-                for &free in from {
-                    let f = &self.coordinates[free];
-                    odd ^= f.is_odd_value(values[free], &mut scratch) ^ f.solved_parity;
-                }
+            if let Parity::Follows { from, .. } = &c.parity {
+                let odd = self.parity_rule(j, &values, &mut scratch);
                 if c.is_odd_value(values[j], &mut scratch) != odd {
                     return Err(Error::InvalidParameter(format!(
                         "no move sequence reaches this position: the permutation of slots {} of set {} has the wrong parity{}",
@@ -623,29 +676,9 @@ pub fn scientific(value: f64) -> String {
     format!("{value:.3e}")
 }
 
-/// The parity invariants: row-reduces the moves' parity vectors over the
-/// permutation coordinates (GF(2)); each coordinate that is not a pivot
-/// gets the rule its parity follows.
-fn fold_parities(coordinates: &mut [Coordinate]) {
-    let permutations: Vec<usize> = (0..coordinates.len())
-        .filter(|&j| matches!(coordinates[j].kind, Kind::Permutation))
-        .collect();
-    if permutations.is_empty() {
-        return;
-    }
-    let moves = coordinates[permutations[0]].moves.len();
-    // One row per move, one bit per permutation coordinate (at most 64
-    // coordinates take part; beyond, they stay free).
-    let columns = permutations.len().min(64);
-    let mut rows: Vec<u64> = (0..moves)
-        .map(|m| {
-            (0..columns).fold(0u64, |row, bit| {
-                let c = &coordinates[permutations[bit]];
-                row | (is_odd(&c.moves[m].from) as u64) << bit
-            })
-        })
-        .collect();
-    // Reduced row echelon form.
+/// Row-reduces `rows` over GF(2) on bits `0..columns`: the pivots (bit,
+/// row) in reduced echelon form and the rows left without a pivot.
+fn row_reduce(mut rows: Vec<u64>, columns: usize) -> (Vec<(usize, u64)>, Vec<u64>) {
     let mut pivots: Vec<(usize, u64)> = Vec::new();
     for bit in 0..columns {
         let Some(at) = rows.iter().position(|&row| row >> bit & 1 == 1) else {
@@ -659,7 +692,31 @@ fn fold_parities(coordinates: &mut [Coordinate]) {
         }
         pivots.push((bit, pivot));
     }
-    for bit in 0..columns {
+    (pivots, rows)
+}
+
+/// The permutation coordinates that take part in the parity algebra (at
+/// most 63: a row of bits holds them and one more).
+fn permutation_coordinates(coordinates: &[Coordinate]) -> Vec<usize> {
+    (0..coordinates.len())
+        .filter(|&j| matches!(coordinates[j].kind, Kind::Permutation))
+        .take(63)
+        .collect()
+}
+
+/// The parity invariants: row-reduces the moves' parity vectors over the
+/// permutation coordinates (GF(2)); each coordinate that is not a pivot
+/// gets the rule its parity follows.
+fn fold_parities(coordinates: &mut [Coordinate]) {
+    let permutations = permutation_coordinates(coordinates);
+    if permutations.is_empty() {
+        return;
+    }
+    let (pivots, _) = row_reduce(
+        move_parities(coordinates, &permutations),
+        permutations.len(),
+    );
+    for (bit, &j) in permutations.iter().enumerate() {
         if pivots.iter().any(|&(p, _)| p == bit) {
             continue;
         }
@@ -668,11 +725,116 @@ fn fold_parities(coordinates: &mut [Coordinate]) {
             .filter(|&&(_, row)| row >> bit & 1 == 1)
             .map(|&(p, _)| permutations[p])
             .collect();
-        let c = &mut coordinates[permutations[bit]];
+        let c = &mut coordinates[j];
         c.parity = Parity::Follows {
             solved: c.solved_parity,
             from,
         };
         c.radix = c.values / 2;
     }
+}
+
+/// The parities of the permutation coordinates relative to solved, as
+/// bits, for each move.
+fn move_parities(coordinates: &[Coordinate], permutations: &[usize]) -> Vec<u64> {
+    let moves = coordinates[permutations[0]].moves.len();
+    (0..moves)
+        .map(|m| {
+            permutations
+                .iter()
+                .enumerate()
+                .fold(0u64, |row, (bit, &j)| {
+                    row | (is_odd(&coordinates[j].moves[m].from) as u64) << bit
+                })
+        })
+        .collect()
+}
+
+/// Looks for a sum of permutation parities that every move changes (the
+/// quarter turns of a cube all change the corners'): solves c . v_m = 1
+/// over GF(2) for the moves' parity vectors v_m. When there is one, adds
+/// the [`Kind::Alternation`] coordinate as the most significant and lets
+/// one free coordinate in the sum follow from it; returns the sum's
+/// coordinates.
+fn add_alternation(coordinates: &mut Vec<Coordinate>) -> Option<Vec<usize>> {
+    let permutations = permutation_coordinates(coordinates);
+    if permutations.is_empty() {
+        return None;
+    }
+    let columns = permutations.len();
+    // Rows [v_m | 1]: eliminate, then read a solution off the pivots.
+    let rows = move_parities(coordinates, &permutations)
+        .into_iter()
+        .map(|row| row | 1 << columns)
+        .collect();
+    let (pivots, rows) = row_reduce(rows, columns);
+    // A remaining row 0 = 1: no sum changes with every move.
+    if rows.iter().any(|&row| row == 1 << columns) {
+        return None;
+    }
+    let sum: Vec<usize> = pivots
+        .iter()
+        .filter(|&&(_, row)| row >> columns & 1 == 1)
+        .map(|&(bit, _)| permutations[bit])
+        .collect();
+    // The sum as parities of free coordinates: a coordinate that follows
+    // stands for the free ones it follows.
+    let mut in_free = vec![false; coordinates.len()];
+    for &j in &sum {
+        match &coordinates[j].parity {
+            Parity::Free => in_free[j] ^= true,
+            Parity::Follows { from, .. } => {
+                for &f in from {
+                    in_free[f] ^= true;
+                }
+            }
+        }
+    }
+    let follower = (0..coordinates.len()).find(|&j| in_free[j])?;
+    // Indices shift by one: the alternation goes first.
+    let shift = |j: usize| j + 1;
+    for c in coordinates.iter_mut() {
+        if let Parity::Follows { from, .. } = &mut c.parity {
+            for f in from.iter_mut() {
+                *f = shift(*f);
+            }
+        }
+    }
+    let others: Vec<usize> = (0..coordinates.len())
+        .filter(|&j| in_free[j] && j != follower)
+        .map(shift)
+        .collect();
+    {
+        let c = &mut coordinates[follower];
+        c.parity = Parity::Follows {
+            solved: c.solved_parity,
+            from: std::iter::once(0).chain(others).collect(),
+        };
+        c.radix = c.values / 2;
+    }
+    let moves = coordinates[0].moves.len();
+    coordinates.insert(
+        0,
+        Coordinate {
+            set: 0,
+            slots: Vec::new(),
+            kind: Kind::Alternation,
+            values: 2,
+            radix: 2,
+            parity: Parity::Free,
+            solved_parity: false,
+            code_of_label: Vec::new(),
+            label_of_code: Vec::new(),
+            moves: vec![
+                LocalMove {
+                    from: Vec::new(),
+                    twist: Vec::new()
+                };
+                moves
+            ],
+            table: None,
+            parities: None,
+        },
+    );
+    Some(sum.into_iter().map(shift).collect())
 }

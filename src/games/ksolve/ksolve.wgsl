@@ -9,7 +9,7 @@
 // Needs: consts COORD_COUNT, COORD_CAP, SPLIT, MOVE_COUNT, COORDS_AT: per
 // coordinate COORD_FIELDS words: values, radix, table_at, parity_at (bits
 // of each value's permutation parity, 32 a word), follows (1 when the
-// parity follows), rule_solved, from_at, from_len (the free coordinates it
+// parity follows, 2 when it follows the alternation digit), rule_solved, from_at, from_len (the free coordinates it
 // follows), solved_parity.
 
 const COORD_FIELDS: u32 = 9u;
@@ -37,8 +37,11 @@ fn expand(block: u32, local: u32) {
         values[j - 1u] = rest % radix;
         rest = rest / radix;
     }
+    // A coordinate that follows the alternation digit (rule 2) first:
+    // others may follow it.
+    for (var round = 2u; round >= 1u; round--) {
     for (var j = 0u; j < COORD_COUNT; j++) {
-        if (coordinate(j, 4u) == 1u) {
+        if (coordinate(j, 4u) == round) {
             var odd = coordinate(j, 5u) == 1u;
             let from_at = coordinate(j, 6u);
             for (var i = 0u; i < coordinate(j, 7u); i++) {
@@ -49,6 +52,7 @@ fn expand(block: u32, local: u32) {
                 values[j] += coordinate(j, 1u);
             }
         }
+    }
     }
     for (var m = 0u; m < MOVE_COUNT; m++) {
         var next_block = 0u;

@@ -18,7 +18,7 @@ use super::text_file::read_text;
 use crate::diagram::{Cell, Diagram, Style};
 use crate::error::{Error, Result, quoted};
 use crate::kernel::Program;
-use crate::space::{Block, MoveFilter, Picture, Space};
+use crate::space::{Block, BlockLayering, MoveFilter, Picture, Space};
 
 /// The GPU expansion (see [`crate::kernel`]).
 const KSOLVE_KERNEL: &str = include_str!("ksolve.wgsl");
@@ -249,6 +249,7 @@ impl Ksolve {
                 let what = match &c.kind {
                     Kind::Permutation => format!("{}! arrangements", c.slots.len()),
                     Kind::Multiset(_) => "arrangements of alike pieces".to_string(),
+                    Kind::Alternation => return "moves made mod 2 = 2".to_string(),
                     Kind::Orientation {
                         orientations,
                         implied_sum,
@@ -408,6 +409,21 @@ impl Space for Ksolve {
         for m in 0..self.moves.len() {
             emit(self.successor(m, &state.values, &mut scratch));
         }
+    }
+
+    /// With an alternation digit, the first half of the index holds the
+    /// positions an even number of moves from solved, the second half the
+    /// odd ones.
+    fn layering(&self) -> Option<BlockLayering> {
+        self.hash.alternating.as_ref()?;
+        let half = self.hash.size / 2;
+        let blocks = self.blocks();
+        Some(BlockLayering {
+            modulus: 2,
+            residues: blocks.iter().map(|b| (b.start >= half) as u64).collect(),
+            rank_preserving: vec![Vec::new(); blocks.len()],
+            exact: false,
+        })
     }
 
     fn reversible(&self) -> bool {
@@ -684,6 +700,34 @@ mod tests {
         crate::space::assert_rank_inverts_unrank(&cube);
         assert_eq!(cube.moves().len(), 9);
         assert_eq!(puzzle(CUBE, Metric::Quarter).moves().len(), 6);
+    }
+
+    #[test]
+    fn quarter_turns_alternate_the_halves_of_the_index() {
+        let cube = puzzle(CUBE, Metric::Quarter);
+        assert_eq!(cube.size(), 3_674_160);
+        assert!(
+            puzzle(CUBE, Metric::Powers).layering().is_none(),
+            "U2 is even"
+        );
+        let layering = cube
+            .layering()
+            .expect("every quarter turn is odd on the corners");
+        assert_eq!(layering.modulus, 2);
+        let blocks = cube.blocks();
+        assert_eq!(layering.residues, vec![0, 1]);
+        assert_eq!(blocks[0].len, cube.size() / 2);
+        assert!(cube.start_ranks()[0] < blocks[1].start);
+        crate::space::assert_rank_inverts_unrank(&cube);
+        let mut state = cube.new_state();
+        for rank in (0..cube.size()).step_by(997) {
+            cube.unrank(rank, &mut state);
+            let half = rank >= blocks[1].start;
+            cube.expand(&state, MoveFilter::All, |next| {
+                assert_ne!(next >= blocks[1].start, half)
+            });
+        }
+        assert_eq!(reachable(&cube), cube.size());
     }
 
     #[test]
