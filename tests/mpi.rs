@@ -64,6 +64,14 @@ fn small_peg_board(dir: &Path) -> String {
 fn every_game_gives_the_same_layers_on_one_to_four_processes() {
     let dir = tempfile_dir("games");
     let board = small_peg_board(&dir);
+    let cube = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data/ksolve/pocket-cube-fixed-corner.tws")
+        .display()
+        .to_string();
+    let two_colours = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data/ksolve/pocket-cube-two-colours.tws")
+        .display()
+        .to_string();
     let games: Vec<Vec<&str>> = vec![
         vec!["pancake", "--n", "8"],
         vec!["pancake", "--n", "5", "--burned"],
@@ -80,6 +88,8 @@ fn every_game_gives_the_same_layers_on_one_to_four_processes() {
         ],
         vec!["frogs-toads", "--k", "3"],
         vec!["pocket-cube", "--metric", "qtm"],
+        vec!["ksolve", "--file", &cube, "--metric", "quarter"],
+        vec!["ksolve", "--file", &two_colours],
     ];
     for game in &games {
         let mut args = vec!["bfs"];

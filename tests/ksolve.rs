@@ -1,0 +1,306 @@
+//! Puzzles read from definition files (`bitsolve … ksolve --file F`)
+//! through the binary: the same layers on one thread, all threads, the GPU
+//! (software Vulkan in CI) and a resumed store; `info`'s spaces; optimal
+//! solutions from positions, scrambles and move sequences; one-line errors.
+//! (`tests/ksolve_oracle.rs` checks the layers against a search written
+//! without the library.)
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_bitsolve");
+
+fn definition(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data/ksolve")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    let output = run(args);
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// The one error line of a refused command.
+fn refusal(args: &[&str]) -> String {
+    let output = run(args);
+    assert!(!output.status.success(), "{args:?} was accepted");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    stderr
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bitsolve-ksolve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Whether the GPU backend runs here: always in CI (lavapipe), elsewhere
+/// only when an adapter opens.
+fn gpu_layers(file: &str) -> Option<Value> {
+    let output = run(&[
+        "bfs",
+        "ksolve",
+        "--file",
+        file,
+        "--backend",
+        "gpu",
+        "--json",
+    ]);
+    if output.status.success() {
+        return Some(serde_json::from_slice::<Value>(&output.stdout).unwrap()["layers"].clone());
+    }
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI is set, so the GPU must run: {message}"
+    );
+    eprintln!("skipping the GPU: {message}");
+    None
+}
+
+#[test]
+fn threads_the_gpu_and_a_resumed_store_give_the_same_layers() {
+    for name in [
+        "pocket-cube-fixed-corner.tws",
+        "pyraminx-no-tips.tws",
+        "skewb.tws",
+        "pocket-cube-two-colours.tws",
+    ] {
+        let file = definition(name);
+        let one = json(&["bfs", "ksolve", "--file", &file, "--threads", "1", "--json"]);
+        let all = json(&["bfs", "ksolve", "--file", &file, "--json"]);
+        assert_eq!(one["layers"], all["layers"], "{name}");
+        if let Some(gpu) = gpu_layers(&file) {
+            assert_eq!(gpu, one["layers"], "{name} on the GPU");
+        }
+        let store = scratch(&format!("store-{name}"));
+        let store_text = store.display().to_string();
+        let stored = json(&[
+            "bfs",
+            "ksolve",
+            "--file",
+            &file,
+            "--store",
+            &store_text,
+            "--json",
+        ]);
+        assert_eq!(stored["layers"], one["layers"], "{name} stored");
+        let again = json(&[
+            "bfs",
+            "ksolve",
+            "--file",
+            &file,
+            "--store",
+            &store_text,
+            "--json",
+        ]);
+        assert_eq!(again["layers"], one["layers"], "{name} from the store");
+        assert!(!again["resumed_from"].is_null(), "{name}: {again}");
+        // A reachability run agrees on the total.
+        let reach = json(&[
+            "bfs", "ksolve", "--file", &file, "--algo", "reach", "--json",
+        ]);
+        assert_eq!(reach["total"], one["total"], "{name} reach");
+    }
+}
+
+#[test]
+fn the_fixed_corner_cube_is_the_built_in_pocket_cube_in_both_metrics() {
+    let file = definition("pocket-cube-fixed-corner.tws");
+    for (metric, cube_metric) in [("powers", "htm"), ("quarter", "qtm")] {
+        let read = json(&[
+            "bfs", "ksolve", "--file", &file, "--metric", metric, "--json",
+        ]);
+        let built_in = json(&["bfs", "pocket-cube", "--metric", cube_metric, "--json"]);
+        assert_eq!(read["layers"], built_in["layers"], "{metric}");
+        assert_eq!(read["space_size"], 3_674_160);
+        assert_eq!(read["total"], 3_674_160);
+    }
+}
+
+#[test]
+fn info_tells_the_product_and_folded_spaces_and_the_moves() {
+    let info = json(&[
+        "info",
+        "ksolve",
+        "--file",
+        &definition("pocket-cube.tws"),
+        "--json",
+    ]);
+    let details = &info["details"];
+    // 8! arrangements and 3^8 twists; the twist sum is kept (3^7).
+    assert_eq!(info["states"], 88_179_840);
+    assert_eq!(details["folded space"], "88179840");
+    assert_eq!(details["product space"], "2.645e8");
+    assert!(
+        details["moves"].as_str().unwrap().starts_with("18 (powers"),
+        "{details}"
+    );
+    let quarter = json(&[
+        "info",
+        "ksolve",
+        "--file",
+        &definition("pocket-cube.tws"),
+        "--metric",
+        "quarter",
+        "--json",
+    ]);
+    assert!(
+        quarter["details"]["moves"]
+            .as_str()
+            .unwrap()
+            .starts_with("12 (quarter")
+    );
+    let text = String::from_utf8(
+        run(&[
+            "info",
+            "ksolve",
+            "--file",
+            &definition("pyraminx-no-tips.tws"),
+        ])
+        .stdout,
+    )
+    .unwrap();
+    assert!(text.contains("folded space  933120"), "{text}");
+}
+
+/// Applies `moves` (names) to the solved state by asking `solve` for the
+/// position after each prefix: the last position must be the solved one.
+#[test]
+fn solve_walks_from_positions_scrambles_and_move_sequences_to_the_solved_state() {
+    let file = definition("pocket-cube-fixed-corner.tws");
+    let from_moves = json(&[
+        "solve",
+        "ksolve",
+        "--file",
+        &file,
+        "--moves",
+        "R U R' U' F2 U R",
+        "--json",
+    ]);
+    let length = from_moves["length"].as_u64().unwrap();
+    assert!(length <= 7, "{from_moves}");
+    let solved = json(&["solve", "ksolve", "--file", &file, "--moves", "", "--json"]);
+    assert_eq!(solved["length"], 0);
+    let solved_text = solved["position"].as_str().unwrap().to_string();
+    let steps = from_moves["moves"].as_array().unwrap();
+    assert_eq!(steps.len() as u64, length);
+    assert_eq!(steps.last().unwrap()["position"], solved_text);
+    // The solution's moves, replayed from the start position, reach the
+    // solved state, and the start position read back solves the same way.
+    let replay: Vec<&str> = steps.iter().map(|s| s["move"].as_str().unwrap()).collect();
+    let position = from_moves["position"].as_str().unwrap();
+    let again = json(&[
+        "solve",
+        "ksolve",
+        "--file",
+        &file,
+        "--position",
+        position,
+        "--json",
+    ]);
+    assert_eq!(again["length"], length);
+    // Undoing the solution from the solved state gives back the position.
+    let undone: Vec<String> = replay
+        .iter()
+        .rev()
+        .map(|m| match m.strip_suffix('\'') {
+            Some(base) => base.to_string(),
+            None if m.ends_with('2') => m.to_string(),
+            None => format!("{m}'"),
+        })
+        .collect();
+    let back = json(&[
+        "solve",
+        "ksolve",
+        "--file",
+        &file,
+        "--moves",
+        &undone.join(" "),
+        "--json",
+    ]);
+    assert_eq!(back["position"], position);
+    // A Scramble block of the file.
+    let scrambled = json(&[
+        "solve",
+        "ksolve",
+        "--file",
+        &definition("pyraminx-no-tips.tws"),
+        "--scramble",
+        "antipode",
+        "--json",
+    ]);
+    assert_eq!(scrambled["length"], 11, "{scrambled}");
+}
+
+#[test]
+fn bad_files_options_and_positions_are_one_line_errors() {
+    let bad = scratch("bad.tws");
+    std::fs::write(
+        &bad,
+        "Name Bad\nSet C 3 1\nSolved\nC\n1 2 3\nEnd\nIllegal\nEnd\n",
+    )
+    .unwrap();
+    let bad = bad.display().to_string();
+    let cube = definition("pocket-cube-fixed-corner.tws");
+    for (args, expected) in [
+        (vec!["bfs", "ksolve"], "ksolve needs --file PUZZLE.tws"),
+        (
+            vec!["bfs", "ksolve", "--file", "/nonexistent.tws"],
+            "cannot read the definition '/nonexistent.tws'",
+        ),
+        (
+            vec!["bfs", "ksolve", "--file", "/"],
+            "cannot read the definition '/'",
+        ),
+        (
+            vec!["info", "ksolve", "--file", &bad],
+            ":7: unsupported keyword 'Illegal'",
+        ),
+        (
+            vec!["bfs", "ksolve", "--file", &cube, "--metric", "half"],
+            "the ksolve metric is powers",
+        ),
+        (
+            vec!["solve", "ksolve", "--file", &cube, "--scramble", "none"],
+            "has no scramble 'none'",
+        ),
+        (
+            vec!["solve", "ksolve", "--file", &cube, "--moves", "U Q"],
+            "'Q' is not a move of",
+        ),
+        (
+            vec![
+                "solve",
+                "ksolve",
+                "--file",
+                &cube,
+                "--position",
+                "CORNERS 1 2",
+            ],
+            "the position gives 2 pieces",
+        ),
+        (
+            vec!["solve", "pancake", "--n", "5", "--moves", "U"],
+            "--scramble and --moves name positions of puzzles read from definition files",
+        ),
+    ] {
+        let message = refusal(&args);
+        assert!(message.contains(expected), "{args:?}: {message}");
+    }
+}
