@@ -234,13 +234,39 @@ impl WordStorage {
     /// [`stage`](Self::stage)); otherwise it stays in its mapped file, and a
     /// resume after a stop may have to start it afresh (its body changes
     /// between records, where no checksum vouches for it).
-    fn stage_if_room(&mut self, progress: &dyn Progress) -> Result<()> {
-        let needed = self.len as u64 * 8;
+    pub fn stage_if_room(&mut self, progress: &dyn Progress) -> Result<()> {
         // Room for the table and as much again for the rest of the run.
-        if available_memory().is_some_and(|available| needed > available / 2) {
+        self.stage_within(
+            2,
+            "it is worked on in its mapped file, and a run stopped between checkpoints may have to start it again",
+            progress,
+        )
+    }
+
+    /// A table that is only read (the layer below a retrograde layer) in
+    /// memory when it takes at most a quarter of the memory available;
+    /// otherwise it is read through its mapped file, whose pages the
+    /// system may drop and read again under pressure, where memory of our
+    /// own would have to be killed for.
+    pub fn stage_read_only_if_room(&mut self, progress: &dyn Progress) -> Result<()> {
+        self.stage_within(
+            4,
+            "it is read through its mapped file (the page cache holds it as memory allows)",
+            progress,
+        )
+    }
+
+    /// Stages the table when it takes at most 1/`share` of the memory
+    /// available; otherwise notes why not (`otherwise`).
+    fn stage_within(&mut self, share: u64, otherwise: &str, progress: &dyn Progress) -> Result<()> {
+        let needed = self.len as u64 * 8;
+        if let Some(available) = available_memory().filter(|&available| needed > available / share)
+        {
             progress.note(&format!(
-                "{} is larger than half the memory available: it is worked on in its mapped file, and a run stopped between checkpoints may have to start it again",
-                self.identity.descriptor
+                "{} takes {:.1} GiB, more than 1/{share} of the {:.1} GiB available: {otherwise}",
+                self.identity.descriptor,
+                needed as f64 / (1u64 << 30) as f64,
+                available as f64 / (1u64 << 30) as f64
             ));
             return Ok(());
         }

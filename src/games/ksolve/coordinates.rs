@@ -92,7 +92,9 @@ pub struct Coordinate {
     /// Per move: slot `i` of the orbit takes the piece of orbit slot
     /// `from[i]` and its orientation grows by `twist[i]`.
     pub moves: Vec<LocalMove>,
-    /// `table[m * values + v]`: the value after move `m`, when small enough.
+    /// `table[v * moves + m]`: the index digit of the value after move `m`
+    /// (folded already), when small enough. A value's moves lie side by
+    /// side, so a state's expansion reads one row per coordinate.
     pub table: Option<Vec<u32>>,
     /// The parity of each value, for permutation coordinates with a table.
     pub parities: Option<Vec<u64>>,
@@ -252,12 +254,12 @@ impl Coordinate {
         }
     }
 
-    /// The value after move `m`.
+    /// The index digit of the value after move `m`.
     #[inline(always)]
-    pub fn next(&self, m: usize, value: u64, scratch: &mut [u8]) -> u64 {
+    pub fn next_digit(&self, m: usize, value: u64, scratch: &mut [u8]) -> u64 {
         match &self.table {
-            Some(table) => table[m * self.values as usize + value as usize] as u64,
-            None => self.compute_next(m, value, scratch),
+            Some(table) => table[value as usize * self.moves.len() + m] as u64,
+            None => self.digit(self.compute_next(m, value, scratch)),
         }
     }
 
@@ -282,6 +284,26 @@ impl Coordinate {
     }
 }
 
+/// Most values a merged group of coordinates takes (its table has this
+/// many rows of one digit per move).
+pub const MAX_GROUP_VALUES: u64 = 1 << 16;
+
+/// Consecutive coordinates whose digits the expansion reads from one
+/// table: small unfolded coordinates merged (a pyraminx's eight tips and
+/// centres, 3 values each, become one of 6561), any other alone.
+#[derive(Clone, Debug)]
+pub struct Group {
+    /// The coordinates, consecutive in the index.
+    pub members: std::ops::Range<usize>,
+    /// Each member's weight in the group's value.
+    pub inner_weights: Vec<u64>,
+    /// The group's weight in the index (its last member's).
+    pub weight: u64,
+    /// `table[g * moves + m]`: the index digits of the group's members
+    /// after move `m`, combined as the index combines them.
+    pub table: Vec<u32>,
+}
+
 /// The whole hash: coordinates, most significant first.
 #[derive(Clone, Debug)]
 pub struct Coordinates {
@@ -290,6 +312,9 @@ pub struct Coordinates {
     pub product_space: f64,
     /// The index's size: the product of the radices.
     pub size: u64,
+    /// Each coordinate's weight in the index: the product of the radices
+    /// after it.
+    pub weights: Vec<u64>,
     /// The coordinates whose parity follows, in an order where each comes
     /// after those it follows.
     pub unfold_order: Vec<usize>,
@@ -454,7 +479,22 @@ impl Coordinates {
                     scientific(coordinates.iter().map(|c| c.radix as f64).product())
                 ))
             })?;
+        let weights = {
+            let mut weight = 1u64;
+            let mut weights: Vec<u64> = coordinates
+                .iter()
+                .rev()
+                .map(|c| {
+                    let w = weight;
+                    weight = weight.wrapping_mul(c.radix);
+                    w
+                })
+                .collect();
+            weights.reverse();
+            weights
+        };
         let mut built = Coordinates {
+            weights,
             coordinates,
             product_space,
             size,
@@ -479,8 +519,12 @@ impl Coordinates {
                 .map_init(
                     || vec![0u8; 2 * k + 2],
                     |scratch, entry| {
-                        coordinate.compute_next((entry / values) as usize, entry % values, scratch)
-                            as u32
+                        let next = coordinate.compute_next(
+                            (entry % moves) as usize,
+                            entry / moves,
+                            scratch,
+                        );
+                        coordinate.digit(next) as u32
                     },
                 )
                 .collect();
@@ -498,6 +542,64 @@ impl Coordinates {
             }
             coordinate.table = Some(table);
         }
+    }
+
+    /// The expansion's groups, when every coordinate has a table.
+    pub fn expansion_groups(&self) -> Option<Vec<Group>> {
+        if self.coordinates.iter().any(|c| c.table.is_none()) {
+            return None;
+        }
+        let moves = self.coordinates.first()?.moves.len();
+        let mergeable =
+            |c: &Coordinate| c.radix == c.values && !matches!(c.kind, Kind::Alternation);
+        let mut groups = Vec::new();
+        let mut start = 0;
+        while start < self.coordinates.len() {
+            let mut end = start + 1;
+            let mut values = self.coordinates[start].values;
+            if mergeable(&self.coordinates[start]) {
+                while end < self.coordinates.len()
+                    && mergeable(&self.coordinates[end])
+                    && values * self.coordinates[end].values <= MAX_GROUP_VALUES
+                {
+                    values *= self.coordinates[end].values;
+                    end += 1;
+                }
+            }
+            let members = start..end;
+            let last = end - 1;
+            let inner_weights: Vec<u64> = members
+                .clone()
+                .map(|j| self.weights[j] / self.weights[last])
+                .collect();
+            let table = if end - start == 1 {
+                self.coordinates[start].table.clone().expect("a table")
+            } else {
+                let mut table = vec![0u32; values as usize * moves];
+                for g in 0..values {
+                    for m in 0..moves {
+                        let mut digits = 0u64;
+                        for (j, &w) in members.clone().zip(&inner_weights) {
+                            let c = &self.coordinates[j];
+                            let value = g / w % c.values;
+                            let after =
+                                c.table.as_ref().expect("a table")[value as usize * moves + m];
+                            digits += after as u64 * w;
+                        }
+                        table[g as usize * moves + m] = digits as u32;
+                    }
+                }
+                table
+            };
+            groups.push(Group {
+                members,
+                inner_weights,
+                weight: self.weights[last],
+                table,
+            });
+            start = end;
+        }
+        Some(groups)
     }
 
     /// The block layout: (length, first coordinate of the local rank) when

@@ -2,7 +2,8 @@
 // a position is one value per coordinate, the index their mixed-radix
 // number (coordinate 0 the most significant). Coordinates 0..SPLIT make up
 // the block, SPLIT..COORD_COUNT the local rank. Every coordinate has a move
-// table here: its value after move m is tables[table_at + m * values + v].
+// table here: the index digit (folded already) of its value after move m
+// is tables[table_at + v * MOVE_COUNT + m].
 // A coordinate whose parity follows from others stores its folded value
 // (value mod radix); unranking restores the value whose parity the rule
 // gives, as Coordinates::values does on the CPU.
@@ -58,10 +59,8 @@ fn expand(block: u32, local: u32) {
         var next_block = 0u;
         var next_local = 0u;
         for (var j = 0u; j < COORD_COUNT; j++) {
-            let count = coordinate(j, 0u);
             let radix = coordinate(j, 1u);
-            let next = tables[coordinate(j, 2u) + m * count + values[j]];
-            let digit = select(next, next % radix, radix != count);
+            let digit = tables[coordinate(j, 2u) + values[j] * MOVE_COUNT + m];
             if (j < SPLIT) {
                 next_block = next_block * radix + digit;
             } else {

@@ -31,6 +31,10 @@ const BLOCK_LEN: u64 = 1 << 31;
 /// storage binding a device must allow.
 const GPU_TABLE_WORDS: usize = 1 << 25;
 
+/// Most groups of coordinates the table expansion takes (a stack array
+/// of rows).
+const FAST_COORDINATES: usize = 16;
+
 /// Scratch bytes for computing a coordinate without a table.
 const SCRATCH: usize = 2 * definition::MAX_PIECES + 2;
 
@@ -45,6 +49,9 @@ pub struct Ksolve {
     /// A fingerprint of the definition (not of the path): names the
     /// tables, so two puzzles never share a file name.
     fingerprint: u64,
+    /// When every coordinate has a move table: the tables of groups of
+    /// them, merged where small, for the expansion.
+    groups: Option<Vec<coordinates::Group>>,
 }
 
 /// A position: each coordinate's value.
@@ -62,7 +69,11 @@ impl Ksolve {
         let fingerprint = crate::hash::splitmix64(xxhash_rust::xxh3::xxh3_64(
             canonical(&definition).as_bytes(),
         ));
+        let groups = hash
+            .expansion_groups()
+            .filter(|groups| groups.len() <= FAST_COORDINATES);
         Ok(Ksolve {
+            groups,
             definition,
             metric,
             moves,
@@ -118,7 +129,7 @@ impl Ksolve {
             .iter()
             .zip(values)
             .fold(0u64, |index, (c, &v)| {
-                index * c.radix + c.digit(c.next(m, v, scratch))
+                index * c.radix + c.next_digit(m, v, scratch)
             })
     }
 
@@ -405,8 +416,34 @@ impl Space for Ksolve {
 
     #[inline]
     fn expand<F: FnMut(u64)>(&self, state: &KsolveState, _moves: MoveFilter, mut emit: F) {
+        let moves = self.moves.len();
+        if let Some(groups) = &self.groups {
+            // The state's row of each group's table, then per move a
+            // weighted sum of the rows' digits.
+            let mut rows: [&[u32]; FAST_COORDINATES] = [&[]; FAST_COORDINATES];
+            for (row, group) in rows.iter_mut().zip(groups) {
+                let value: u64 = group
+                    .members
+                    .clone()
+                    .zip(&group.inner_weights)
+                    .map(|(j, &w)| state.values[j] * w)
+                    .sum();
+                let at = value as usize * moves;
+                *row = &group.table[at..at + moves];
+            }
+            let rows = &rows[..groups.len()];
+            for m in 0..moves {
+                emit(
+                    rows.iter()
+                        .zip(groups)
+                        .map(|(row, g)| row[m] as u64 * g.weight)
+                        .sum(),
+                );
+            }
+            return;
+        }
         let mut scratch = [0u8; SCRATCH];
-        for m in 0..self.moves.len() {
+        for m in 0..moves {
             emit(self.successor(m, &state.values, &mut scratch));
         }
     }
@@ -700,6 +737,51 @@ mod tests {
         crate::space::assert_rank_inverts_unrank(&cube);
         assert_eq!(cube.moves().len(), 9);
         assert_eq!(puzzle(CUBE, Metric::Quarter).moves().len(), 6);
+    }
+
+    /// Successors computed from the coordinates' rules alone (no table).
+    fn computed_successors(space: &Ksolve, state: &KsolveState) -> Vec<u64> {
+        let mut scratch = [0u8; SCRATCH];
+        (0..space.moves.len())
+            .map(|m| {
+                space
+                    .hash
+                    .coordinates
+                    .iter()
+                    .zip(&state.values)
+                    .fold(0u64, |index, (c, &v)| {
+                        index * c.radix + c.digit(c.compute_next(m, v, &mut scratch))
+                    })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_merged_tables_expand_as_the_rules_compute() {
+        // Small orientation coordinates merge; folded and alternating ones
+        // stay alone.
+        for (text, metric) in [
+            (CUBE, Metric::Powers),
+            (CUBE, Metric::Quarter),
+            (TIED, Metric::Powers),
+        ] {
+            let space = puzzle(text, metric);
+            let groups = space.groups.as_ref().expect("every coordinate has a table");
+            assert!(groups.len() <= space.hash.coordinates.len());
+            let mut state = space.new_state();
+            for rank in (0..space.size()).step_by(101) {
+                space.unrank(rank, &mut state);
+                let mut expanded = Vec::new();
+                space.expand(&state, MoveFilter::All, |next| expanded.push(next));
+                assert_eq!(expanded, computed_successors(&space, &state), "rank {rank}");
+            }
+        }
+        let tied = puzzle(TIED, Metric::Powers);
+        assert!(
+            tied.groups.as_ref().unwrap().len() < tied.hash.coordinates.len(),
+            "{:?}",
+            tied.hash_summary()
+        );
     }
 
     #[test]

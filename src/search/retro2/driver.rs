@@ -256,8 +256,9 @@ pub fn open_solved_layer<G: LayeredGame>(
     }
     let (mut table, checkpoint) =
         open_layer(game, layer, &Backing::ReadOnly(dir.to_path_buf()), progress)?;
-    // Read at random while the layer above is solved: in memory.
-    table.storage_mut().stage()?;
+    // Read at random while the layer above is solved: in memory when
+    // there is room beside the layer above and its passes' bit tables.
+    table.storage_mut().stage_read_only_if_room(progress)?;
     Ok((table, checkpoint))
 }
 
@@ -308,8 +309,9 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
     }
     let table = backend.host_table_mut(&mut values);
     table.storage().begin_writing()?;
-    // Solved in memory, written to the store at each record.
-    table.storage_mut().stage()?;
+    // Solved in memory, written to the store at each record, when there
+    // is room; else in its mapped file.
+    table.storage_mut().stage_if_room(progress)?;
 
     let mut passes = backend.layer_passes(game, layer, &values, lower)?;
     let mut recorder = Recorder::new(options.record_every);
