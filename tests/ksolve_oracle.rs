@@ -71,6 +71,12 @@ const DOMINO_HTM: [u64; 19] = [
     1, 10, 67, 420, 2335, 12260, 61038, 291004, 1327429, 5821374, 24141784, 89480354, 262907144,
     485409604, 508704668, 232904952, 14508468, 129376, 112,
 ];
+/// twsearch -g on dino-cube.tws (moves and their inverses).
+const DINO: [u64; 14] = [
+    1, 16, 160, 1408, 11712, 90912, 644756, 4070826, 21433009, 76410122, 109897795, 26611502,
+    328215, 366,
+];
+
 const DOMINO_QTM: [u64; 20] = [
     1, 8, 48, 260, 1330, 6556, 31301, 144392, 638407, 2709620, 10873023, 39768668, 124815946,
     296531984, 460831364, 435219080, 215035460, 38469576, 624320, 1056,
@@ -675,6 +681,7 @@ fn the_big_definitions_parse_and_their_tables_add_up() {
         ("pyraminx.tws", 3, 8 * 2, 75_582_720),
         ("domino-fixed-corner.tws", 2, 3 + 4, 203_212_800),
         ("domino.tws", 2, 2 * 3 + 4, 1_625_702_400),
+        ("dino-cube.tws", 1, 8 * 2, 239_500_800),
     ] {
         let text = std::fs::read_to_string(definition(file)).unwrap();
         let parsed = parse(&text);
@@ -684,6 +691,7 @@ fn the_big_definitions_parse_and_their_tables_add_up() {
             "pocket-cube.tws" => &POCKET_HTM,
             "pyraminx.tws" => &PYRAMINX,
             "domino-fixed-corner.tws" => &DOMINO_FIXED_HTM,
+            "dino-cube.tws" => &DINO,
             _ => &DOMINO_HTM,
         };
         assert_eq!(table.iter().sum::<u64>(), size, "{file}");
@@ -793,4 +801,21 @@ fn ksolve_bfs_matches_twsearch_domino() {
     let path = definition("domino.tws");
     assert_eq!(bitsolve_file_layers(&path, false), DOMINO_HTM);
     assert_eq!(bitsolve_file_layers(&path, true), DOMINO_QTM);
+}
+
+#[test]
+fn ksolve_bfs_of_a_permutation_too_big_for_a_table_starts_as_twsearchs_dino_cube() {
+    // One 12-piece permutation: ranked per move, not read from a table.
+    let path = definition("dino-cube.tws");
+    let layers = bitsolve_layers(&["--file", path.to_str().unwrap(), "--max-depth", "6"]);
+    assert_eq!(layers, DINO[..7]);
+}
+
+#[test]
+#[ignore = "240 M positions"]
+fn ksolve_bfs_matches_twsearch_dino_cube() {
+    assert_eq!(
+        bitsolve_file_layers(&definition("dino-cube.tws"), false),
+        DINO
+    );
 }

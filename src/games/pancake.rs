@@ -146,9 +146,14 @@ impl Pancake {
                 "only burned pancakes have sides (--burned)".into(),
             ));
         }
-        // Saturating: -9223372036854775808 has no i64 absolute value.
-        let sizes: Vec<i64> = numbers.iter().map(|x| x.saturating_abs()).collect();
-        check_permutation(&sizes, 1, "the stack")?;
+        // Saturating: -9223372036854775808 has no i64 absolute value. On
+        // the stack, not in a Vec: bindings read millions of rows.
+        let mut sizes = [0i64; MAX_PANCAKES];
+        let sizes = &mut sizes[..numbers.len()];
+        for (size, x) in sizes.iter_mut().zip(numbers) {
+            *size = x.saturating_abs();
+        }
+        check_permutation(sizes, 1, "the stack")?;
         let mut state = self.new_state();
         for (position, &size) in sizes.iter().enumerate() {
             state.stack.as_mut_slice()[position] = (size - 1) as u8;

@@ -89,6 +89,19 @@ pub fn unrank_folded(folded: u64, odd: bool, perm: &mut [u8]) {
     place(&digits, perm);
 }
 
+/// Whether the permutation of `rank` (length `n`) is odd: the digits count
+/// inversions, so this is the parity of their sum, with no permutation
+/// built.
+#[inline]
+pub fn is_odd_rank(rank: u64, n: usize) -> bool {
+    debug_assert!(n <= MAX_PERMUTATION_LEN);
+    digits_of(rank, n)[..n]
+        .iter()
+        .fold(0, |parity, &d| parity ^ d)
+        & 1
+        == 1
+}
+
 /// Parity of the digits' sum, `c_1` left out (it is 0 where this is used).
 #[inline(always)]
 fn digit_sum_parity(digits: &[u8; MAX_PERMUTATION_LEN]) -> u8 {
@@ -390,6 +403,29 @@ mod tests {
                 assert_eq!(back, r, "n = {n}");
                 assert!(!seen[back as usize]);
                 seen[back as usize] = true;
+            }
+        }
+    }
+
+    #[test]
+    fn parity_of_a_rank_is_its_permutations_on_whole_spaces_and_samples() {
+        for n in 0..=8 {
+            let mut perm = vec![0u8; n];
+            for r in 0..factorial(n) {
+                unrank(r, &mut perm);
+                assert_eq!(is_odd_rank(r, n), crate::hash::permutation::is_odd(&perm));
+            }
+        }
+        for n in [12, 13, 17, 20] {
+            let mut perm = vec![0u8; n];
+            for i in 0..2000u64 {
+                let r = splitmix64(i) % factorial(n);
+                unrank(r, &mut perm);
+                assert_eq!(
+                    is_odd_rank(r, n),
+                    crate::hash::permutation::is_odd(&perm),
+                    "n = {n}"
+                );
             }
         }
     }

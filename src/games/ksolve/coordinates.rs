@@ -2,8 +2,8 @@
 //! independent *coordinates*, combined in mixed radix.
 //!
 //! The moves split each set's slots into orbits (slots a piece can travel
-//! between). Each orbit has an arrangement coordinate — the Myrvold–Ruskey
-//! rank of the permutation when its pieces all differ, the multinomial rank
+//! between). Each orbit has an arrangement coordinate — a Lehmer rank of
+//! the permutation when its pieces all differ (see `permutation_value`), the multinomial rank
 //! of the colours when some look alike — and, when its pieces have
 //! orientations, an orientation coordinate (the slots' orientations as
 //! digits). Because a definition's orientations belong to slots, a move acts
@@ -21,16 +21,51 @@
 //!   span's pivots follows from the pivots' (an orbit whose moves are all
 //!   even, or two orbits whose parities always change together, as the
 //!   corners and edges of a cube), and that orbit stores its folded rank,
-//!   half as many values (Myrvold–Ruskey's fold, Theorem 7 of Edelkamp et
-//!   al., *Solving Games in Parallel with Linear-Time Perfect Hash
-//!   Functions*, 2009).
+//!   half as many values (the n!/2 fold, Theorem 7 of Edelkamp et al.,
+//!   *Solving Games in Parallel with Linear-Time Perfect Hash Functions*,
+//!   2009, here on the prefix Lehmer code).
 
 use rayon::prelude::*;
 
 use super::definition::{Definition, NamedMove, SetState};
 use crate::error::{Error, Result, quoted};
 use crate::hash::multinomial::MultinomialRanker;
-use crate::hash::permutation::{is_odd, rank_mr, unrank_mr};
+use crate::hash::permutation::is_odd;
+use crate::hash::prefix_lehmer;
+
+/// The value of a permutation coordinate with `half` = n!/2 (0 for n < 2):
+/// the prefix Lehmer rank with its weight-1 digit (which the other digits'
+/// parity and the permutation's parity decide) moved to the top, weight
+/// n!/2. So `value mod n!/2` is the folded rank and adding n!/2 flips the
+/// parity, as Myrvold–Ruskey's top digit does; the Lehmer digits come from
+/// independent population counts where Myrvold–Ruskey's swaps form one
+/// chain of dependent loads (Dino Cube, 12 pieces, 16 moves a state: 85 s
+/// -> see the README's table, one thread).
+#[inline(always)]
+fn permutation_value(cells: &[u8], half: u64) -> u64 {
+    let rank = prefix_lehmer::rank(cells);
+    if half == 0 {
+        return rank;
+    }
+    (rank & 1) * half + (rank >> 1)
+}
+
+/// The permutation of a permutation coordinate's value (the inverse of
+/// `permutation_value`).
+#[inline(always)]
+fn permutation_cells(value: u64, half: u64, cells: &mut [u8]) {
+    prefix_lehmer::unrank(permutation_rank(value, half), cells);
+}
+
+/// The prefix Lehmer rank of a permutation coordinate's value.
+#[inline(always)]
+fn permutation_rank(value: u64, half: u64) -> u64 {
+    if half == 0 {
+        value
+    } else {
+        ((value % half) << 1) | (value / half)
+    }
+}
 
 /// A coordinate with at most this many values times moves gets a table of
 /// its values after each move (4 bytes an entry).
@@ -38,8 +73,9 @@ pub const MAX_TABLE_ENTRIES: u64 = 1 << 26;
 
 #[derive(Clone, Debug)]
 pub enum Kind {
-    /// Distinct pieces: the Myrvold–Ruskey rank of the slot -> piece
-    /// permutation (pieces numbered by their order among the orbit's).
+    /// Distinct pieces: the rank of the slot -> piece permutation
+    /// (`permutation_value`; pieces numbered by their order among the
+    /// orbit's).
     Permutation,
     /// Pieces that look alike: the multinomial rank of each slot's colour.
     Multiset(MultinomialRanker),
@@ -148,7 +184,7 @@ impl Coordinate {
                 for (cell, &slot) in cells.iter_mut().zip(&self.slots) {
                     *cell = self.code_of_label[part.labels[slot] as usize];
                 }
-                rank_mr(cells)
+                permutation_value(cells, self.values / 2)
             }
             Kind::Multiset(ranker) => {
                 for (cell, &slot) in cells.iter_mut().zip(&self.slots) {
@@ -175,7 +211,7 @@ impl Coordinate {
         let cells = &mut scratch[..self.slots.len()];
         match &self.kind {
             Kind::Permutation => {
-                unrank_mr(value, cells);
+                permutation_cells(value, self.values / 2, cells);
                 for (&cell, &slot) in cells.iter().zip(&self.slots) {
                     part.labels[slot] = self.label_of_code[cell as usize];
                 }
@@ -210,25 +246,23 @@ impl Coordinate {
 
     /// The value after move `m`, computed (no table).
     pub fn compute_next(&self, m: usize, value: u64, scratch: &mut [u8]) -> u64 {
+        let (cells, moved) = scratch.split_at_mut(self.slots.len());
+        self.decode(value, cells);
+        self.next_of_decoded(m, value, cells, moved)
+    }
+
+    /// Writes the slots' contents of `value` into `cells` (one entry per
+    /// slot: a piece code, or an orientation digit), for
+    /// `next_of_decoded`. The expansion decodes a table-less coordinate
+    /// once per state, not once per move (Dino Cube, 16 moves on a
+    /// 12-piece permutation: 114 s -> see the README's table).
+    #[inline]
+    pub fn decode(&self, value: u64, cells: &mut [u8]) {
         let k = self.slots.len();
-        let (cells, moved) = scratch.split_at_mut(k);
-        let moved = &mut moved[..k];
-        let local = &self.moves[m];
+        let cells = &mut cells[..k];
         match &self.kind {
-            Kind::Permutation => {
-                unrank_mr(value, cells);
-                for (slot, &from) in moved.iter_mut().zip(&local.from) {
-                    *slot = cells[from as usize];
-                }
-                rank_mr(moved)
-            }
-            Kind::Multiset(ranker) => {
-                ranker.unrank(value, cells);
-                for (slot, &from) in moved.iter_mut().zip(&local.from) {
-                    *slot = cells[from as usize];
-                }
-                ranker.rank(moved)
-            }
+            Kind::Permutation => permutation_cells(value, self.values / 2, cells),
+            Kind::Multiset(ranker) => ranker.unrank(value, cells),
             Kind::Orientation {
                 orientations,
                 implied_sum,
@@ -245,6 +279,37 @@ impl Coordinate {
                 if let Some(target) = implied_sum {
                     cells[k - 1] = ((*target as u64 + o * 64 - sum % o) % o) as u8;
                 }
+            }
+            Kind::Alternation => {}
+        }
+    }
+
+    /// The value after move `m` of the value `value` whose slots `decode`
+    /// wrote into `cells`; `moved` is scratch of at least the slots' count.
+    #[inline]
+    pub fn next_of_decoded(&self, m: usize, value: u64, cells: &[u8], moved: &mut [u8]) -> u64 {
+        let k = self.slots.len();
+        let moved = &mut moved[..k];
+        let local = &self.moves[m];
+        match &self.kind {
+            Kind::Permutation => {
+                for (slot, &from) in moved.iter_mut().zip(&local.from) {
+                    *slot = cells[from as usize];
+                }
+                permutation_value(moved, self.values / 2)
+            }
+            Kind::Multiset(ranker) => {
+                for (slot, &from) in moved.iter_mut().zip(&local.from) {
+                    *slot = cells[from as usize];
+                }
+                ranker.rank(moved)
+            }
+            Kind::Orientation {
+                orientations,
+                implied_sum,
+            } => {
+                let o = *orientations as u64;
+                let stored = k - implied_sum.is_some() as usize;
                 (0..stored).fold(0u64, |v, i| {
                     let from = local.from[i] as usize;
                     v * o + (cells[from] as u64 + local.twist[i] as u64) % o
@@ -252,6 +317,12 @@ impl Coordinate {
             }
             Kind::Alternation => 1 - value,
         }
+    }
+
+    /// Whether the expansion reads this coordinate's next digits from a
+    /// table (else it computes them from the decoded slots).
+    pub fn has_table(&self) -> bool {
+        self.table.is_some()
     }
 
     /// The index digit of the value after move `m`.
@@ -264,18 +335,21 @@ impl Coordinate {
     }
 
     /// Whether a permutation coordinate's value is an odd permutation.
-    pub fn is_odd_value(&self, value: u64, scratch: &mut [u8]) -> bool {
+    pub fn is_odd_value(&self, value: u64) -> bool {
         match &self.parities {
             Some(bits) => bits[(value / 64) as usize] >> (value % 64) & 1 == 1,
-            None => unrank_mr(value, &mut scratch[..self.slots.len()]),
+            None => prefix_lehmer::is_odd_rank(
+                permutation_rank(value, self.values / 2),
+                self.slots.len(),
+            ),
         }
     }
 
     /// The index digit of `value`.
     #[inline(always)]
     pub fn digit(&self, value: u64) -> u64 {
-        // Myrvold–Ruskey's last digit has weight n!/2: the folded rank is
-        // the rank modulo n!/2.
+        // A permutation value's top digit has weight n!/2 and follows from
+        // the parity: the folded rank is the value modulo n!/2.
         if self.radix == self.values {
             value
         } else {
@@ -534,7 +608,8 @@ impl Coordinates {
                 let mut bits = vec![0u64; values.div_ceil(64) as usize];
                 let mut scratch = vec![0u8; k];
                 for value in 0..values {
-                    if unrank_mr(value, &mut scratch) {
+                    permutation_cells(value, values / 2, &mut scratch);
+                    if is_odd(&scratch) {
                         bits[(value / 64) as usize] |= 1 << (value % 64);
                     }
                 }
@@ -644,7 +719,7 @@ impl Coordinates {
     }
 
     /// The coordinates of index `index` (which is below `size`).
-    pub fn values(&self, index: u64, values: &mut [u64], scratch: &mut [u8]) {
+    pub fn values(&self, index: u64, values: &mut [u64]) {
         let mut rest = index;
         for (c, value) in self.coordinates.iter().zip(values.iter_mut()).rev() {
             *value = rest % c.radix;
@@ -654,7 +729,7 @@ impl Coordinates {
         // takes the parity its rule gives.
         for &j in &self.unfold_order {
             let c = &self.coordinates[j];
-            if c.is_odd_value(values[j], scratch) != self.parity_rule(j, values, scratch) {
+            if c.is_odd_value(values[j]) != self.parity_rule(j, values) {
                 values[j] += c.radix;
             }
         }
@@ -662,14 +737,14 @@ impl Coordinates {
 
     /// The parity coordinate `j` must have by its rule, given the values
     /// of those it follows.
-    fn parity_rule(&self, j: usize, values: &[u64], scratch: &mut [u8]) -> bool {
+    fn parity_rule(&self, j: usize, values: &[u64]) -> bool {
         let Parity::Follows { solved, from } = &self.coordinates[j].parity else {
             unreachable!("only coordinates that follow have a rule")
         };
         let mut odd = *solved;
         for &free in from {
             let f = &self.coordinates[free];
-            odd ^= f.is_odd_value(values[free], scratch) ^ f.solved_parity;
+            odd ^= f.is_odd_value(values[free]) ^ f.solved_parity;
         }
         odd
     }
@@ -724,7 +799,7 @@ impl Coordinates {
         if let Some(alternating) = &self.alternating {
             let moves_made = alternating.iter().fold(false, |odd, &j| {
                 let c = &self.coordinates[j];
-                odd ^ c.is_odd_value(values[j], &mut scratch) ^ c.solved_parity
+                odd ^ c.is_odd_value(values[j]) ^ c.solved_parity
             });
             let at = self
                 .coordinates
@@ -734,8 +809,8 @@ impl Coordinates {
         }
         for (j, c) in self.coordinates.iter().enumerate() {
             if let Parity::Follows { from, .. } = &c.parity {
-                let odd = self.parity_rule(j, &values, &mut scratch);
-                if c.is_odd_value(values[j], &mut scratch) != odd {
+                let odd = self.parity_rule(j, &values);
+                if c.is_odd_value(values[j]) != odd {
                     return Err(Error::InvalidParameter(format!(
                         "no move sequence reaches this position: the permutation of slots {} of set {} has the wrong parity{}",
                         one_based(&c.slots),

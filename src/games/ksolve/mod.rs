@@ -38,6 +38,11 @@ const FAST_COORDINATES: usize = 16;
 /// Scratch bytes for computing a coordinate without a table.
 const SCRATCH: usize = 2 * definition::MAX_PIECES + 2;
 
+/// Most coordinates without a move table that the expansion decodes once
+/// per state (a table-less coordinate has over 2^26 values, so a u64
+/// index holds at most two of them beside small ones).
+const DECODED: usize = 4;
+
 #[derive(Clone, Debug)]
 pub struct Ksolve {
     definition: Definition,
@@ -405,8 +410,7 @@ impl Space for Ksolve {
 
     #[inline]
     fn unrank(&self, rank: u64, state: &mut KsolveState) {
-        let mut scratch = [0u8; SCRATCH];
-        self.hash.values(rank, &mut state.values, &mut scratch);
+        self.hash.values(rank, &mut state.values);
     }
 
     #[inline]
@@ -443,8 +447,40 @@ impl Space for Ksolve {
             return;
         }
         let mut scratch = [0u8; SCRATCH];
+        let coordinates = &self.hash.coordinates;
+        let computed = coordinates.iter().filter(|c| !c.has_table()).count();
+        if computed > DECODED {
+            for m in 0..moves {
+                emit(self.successor(m, &state.values, &mut scratch));
+            }
+            return;
+        }
+        // Coordinates without a table (a permutation of many pieces): their
+        // slots decoded once for all the moves.
+        let mut decoded = [[0u8; definition::MAX_PIECES]; DECODED];
+        let mut at = 0;
+        for (c, &v) in coordinates.iter().zip(&state.values) {
+            if !c.has_table() {
+                c.decode(v, &mut decoded[at]);
+                at += 1;
+            }
+        }
         for m in 0..moves {
-            emit(self.successor(m, &state.values, &mut scratch));
+            let mut at = 0;
+            emit(
+                coordinates
+                    .iter()
+                    .zip(&state.values)
+                    .fold(0u64, |index, (c, &v)| {
+                        let digit = if c.has_table() {
+                            c.next_digit(m, v, &mut scratch)
+                        } else {
+                            at += 1;
+                            c.digit(c.next_of_decoded(m, v, &decoded[at - 1], &mut scratch))
+                        };
+                        index * c.radix + digit
+                    }),
+            );
         }
     }
 
@@ -782,6 +818,39 @@ mod tests {
             "{:?}",
             tied.hash_summary()
         );
+    }
+
+    #[test]
+    fn without_tables_the_decoded_expansion_and_parities_agree() {
+        // The path of coordinates too big for a table (decoded once per
+        // position, parities from the rank), run on small puzzles by
+        // dropping their tables.
+        for (text, metric) in [
+            (CUBE, Metric::Powers),
+            (CUBE, Metric::Quarter),
+            (TIED, Metric::Powers),
+        ] {
+            let tabled = puzzle(text, metric);
+            let mut bare = tabled.clone();
+            bare.groups = None;
+            for c in &mut bare.hash.coordinates {
+                c.table = None;
+                if !matches!(c.kind, coordinates::Kind::Alternation) {
+                    c.parities = None;
+                }
+            }
+            let (mut a, mut b) = (tabled.new_state(), bare.new_state());
+            for rank in (0..tabled.size()).step_by(97) {
+                tabled.unrank(rank, &mut a);
+                bare.unrank(rank, &mut b);
+                assert_eq!(a, b, "rank {rank}");
+                assert_eq!(bare.rank(&b), rank);
+                let (mut from_tables, mut decoded) = (Vec::new(), Vec::new());
+                tabled.expand(&a, MoveFilter::All, |next| from_tables.push(next));
+                bare.expand(&b, MoveFilter::All, |next| decoded.push(next));
+                assert_eq!(decoded, from_tables, "rank {rank}");
+            }
+        }
     }
 
     #[test]
