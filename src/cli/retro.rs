@@ -499,15 +499,21 @@ fn store_distances<G: TwoPlayerGame>(
             }
         }
         let this = open_layer(game, layer, &read_only, &silent)?.0;
+        // Layers solved alone (capture-wins) decide their moves down by
+        // rule: their distances never read the layer below, which their
+        // stores need not hold (a fresh `--layers 1..B` has no layer 0).
         let below = match layer {
             0 => None,
+            _ if game.independent_layers() => None,
             _ => Some(open_layer(game, layer - 1, &read_only, &silent)?.0),
         };
         let value = |at: usize, rank: u64| {
             let table = if at == layer {
                 &this
             } else {
-                below.as_ref().unwrap()
+                below
+                    .as_ref()
+                    .expect("only layers that read the layer below move down")
             };
             Value::from_bits(table.get(rank))
         };
