@@ -84,7 +84,7 @@ fn play_out(
     opponent: Opponent,
     seed: u64,
 ) -> u16 {
-    let mut position = start.clone();
+    let mut position = *start;
     let mut seed = seed;
     for plies in 0..=u16::MAX {
         let value = database.value(&position).unwrap();
@@ -102,18 +102,17 @@ fn play_out(
         seed = splitmix64(seed);
         let chosen = if game.side_to_move(&position) == winner {
             let choices = database.best_moves(&position).unwrap();
-            choices[(seed % choices.len() as u64) as usize]
-                .position
-                .clone()
+            choices[(seed % choices.len() as u64) as usize].position
         } else {
             match opponent {
-                Opponent::Random => moves[(seed % moves.len() as u64) as usize].position.clone(),
-                Opponent::Delaying => moves
-                    .iter()
-                    .max_by_key(|m| m.distance.unwrap_or(0))
-                    .expect("moves")
-                    .position
-                    .clone(),
+                Opponent::Random => moves[(seed % moves.len() as u64) as usize].position,
+                Opponent::Delaying => {
+                    moves
+                        .iter()
+                        .max_by_key(|m| m.distance.unwrap_or(0))
+                        .expect("moves")
+                        .position
+                }
             }
         };
         position = chosen;
