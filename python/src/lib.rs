@@ -8,7 +8,6 @@
 mod hashes;
 mod two_player;
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,10 +22,8 @@ use bitsolve::database::TableCache;
 use bitsolve::error::{Error, escape_controls};
 use bitsolve::games::registry::{self, GameOptions, SpaceVisitor};
 use bitsolve::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
-use bitsolve::search::Silent;
-use bitsolve::search::retro2::{RECORD_EVERY, open_layer};
+use bitsolve::search::retro2::RECORD_EVERY;
 use bitsolve::space::{MoveFilter, Picture, Space};
-use bitsolve::table::{Backing, TwoBitTable};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::{
@@ -757,7 +754,6 @@ impl TwoPlayerVisitor for Server {
     fn visit<G: TwoPlayerGame>(self, game: &G) -> bitsolve::Result<()> {
         let cache = TableCache::default();
         let mut database = bitsolve::database::Database::new(game, &self.name, &self.store, &cache);
-        let mut layers: HashMap<usize, Arc<TwoBitTable>> = HashMap::new();
         if self.ready.send(Ok(())).is_err() {
             return Ok(());
         }
@@ -769,11 +765,9 @@ impl TwoPlayerVisitor for Server {
                     let _ = answer.send(json);
                 }
                 Request::Values(ranks, layer, answer) => {
-                    let values = self.layer(game, layer, &mut layers).and_then(|table| {
-                        check_ranks(&ranks, game.layer_size(layer))?;
-                        Ok(ranks.par_iter().map(|&rank| table.get(rank)).collect())
-                    });
-                    let _ = answer.send(values);
+                    // The library's reading: one table file or an MPI
+                    // job's shares, checked, through the cache.
+                    let _ = answer.send(database.values(layer, &ranks));
                 }
                 Request::LayerSize(layer, answer) => {
                     let _ = answer.send(check_layer(game, layer).map(|()| game.layer_size(layer)));
@@ -792,51 +786,6 @@ fn check_layer<G: TwoPlayerGame>(game: &G, layer: usize) -> bitsolve::Result<()>
         )));
     }
     Ok(())
-}
-
-impl Server {
-    /// The table of `layer`, opened (and checked) on first use; refused
-    /// unless its run finished.
-    fn layer<G: TwoPlayerGame>(
-        &self,
-        game: &G,
-        layer: usize,
-        layers: &mut HashMap<usize, Arc<TwoBitTable>>,
-    ) -> bitsolve::Result<Arc<TwoBitTable>> {
-        check_layer(game, layer)?;
-        if let Some(table) = layers.get(&layer) {
-            return Ok(table.clone());
-        }
-        let file = self
-            .store
-            .join(bitsolve::table::storage::file_name_for(&format!(
-                "{}; retrograde values",
-                game.layer_descriptor(layer)
-            )));
-        if !file.exists() {
-            return Err(Error::InvalidParameter(format!(
-                "the layer of {} is not in {} as one table file; run: bitsolve retro {}{} --layers 1..{} --store {}",
-                game.layer_name(layer),
-                self.store.display(),
-                self.name,
-                game.variant_flags(),
-                layer.max(1),
-                self.store.display()
-            )));
-        }
-        let backing = Backing::ReadOnly(self.store.clone());
-        let (table, checkpoint) = open_layer(game, layer, &backing, &Silent)?;
-        if !checkpoint.is_some_and(|c| c.complete) {
-            return Err(Error::InvalidParameter(format!(
-                "the layer of {} in {} is not completely solved yet",
-                game.layer_name(layer),
-                self.store.display()
-            )));
-        }
-        let table = Arc::new(table);
-        layers.insert(layer, table.clone());
-        Ok(table)
-    }
 }
 
 impl Database {

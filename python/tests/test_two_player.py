@@ -77,3 +77,30 @@ def test_two_player_errors():
         g.parse(".../R../B.R:blue")
     with pytest.raises(ValueError, match="not below the space's size 1512"):
         g.unrank([1512])
+
+
+def test_values_of_a_store_written_by_mpi_processes(cli, tmp_path):
+    """A store two MPI processes wrote (each layer in one share per process)
+    answers ``db.values`` and ``db.query`` as a one-process store does."""
+    import shutil
+    import subprocess
+
+    mpirun = shutil.which("mpirun")
+    if mpirun is None:
+        pytest.skip("no mpirun (scripts/test.sh installs Open MPI)")
+    shared, single = tmp_path / "mpi", tmp_path / "one"
+    job = [mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "2"]
+    args = ["retro", "fox-geese", "--layers", "1..5", "--threads", "1", "--store"]
+    done = subprocess.run([*job, cli.path, *args, str(shared)], capture_output=True, text=True, timeout=600)
+    if "built without MPI" in done.stderr:
+        pytest.skip("the bitsolve binary was built without --features mpi")
+    assert done.returncode == 0, done.stderr
+    assert any("mpi-part-2-of-2" in f.name for f in shared.iterdir())
+    cli.run(*args, single)
+    mpi_db = bitsolve.open_database("fox-geese", store=shared)
+    one_db = bitsolve.open_database("fox-geese", store=single)
+    for layer in range(6):
+        ranks = np.arange(one_db.layer_size(layer), dtype=np.uint64)
+        assert np.array_equal(mpi_db.values(ranks, layer=layer), one_db.values(ranks, layer=layer))
+    start = ".../.../......./...F.../......./ggg/gg.:geese"
+    assert mpi_db.query(start) == one_db.query(start)

@@ -331,6 +331,35 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
         Ok(Value::from_bits(table.table.get(rank)))
     }
 
+    /// The stored two-bit values ([`Value::from_bits`] reads them) of
+    /// `layer`'s positions at `ranks`, read in parallel: bulk analysis
+    /// without a position per rank. The layer opens as for
+    /// [`value`](Self::value), from one table file or from the shares an
+    /// MPI job wrote.
+    pub fn values(&mut self, layer: usize, ranks: &[u64]) -> Result<Vec<u8>> {
+        use rayon::prelude::*;
+        if layer > self.game.max_layer() {
+            return Err(Error::InvalidParameter(format!(
+                "layers run from 0 to {}, got {layer}",
+                self.game.max_layer()
+            )));
+        }
+        let size = self.game.layer_size(layer);
+        if let Some(i) = ranks.iter().position(|&r| r >= size) {
+            return Err(Error::InvalidParameter(format!(
+                "rank {} (at index {i}) is not below the layer's size {size}",
+                ranks[i]
+            )));
+        }
+        self.begin_question();
+        let file = self.layer_file(self.game, layer);
+        let table = self.cache.values.get(&file, || self.open(layer))?;
+        Ok(ranks
+            .par_iter()
+            .map(|&rank| table.table.get(rank))
+            .collect())
+    }
+
     /// The position's distance to the end in plies, where the store keeps
     /// distances (`retro --distances`) and the position has a finite one.
     pub fn distance(&mut self, position: &G::Position) -> Result<Option<u16>> {
