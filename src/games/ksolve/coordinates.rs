@@ -6,11 +6,12 @@
 //! the permutation when its pieces all differ (see `permutation_value`),
 //! the multinomial rank of the colours when some look alike — and, when
 //! its pieces have orientations, an orientation coordinate (the slots'
-//! orientations as digits). Because a definition's orientations belong to slots, a move acts
-//! on each coordinate alone: the arrangement after a move depends only on
-//! the arrangement before, and the orientations only on the orientations.
-//! So a coordinate whose values are few gets a table of its value after each
-//! move, and expanding a position is a lookup per coordinate and move.
+//! orientations as digits). Because a definition's orientations belong to
+//! slots, a move acts on each coordinate alone: the arrangement after a
+//! move depends only on the arrangement before, and the orientations only
+//! on the orientations. So a coordinate whose values are few gets a table
+//! of its value after each move, and expanding a position is a lookup per
+//! coordinate and move.
 //!
 //! Invariants every move keeps are folded out of the index, found from the
 //! moves themselves:
