@@ -210,38 +210,15 @@ impl Coordinate {
     /// Writes value `value` into `part` (its slots only).
     pub fn write(&self, value: u64, part: &mut SetState, scratch: &mut [u8]) {
         let cells = &mut scratch[..self.slots.len()];
-        match &self.kind {
-            Kind::Permutation => {
-                permutation_cells(value, self.values / 2, cells);
-                for (&cell, &slot) in cells.iter().zip(&self.slots) {
-                    part.labels[slot] = self.label_of_code[cell as usize];
+        self.decode(value, cells);
+        for (&cell, &slot) in cells.iter().zip(&self.slots) {
+            match &self.kind {
+                Kind::Permutation | Kind::Multiset(_) => {
+                    part.labels[slot] = self.label_of_code[cell as usize]
                 }
+                Kind::Orientation { .. } => part.orientations[slot] = cell,
+                Kind::Alternation => {}
             }
-            Kind::Multiset(ranker) => {
-                ranker.unrank(value, cells);
-                for (&cell, &slot) in cells.iter().zip(&self.slots) {
-                    part.labels[slot] = self.label_of_code[cell as usize];
-                }
-            }
-            Kind::Orientation {
-                orientations,
-                implied_sum,
-            } => {
-                let o = *orientations as u64;
-                let stored = self.slots.len() - implied_sum.is_some() as usize;
-                let mut rest = value;
-                let mut sum = 0u64;
-                for &slot in self.slots[..stored].iter().rev() {
-                    part.orientations[slot] = (rest % o) as u8;
-                    sum += rest % o;
-                    rest /= o;
-                }
-                if let Some(target) = implied_sum {
-                    let last = *self.slots.last().expect("an orbit has a slot");
-                    part.orientations[last] = ((*target as u64 + o * 64 - sum % o) % o) as u8;
-                }
-            }
-            Kind::Alternation => {}
         }
     }
 
@@ -293,17 +270,14 @@ impl Coordinate {
         let moved = &mut moved[..k];
         let local = &self.moves[m];
         match &self.kind {
-            Kind::Permutation => {
+            Kind::Permutation | Kind::Multiset(_) => {
                 for (slot, &from) in moved.iter_mut().zip(&local.from) {
                     *slot = cells[from as usize];
                 }
-                permutation_value(moved, self.values / 2)
-            }
-            Kind::Multiset(ranker) => {
-                for (slot, &from) in moved.iter_mut().zip(&local.from) {
-                    *slot = cells[from as usize];
+                match &self.kind {
+                    Kind::Multiset(ranker) => ranker.rank(moved),
+                    _ => permutation_value(moved, self.values / 2),
                 }
-                ranker.rank(moved)
             }
             Kind::Orientation {
                 orientations,
