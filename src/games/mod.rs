@@ -6,6 +6,7 @@ pub mod dodgem;
 pub mod fox_geese;
 pub mod frogs_toads;
 pub mod ksolve;
+pub mod morris;
 pub mod pancake;
 pub mod peg_solitaire;
 mod permutation_state;

@@ -1,0 +1,289 @@
+//! The 24-point Morris board: three concentric squares whose side
+//! midpoints are joined, with Morabaraba's diagonals as an option.
+//!
+//! A point is a square `s` (0 outer, 1 middle, 2 inner) and a place `p`
+//! around it (0..8, clockwise from the top-left corner: even places are
+//! corners, odd ones midpoints); its index is `8 * s + p`. Names are the
+//! usual algebraic ones (files a..g from the left, ranks 1..7 from the
+//! bottom): the outer square is a7 d7 g7 g4 g1 d1 a1 a4.
+//!
+//! The board's 16 symmetries (Gasser; Edelkamp, Sulewski and Yücel) are
+//! the 8 of the square (a quarter turn moves every place by 2, a mirror
+//! reverses the places) times the exchange of the inner and outer squares;
+//! Morabaraba's diagonals, which run through the three squares' corners,
+//! are kept by all 16.
+
+/// Points on the board.
+pub const POINTS: usize = 24;
+
+/// Places around one square.
+const PLACES: usize = 8;
+
+/// One of the board's lines of three points: a side of a square, a line
+/// across the squares through midpoints, or (Morabaraba) a diagonal
+/// through corners. Every mill is a line.
+pub type Line = [u8; 3];
+
+/// The point of square `square` at place `place`.
+pub const fn point(square: usize, place: usize) -> u8 {
+    (PLACES * square + place % PLACES) as u8
+}
+
+/// A Morris board: the points' neighbours and the mills through each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    diagonals: bool,
+    /// `neighbours[i]`: a bit per point next to point `i`.
+    neighbours: [u32; POINTS],
+    mills: Vec<Line>,
+    /// `mills_through[i]`: the indices in `mills` of those through `i`.
+    mills_through: [Vec<u8>; POINTS],
+}
+
+impl Board {
+    /// The board of Nine Men's Morris and Lasker Morris (`diagonals`
+    /// false) or of Morabaraba (true).
+    pub fn new(diagonals: bool) -> Self {
+        let mut mills: Vec<Line> = Vec::new();
+        for square in 0..3 {
+            for corner in (0..PLACES).step_by(2) {
+                mills.push([
+                    point(square, corner),
+                    point(square, corner + 1),
+                    point(square, corner + 2),
+                ]);
+            }
+        }
+        let across = |place: usize| [point(0, place), point(1, place), point(2, place)];
+        mills.extend((1..PLACES).step_by(2).map(across));
+        if diagonals {
+            mills.extend((0..PLACES).step_by(2).map(across));
+        }
+        let mut neighbours = [0u32; POINTS];
+        for line in &mills {
+            for pair in line.windows(2) {
+                let (a, b) = (pair[0] as usize, pair[1] as usize);
+                neighbours[a] |= 1 << b;
+                neighbours[b] |= 1 << a;
+            }
+        }
+        let mut mills_through: [Vec<u8>; POINTS] = Default::default();
+        for (index, line) in mills.iter().enumerate() {
+            for &at in line {
+                mills_through[at as usize].push(index as u8);
+            }
+        }
+        Board {
+            diagonals,
+            neighbours,
+            mills,
+            mills_through,
+        }
+    }
+
+    /// Whether the board has Morabaraba's diagonals.
+    pub fn diagonals(&self) -> bool {
+        self.diagonals
+    }
+
+    /// The points next to `point`, a bit each.
+    pub fn neighbours(&self, point: usize) -> u32 {
+        self.neighbours[point]
+    }
+
+    /// Every mill (line of three points).
+    pub fn mills(&self) -> &[Line] {
+        &self.mills
+    }
+
+    /// Whether the stones `stones` (a bit per point) fill a mill through
+    /// `point` (itself among them).
+    pub fn in_mill(&self, stones: u32, point: usize) -> bool {
+        self.mills_through[point].iter().any(|&m| {
+            let line = self.mills[m as usize];
+            line.iter().all(|&at| stones >> at & 1 == 1)
+        })
+    }
+
+    /// The algebraic name of `point` ("a7", "d2").
+    pub fn name(point: usize) -> String {
+        let (file, rank) = coordinates(point);
+        format!("{}{}", (b'a' + file) as char, rank + 1)
+    }
+
+    /// The point named `name`, if it is one.
+    pub fn point_named(name: &str) -> Option<usize> {
+        (0..POINTS).find(|&p| Self::name(p) == name.trim().to_ascii_lowercase())
+    }
+}
+
+/// The file (0 = a) and rank (0 = 1) of `point`.
+fn coordinates(point: usize) -> (u8, u8) {
+    let (square, place) = (point / PLACES, point % PLACES);
+    let (near, middle, far) = (square as u8, 3u8, 6 - square as u8);
+    // Clockwise from the top-left corner: (file, rank).
+    let around = [
+        (near, far),
+        (middle, far),
+        (far, far),
+        (far, middle),
+        (far, near),
+        (middle, near),
+        (near, near),
+        (near, middle),
+    ];
+    around[place]
+}
+
+/// The board's 16 symmetries, each as the image of every point; the
+/// identity first.
+pub fn symmetries() -> Vec<[u8; POINTS]> {
+    let mut all = Vec::with_capacity(16);
+    for swap in [false, true] {
+        for mirror in [false, true] {
+            for turn in 0..4 {
+                let mut image = [0u8; POINTS];
+                for (from, to) in image.iter_mut().enumerate() {
+                    let (square, place) = (from / PLACES, from % PLACES);
+                    let place = if mirror {
+                        (PLACES - place) % PLACES
+                    } else {
+                        place
+                    };
+                    let square = if swap { 2 - square } else { square };
+                    *to = point(square, place + 2 * turn);
+                }
+                all.push(image);
+            }
+        }
+    }
+    all
+}
+
+/// The image of the stones `stones` (a bit per point) under `symmetry`.
+pub fn apply(symmetry: &[u8; POINTS], stones: u32) -> u32 {
+    let mut image = 0;
+    let mut rest = stones;
+    while rest != 0 {
+        let at = rest.trailing_zeros() as usize;
+        image |= 1 << symmetry[at];
+        rest &= rest - 1;
+    }
+    image
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    fn degree_counts(board: &Board) -> [usize; 5] {
+        let mut counts = [0; 5];
+        for p in 0..POINTS {
+            counts[board.neighbours(p).count_ones() as usize] += 1;
+        }
+        counts
+    }
+
+    #[test]
+    fn nine_mens_morris_has_32_lines_16_mills_two_through_every_point() {
+        let board = Board::new(false);
+        assert_eq!(board.mills().len(), 16);
+        // 12 corners of degree 2, 8 outer and inner midpoints of 3, the
+        // middle square's 4 midpoints of 4: 32 lines.
+        assert_eq!(degree_counts(&board), [0, 0, 12, 8, 4]);
+        let edges: u32 = (0..POINTS).map(|p| board.neighbours(p).count_ones()).sum();
+        assert_eq!(edges / 2, 32);
+        for p in 0..POINTS {
+            assert_eq!(board.mills_through[p].len(), 2, "{}", Board::name(p));
+            for q in 0..POINTS {
+                assert_eq!(board.neighbours(p) >> q & 1, board.neighbours(q) >> p & 1);
+            }
+        }
+        let names: HashSet<String> = (0..POINTS).map(Board::name).collect();
+        assert_eq!(names.len(), POINTS);
+        for name in [
+            "a1", "a4", "a7", "b2", "b4", "b6", "c3", "c4", "c5", "d1", "d2", "d3",
+        ] {
+            assert!(names.contains(name), "{name}");
+        }
+        let d2 = Board::point_named("d2").unwrap();
+        let expected: HashSet<String> = ["d1", "d3", "b2", "f2"].map(String::from).into();
+        let found: HashSet<String> = (0..POINTS)
+            .filter(|&q| board.neighbours(d2) >> q & 1 == 1)
+            .map(Board::name)
+            .collect();
+        assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn morabaraba_adds_four_diagonals() {
+        let board = Board::new(true);
+        assert_eq!(board.mills().len(), 20);
+        // Outer and inner corners gain one neighbour, the middle square's
+        // corners two.
+        assert_eq!(degree_counts(&board), [0, 0, 0, 16, 8]);
+        let b2 = Board::point_named("b2").unwrap();
+        for other in ["a1", "c3", "b4", "d2"] {
+            assert_eq!(
+                board.neighbours(b2) >> Board::point_named(other).unwrap() & 1,
+                1
+            );
+        }
+    }
+
+    #[test]
+    fn sixteen_symmetries_form_a_group_and_keep_lines_and_mills() {
+        let all = symmetries();
+        assert_eq!(all.len(), 16);
+        let distinct: HashSet<[u8; POINTS]> = all.iter().copied().collect();
+        assert_eq!(distinct.len(), 16);
+        assert_eq!(all[0], std::array::from_fn(|p| p as u8));
+        for a in &all {
+            for b in &all {
+                let composed: [u8; POINTS] = std::array::from_fn(|p| b[a[p] as usize]);
+                assert!(distinct.contains(&composed));
+            }
+        }
+        for diagonals in [false, true] {
+            let board = Board::new(diagonals);
+            let mills: HashSet<u32> = board
+                .mills()
+                .iter()
+                .map(|line| line.iter().fold(0, |m, &p| m | 1 << p))
+                .collect();
+            for symmetry in &all {
+                for &mill in &mills {
+                    assert!(mills.contains(&apply(symmetry, mill)));
+                }
+                for p in 0..POINTS {
+                    let image = apply(symmetry, board.neighbours(p));
+                    assert_eq!(image, board.neighbours(symmetry[p] as usize));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_mill_is_found_through_each_of_its_points() {
+        let board = Board::new(false);
+        let named = |names: &[&str]| -> u32 {
+            names
+                .iter()
+                .fold(0, |m, n| m | 1 << Board::point_named(n).unwrap())
+        };
+        let stones = named(&["a1", "a4", "a7", "d2"]);
+        for p in ["a1", "a4", "a7"] {
+            assert!(board.in_mill(stones, Board::point_named(p).unwrap()));
+        }
+        assert!(!board.in_mill(stones, Board::point_named("d2").unwrap()));
+        assert!(!board.in_mill(
+            named(&["a1", "b2", "c3"]),
+            Board::point_named("b2").unwrap()
+        ));
+        assert!(Board::new(true).in_mill(
+            named(&["a1", "b2", "c3"]),
+            Board::point_named("b2").unwrap()
+        ));
+    }
+}
