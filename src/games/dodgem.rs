@@ -26,6 +26,7 @@ use super::two_player::TwoPlayerGame;
 use crate::diagram::{Cell, Diagram, Style};
 use crate::error::{Error, Result, quoted};
 use crate::hash::BinomialRanker;
+use crate::hash::bits::{compress, expand};
 use crate::kernel::Program;
 use crate::space::{Block, LayeredGame, Player, Successor, Value};
 
@@ -51,32 +52,6 @@ pub struct Dodgem {
     blue_rankers: Vec<BinomialRanker>,
     /// `red_rankers[b][r]`: r red cars among the n² - b squares left.
     red_rankers: Vec<Vec<BinomialRanker>>,
-}
-
-/// The bits of `value` at the set positions of `mask`, packed low.
-fn compress(value: u64, mut mask: u64) -> u64 {
-    let mut packed = 0;
-    let mut bit = 0;
-    while mask != 0 {
-        let low = mask.trailing_zeros();
-        packed |= (value >> low & 1) << bit;
-        bit += 1;
-        mask &= mask - 1;
-    }
-    packed
-}
-
-/// The inverse of [`compress`]: packed bits spread onto `mask`'s positions.
-fn expand(packed: u64, mut mask: u64) -> u64 {
-    let mut value = 0;
-    let mut bit = 0;
-    while mask != 0 {
-        let low = mask.trailing_zeros();
-        value |= (packed >> bit & 1) << low;
-        bit += 1;
-        mask &= mask - 1;
-    }
-    value
 }
 
 impl Dodgem {

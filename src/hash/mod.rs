@@ -1,6 +1,7 @@
 //! Perfect, invertible hash functions (rank/unrank) onto dense u64 ranges.
 
 pub mod binomial;
+pub mod bits;
 pub mod multinomial;
 pub mod permutation;
 pub mod prefix_lehmer;

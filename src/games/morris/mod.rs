@@ -1,5 +1,7 @@
 //! The Morris family (Nine Men's Morris, Lasker Morris, Morabaraba): the
-//! board first ([`board`]: its points, lines, mills and symmetries), on
-//! which the rules and the layered hash for retrograde analysis build.
+//! board ([`board`]: its points, lines, mills and symmetries) and the
+//! perfect hash of its stones ([`hash`]), on which the rules and the
+//! layers for retrograde analysis build.
 
 pub mod board;
+pub mod hash;
