@@ -5,3 +5,4 @@
 
 pub mod board;
 pub mod hash;
+pub mod rules;

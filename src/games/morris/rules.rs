@@ -1,0 +1,319 @@
+//! The moves of the Morris games once every stone is on the board (the
+//! moving phase, which Gasser's databases and the retrograde analysis
+//! cover): a stone slides along a line to an empty neighbour, or, for a
+//! player down to three stones, flies to any empty point; a move that
+//! closes a mill (the moved stone completes a line of three of its own)
+//! removes one opposing stone that stands in no mill, or any opposing
+//! stone when all of them stand in mills — one stone even when two mills
+//! close at once.
+
+use super::board::{Board, POINTS};
+
+/// Stones on the board, a bit per point each, and who moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Stones {
+    pub white: u32,
+    pub black: u32,
+    pub white_to_move: bool,
+}
+
+/// Stones a player keeps and still plays with; with fewer the game is lost.
+pub const FEWEST: u32 = 3;
+
+impl Stones {
+    /// (the mover's stones, the opponent's).
+    pub fn sides(&self) -> (u32, u32) {
+        if self.white_to_move {
+            (self.white, self.black)
+        } else {
+            (self.black, self.white)
+        }
+    }
+
+    /// The position after the mover's stones became `mine` and the
+    /// opponent's `theirs`, the opponent to move.
+    fn after(&self, mine: u32, theirs: u32) -> Stones {
+        let (white, black) = if self.white_to_move {
+            (mine, theirs)
+        } else {
+            (theirs, mine)
+        };
+        Stones {
+            white,
+            black,
+            white_to_move: !self.white_to_move,
+        }
+    }
+}
+
+/// The bits of `mask`, lowest first.
+fn points(mut mask: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let at = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            at
+        })
+    })
+}
+
+/// Every position one move of the mover leads to (duplicates removed);
+/// none when the mover has fewer than three stones (the game is lost).
+pub fn successors(board: &Board, stones: &Stones) -> Vec<Stones> {
+    let (mine, theirs) = stones.sides();
+    let mut next = Vec::new();
+    if mine.count_ones() < FEWEST {
+        return next;
+    }
+    let empty = !(mine | theirs) & ((1 << POINTS) - 1);
+    let flying = mine.count_ones() == FEWEST;
+    for from in points(mine) {
+        let targets = if flying {
+            empty
+        } else {
+            board.neighbours(from) & empty
+        };
+        for to in points(targets) {
+            let moved = mine & !(1 << from) | 1 << to;
+            if board.in_mill(moved, to) {
+                let outside_mills = points(theirs)
+                    .filter(|&at| !board.in_mill(theirs, at))
+                    .fold(0u32, |m, at| m | 1 << at);
+                let removable = if outside_mills == 0 {
+                    theirs
+                } else {
+                    outside_mills
+                };
+                for taken in points(removable) {
+                    next.push(stones.after(moved, theirs & !(1 << taken)));
+                }
+            } else {
+                next.push(stones.after(moved, theirs));
+            }
+        }
+    }
+    next.sort_unstable_by_key(|s| (s.white, s.black));
+    next.dedup();
+    next
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hash::splitmix64;
+    use std::collections::BTreeSet;
+
+    /// The rules again, from the board's printed diagram instead of the
+    /// module's squares and places: points by name, lines as listed in the
+    /// rule books, mills as the runs of three along them.
+    struct Independent {
+        lines: Vec<[&'static str; 3]>,
+    }
+
+    impl Independent {
+        fn new(diagonals: bool) -> Self {
+            let mut lines = vec![
+                ["a7", "d7", "g7"],
+                ["b6", "d6", "f6"],
+                ["c5", "d5", "e5"],
+                ["a4", "b4", "c4"],
+                ["e4", "f4", "g4"],
+                ["c3", "d3", "e3"],
+                ["b2", "d2", "f2"],
+                ["a1", "d1", "g1"],
+                ["a7", "a4", "a1"],
+                ["b6", "b4", "b2"],
+                ["c5", "c4", "c3"],
+                ["d7", "d6", "d5"],
+                ["d3", "d2", "d1"],
+                ["e5", "e4", "e3"],
+                ["f6", "f4", "f2"],
+                ["g7", "g4", "g1"],
+            ];
+            if diagonals {
+                lines.extend([
+                    ["a7", "b6", "c5"],
+                    ["g7", "f6", "e5"],
+                    ["a1", "b2", "c3"],
+                    ["g1", "f2", "e3"],
+                ]);
+            }
+            Independent { lines }
+        }
+
+        fn adjacent(&self, a: &str, b: &str) -> bool {
+            self.lines.iter().any(|l| {
+                (l[0] == a && l[1] == b)
+                    || (l[1] == a && (l[0] == b || l[2] == b))
+                    || (l[2] == a && l[1] == b)
+            })
+        }
+
+        fn mill_at(&self, own: &BTreeSet<String>, at: &str) -> bool {
+            self.lines
+                .iter()
+                .any(|l| l.contains(&at) && l.iter().all(|p| own.contains(*p)))
+        }
+
+        /// Every successor as (white names, black names, white to move).
+        fn successors(
+            &self,
+            white: &BTreeSet<String>,
+            black: &BTreeSet<String>,
+            white_to_move: bool,
+        ) -> BTreeSet<(BTreeSet<String>, BTreeSet<String>, bool)> {
+            let all: Vec<String> = (0..POINTS).map(Board::name).collect();
+            let (mine, theirs) = if white_to_move {
+                (white, black)
+            } else {
+                (black, white)
+            };
+            let mut found = BTreeSet::new();
+            if mine.len() < 3 {
+                return found;
+            }
+            for from in mine {
+                for to in &all {
+                    if mine.contains(to) || theirs.contains(to) {
+                        continue;
+                    }
+                    if mine.len() > 3 && !self.adjacent(from, to) {
+                        continue;
+                    }
+                    let mut moved = mine.clone();
+                    moved.remove(from);
+                    moved.insert(to.clone());
+                    let mut results = Vec::new();
+                    if self.mill_at(&moved, to) {
+                        let free: Vec<&String> =
+                            theirs.iter().filter(|p| !self.mill_at(theirs, p)).collect();
+                        let choices: Vec<&String> = if free.is_empty() {
+                            theirs.iter().collect()
+                        } else {
+                            free
+                        };
+                        for taken in choices {
+                            let mut left = theirs.clone();
+                            left.remove(taken);
+                            results.push(left);
+                        }
+                    } else {
+                        results.push(theirs.clone());
+                    }
+                    for left in results {
+                        found.insert(if white_to_move {
+                            (moved.clone(), left, false)
+                        } else {
+                            (left, moved.clone(), true)
+                        });
+                    }
+                }
+            }
+            found
+        }
+    }
+
+    fn names(mask: u32) -> BTreeSet<String> {
+        points(mask).map(Board::name).collect()
+    }
+
+    /// A random position: up to `most` stones a side on distinct points.
+    fn random_stones(seed: u64, most: u64) -> Stones {
+        let mut order: Vec<usize> = (0..POINTS).collect();
+        let mut s = seed;
+        for i in (1..POINTS).rev() {
+            s = splitmix64(s);
+            order.swap(i, (s % (i as u64 + 1)) as usize);
+        }
+        let white_count = 2 + (splitmix64(s ^ 1) % (most - 1)) as usize;
+        let black_count = 2 + (splitmix64(s ^ 2) % (most - 1)) as usize;
+        let mask = |range: &[usize]| range.iter().fold(0u32, |m, &p| m | 1 << p);
+        Stones {
+            white: mask(&order[..white_count]),
+            black: mask(&order[white_count..white_count + black_count]),
+            white_to_move: s & 1 == 0,
+        }
+    }
+
+    #[test]
+    fn moves_equal_an_independent_generator_on_random_positions() {
+        for diagonals in [false, true] {
+            let board = Board::new(diagonals);
+            let independent = Independent::new(diagonals);
+            let mut removals = 0;
+            for seed in 0..3000 {
+                let stones = random_stones(seed, if diagonals { 12 } else { 9 });
+                let ours: BTreeSet<_> = successors(&board, &stones)
+                    .iter()
+                    .map(|s| (names(s.white), names(s.black), s.white_to_move))
+                    .collect();
+                let theirs = independent.successors(
+                    &names(stones.white),
+                    &names(stones.black),
+                    stones.white_to_move,
+                );
+                assert_eq!(ours, theirs, "{stones:?}");
+                let (_, opponent) = stones.sides();
+                removals += successors(&board, &stones)
+                    .iter()
+                    .filter(|s| s.sides().0.count_ones() < opponent.count_ones())
+                    .count();
+            }
+            // The random positions do close mills.
+            assert!(removals > 100, "{removals}");
+        }
+    }
+
+    #[test]
+    fn a_mill_removes_a_stone_outside_mills_else_any() {
+        let board = Board::new(false);
+        let at = |names: &[&str]| {
+            names
+                .iter()
+                .fold(0u32, |m, n| m | 1 << Board::point_named(n).unwrap())
+        };
+        // White closes a1-a4-a7 by b4-a4; black's g-file mill is
+        // protected while d2 is free to take.
+        let mill = at(&["a1", "a4", "a7"]);
+        let stones = Stones {
+            white: at(&["a1", "a7", "b4", "d6"]),
+            black: at(&["g1", "g4", "g7", "d2"]),
+            white_to_move: true,
+        };
+        let closing: Vec<Stones> = successors(&board, &stones)
+            .into_iter()
+            .filter(|s| s.white & mill == mill)
+            .collect();
+        assert_eq!(closing.len(), 1);
+        assert_eq!(closing[0].black, at(&["g1", "g4", "g7"]));
+        // With every black stone in a mill, any may go.
+        let stones = Stones {
+            black: at(&["g1", "g4", "g7"]),
+            ..stones
+        };
+        let closing = successors(&board, &stones)
+            .into_iter()
+            .filter(|s| s.white & mill == mill)
+            .count();
+        assert_eq!(closing, 3);
+        // Three stones fly; two cannot move at all.
+        let flying = Stones {
+            white: at(&["a1", "a7", "g7"]),
+            black: at(&["d1", "d2", "d3", "b2"]),
+            white_to_move: true,
+        };
+        // Any of 3 stones to any of 17 empty points; the two that close a
+        // mill (g7-a4, a1-d7) may take only b2, black's stone outside the
+        // d1-d2-d3 mill.
+        let moves = successors(&board, &flying);
+        assert_eq!(moves.len(), 3 * (POINTS - 7));
+        let taking: Vec<&Stones> = moves.iter().filter(|s| s.black != flying.black).collect();
+        assert_eq!(taking.len(), 2);
+        assert!(taking.iter().all(|s| s.black == at(&["d1", "d2", "d3"])));
+        let two = Stones {
+            white: at(&["a1", "a7"]),
+            ..flying
+        };
+        assert!(successors(&board, &two).is_empty());
+    }
+}
