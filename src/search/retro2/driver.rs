@@ -14,7 +14,7 @@ use crate::progress::check_stop;
 use crate::search::checkpoint::Checkpoint;
 use crate::search::identity::layer_identity;
 use crate::search::{Progress, Silent};
-use crate::table::storage::file_name_for;
+use crate::table::storage::{available_memory, file_name_for};
 use crate::table::{Backing, TableIdentity, TwoBitTable};
 
 /// Bits per position while a layer is being solved on the host: the value
@@ -137,14 +137,35 @@ fn solve_range_keeping_top<G: LayeredGame, B: RetroBackend>(
         _ => Some(solved_lower_layer(backend, game, first - 1, options)?),
     };
     let mut reports = Vec::with_capacity(layers.clone().count());
+    let last = *layers.end();
     for layer in layers {
         let (values, report) = solve_layer(backend, game, layer, lower.as_ref(), options)?;
         (options.on_layer)(&report);
         reports.push(report);
-        // The layer below is no longer needed: release it.
-        lower = Some(values);
+        // The layer below is no longer needed: release it. The layer just
+        // solved is the next one's layer below; held as it was solved (in
+        // memory) unless it is big, when it is read back from the store as
+        // any first layer's is, in memory only if there is room beside the
+        // next layer's values and pass marks.
+        drop(lower.take());
+        let reread = layer < last
+            && matches!(options.backing, Backing::Directory(_))
+            && backend.any(too_big_to_hold(game.layer_size(layer)));
+        lower = Some(if reread {
+            drop(values);
+            solved_lower_layer(backend, game, layer, options)?
+        } else {
+            values
+        });
     }
     Ok((reports, lower.expect("a range holds a layer")))
+}
+
+/// Whether a solved layer of `positions` two-bit cells is too big to keep
+/// in memory while the layer above is solved (see
+/// [`stage_read_only_if_room`](crate::table::WordStorage::stage_read_only_if_room)).
+fn too_big_to_hold(positions: u64) -> bool {
+    available_memory().is_some_and(|available| positions / 4 > available / 8)
 }
 
 /// The identity of `layer`'s table of values: the same on every backend,
