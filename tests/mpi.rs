@@ -291,6 +291,17 @@ fn retrograde_layers_are_the_single_process_ones_on_one_to_four_processes() {
         // Draws, and every value recorded (no rule fills the undecided).
         vec!["dodgem", "--n", "3"],
         vec!["dodgem", "--n", "4"],
+        // Captures into the layer below, rule-decided blocks, symmetry
+        // classes weighed by orbit.
+        vec!["nine-mens-morris", "--layers", "1..7", "--symmetry"],
+        vec![
+            "nine-mens-morris",
+            "--variant",
+            "morabaraba",
+            "--layers",
+            "1..7",
+            "--symmetry",
+        ],
     ];
     for game in &games {
         let mut args = vec!["retro"];
@@ -511,6 +522,7 @@ fn assert_same_cells<G: bitsolve::search::retro2::LayeredGame>(
 fn retrograde_values_are_the_single_process_cells_on_two_and_three_processes() {
     use bitsolve::games::FoxGeese;
     use bitsolve::games::dodgem::Dodgem;
+    use bitsolve::games::morris::{Morris, Variant};
     let cases: Vec<(Vec<&str>, usize)> = vec![
         (vec!["fox-geese", "--layers", "1..7"], 7),
         (vec!["fox-geese", "--layers", "1..7", "--capture-wins"], 7),
@@ -527,6 +539,10 @@ fn retrograde_values_are_the_single_process_cells_on_two_and_three_processes() {
         ),
         (vec!["dodgem", "--n", "3"], 0),
         (vec!["dodgem", "--n", "4"], 0),
+        (
+            vec!["nine-mens-morris", "--layers", "1..7", "--symmetry"],
+            7,
+        ),
     ];
     for (game, top) in &cases {
         let single_dir = tempfile_dir("cells-single");
@@ -549,7 +565,10 @@ fn retrograde_values_are_the_single_process_cells_on_two_and_three_processes() {
             );
             let symmetry = game.contains(&"--symmetry");
             let capture_wins = game.contains(&"--capture-wins");
-            if game[0] == "dodgem" {
+            if game[0] == "nine-mens-morris" {
+                let morris = Morris::new(Variant::NineMensMorris, symmetry).unwrap();
+                assert_same_cells(&morris, 5..=*top, &single_dir, &job_dir, processes);
+            } else if game[0] == "dodgem" {
                 let n = game[2].parse().unwrap();
                 let dodgem = Dodgem::new(n).unwrap();
                 let max = bitsolve::games::two_player::TwoPlayerGame::max_layer(&dodgem);

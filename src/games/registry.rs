@@ -10,6 +10,7 @@ use std::str::FromStr;
 
 use serde::{Serialize, Serializer};
 
+use super::morris::Morris;
 use super::positional::PositionalGame;
 use super::positional::builtins::{harary, hex, tic_tac_toe};
 use super::two_player::{TwoPlayerGame, TwoPlayerVisitor};
@@ -415,7 +416,7 @@ macro_rules! registry {
 // The registry: one line per game.
 registry! {
     one_player: [Pancake, TopSpin, SlidingTile, PegSolitaire, FrogsToads, PocketCube, Ksolve],
-    two_player: [FoxGeese, Dodgem],
+    two_player: [FoxGeese, Dodgem, Morris],
 }
 
 #[cfg(test)]

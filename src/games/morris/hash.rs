@@ -1,77 +1,449 @@
-//! The perfect hash of a Morris position's stones: `white` white and
-//! `black` black stones on the 24 points, ranked as the paper's
-//! multinomial hash does two colours — the white stones' binomial rank
-//! among the 24 points, then the black stones' among the points left —
-//! and the representative of a position under the board's 16 symmetries
-//! (the image with the least rank), which lets a layer be solved on
-//! representatives only, as Fox-and-Geese's is on its 8.
+//! The perfect hash of Morris positions, layer by layer: the paper's
+//! multinomial hash of two colours on the 24 points — the white stones'
+//! pattern, then the black stones' binomial rank among the points white
+//! leaves, then the side to move — with the board's 16 symmetries folded
+//! out of the white pattern when asked.
+//!
+//! With symmetry only one white pattern of each orbit (the least mask
+//! among its images) is stored, and a position whose white stones lie
+//! elsewhere is mapped there first; among the images that keep that
+//! pattern (its stabilizer) the least black mask is the stored one. This
+//! is the scheme Fox-and-Geese uses with its fox cells: every stored
+//! position of a white pattern stands for as many positions as the
+//! pattern's orbit has members, so a table's blocks are the patterns
+//! grouped by orbit size and weighed by it.
+//!
+//! Layer t holds the positions with t stones on the board, white and
+//! black counts (w, b) from 2 to the stones a side (a side with two has
+//! lost, and its blocks are decided by the rules), blocks in order of w,
+//! then of orbit size, largest first.
 
 use super::board::{POINTS, apply, symmetries};
+use super::rules::Stones;
 use crate::error::{Error, Result};
-use crate::hash::BinomialRanker;
 use crate::hash::bits::{compress, expand};
+use crate::hash::{BinomialRanker, BinomialRun};
 
 /// Every point, a bit each.
-const BOARD: u64 = (1 << POINTS) - 1;
+const BOARD: u32 = (1 << POINTS) - 1;
 
-/// Ranks of the positions with given numbers of white and black stones.
+/// The fewest stones a side has in a stored position.
+pub const FEWEST_STORED: usize = 2;
+
+/// The 16 symmetries as lookup tables, a byte of points at a time.
 #[derive(Clone, Debug)]
-pub struct StoneHash {
-    white: BinomialRanker,
-    black: BinomialRanker,
-    symmetries: Vec<[u8; POINTS]>,
+pub struct SymmetryMaps {
+    maps: Vec<[[u32; 256]; 3]>,
 }
 
-impl StoneHash {
-    pub fn new(white: usize, black: usize) -> Result<Self> {
-        if white + black > POINTS {
+impl SymmetryMaps {
+    pub fn new() -> Self {
+        let maps = symmetries()
+            .iter()
+            .map(|symmetry| {
+                std::array::from_fn(|byte| {
+                    std::array::from_fn(|bits| apply(symmetry, (bits as u32) << (8 * byte)))
+                })
+            })
+            .collect();
+        SymmetryMaps { maps }
+    }
+
+    pub fn len(&self) -> usize {
+        self.maps.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.maps.is_empty()
+    }
+
+    /// The image of `stones` under symmetry `index` (0 is the identity).
+    #[inline]
+    pub fn apply(&self, index: usize, stones: u32) -> u32 {
+        let map = &self.maps[index];
+        map[0][(stones & 0xff) as usize]
+            | map[1][(stones >> 8 & 0xff) as usize]
+            | map[2][(stones >> 16) as usize]
+    }
+
+    /// The least image of `stones` and the symmetries that map it there, a
+    /// bit each.
+    #[inline]
+    pub fn canonical(&self, stones: u32) -> (u32, u16) {
+        let mut least = stones;
+        let mut to_least = 1u16;
+        for index in 1..self.maps.len() {
+            let image = self.apply(index, stones);
+            if image < least {
+                least = image;
+                to_least = 1 << index;
+            } else if image == least {
+                to_least |= 1 << index;
+            }
+        }
+        (least, to_least)
+    }
+}
+
+impl Default for SymmetryMaps {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The white patterns of one count that a table stores, with the same
+/// orbit size: every pattern (without symmetry), or the least of each
+/// orbit of that size, in increasing order.
+#[derive(Clone, Debug)]
+enum Patterns {
+    Every(BinomialRanker),
+    Least(Vec<u32>),
+}
+
+#[derive(Clone, Debug)]
+struct PatternGroup {
+    /// Positions each stored one stands for: the orbit's size (1 without
+    /// symmetry).
+    orbit: u64,
+    patterns: Patterns,
+}
+
+impl PatternGroup {
+    fn len(&self) -> u64 {
+        match &self.patterns {
+            Patterns::Every(ranker) => ranker.size(),
+            Patterns::Least(list) => list.len() as u64,
+        }
+    }
+
+    #[inline]
+    fn pattern(&self, index: u64) -> u32 {
+        match &self.patterns {
+            Patterns::Every(ranker) => ranker.unrank(index) as u32,
+            Patterns::Least(list) => list[index as usize],
+        }
+    }
+}
+
+/// Where a white pattern is stored, packed in a word: its stored
+/// pattern's index in its group (bits 24..), the group (16..24) and the
+/// symmetries that map it to the stored pattern (0..16, a bit each).
+#[derive(Clone, Copy, Debug)]
+struct Placement(u64);
+
+impl Placement {
+    fn new(index: u64, group: usize, to_least: u16) -> Self {
+        Placement(index << 24 | (group as u64) << 16 | to_least as u64)
+    }
+
+    #[inline]
+    fn index(self) -> u64 {
+        self.0 >> 24
+    }
+
+    #[inline]
+    fn group(self) -> usize {
+        (self.0 >> 16 & 0xff) as usize
+    }
+
+    #[inline]
+    fn to_least(self) -> u16 {
+        self.0 as u16
+    }
+}
+
+/// The stored white patterns of `count` stones, grouped by orbit size
+/// (largest first), and with symmetry where each pattern is stored, by
+/// the pattern's binomial rank: one lookup instead of the 16 images and a
+/// search on every rank (the solver ranks every move it looks at).
+fn pattern_groups(
+    count: usize,
+    maps: Option<&SymmetryMaps>,
+) -> Result<(Vec<PatternGroup>, Vec<Placement>)> {
+    let ranker = BinomialRanker::new(POINTS, count)?;
+    let Some(maps) = maps else {
+        let every = PatternGroup {
+            orbit: 1,
+            patterns: Patterns::Every(ranker),
+        };
+        return Ok((vec![every], Vec::new()));
+    };
+    let mut by_orbit: Vec<(u64, Vec<u32>)> = Vec::new();
+    let mut canonical = Vec::with_capacity(ranker.size() as usize);
+    for rank in 0..ranker.size() {
+        let pattern = ranker.unrank(rank) as u32;
+        let (least, to_least) = maps.canonical(pattern);
+        canonical.push((least, to_least));
+        if least != pattern {
+            continue;
+        }
+        // The symmetries mapping a least pattern to itself are its
+        // stabilizer; the orbit has 16 / |stabilizer| members.
+        let orbit = (maps.len() / to_least.count_ones() as usize) as u64;
+        match by_orbit.iter_mut().find(|(o, _)| *o == orbit) {
+            Some((_, list)) => list.push(pattern),
+            None => by_orbit.push((orbit, vec![pattern])),
+        }
+    }
+    by_orbit.sort_by_key(|(orbit, _)| std::cmp::Reverse(*orbit));
+    // Ranks ascend with masks (colex order), so each list is sorted.
+    let placements = canonical
+        .iter()
+        .map(|&(least, to_least)| {
+            let orbit = (maps.len() / to_least.count_ones() as usize) as u64;
+            let group = by_orbit.iter().position(|(o, _)| *o == orbit).unwrap();
+            let index = by_orbit[group].1.binary_search(&least).unwrap();
+            Placement::new(index as u64, group, to_least)
+        })
+        .collect();
+    let groups = by_orbit
+        .into_iter()
+        .map(|(orbit, patterns)| PatternGroup {
+            orbit,
+            patterns: Patterns::Least(patterns),
+        })
+        .collect();
+    Ok((groups, placements))
+}
+
+/// One block of a layer: white count, black count, and a group of white
+/// patterns of one orbit size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HashBlock {
+    pub white: usize,
+    pub black: usize,
+    group: usize,
+    pub start: u64,
+    pub len: u64,
+    /// Positions each stored one stands for.
+    pub weight: u64,
+}
+
+/// The ranks of every layer of a Morris game.
+#[derive(Clone, Debug)]
+pub struct MorrisHash {
+    stones: usize,
+    maps: Option<SymmetryMaps>,
+    /// `groups[w]`: the stored white patterns of w stones.
+    groups: Vec<Vec<PatternGroup>>,
+    /// `whites[w]`: ranks of w white stones among the 24 points.
+    whites: Vec<BinomialRanker>,
+    /// With symmetry, `placements[w][rank]`: where the white pattern of
+    /// that rank is stored.
+    placements: Vec<Vec<Placement>>,
+    /// `blacks[w][b]`: b black stones among the 24 − w points left.
+    blacks: Vec<Vec<BinomialRanker>>,
+    /// `layers[t]`: the blocks of layer t, in rank order.
+    layers: Vec<Vec<HashBlock>>,
+    /// `block_at[w][b][group]`: the block's index in its layer.
+    block_at: Vec<Vec<Vec<usize>>>,
+}
+
+impl MorrisHash {
+    /// The ranks for up to `stones` stones a side, folded by the board's
+    /// symmetries when `symmetry` is set.
+    pub fn new(stones: usize, symmetry: bool) -> Result<Self> {
+        if !(3..=POINTS / 2).contains(&stones) {
             return Err(Error::InvalidParameter(format!(
-                "{white} white and {black} black stones do not fit the board's {POINTS} points"
+                "a Morris side has 3 to {} stones, got {stones}",
+                POINTS / 2
             )));
         }
-        Ok(StoneHash {
-            white: BinomialRanker::new(POINTS, white)?,
-            black: BinomialRanker::new(POINTS - white, black)?,
-            symmetries: symmetries(),
-        })
+        let maps = symmetry.then(SymmetryMaps::new);
+        let (groups, placements) = (0..=stones)
+            .map(|w| {
+                if w < FEWEST_STORED {
+                    Ok((Vec::new(), Vec::new()))
+                } else {
+                    pattern_groups(w, maps.as_ref())
+                }
+            })
+            .collect::<Result<(Vec<_>, Vec<_>)>>()?;
+        let whites = (0..=stones)
+            .map(|w| BinomialRanker::new(POINTS, w))
+            .collect::<Result<Vec<_>>>()?;
+        let blacks = (0..=stones)
+            .map(|w| {
+                (0..=stones.min(POINTS - w))
+                    .map(|b| BinomialRanker::new(POINTS - w, b))
+                    .collect::<Result<Vec<_>>>()
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let mut hash = MorrisHash {
+            stones,
+            maps,
+            groups,
+            whites,
+            placements,
+            blacks,
+            layers: Vec::new(),
+            block_at: vec![vec![Vec::new(); stones + 1]; stones + 1],
+        };
+        for layer in 0..=2 * stones {
+            let mut blocks = Vec::new();
+            let mut start = 0;
+            for (white, black) in hash.counts_of_layer(layer) {
+                let per_pattern = 2 * hash.blacks[white][black].size();
+                let mut indices = Vec::new();
+                for (group, patterns) in hash.groups[white].iter().enumerate() {
+                    let len = patterns.len() * per_pattern;
+                    indices.push(blocks.len());
+                    blocks.push(HashBlock {
+                        white,
+                        black,
+                        group,
+                        start,
+                        len,
+                        weight: patterns.orbit,
+                    });
+                    start += len;
+                }
+                hash.block_at[white][black] = indices;
+            }
+            hash.layers.push(blocks);
+        }
+        Ok(hash)
     }
 
-    /// Number of ranks: C(24, white) · C(24 − white, black).
-    pub fn size(&self) -> u64 {
-        self.white.size() * self.black.size()
+    /// The most stones a side has.
+    pub fn stones(&self) -> usize {
+        self.stones
     }
 
-    /// The rank of the stones `white` and `black` (a bit per point, no
-    /// point in both).
+    pub fn symmetry(&self) -> bool {
+        self.maps.is_some()
+    }
+
+    pub fn maps(&self) -> Option<&SymmetryMaps> {
+        self.maps.as_ref()
+    }
+
+    /// The (white, black) counts of layer `layer`'s positions: each side
+    /// 2..=stones (not both at 2), on the board's 24 points.
+    pub fn counts_of_layer(&self, layer: usize) -> Vec<(usize, usize)> {
+        (FEWEST_STORED..=self.stones)
+            .filter_map(|white| {
+                let black = layer.checked_sub(white)?;
+                let fits = (FEWEST_STORED..=self.stones).contains(&black)
+                    && white + black <= POINTS
+                    && white + black > 2 * FEWEST_STORED;
+                fits.then_some((white, black))
+            })
+            .collect()
+    }
+
+    /// The highest layer.
+    pub fn max_layer(&self) -> usize {
+        (2 * self.stones).min(POINTS)
+    }
+
+    pub fn blocks(&self, layer: usize) -> &[HashBlock] {
+        self.layers.get(layer).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn layer_size(&self, layer: usize) -> u64 {
+        self.blocks(layer).last().map_or(0, |b| b.start + b.len)
+    }
+
+    /// Whether the counts of `stones` have a layer: 2..=stones a side.
+    pub fn holds(&self, stones: &Stones) -> bool {
+        let (w, b) = (
+            stones.white.count_ones() as usize,
+            stones.black.count_ones() as usize,
+        );
+        !self
+            .block_at
+            .get(w)
+            .and_then(|row| row.get(b))
+            .is_none_or(Vec::is_empty)
+    }
+
+    /// The layer of a position: its stones on the board.
+    pub fn layer_of(stones: &Stones) -> usize {
+        (stones.white.count_ones() + stones.black.count_ones()) as usize
+    }
+
+    /// The rank of the stored position `stones` (white's pattern is the
+    /// stored one of index `index` in group `group`) in its layer.
     #[inline]
-    pub fn rank(&self, white: u32, black: u32) -> u64 {
-        debug_assert_eq!(white & black, 0);
-        let free = !white as u64 & BOARD;
-        self.white.rank(white as u64) * self.black.size()
-            + self.black.rank(compress(black as u64, free))
+    pub fn stored_rank(&self, group: usize, index: u64, stones: &Stones) -> u64 {
+        let w = stones.white.count_ones() as usize;
+        let b = stones.black.count_ones() as usize;
+        let block = &self.layers[w + b][self.block_at[w][b][group]];
+        let blacks = &self.blacks[w][b];
+        let free = (!stones.white & BOARD) as u64;
+        let pattern = index * blacks.size() + blacks.rank(compress(stones.black as u64, free));
+        block.start + 2 * pattern + u64::from(!stones.white_to_move)
     }
 
-    /// The stones (white, black) of rank `rank` (below [`size`](Self::size)).
+    /// The stored position that stands for `stones`, with its white
+    /// pattern's group and index there.
     #[inline]
-    pub fn unrank(&self, rank: u64) -> (u32, u32) {
-        let (high, low) = (rank / self.black.size(), rank % self.black.size());
-        let white = self.white.unrank(high);
-        let black = expand(self.black.unrank(low), !white & BOARD);
-        (white as u32, black as u32)
+    pub fn stored(&self, stones: &Stones) -> (Stones, usize, u64) {
+        let w = stones.white.count_ones() as usize;
+        let white_rank = self.whites[w].rank(stones.white as u64);
+        let Some(maps) = &self.maps else {
+            return (*stones, 0, white_rank);
+        };
+        let placement = self.placements[w][white_rank as usize];
+        let to_least = placement.to_least();
+        let first = to_least.trailing_zeros() as usize;
+        let white = maps.apply(first, stones.white);
+        let mut black = maps.apply(first, stones.black);
+        let mut rest = to_least & (to_least - 1);
+        while rest != 0 {
+            let index = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            black = black.min(maps.apply(index, stones.black));
+        }
+        let stored = Stones {
+            white,
+            black,
+            white_to_move: stones.white_to_move,
+        };
+        (stored, placement.group(), placement.index())
     }
 
-    /// The rank of the position's representative (the least rank among its
-    /// images under the 16 symmetries) and how many distinct positions its
-    /// orbit holds.
-    pub fn representative(&self, white: u32, black: u32) -> (u64, usize) {
-        let mut images: Vec<u64> = self
-            .symmetries
-            .iter()
-            .map(|s| self.rank(apply(s, white), apply(s, black)))
-            .collect();
-        images.sort_unstable();
-        images.dedup();
-        (images[0], images.len())
+    /// The rank of any position of the stored counts in its layer.
+    #[inline]
+    pub fn rank(&self, stones: &Stones) -> u64 {
+        let (stored, group, index) = self.stored(stones);
+        self.stored_rank(group, index, &stored)
+    }
+
+    /// The stored position at `rank` of layer `layer`.
+    #[inline]
+    pub fn unrank(&self, layer: usize, rank: u64) -> Stones {
+        self.unrank_into_run(layer, rank, &mut BinomialRun::default())
+    }
+
+    /// [`unrank`](Self::unrank), leaving in `run` the black patterns of
+    /// the ranks that follow with the same white pattern, keyed by
+    /// `rank / 2` (both sides of a position are neighbours): a scan then
+    /// unranks them with a lookup and [`expand`].
+    #[inline]
+    pub fn unrank_into_run(&self, layer: usize, rank: u64, run: &mut BinomialRun) -> Stones {
+        let blocks = &self.layers[layer];
+        let block = &blocks[blocks.partition_point(|b| b.start + b.len <= rank)];
+        let within = rank - block.start;
+        let blacks = &self.blacks[block.white][block.black];
+        let index = (within >> 1) / blacks.size();
+        let white = self.groups[block.white][block.group].pattern(index);
+        let first = block.start / 2 + index * blacks.size();
+        let packed = blacks.unrank_into_run(rank >> 1, first, run);
+        Stones {
+            white,
+            black: expand(packed, (!white & BOARD) as u64) as u32,
+            white_to_move: within & 1 == 0,
+        }
+    }
+
+    /// The symmetries other than the identity that keep `white` (a stored
+    /// pattern), a bit each; none without symmetry.
+    pub fn stabilizer(&self, white: u32) -> u16 {
+        self.maps
+            .as_ref()
+            .map_or(0, |maps| maps.canonical(white).1 & !1)
     }
 }
 
@@ -79,64 +451,128 @@ impl StoneHash {
 mod tests {
     use super::*;
     use crate::hash::splitmix64;
-    use std::collections::HashSet;
 
-    #[test]
-    fn rank_inverts_unrank_over_whole_layers_and_samples() {
-        for (white, black) in [(0, 0), (1, 0), (0, 3), (3, 3), (4, 2)] {
-            let hash = StoneHash::new(white, black).unwrap();
-            for rank in 0..hash.size() {
-                let (w, b) = hash.unrank(rank);
-                assert_eq!(
-                    (w.count_ones() as usize, b.count_ones() as usize),
-                    (white, black)
-                );
-                assert_eq!(w & b, 0);
-                assert_eq!(hash.rank(w, b), rank);
-            }
+    fn random_stones(hash: &MorrisHash, seed: u64) -> Stones {
+        let layers: Vec<usize> = (0..=hash.max_layer())
+            .filter(|&l| hash.layer_size(l) > 0)
+            .collect();
+        let layer = layers[(splitmix64(seed) % layers.len() as u64) as usize];
+        let blocks = hash.blocks(layer);
+        let size = blocks.last().unwrap().start + blocks.last().unwrap().len;
+        // Unranked, then scrambled by a random symmetry.
+        let stored = hash.unrank(layer, splitmix64(seed ^ 7) % size);
+        let symmetry = (splitmix64(seed ^ 9) % 16) as usize;
+        let maps = SymmetryMaps::new();
+        Stones {
+            white: maps.apply(symmetry, stored.white),
+            black: maps.apply(symmetry, stored.black),
+            white_to_move: stored.white_to_move,
         }
-        let hash = StoneHash::new(9, 9).unwrap();
-        assert_eq!(hash.size(), 1_307_504 * 5_005);
-        for i in 0..20_000 {
-            let rank = splitmix64(i) % hash.size();
-            let (w, b) = hash.unrank(rank);
-            assert_eq!(hash.rank(w, b), rank);
-        }
-        assert!(StoneHash::new(13, 12).is_err());
     }
 
     #[test]
-    fn representatives_count_the_orbits_as_burnside_does() {
-        let all = symmetries();
-        for (white, black) in [(3, 2), (3, 3), (4, 1)] {
-            let hash = StoneHash::new(white, black).unwrap();
-            let mut representatives = HashSet::new();
-            let mut covered = 0u64;
-            for rank in 0..hash.size() {
-                let (w, b) = hash.unrank(rank);
-                let (representative, orbit) = hash.representative(w, b);
-                if representative == rank {
-                    covered += orbit as u64;
+    fn ranks_invert_unranks_over_small_layers_and_samples() {
+        let maps = SymmetryMaps::new();
+        for symmetry in [false, true] {
+            let hash = MorrisHash::new(9, symmetry).unwrap();
+            for layer in 5..=6 {
+                let mut representatives = 0;
+                for rank in 0..hash.layer_size(layer) {
+                    let stones = hash.unrank(layer, rank);
+                    assert_eq!(MorrisHash::layer_of(&stones), layer);
+                    assert_eq!(stones.white & stones.black, 0);
+                    // With symmetry a pattern kept by some symmetries is
+                    // stored with each image of black's stones under them,
+                    // and the least of those is the one ranks lead to.
+                    let stabilizer = hash.stabilizer(stones.white);
+                    let least = (1..16)
+                        .filter(|s| stabilizer >> s & 1 == 1)
+                        .all(|s| maps.apply(s, stones.black) >= stones.black);
+                    let ranked = hash.rank(&stones);
+                    if least {
+                        assert_eq!(ranked, rank, "{stones:?}");
+                        representatives += 1;
+                    } else {
+                        assert_eq!(hash.rank(&hash.unrank(layer, ranked)), ranked);
+                    }
                 }
-                representatives.insert(representative);
+                assert!(
+                    representatives > hash.layer_size(layer) / 2,
+                    "{representatives} of {}",
+                    hash.layer_size(layer)
+                );
             }
-            // Each orbit counted once, by its representative, covers the
-            // layer.
-            assert_eq!(covered, hash.size());
-            // Burnside: the orbits are the average number of positions a
-            // symmetry fixes.
-            let fixed: u64 = all
-                .iter()
-                .map(|s| {
-                    (0..hash.size())
-                        .filter(|&r| {
-                            let (w, b) = hash.unrank(r);
-                            apply(s, w) == w && apply(s, b) == b
-                        })
-                        .count() as u64
-                })
-                .sum();
-            assert_eq!(representatives.len() as u64 * all.len() as u64, fixed);
+            for seed in 0..20_000 {
+                let stones = random_stones(&hash, seed);
+                let layer = MorrisHash::layer_of(&stones);
+                let rank = hash.rank(&stones);
+                let stored = hash.unrank(layer, rank);
+                // The stored twin ranks to itself and is an image.
+                assert_eq!(hash.rank(&stored), rank);
+                assert!((0..16).any(|s| {
+                    maps.apply(s, stones.white) == stored.white
+                        && maps.apply(s, stones.black) == stored.black
+                }));
+                assert_eq!(stored.white_to_move, stones.white_to_move);
+            }
+        }
+    }
+
+    #[test]
+    fn layers_cover_the_counts_of_stones() {
+        let full = MorrisHash::new(9, false).unwrap();
+        assert!(full.counts_of_layer(4).is_empty());
+        assert_eq!(full.counts_of_layer(5), vec![(2, 3), (3, 2)]);
+        assert_eq!(full.counts_of_layer(18), vec![(9, 9)]);
+        // 9-9: C(24, 9) · C(15, 9), both sides to move.
+        assert_eq!(full.layer_size(18), 2 * 1_307_504 * 5_005);
+        let morabaraba = MorrisHash::new(12, false).unwrap();
+        assert_eq!(morabaraba.max_layer(), 24);
+        assert_eq!(morabaraba.layer_size(24), 2 * 2_704_156);
+        assert!(MorrisHash::new(13, false).is_err());
+        assert!(MorrisHash::new(2, false).is_err());
+    }
+
+    #[test]
+    fn stored_patterns_weighed_by_orbit_cover_the_layers_as_burnside_counts() {
+        let full = MorrisHash::new(9, false).unwrap();
+        let folded = MorrisHash::new(9, true).unwrap();
+        let all = symmetries();
+        for layer in [5, 6, 9, 13, 18] {
+            let covered: u64 = folded.blocks(layer).iter().map(|b| b.len * b.weight).sum();
+            assert_eq!(covered, full.layer_size(layer), "layer {layer}");
+        }
+        // Burnside on the white patterns of 4 stones: orbits are the
+        // average number of patterns a symmetry fixes.
+        let ranker = BinomialRanker::new(POINTS, 4).unwrap();
+        let fixed: u64 = all
+            .iter()
+            .map(|s| {
+                (0..ranker.size())
+                    .filter(|&r| {
+                        let p = ranker.unrank(r) as u32;
+                        apply(s, p) == p
+                    })
+                    .count() as u64
+            })
+            .sum();
+        let orbits: u64 = folded.groups[4].iter().map(PatternGroup::len).sum();
+        assert_eq!(folded.placements[4].len() as u64, ranker.size());
+        assert_eq!(orbits * all.len() as u64, fixed);
+        // The symmetric table is about a sixteenth of the full one.
+        let ratio = full.layer_size(18) as f64 / folded.layer_size(18) as f64;
+        assert!((15.5..16.0).contains(&ratio), "{ratio}");
+    }
+
+    #[test]
+    fn the_lookup_maps_agree_with_the_point_maps() {
+        let maps = SymmetryMaps::new();
+        let all = symmetries();
+        for seed in 0..1000 {
+            let stones = splitmix64(seed) as u32 & BOARD;
+            for (index, symmetry) in all.iter().enumerate() {
+                assert_eq!(maps.apply(index, stones), apply(symmetry, stones));
+            }
         }
     }
 }

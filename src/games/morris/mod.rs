@@ -1,8 +1,12 @@
 //! The Morris family (Nine Men's Morris, Lasker Morris, Morabaraba): the
-//! board ([`board`]: its points, lines, mills and symmetries) and the
-//! perfect hash of its stones ([`hash`]), on which the rules and the
-//! layers for retrograde analysis build.
+//! board ([`board`]: its points, lines, mills and symmetries), the moves
+//! of the moving phase ([`rules`]), the perfect hash of the stones layer
+//! by layer, folded by the board's symmetries when asked ([`hash`]), and
+//! the game the registry opens ([`game`]).
 
 pub mod board;
+pub mod game;
 pub mod hash;
 pub mod rules;
+
+pub use game::{Morris, Variant};

@@ -57,41 +57,135 @@ fn points(mut mask: u32) -> impl Iterator<Item = usize> {
     })
 }
 
-/// Every position one move of the mover leads to (duplicates removed);
-/// none when the mover has fewer than three stones (the game is lost).
-pub fn successors(board: &Board, stones: &Stones) -> Vec<Stones> {
-    let (mine, theirs) = stones.sides();
-    let mut next = Vec::new();
-    if mine.count_ones() < FEWEST {
-        return next;
+/// Every point, a bit each.
+const BOARD: u32 = (1 << POINTS) - 1;
+
+/// Whether the game is over before the mover moves: a side has fewer than
+/// three stones (it lost).
+pub fn decided(stones: &Stones) -> bool {
+    stones.white.count_ones() < FEWEST || stones.black.count_ones() < FEWEST
+}
+
+/// The points of `stones` a mill may take from: those in no mill of their
+/// own, or all of them when every one stands in a mill.
+fn removable(board: &Board, stones: u32) -> u32 {
+    let outside_mills = points(stones)
+        .filter(|&at| !board.in_mill(stones, at))
+        .fold(0u32, |m, at| m | 1 << at);
+    if outside_mills == 0 {
+        stones
+    } else {
+        outside_mills
     }
-    let empty = !(mine | theirs) & ((1 << POINTS) - 1);
+}
+
+/// The points a stone of the mover's at `from` may go to: an empty
+/// neighbour, or any empty point when the mover is down to three stones.
+fn targets(board: &Board, from: usize, empty: u32, flying: bool) -> u32 {
+    if flying {
+        empty
+    } else {
+        board.neighbours(from) & empty
+    }
+}
+
+/// Calls `emit` with every position one move of the mover leads to, those
+/// that take a stone (and so leave the layer of stones on the board)
+/// first, until `emit` returns false; a position reached by two moves
+/// comes twice. None when the game is over ([`decided`]).
+pub fn for_each_successor(board: &Board, stones: &Stones, mut emit: impl FnMut(Stones) -> bool) {
+    if decided(stones) {
+        return;
+    }
+    let (mine, theirs) = stones.sides();
+    let empty = !(mine | theirs) & BOARD;
     let flying = mine.count_ones() == FEWEST;
-    for from in points(mine) {
-        let targets = if flying {
-            empty
-        } else {
-            board.neighbours(from) & empty
-        };
-        for to in points(targets) {
-            let moved = mine & !(1 << from) | 1 << to;
-            if board.in_mill(moved, to) {
-                let outside_mills = points(theirs)
-                    .filter(|&at| !board.in_mill(theirs, at))
-                    .fold(0u32, |m, at| m | 1 << at);
-                let removable = if outside_mills == 0 {
-                    theirs
-                } else {
-                    outside_mills
-                };
-                for taken in points(removable) {
-                    next.push(stones.after(moved, theirs & !(1 << taken)));
+    // Two sweeps over the moves, mills first, rather than a list of the
+    // quiet ones kept for later: the list's allocation cost the solver
+    // a tenth of its time.
+    let mut taking: Option<u32> = None;
+    for closing in [true, false] {
+        for from in points(mine) {
+            for to in points(targets(board, from, empty, flying)) {
+                let moved = mine & !(1 << from) | 1 << to;
+                if board.in_mill(moved, to) != closing {
+                    continue;
                 }
-            } else {
-                next.push(stones.after(moved, theirs));
+                if !closing {
+                    if !emit(stones.after(moved, theirs)) {
+                        return;
+                    }
+                    continue;
+                }
+                let removable = *taking.get_or_insert_with(|| removable(board, theirs));
+                for taken in points(removable) {
+                    if !emit(stones.after(moved, theirs & !(1 << taken))) {
+                        return;
+                    }
+                }
             }
         }
     }
+}
+
+/// Whether the mover has a move that takes no stone (one that stays in
+/// the layer).
+pub fn has_quiet_move(board: &Board, stones: &Stones) -> bool {
+    if decided(stones) {
+        return false;
+    }
+    let (mine, theirs) = stones.sides();
+    let empty = !(mine | theirs) & BOARD;
+    let flying = mine.count_ones() == FEWEST;
+    points(mine).any(|from| {
+        points(targets(board, from, empty, flying))
+            .any(|to| !board.in_mill(mine & !(1 << from) | 1 << to, to))
+    })
+}
+
+/// Calls `emit` with every position from which a move that takes no stone
+/// leads to `stones`: the side that just moved (the one not to move)
+/// brought a stone to a point where it stands in no mill of its own (a
+/// mill would have taken a stone), from an empty neighbour, or from any
+/// empty point when it has three stones. None when the game is over.
+pub fn for_each_quiet_predecessor(board: &Board, stones: &Stones, mut emit: impl FnMut(Stones)) {
+    if decided(stones) {
+        return;
+    }
+    let (waiting, moved) = stones.sides();
+    let empty = !(waiting | moved) & BOARD;
+    let flying = moved.count_ones() == FEWEST;
+    for to in points(moved) {
+        if board.in_mill(moved, to) {
+            continue;
+        }
+        for from in points(targets(board, to, empty, flying)) {
+            let before = moved & !(1 << to) | 1 << from;
+            emit(if stones.white_to_move {
+                Stones {
+                    white: waiting,
+                    black: before,
+                    white_to_move: false,
+                }
+            } else {
+                Stones {
+                    white: before,
+                    black: waiting,
+                    white_to_move: true,
+                }
+            });
+        }
+    }
+}
+
+/// Every position one move of the mover leads to (duplicates removed);
+/// none when the game is over ([`decided`]).
+pub fn successors(board: &Board, stones: &Stones) -> Vec<Stones> {
+    let mut next = Vec::new();
+    for_each_successor(board, stones, |s| {
+        next.push(s);
+        true
+    });
     next.sort_unstable_by_key(|s| (s.white, s.black));
     next.dedup();
     next
@@ -169,7 +263,8 @@ mod tests {
                 (black, white)
             };
             let mut found = BTreeSet::new();
-            if mine.len() < 3 {
+            // A side down to two stones has lost: the game is over.
+            if mine.len() < 3 || theirs.len() < 3 {
                 return found;
             }
             for from in mine {
@@ -261,6 +356,73 @@ mod tests {
             }
             // The random positions do close mills.
             assert!(removals > 100, "{removals}");
+        }
+    }
+
+    /// The moves that take no stone, as the set of positions they reach.
+    fn quiet_successors(board: &Board, stones: &Stones) -> BTreeSet<(u32, u32, bool)> {
+        let counts = (stones.white.count_ones(), stones.black.count_ones());
+        let mut found = BTreeSet::new();
+        for_each_successor(board, stones, |s| {
+            if (s.white.count_ones(), s.black.count_ones()) == counts {
+                found.insert((s.white, s.black, s.white_to_move));
+            }
+            true
+        });
+        found
+    }
+
+    #[test]
+    fn quiet_predecessors_are_exactly_the_positions_with_a_quiet_move_here() {
+        for diagonals in [false, true] {
+            let board = Board::new(diagonals);
+            let mut checked = 0;
+            for seed in 0..2000 {
+                let stones = random_stones(seed, if diagonals { 12 } else { 9 });
+                let here = (stones.white, stones.black, stones.white_to_move);
+                // Each predecessor has a quiet move here...
+                for_each_quiet_predecessor(&board, &stones, |before| {
+                    assert!(
+                        quiet_successors(&board, &before).contains(&here),
+                        "{before:?} -> {stones:?}"
+                    );
+                    checked += 1;
+                });
+                // ...and each quiet move leads to a position that lists
+                // this one among its predecessors.
+                for (white, black, white_to_move) in quiet_successors(&board, &stones) {
+                    let next = Stones {
+                        white,
+                        black,
+                        white_to_move,
+                    };
+                    let mut listed = false;
+                    for_each_quiet_predecessor(&board, &next, |before| listed |= before == stones);
+                    assert!(listed, "{stones:?} -> {next:?}");
+                }
+                // The quiet moves, apart, say whether there is one.
+                assert_eq!(
+                    has_quiet_move(&board, &stones),
+                    !quiet_successors(&board, &stones).is_empty()
+                );
+            }
+            assert!(checked > 10_000, "{checked}");
+        }
+    }
+
+    #[test]
+    fn moves_that_take_come_first() {
+        let board = Board::new(false);
+        for seed in 0..500 {
+            let stones = random_stones(seed, 9);
+            let total = stones.white.count_ones() + stones.black.count_ones();
+            let mut left_layer = true;
+            for_each_successor(&board, &stones, |s| {
+                let took = s.white.count_ones() + s.black.count_ones() < total;
+                assert!(!took || left_layer, "{stones:?}");
+                left_layer &= took;
+                true
+            });
         }
     }
 

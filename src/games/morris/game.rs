@@ -1,0 +1,692 @@
+//! The Morris games as two-player games of the registry: Nine Men's Morris
+//! (9 stones a side), Lasker Morris (10) and Morabaraba (12, diagonals),
+//! their moving phase — every stone on the board, sliding, flying with
+//! three — solved by two-bit retrograde analysis layer by layer, a layer
+//! being the stones on the board (a mill's capture leads one layer down).
+//!
+//! White moves first. A side with fewer than three stones, or without a
+//! legal move, has lost; positions repeated for ever are draws (the
+//! positions the fixpoint leaves undecided).
+
+use super::board::{Board, POINTS};
+use super::hash::MorrisHash;
+use super::rules::{self, Stones};
+use crate::diagram::{Cell, Diagram, Style};
+use crate::error::{Error, Result, quoted};
+use crate::games::registry::{GameOptions, OptionSpec, RegisteredTwoPlayer};
+use crate::games::two_player::TwoPlayerGame;
+use crate::hash::BinomialRun;
+use crate::hash::bits::expand;
+use crate::space::{Block, LayeredGame, Player, Successor, Value};
+
+/// Every point, a bit each.
+const BOARD: u32 = (1 << POINTS) - 1;
+
+/// The members of the family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Nine Men's Morris: 9 stones a side.
+    NineMensMorris,
+    /// Lasker Morris: 10 stones a side (in the opening a player may place
+    /// or move; the moving phase is Nine Men's Morris's).
+    Lasker,
+    /// Morabaraba: 12 stones a side, the board with its diagonals.
+    Morabaraba,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 3] = [
+        Variant::NineMensMorris,
+        Variant::Lasker,
+        Variant::Morabaraba,
+    ];
+
+    /// Its word for `--variant`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::NineMensMorris => "nine",
+            Variant::Lasker => "lasker",
+            Variant::Morabaraba => "morabaraba",
+        }
+    }
+
+    pub fn stones(self) -> usize {
+        match self {
+            Variant::NineMensMorris => 9,
+            Variant::Lasker => 10,
+            Variant::Morabaraba => 12,
+        }
+    }
+
+    fn diagonals(self) -> bool {
+        self == Variant::Morabaraba
+    }
+
+    fn parse(text: &str) -> Result<Variant> {
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == text.trim())
+            .ok_or_else(|| {
+                Error::InvalidParameter(format!(
+                    "unknown Morris variant {}: expected nine, lasker or morabaraba",
+                    quoted(text)
+                ))
+            })
+    }
+}
+
+/// A position the solver works on, with what its white pattern's
+/// symmetries are and the black patterns of the ranks that follow (kept
+/// while consecutive ranks share the white pattern).
+#[derive(Clone, Copy, Debug)]
+pub struct Unranked {
+    stones: Stones,
+    /// The layer `run` belongs to.
+    layer: usize,
+    run: BinomialRun,
+    /// The white pattern `stabilizer` belongs to.
+    pattern: u32,
+    /// The symmetries other than the identity that keep the white
+    /// pattern, a bit each.
+    stabilizer: u16,
+}
+
+impl std::ops::Deref for Unranked {
+    type Target = Stones;
+
+    fn deref(&self) -> &Stones {
+        &self.stones
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Morris {
+    variant: Variant,
+    board: Board,
+    hash: MorrisHash,
+}
+
+impl Morris {
+    pub fn new(variant: Variant, symmetry: bool) -> Result<Self> {
+        Ok(Morris {
+            variant,
+            board: Board::new(variant.diagonals()),
+            hash: MorrisHash::new(variant.stones(), symmetry)?,
+        })
+    }
+
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn hash(&self) -> &MorrisHash {
+        &self.hash
+    }
+
+    pub fn symmetry(&self) -> bool {
+        self.hash.symmetry()
+    }
+
+    /// Every position one move away (duplicates removed).
+    pub fn moves(&self, stones: &Stones) -> Vec<Stones> {
+        rules::successors(&self.board, stones)
+    }
+
+    /// The points of `stones`, as names ("a1,d7").
+    fn names(stones: u32) -> String {
+        let mut names: Vec<String> = (0..POINTS)
+            .filter(|&p| stones >> p & 1 == 1)
+            .map(Board::name)
+            .collect();
+        names.sort();
+        names.join(",")
+    }
+
+    fn symbol(stones: &Stones, point: usize) -> char {
+        if stones.white >> point & 1 == 1 {
+            'W'
+        } else if stones.black >> point & 1 == 1 {
+            'B'
+        } else {
+            '.'
+        }
+    }
+
+    /// The file (0 = a) and rank (0 = 1) of a point, from its name.
+    fn file_rank(point: usize) -> (usize, usize) {
+        let name = Board::name(point);
+        let bytes = name.as_bytes();
+        ((bytes[0] - b'a') as usize, (bytes[1] - b'1') as usize)
+    }
+
+    fn parse_points(&self, text: &str, colour: &str) -> Result<u32> {
+        let mut stones = 0u32;
+        for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let point = Board::point_named(name).ok_or_else(|| {
+                Error::InvalidParameter(format!(
+                    "{} is not a point of the Morris board (a1..g7 on the three squares)",
+                    quoted(name)
+                ))
+            })?;
+            if stones >> point & 1 == 1 {
+                return Err(Error::InvalidParameter(format!(
+                    "{name} is listed twice for {colour}"
+                )));
+            }
+            stones |= 1 << point;
+        }
+        if stones.count_ones() as usize > self.variant.stones() {
+            return Err(Error::InvalidParameter(format!(
+                "{} {colour} stones; each side has {} in {}",
+                stones.count_ones(),
+                self.variant.stones(),
+                self.variant.name()
+            )));
+        }
+        Ok(stones)
+    }
+}
+
+impl RegisteredTwoPlayer for Morris {
+    const NAME: &'static str = "nine-mens-morris";
+    const SUMMARY: &'static str = "Nine Men's Morris and its variants Lasker Morris and Morabaraba: the moving phase, flying with three stones (two players, draws)";
+    const OPTIONS: &'static [OptionSpec] = &[
+        OptionSpec::value(
+            "variant",
+            "NAME",
+            "nine (9 stones a side), lasker (10) or morabaraba (12, the board with diagonals)",
+        )
+        .with_default("nine"),
+        OptionSpec::flag(
+            "symmetry",
+            "Store and solve one white pattern of each orbit under the board's 16 symmetries, and fill the others by mapping",
+        ),
+    ];
+
+    fn from_options(options: &GameOptions) -> Result<Self> {
+        let variant = match options.get("variant") {
+            Some(text) => Variant::parse(text)?,
+            None => Variant::NineMensMorris,
+        };
+        Morris::new(variant, options.flag("symmetry"))
+    }
+}
+
+impl TwoPlayerGame for Morris {
+    type Position = Stones;
+
+    fn side_name(&self, player: Player) -> &'static str {
+        match player {
+            Player::First => "white",
+            Player::Second => "black",
+        }
+    }
+
+    fn max_layer(&self) -> usize {
+        self.hash.max_layer()
+    }
+
+    fn layer_name(&self, layer: usize) -> String {
+        format!("{layer} stones")
+    }
+
+    /// The whole moving phase is a long run: a range must be given.
+    fn default_layers(&self) -> Option<std::ops::RangeInclusive<usize>> {
+        None
+    }
+
+    fn variant_flags(&self) -> String {
+        let mut flags = format!(" --variant {}", self.variant.name());
+        if self.symmetry() {
+            flags.push_str(" --symmetry");
+        }
+        flags
+    }
+
+    fn other_variants(&self) -> Vec<Morris> {
+        [false, true]
+            .into_iter()
+            .filter(|&symmetry| symmetry != self.symmetry())
+            .filter_map(|symmetry| Morris::new(self.variant, symmetry).ok())
+            .collect()
+    }
+
+    fn locate(&self, position: &Stones) -> (usize, u64) {
+        (MorrisHash::layer_of(position), self.hash.rank(position))
+    }
+
+    fn position(&self, state: &Unranked) -> Stones {
+        state.stones
+    }
+
+    fn side_to_move(&self, position: &Stones) -> Player {
+        if position.white_to_move {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+
+    fn moves(&self, position: &Stones) -> Vec<Stones> {
+        Morris::moves(self, position)
+    }
+
+    /// "d2-d3", a flight "a1-g7", and a mill's capture after an x:
+    /// "b4-a4xd2".
+    fn move_name(&self, from: &Stones, to: &Stones) -> String {
+        let (before, after, theirs_before, theirs_after) = if from.white_to_move {
+            (from.white, to.white, from.black, to.black)
+        } else {
+            (from.black, to.black, from.white, to.white)
+        };
+        let left = (before & !after).trailing_zeros() as usize;
+        let arrived = (after & !before).trailing_zeros() as usize;
+        let mut name = format!("{}-{}", Board::name(left), Board::name(arrived));
+        let taken = theirs_before & !theirs_after;
+        if taken != 0 {
+            name.push('x');
+            name.push_str(&Board::name(taken.trailing_zeros() as usize));
+        }
+        name
+    }
+
+    /// "a1,a4,a7/d1,d2,d3:white": white's points, black's, the side to
+    /// move.
+    fn parse_position(&self, text: &str) -> Result<Stones> {
+        let format = || {
+            Error::InvalidParameter(format!(
+                "a Morris position is white's points, '/', black's points (each a comma-separated list such as a1,d2), then ':white' or ':black' for the side to move; got {}",
+                quoted(text)
+            ))
+        };
+        let (board, side) = text.rsplit_once(':').ok_or_else(format)?;
+        let (white, black) = board.split_once('/').ok_or_else(format)?;
+        let white_to_move = match side.trim() {
+            "white" => true,
+            "black" => false,
+            other => {
+                return Err(Error::InvalidParameter(format!(
+                    "the side to move is 'white' or 'black', got {}",
+                    quoted(other)
+                )));
+            }
+        };
+        let white = self.parse_points(white, "white")?;
+        let black = self.parse_points(black, "black")?;
+        if white & black != 0 {
+            return Err(Error::InvalidParameter(format!(
+                "{} holds a white and a black stone",
+                Board::name((white & black).trailing_zeros() as usize)
+            )));
+        }
+        Ok(Stones {
+            white,
+            black,
+            white_to_move,
+        })
+    }
+
+    fn position_text(&self, position: &Stones) -> String {
+        let side = if position.white_to_move {
+            "white"
+        } else {
+            "black"
+        };
+        format!(
+            "{}/{}:{side}",
+            Morris::names(position.white),
+            Morris::names(position.black)
+        )
+    }
+
+    /// The three squares with their lines, rank 7 at the top ('W' white,
+    /// 'B' black, '.' empty).
+    fn draw(&self, position: &Stones) -> String {
+        const ROWS: usize = 13;
+        const COLUMNS: usize = 25;
+        let mut grid = vec![vec![' '; COLUMNS]; ROWS];
+        let at = |point: usize| {
+            let (file, rank) = Morris::file_rank(point);
+            (2 * (6 - rank), 4 * file)
+        };
+        for p in 0..POINTS {
+            let (row, column) = at(p);
+            for q in (p + 1..POINTS).filter(|&q| self.board.neighbours(p) >> q & 1 == 1) {
+                let (to_row, to_column) = at(q);
+                if row == to_row {
+                    grid[row][column.min(to_column) + 1..column.max(to_column)].fill('-');
+                } else if column == to_column {
+                    for line in grid
+                        .iter_mut()
+                        .take(row.max(to_row))
+                        .skip(row.min(to_row) + 1)
+                    {
+                        line[column] = '|';
+                    }
+                } else {
+                    // Morabaraba's diagonals join neighbouring squares'
+                    // corners: one mark halfway.
+                    let falling = (to_row > row) == (to_column > column);
+                    grid[(row + to_row) / 2][(column + to_column) / 2] =
+                        if falling { '\\' } else { '/' };
+                }
+            }
+        }
+        for p in 0..POINTS {
+            let (row, column) = at(p);
+            grid[row][column] = Morris::symbol(position, p);
+        }
+        let mut picture = String::new();
+        for (index, row) in grid.iter().enumerate() {
+            let label = if index % 2 == 0 {
+                format!("{} ", 7 - index / 2)
+            } else {
+                "  ".to_string()
+            };
+            let line: String = row.iter().collect();
+            picture.push_str(&label);
+            picture.push_str(line.trim_end());
+            picture.push('\n');
+        }
+        picture.push_str("  a   b   c   d   e   f   g\n");
+        picture.push_str(if position.white_to_move {
+            "white to move\n"
+        } else {
+            "black to move\n"
+        });
+        picture
+    }
+
+    /// The points on a 7 x 7 grid joined by the board's lines.
+    fn diagram(&self, position: &Stones) -> Diagram {
+        let cells = (0..POINTS)
+            .map(|point| {
+                let (file, rank) = Morris::file_rank(point);
+                Cell {
+                    name: Board::name(point),
+                    row: 6 - rank,
+                    column: file,
+                    piece: match Morris::symbol(position, point) {
+                        '.' => None,
+                        stone => Some(stone.to_string()),
+                    },
+                }
+            })
+            .collect();
+        let mut diagram = Diagram::new(Style::Points, cells);
+        diagram.lines = (0..POINTS)
+            .flat_map(|p| {
+                (p + 1..POINTS)
+                    .filter(move |&q| self.board.neighbours(p) >> q & 1 == 1)
+                    .map(move |q| [p, q])
+            })
+            .collect();
+        diagram
+    }
+
+    /// The moving phase has no start of its own: the game begins with
+    /// the placing phase, which these tables do not cover.
+    fn start_position(&self, _size: Option<usize>) -> Result<Stones> {
+        Err(Error::InvalidParameter(format!(
+            "the tables of {} cover the moving phase (every stone on the board), not the opening's placing: give --position (e.g. {})",
+            self.variant.name(),
+            quoted("a1,a4,a7,d2/g1,g4,g7,d6:white")
+        )))
+    }
+
+    fn with_side_to_move(&self, position: &Stones, side: Player) -> Stones {
+        Stones {
+            white_to_move: side == Player::First,
+            ..*position
+        }
+    }
+}
+
+impl LayeredGame for Morris {
+    type State = Unranked;
+
+    fn layer_descriptor(&self, layer: usize) -> String {
+        let symmetry = if self.symmetry() { " symmetry" } else { "" };
+        format!(
+            "morris {} stones={layer} moving{symmetry}",
+            self.variant.name()
+        )
+    }
+
+    fn layer_size(&self, layer: usize) -> u64 {
+        self.hash.layer_size(layer)
+    }
+
+    fn layer_blocks(&self, layer: usize) -> Vec<Block> {
+        self.hash
+            .blocks(layer)
+            .iter()
+            .map(|b| Block {
+                start: b.start,
+                len: b.len,
+            })
+            .collect()
+    }
+
+    fn block_weight(&self, layer: usize, block: usize) -> u64 {
+        self.hash.blocks(layer)[block].weight
+    }
+
+    fn reduced_by_symmetry(&self) -> bool {
+        self.symmetry()
+    }
+
+    #[inline]
+    fn is_representative(&self, _layer: usize, _rank: u64, state: &Unranked) -> bool {
+        // The least black mask among the images that keep white's pattern.
+        let Some(maps) = self.hash.maps() else {
+            return true;
+        };
+        let mut rest = state.stabilizer;
+        while rest != 0 {
+            let index = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if maps.apply(index, state.black) < state.black {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn images<F: FnMut(u64)>(&self, _layer: usize, state: &Unranked, mut emit: F) {
+        let Some(maps) = self.hash.maps() else {
+            return;
+        };
+        let (_, group, pattern) = self.hash.stored(&state.stones);
+        let mut symmetries = state.stabilizer | 1;
+        while symmetries != 0 {
+            let index = symmetries.trailing_zeros() as usize;
+            symmetries &= symmetries - 1;
+            let image = Stones {
+                black: maps.apply(index, state.black),
+                ..state.stones
+            };
+            emit(self.hash.stored_rank(group, pattern, &image));
+        }
+    }
+
+    fn new_state(&self) -> Unranked {
+        Unranked {
+            stones: Stones {
+                white: 0,
+                black: 0,
+                white_to_move: true,
+            },
+            layer: usize::MAX,
+            run: BinomialRun::default(),
+            pattern: u32::MAX,
+            stabilizer: 0,
+        }
+    }
+
+    #[inline]
+    fn unrank(&self, layer: usize, rank: u64, state: &mut Unranked) {
+        if state.layer == layer
+            && let Some(packed) = state.run.get(rank >> 1)
+        {
+            // The same white pattern as the rank before.
+            state.stones.black = expand(packed, (!state.stones.white & BOARD) as u64) as u32;
+            state.stones.white_to_move = rank & 1 == 0;
+            return;
+        }
+        state.layer = layer;
+        state.stones = self.hash.unrank_into_run(layer, rank, &mut state.run);
+        if state.stones.white != state.pattern {
+            state.pattern = state.stones.white;
+            state.stabilizer = self.hash.stabilizer(state.pattern);
+        }
+    }
+
+    fn rank(&self, _layer: usize, state: &Unranked) -> u64 {
+        self.hash.rank(&state.stones)
+    }
+
+    fn mover(&self, state: &Unranked) -> Player {
+        self.side_to_move(&state.stones)
+    }
+
+    fn mover_of_rank(&self, _layer: usize, rank: u64) -> Option<Player> {
+        // Every block has an even length: the side is the rank's last bit.
+        Some(if rank & 1 == 0 {
+            Player::First
+        } else {
+            Player::Second
+        })
+    }
+
+    #[inline]
+    fn successors<F: FnMut(Successor) -> bool>(
+        &self,
+        _layer: usize,
+        state: &Unranked,
+        mut emit: F,
+    ) {
+        rules::for_each_successor(&self.board, &state.stones, |next| {
+            emit(Successor {
+                layer: MorrisHash::layer_of(&next),
+                rank: self.hash.rank(&next),
+            })
+        });
+    }
+
+    #[inline]
+    fn lower_successors<F: FnMut(Successor) -> bool>(
+        &self,
+        layer: usize,
+        state: &Unranked,
+        mut emit: F,
+    ) -> bool {
+        let mut more = true;
+        rules::for_each_successor(&self.board, &state.stones, |next| {
+            if MorrisHash::layer_of(&next) == layer {
+                return false;
+            }
+            more = emit(Successor {
+                layer: layer - 1,
+                rank: self.hash.rank(&next),
+            });
+            more
+        });
+        rules::has_quiet_move(&self.board, &state.stones)
+    }
+
+    #[inline]
+    fn predecessors<F: FnMut(u64)>(&self, _layer: usize, state: &Unranked, mut emit: F) {
+        rules::for_each_quiet_predecessor(&self.board, &state.stones, |before| {
+            emit(self.hash.rank(&before))
+        });
+    }
+
+    /// A side without a move has lost.
+    fn no_move_value(&self, state: &Unranked) -> Value {
+        Value::win_for(self.mover(state).opponent())
+    }
+
+    /// A side with two stones has lost.
+    fn rule_value(&self, _layer: usize, state: &Unranked) -> Option<Value> {
+        if (state.white.count_ones() as usize) < rules::FEWEST as usize {
+            Some(Value::SecondWins)
+        } else if (state.black.count_ones() as usize) < rules::FEWEST as usize {
+            Some(Value::FirstWins)
+        } else {
+            None
+        }
+    }
+
+    fn undecided_value(&self) -> Value {
+        Value::Draw
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_read_back_from_their_text_and_errors_are_one_line() {
+        let game = Morris::new(Variant::NineMensMorris, false).unwrap();
+        let text = "a1,a4,a7,d2/d6,g1,g4,g7:black";
+        let stones = game.parse_position(text).unwrap();
+        assert_eq!(stones.white.count_ones(), 4);
+        assert!(!stones.white_to_move);
+        assert_eq!(game.position_text(&stones), text);
+        for (bad, expected) in [
+            ("a1,a4/d1", "':white' or ':black'"),
+            ("a1,a4/d1:green", "'green'"),
+            ("a1,z9/d1:white", "'z9'"),
+            ("a1,a1/d1:white", "a1 is listed twice"),
+            ("a1/a1:white", "a1 holds a white and a black"),
+            (
+                "a1,a4,a7,b2,b4,b6,c3,c4,c5,d1/d2:white",
+                "10 white stones; each side has 9",
+            ),
+        ] {
+            let message = game.parse_position(bad).unwrap_err().to_string();
+            assert!(message.contains(expected), "{bad}: {message}");
+            assert!(!message.contains('\n'));
+        }
+        assert!(game.start_position(None).is_err());
+    }
+
+    #[test]
+    fn moves_are_named_with_their_captures() {
+        let game = Morris::new(Variant::NineMensMorris, false).unwrap();
+        let from = game
+            .parse_position("a1,a7,b4,d6/g1,g4,g7,d2:white")
+            .unwrap();
+        let names: Vec<String> = game
+            .moves(&from)
+            .iter()
+            .map(|to| game.move_name(&from, to))
+            .collect();
+        assert!(names.contains(&"b4-a4xd2".to_string()), "{names:?}");
+        assert!(names.contains(&"d6-d7".to_string()), "{names:?}");
+    }
+
+    #[test]
+    fn the_board_is_drawn_with_its_lines() {
+        let game = Morris::new(Variant::NineMensMorris, false).unwrap();
+        let stones = game.parse_position("a7,d2/g1:white").unwrap();
+        let picture = game.draw(&stones);
+        let lines: Vec<&str> = picture.lines().collect();
+        assert_eq!(lines[0], "7 W-----------.-----------.");
+        assert_eq!(lines[12], "1 .-----------.-----------B");
+        assert_eq!(lines[6], "4 .---.---.       .---.---.");
+        assert_eq!(lines[13], "  a   b   c   d   e   f   g");
+        assert_eq!(lines[14], "white to move");
+        let morabaraba = Morris::new(Variant::Morabaraba, false).unwrap();
+        let picture = morabaraba.draw(&stones);
+        assert!(picture.lines().nth(1).unwrap().contains('\\'), "{picture}");
+        assert_eq!(game.diagram(&stones).lines.len(), 32);
+        assert_eq!(morabaraba.diagram(&stones).lines.len(), 40);
+    }
+}
