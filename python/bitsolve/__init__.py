@@ -363,9 +363,12 @@ class TwoPlayerGame:
         return tuple(self._game.sides)
 
     @property
-    def start(self) -> Tuple[int, int]:
-        """The (layer, rank) of the position ``play`` starts from."""
-        return tuple(self._game.start)
+    def start(self) -> Optional[Tuple[int, int]]:
+        """The (layer, rank) of the position ``play`` starts from; ``None``
+        where the tables do not hold the game's start (the Morris games'
+        moving phase)."""
+        start = self._game.start
+        return None if start is None else tuple(start)
 
     def unrank(self, ranks: Iterable[int]) -> List[str]:
         """The position texts of ``ranks`` (a 1-D array of ``uint64``) of this

@@ -31,7 +31,7 @@ enum Out {
         descriptor: String,
         size: u64,
         sides: [String; 2],
-        start: (usize, u64),
+        start: Option<(usize, u64)>,
     },
     Texts(Vec<String>),
     Ranks(Vec<u64>),
@@ -65,8 +65,10 @@ impl TwoPlayerVisitor for Visit<'_> {
     fn visit<G: TwoPlayerGame>(self, game: &G) -> bitsolve::Result<Out> {
         match self.0 {
             Op::Info(layer) => {
-                let start = game.locate(&game.start_position(None)?);
-                let layer = layer.unwrap_or(start.0);
+                // A game whose tables do not hold its start (the Morris
+                // games' moving phase) opens on its top layer.
+                let start = game.start_position(None).ok().map(|p| game.locate(&p));
+                let layer = layer.unwrap_or(start.map_or(game.max_layer(), |s| s.0));
                 Ok(Out::Info {
                     size: checked_layer(game, layer)?,
                     layer,
@@ -157,9 +159,9 @@ pub struct TwoPlayer {
     size: u64,
     #[pyo3(get)]
     sides: (String, String),
-    /// The start position's (layer, rank).
+    /// The start position's (layer, rank), where the tables hold it.
     #[pyo3(get)]
-    start: (usize, u64),
+    start: Option<(usize, u64)>,
 }
 
 impl TwoPlayer {

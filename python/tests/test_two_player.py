@@ -29,7 +29,10 @@ def test_a_layer_is_the_store_layer(dodgem_store):
     assert bitsolve.game("fox-geese", layer=5).size == fox.size
 
 
-@pytest.mark.parametrize("name, options", [("dodgem", {"n": 3, "layer": 3}), ("fox-geese", {"geese": 3})])
+@pytest.mark.parametrize(
+    "name, options",
+    [("dodgem", {"n": 3, "layer": 3}), ("fox-geese", {"geese": 3}), ("nine-mens-morris", {"layer": 5})],
+)
 def test_rank_inverts_unrank_over_a_whole_layer(name, options):
     g = bitsolve.game(name, **options)
     ranks = np.arange(g.size, dtype=np.uint64)
@@ -104,3 +107,15 @@ def test_values_of_a_store_written_by_mpi_processes(cli, tmp_path):
         assert np.array_equal(mpi_db.values(ranks, layer=layer), one_db.values(ranks, layer=layer))
     start = ".../.../......./...F.../......./ggg/gg.:geese"
     assert mpi_db.query(start) == one_db.query(start)
+
+
+def test_morris_opens_on_its_top_layer_without_a_start():
+    # The tables cover the moving phase: the placing start is not in them.
+    g = bitsolve.game("nine-mens-morris")
+    assert (g.start, g.layer, g.max_layer, g.sides) == (None, 18, 18, ("white", "black"))
+    assert g.descriptor == "morris nine stones=18 moving"
+    folded = bitsolve.game("nine-mens-morris", variant="morabaraba", symmetry=True, layer=6)
+    assert folded.descriptor == "morris morabaraba stones=6 moving symmetry"
+    text = "a1,a4,d7/b2,g4,g7:black"
+    assert folded.locate(text)[0] == 6
+    assert folded.position_text(folded.locate(text)[1]).endswith(":black")
