@@ -4,6 +4,10 @@
 //! against the published values: 3 x 3 is a first-player win (Winning
 //! Ways), 4 x 4 a draw (des Jardins).
 
+mod common;
+
+use common::bitsolve_with_input;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -316,37 +320,13 @@ fn threads_and_layers_agree() {
     assert_eq!(game.layer_size(6), sizes[6]);
 }
 
-fn bitsolve(args: &[&str], input: &str) -> (bool, String, String) {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .as_mut()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    (
-        output.status.success(),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
-}
-
 #[test]
 fn retro_query_and_play_run_dodgem_through_the_generic_commands() {
     let dir = scratch("cli");
     let store = dir.to_str().unwrap();
     // No range given: Dodgem solves every layer; --distances keeps the
     // distances to the end beside the values.
-    let (ok, stdout, stderr) = bitsolve(
+    let (ok, stdout, stderr) = bitsolve_with_input(
         &["retro", "dodgem", "--store", store, "--distances", "--json"],
         "",
     );
@@ -366,7 +346,7 @@ fn retro_query_and_play_run_dodgem_through_the_generic_commands() {
 
     // The start is won for blue, by a3-b3 only.
     let start = "B../B../.RR:blue";
-    let (ok, stdout, stderr) = bitsolve(
+    let (ok, stdout, stderr) = bitsolve_with_input(
         &[
             "query",
             "dodgem",
@@ -400,7 +380,7 @@ fn retro_query_and_play_run_dodgem_through_the_generic_commands() {
 
     // Playing red: the program opens with its only winning move, refuses
     // an illegal one, and 'quit' ends the game.
-    let (ok, stdout, stderr) = bitsolve(
+    let (ok, stdout, stderr) = bitsolve_with_input(
         &["play", "dodgem", "--store", store, "--side", "red"],
         "a1-a2\nquit\n",
     );
@@ -443,7 +423,7 @@ fn retro_query_and_play_run_dodgem_through_the_generic_commands() {
             "':blue' or ':red'",
         ),
     ] {
-        let (ok, stdout, stderr) = bitsolve(&args, "");
+        let (ok, stdout, stderr) = bitsolve_with_input(&args, "");
         assert!(!ok && stdout.is_empty(), "{args:?}: {stdout}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.contains(expected), "{args:?}: {stderr}");

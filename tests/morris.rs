@@ -6,6 +6,10 @@
 //! sliding), then the symmetric store against the full one, and the
 //! commands.
 
+mod common;
+
+use common::bitsolve_with_input;
+
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -387,35 +391,11 @@ fn the_symmetric_store_equals_the_full_one_to_four_four() {
     assert_symmetric_equals_full(Variant::NineMensMorris, 8);
 }
 
-fn bitsolve(args: &[&str], input: &str) -> (bool, String, String) {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .as_mut()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    (
-        output.status.success(),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
-}
-
 #[test]
 fn retro_query_and_play_run_morris_through_the_generic_commands() {
     let dir = scratch("cli");
     let store = dir.to_str().unwrap();
-    let (ok, stdout, stderr) = bitsolve(
+    let (ok, stdout, stderr) = bitsolve_with_input(
         &[
             "retro",
             "nine-mens-morris",
@@ -441,7 +421,7 @@ fn retro_query_and_play_run_morris_through_the_generic_commands() {
 
     // White to move closes a mill by flying to g7: a win.
     let position = "a7,d7,b4/g1,g4,d2:white";
-    let (ok, stdout, stderr) = bitsolve(
+    let (ok, stdout, stderr) = bitsolve_with_input(
         &[
             "query",
             "nine-mens-morris",
@@ -468,7 +448,7 @@ fn retro_query_and_play_run_morris_through_the_generic_commands() {
 
     // The perfect player as white opens with a winning move (without
     // distances, any of them; play reads black's replies from stdin).
-    let (ok, stdout, stderr) = bitsolve(
+    let (ok, stdout, stderr) = bitsolve_with_input(
         &[
             "play",
             "nine-mens-morris",
@@ -510,7 +490,7 @@ fn retro_query_and_play_run_morris_through_the_generic_commands() {
         ],
         vec!["play", "nine-mens-morris", "--store", store],
     ] {
-        let (ok, _, stderr) = bitsolve(&args, "");
+        let (ok, _, stderr) = bitsolve_with_input(&args, "");
         assert!(!ok, "{args:?}");
         assert_eq!(stderr.trim().lines().count(), 1, "{args:?}: {stderr}");
     }
