@@ -345,19 +345,6 @@ impl MorrisHash {
         self.blocks(layer).last().map_or(0, |b| b.start + b.len)
     }
 
-    /// Whether the counts of `stones` have a layer: 2..=stones a side.
-    pub fn holds(&self, stones: &Stones) -> bool {
-        let (w, b) = (
-            stones.white.count_ones() as usize,
-            stones.black.count_ones() as usize,
-        );
-        !self
-            .block_at
-            .get(w)
-            .and_then(|row| row.get(b))
-            .is_none_or(Vec::is_empty)
-    }
-
     /// The layer of a position: its stones on the board.
     pub fn layer_of(stones: &Stones) -> usize {
         (stones.white.count_ones() + stones.black.count_ones()) as usize
