@@ -488,8 +488,8 @@ fn fox_and_geese_database_answers_queries_and_plays() {
 
     // Play as the fox from a position with the geese to move: the program
     // moves, a wrong move is refused, and 'quit' ends the game.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args([
+    let (ok, text, stderr) = common::bitsolve_with_input(
+        &[
             "play",
             "fox-geese",
             "--store",
@@ -498,26 +498,10 @@ fn fox_and_geese_database_answers_queries_and_plays() {
             "fox",
             "--position",
             "... ... ....... ...F... ....... ggg .g.:geese",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .as_mut()
-        .unwrap()
-        .write_all(b"z9-z9\nquit\n")
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    let text = String::from_utf8(output.stdout).unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+        ],
+        "z9-z9\nquit\n",
     );
+    assert!(ok, "{stderr}");
     assert!(text.contains("bitsolve plays"), "{text}");
     assert!(text.contains("'z9-z9' is not a legal move here"), "{text}");
 
