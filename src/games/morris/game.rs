@@ -585,9 +585,13 @@ impl LayeredGame for Morris {
         state: &Unranked,
         mut emit: F,
     ) -> bool {
+        // Captures come first: reaching a quiet move answers the question;
+        // only a stop asked by `emit` leaves it open.
         let mut more = true;
+        let mut stays = false;
         rules::for_each_successor(&self.board, &state.stones, |next| {
             if MorrisHash::layer_of(&next) == layer {
+                stays = true;
                 return false;
             }
             more = emit(Successor {
@@ -596,7 +600,7 @@ impl LayeredGame for Morris {
             });
             more
         });
-        rules::has_quiet_move(&self.board, &state.stones)
+        stays || (!more && rules::has_quiet_move(&self.board, &state.stones))
     }
 
     #[inline]
