@@ -208,13 +208,31 @@ fn runs_killed_at_random_instants_resume_to_identical_tables() {
         KILLS_PER_RUN,
         0x5eed_0002,
     );
+    // Layers solved by passes, then by one sweep each (the Morris
+    // opening, which reads the moving phase's layers from the store).
+    let sweeps = kill_and_resume(
+        &[
+            "retro",
+            "nine-mens-morris",
+            "--men",
+            "4",
+            "--symmetry",
+            "--layers",
+            "1..16",
+            "--checkpoint-every",
+            "0",
+        ],
+        "sweeps",
+        KILLS_PER_RUN / 2,
+        0x5eed_0003,
+    );
     eprintln!(
-        "faults: {} SIGKILLs ({bfs} BFS, {retro} retrograde landed mid-run) resumed to identical tables",
-        2 * KILLS_PER_RUN
+        "faults: {} SIGKILLs ({bfs} BFS, {retro} retrograde, {sweeps} retrograde with sweeps landed mid-run) resumed to identical tables",
+        2 * KILLS_PER_RUN + KILLS_PER_RUN / 2
     );
     assert!(
-        bfs + retro >= KILLS_PER_RUN,
-        "too few kills landed mid-run: {bfs} + {retro}"
+        bfs + retro + sweeps >= KILLS_PER_RUN,
+        "too few kills landed mid-run: {bfs} + {retro} + {sweeps}"
     );
 }
 

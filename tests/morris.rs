@@ -3,8 +3,9 @@
 //! the printed board: its own numbering of the points, its own mills and
 //! moves, values by plain fixpoint iteration over every position of the
 //! smallest stone counts (3–3, both sides flying; 4–3 and 3–4, one side
-//! sliding), then the symmetric store against the full one, and the
-//! commands.
+//! sliding), and for the whole game with three stones a side (its opening
+//! by a memoized search from the empty board into the 3–3 values), then
+//! the symmetric store against the full one, and the commands.
 
 mod common;
 
@@ -256,6 +257,10 @@ fn solved_layers(game: &Morris, top: usize, dir: &Path) -> Vec<TwoBitTable> {
 
 /// The library's stones for the model's masks.
 fn library_stones(white: u32, black: u32, white_to_move: bool) -> Stones {
+    library_position(white, black, white_to_move, [0, 0])
+}
+
+fn library_position(white: u32, black: u32, white_to_move: bool, in_hand: [u8; 2]) -> Stones {
     let map = |mask: u32| {
         (0..24).filter(|&p| mask >> p & 1 == 1).fold(0u32, |m, p| {
             m | 1 << bitsolve::games::morris::board::Board::point_named(NAMES[p]).unwrap()
@@ -265,6 +270,7 @@ fn library_stones(white: u32, black: u32, white_to_move: bool) -> Stones {
         white: map(white),
         black: map(black),
         white_to_move,
+        in_hand,
     }
 }
 
@@ -323,6 +329,116 @@ fn three_three_equals_an_independent_fixpoint_solver() {
     assert_model_agrees(&[(3, 3)]);
 }
 
+/// An opening position of the model: masks, stones in hand (white's,
+/// black's), who places.
+type Opening = (u32, u32, [u8; 2], bool);
+
+/// The model's value of an opening position with three stones a side, by
+/// memoized search: a stone in hand goes on any empty point; a mill it
+/// closes takes a stone as in the moving phase (nothing when the opponent
+/// has none on the board); a side with fewer than three stones on the
+/// board and in hand has lost; with both hands empty the moving phase's
+/// value (from the 3–3 fixpoint) decides.
+fn opening_value(
+    model: &Model,
+    moving: &Pair,
+    position: Opening,
+    memo: &mut std::collections::HashMap<Opening, u8>,
+) -> u8 {
+    let (w, b, hand, white_to_move) = position;
+    if w.count_ones() + u32::from(hand[0]) < 3 {
+        return BLACK_WINS;
+    }
+    if b.count_ones() + u32::from(hand[1]) < 3 {
+        return WHITE_WINS;
+    }
+    if hand == [0, 0] {
+        let value = moving.values[moving.index(model, w, b, white_to_move)].load(Ordering::Relaxed);
+        return if value == UNKNOWN { 3 } else { value };
+    }
+    if let Some(&value) = memo.get(&position) {
+        return value;
+    }
+    let (mine, theirs) = if white_to_move { (w, b) } else { (b, w) };
+    let (win, loss) = if white_to_move {
+        (WHITE_WINS, BLACK_WINS)
+    } else {
+        (BLACK_WINS, WHITE_WINS)
+    };
+    let outside: u32 = (0..24)
+        .filter(|&p| theirs >> p & 1 == 1 && !model.in_mill(theirs, p))
+        .fold(0, |m, p| m | 1 << p);
+    let takeable = if outside == 0 { theirs } else { outside };
+    let mut next_hand = hand;
+    next_hand[usize::from(!white_to_move)] -= 1;
+    let (mut won, mut all_lost) = (false, true);
+    let empty = !(w | b) & 0xff_ffff;
+    for to in (0..24).filter(|&p| empty >> p & 1 == 1) {
+        let placed = mine | 1 << to;
+        let closes = model.in_mill(placed, to) && theirs != 0;
+        let afters: Vec<u32> = if closes {
+            (0..24)
+                .filter(|&p| takeable >> p & 1 == 1)
+                .map(|p| theirs & !(1 << p))
+                .collect()
+        } else {
+            vec![theirs]
+        };
+        for after in afters {
+            let next = if white_to_move {
+                (placed, after, next_hand, false)
+            } else {
+                (after, placed, next_hand, true)
+            };
+            let value = opening_value(model, moving, next, memo);
+            won |= value == win;
+            all_lost &= value == loss;
+        }
+    }
+    let value = if won {
+        win
+    } else if all_lost {
+        loss
+    } else {
+        3
+    };
+    memo.insert(position, value);
+    value
+}
+
+#[test]
+fn the_whole_game_with_three_stones_a_side_equals_an_independent_solver() {
+    let model = Model::new();
+    let moving = solve(&model, &[(3, 3)]).pop().unwrap();
+    let mut memo = std::collections::HashMap::new();
+    let start = opening_value(&model, &moving, (0, 0, [3, 3], true), &mut memo);
+    for symmetry in [true, false] {
+        let game = Morris::with_men(Variant::NineMensMorris, 3, symmetry).unwrap();
+        let dir = scratch(&format!("opening-3-{symmetry}"));
+        let tables = solved_layers(&game, game.max_layer(), &dir);
+        let mut tally = [0u64; 4];
+        for (&(w, b, hand, white_to_move), &expected) in &memo {
+            let stones = library_position(w, b, white_to_move, hand);
+            let (layer, rank) = game.locate(&stones);
+            assert_eq!(
+                tables[layer].get(rank),
+                expected,
+                "symmetry {symmetry}: {}",
+                game.position_text(&stones)
+            );
+            tally[expected as usize] += 1;
+        }
+        let (layer, rank) = game.locate(&game.start_position(None).unwrap());
+        assert_eq!(tables[layer].get(rank), start);
+        println!(
+            "opening positions reached from the start: white wins {}, black wins {}, drawn {}; the start: {start}",
+            tally[1], tally[2], tally[3]
+        );
+        assert!(tally[1..].iter().all(|&n| n > 0), "{tally:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
 #[test]
 #[ignore = "the model's plain fixpoint over 4-3 and 3-4 (48 M positions) takes minutes"]
 fn four_three_equals_an_independent_fixpoint_solver() {
@@ -331,12 +447,12 @@ fn four_three_equals_an_independent_fixpoint_solver() {
 
 /// Every stored position of the symmetric store against the full store,
 /// and the layers' counts (the symmetric ones weighed by orbit).
-fn assert_symmetric_equals_full(variant: Variant, top: usize) {
-    let full = Morris::new(variant, false).unwrap();
-    let folded = Morris::new(variant, true).unwrap();
+fn assert_symmetric_equals_full(variant: Variant, men: usize, top: usize) {
+    let full = Morris::with_men(variant, men, false).unwrap();
+    let folded = Morris::with_men(variant, men, true).unwrap();
     let (full_dir, folded_dir) = (
-        scratch(&format!("full-{}", variant.name())),
-        scratch(&format!("folded-{}", variant.name())),
+        scratch(&format!("full-{}-{men}", variant.name())),
+        scratch(&format!("folded-{}-{men}", variant.name())),
     );
     let options = |dir: &Path| RetroOptions {
         backing: Backing::Directory(dir.to_path_buf()),
@@ -377,18 +493,32 @@ fn assert_symmetric_equals_full(variant: Variant, top: usize) {
 
 #[test]
 fn the_symmetric_store_equals_the_full_one_to_seven_stones() {
-    assert_symmetric_equals_full(Variant::NineMensMorris, 7);
+    assert_symmetric_equals_full(Variant::NineMensMorris, 9, 7);
+}
+
+#[test]
+fn the_symmetric_store_equals_the_full_one_over_the_whole_game_with_three_stones() {
+    let game = Morris::with_men(Variant::NineMensMorris, 3, false).unwrap();
+    assert_symmetric_equals_full(Variant::NineMensMorris, 3, game.max_layer());
+}
+
+#[test]
+fn morabaraba_symmetric_store_equals_the_full_one_over_the_whole_game_with_four_stones() {
+    // Layers to 8 (4-4), then the opening's eight.
+    let game = Morris::with_men(Variant::Morabaraba, 4, false).unwrap();
+    assert_eq!(game.max_layer(), 16);
+    assert_symmetric_equals_full(Variant::Morabaraba, 4, 16);
 }
 
 #[test]
 fn morabaraba_symmetric_store_equals_the_full_one_to_seven_stones() {
-    assert_symmetric_equals_full(Variant::Morabaraba, 7);
+    assert_symmetric_equals_full(Variant::Morabaraba, 12, 7);
 }
 
 #[test]
 #[ignore = "the full layer 8 (4-4) is 350 M positions: about 2 minutes on 2 cores"]
 fn the_symmetric_store_equals_the_full_one_to_four_four() {
-    assert_symmetric_equals_full(Variant::NineMensMorris, 8);
+    assert_symmetric_equals_full(Variant::NineMensMorris, 9, 8);
 }
 
 #[test]
@@ -489,10 +619,85 @@ fn retro_query_and_play_run_morris_through_the_generic_commands() {
             "a1/b2",
         ],
         vec!["play", "nine-mens-morris", "--store", store],
+        vec![
+            "query",
+            "nine-mens-morris",
+            "--variant",
+            "lasker",
+            "--start",
+        ],
+        vec![
+            "retro",
+            "nine-mens-morris",
+            "--men",
+            "10",
+            "--layers",
+            "1..6",
+        ],
+        vec![
+            "query",
+            "nine-mens-morris",
+            "--store",
+            store,
+            "--position",
+            "a1/:white:hand=8,9",
+        ],
     ] {
         let (ok, _, stderr) = bitsolve_with_input(&args, "");
         assert!(!ok, "{args:?}");
         assert_eq!(stderr.trim().lines().count(), 1, "{args:?}: {stderr}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_opening_is_solved_queried_and_played_from_the_empty_board() {
+    let dir = scratch("cli-opening");
+    let store = dir.to_str().unwrap();
+    let game = ["nine-mens-morris", "--men", "3", "--symmetry"];
+    let with = |command: &str, rest: &[&str]| -> Vec<String> {
+        [command]
+            .iter()
+            .chain(&game)
+            .chain(&["--store", store])
+            .chain(rest)
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let run = |args: Vec<String>| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (ok, stdout, stderr) = bitsolve_with_input(&args, "");
+        assert!(ok, "{args:?}: {stderr}");
+        stdout
+    };
+    let solved: serde_json::Value =
+        serde_json::from_str(&run(with("retro", &["--layers", "1..12", "--json"]))).unwrap();
+    let layers = solved["layers"].as_array().unwrap();
+    // The moving phase (to 3-3), then one sweep per count in hand, the
+    // start (six in hand) on top with its single position.
+    assert_eq!(layers.len(), 12);
+    assert!(layers[6..].iter().all(|l| l["passes"] == 1), "{solved}");
+    assert_eq!(layers[11]["states"], 1);
+    let answer: serde_json::Value =
+        serde_json::from_str(&run(with("query", &["--start", "--json"]))).unwrap();
+    assert_eq!(answer["position"], "/:white:hand=3,3", "{answer}");
+    // (The independent solver's answer, in the test above.)
+    assert_eq!(answer["value"], "won for white", "{answer}");
+    let moves = answer["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 24);
+    assert!(moves.iter().all(|m| m["move"].as_str().unwrap().len() == 2));
+    // The perfect player as white opens with a placement that wins.
+    let played = run(with("play", &["--side", "black"]));
+    let first = played
+        .split("bitsolve plays ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{played}"));
+    assert!(
+        moves
+            .iter()
+            .any(|m| m["move"] == first && m["value"] == "won for white"),
+        "{first}: {played}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

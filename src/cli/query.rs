@@ -29,16 +29,18 @@ pub struct QueryArgs {
     /// the side to move.
     #[arg(long, global = true)]
     position: Option<String>,
-    /// Instead of --position: the game's start with this many pieces
-    /// (Fox-and-Geese: geese; 13 and 17 are the traditional starts, the
-    /// fox in the centre).
+    /// Instead of --position: the game's start, with this many pieces
+    /// where the game has several (Fox-and-Geese: geese; 13 and 17 are the
+    /// traditional starts, the fox in the centre; Nine Men's Morris: the
+    /// empty board, every stone in hand, with no count).
     #[arg(
         long,
         value_name = "PIECES",
         global = true,
+        num_args = 0..=1,
         conflicts_with = "position"
     )]
-    start: Option<usize>,
+    start: Option<Option<usize>>,
     /// With --start: the side to move first (default: the game's;
     /// Fox-and-Geese: the geese).
     #[arg(long, value_name = "SIDE", global = true, requires = "start")]
@@ -98,7 +100,7 @@ impl TwoPlayerVisitor for Query<'_> {
         let dir = store_of(&args.store)?;
         let (cache, display) = (TableCache::default(), Display::new(None, None));
         let start = match args.start {
-            Some(pieces) => Some(chosen_start(game, Some(pieces), args.to_move.as_deref())?),
+            Some(pieces) => Some(chosen_start(game, pieces, args.to_move.as_deref())?),
             None => None,
         };
         if args.placements {

@@ -112,6 +112,17 @@ pub trait LayeredGame: Sync {
         false
     }
 
+    /// `Some(layers)` when every move of `layer` leads into one of the
+    /// lower `layers`, not necessarily the one just below (Nine Men's
+    /// Morris's opening: a placement leads to the next count of stones in
+    /// hand, the last one into the moving phase at any count of stones on
+    /// the board). Such a layer is solved in one sweep that reads its
+    /// moves' values from those layers, solved in the store, and needs no
+    /// predecessors. `None` (the default): moves may stay in the layer.
+    fn acyclic_layer(&self, _layer: usize) -> Option<Vec<usize>> {
+        None
+    }
+
     fn new_state(&self) -> Self::State;
 
     fn unrank(&self, layer: usize, rank: u64, state: &mut Self::State);

@@ -2,6 +2,7 @@
 //! of the host table (heap or memory-mapped file) that never straddle a
 //! block, and gives the same counts whatever the number of threads.
 
+mod acyclic;
 mod one_bit;
 mod retro;
 pub(crate) mod two_bit;

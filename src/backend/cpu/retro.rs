@@ -22,6 +22,18 @@ use crate::table::{Backing, TwoBitTable};
 impl RetroBackend for CpuBackend {
     type Layer = TwoBitTable;
 
+    fn sweep_acyclic<G: LayeredGame>(
+        &self,
+        game: &G,
+        layer: usize,
+        values: &TwoBitTable,
+        lower: &[Option<TwoBitTable>],
+        pass: &RetroPass,
+        between_parts: &mut dyn FnMut() -> Result<()>,
+    ) -> Result<u64> {
+        super::acyclic::sweep_acyclic(game, layer, values, lower, pass, between_parts)
+    }
+
     fn open_layer<G: LayeredGame>(
         &self,
         game: &G,

@@ -97,6 +97,21 @@ impl RetroBackend for GpuBackend<'_> {
     fn count<G: LayeredGame>(&self, game: &G, layer: usize, values: &TwoBitTable) -> [u64; 3] {
         CpuBackend.count(game, layer, values)
     }
+
+    /// On the host: an acyclic layer is one sweep of lookups into every
+    /// layer it reaches (the Morris opening reads the whole moving phase),
+    /// more than a device holds, and far less work than the layers' passes.
+    fn sweep_acyclic<G: LayeredGame>(
+        &self,
+        game: &G,
+        layer: usize,
+        values: &TwoBitTable,
+        lower: &[Option<TwoBitTable>],
+        pass: &RetroPass,
+        between_parts: &mut dyn FnMut() -> Result<()>,
+    ) -> Result<u64> {
+        CpuBackend.sweep_acyclic(game, layer, values, lower, pass, between_parts)
+    }
 }
 
 /// The game's retrograde program for `layer`, or why the GPU cannot run

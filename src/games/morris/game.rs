@@ -62,6 +62,13 @@ impl Variant {
         self == Variant::Morabaraba
     }
 
+    /// Whether its opening is solved: placing only (Nine Men's Morris,
+    /// Morabaraba). Lasker Morris's opening, where a player may also move,
+    /// has moves that keep the stones in hand, and is not.
+    fn opening_solved(self) -> bool {
+        self != Variant::Lasker
+    }
+
     fn parse(text: &str) -> Result<Variant> {
         Variant::ALL
             .into_iter()
@@ -108,11 +115,40 @@ pub struct Morris {
 
 impl Morris {
     pub fn new(variant: Variant, symmetry: bool) -> Result<Self> {
+        Morris::with_men(variant, variant.stones(), symmetry)
+    }
+
+    /// The variant played with `men` stones a side instead of its own
+    /// count (3 up to it): small games with the same rules, whose whole
+    /// solution a test or a quick run can check.
+    pub fn with_men(variant: Variant, men: usize, symmetry: bool) -> Result<Self> {
+        if !(3..=variant.stones()).contains(&men) {
+            return Err(Error::InvalidParameter(format!(
+                "{} is played with 3 to {} stones a side, got --men {men}",
+                variant.name(),
+                variant.stones()
+            )));
+        }
         Ok(Morris {
             variant,
             board: Board::new(variant.diagonals()),
-            hash: MorrisHash::new(variant.stones(), symmetry)?,
+            hash: MorrisHash::new(men, symmetry, variant.opening_solved())?,
         })
+    }
+
+    /// Stones a side.
+    pub fn men(&self) -> usize {
+        self.hash.stones()
+    }
+
+    /// The variant's name, with the stones a side when they are not its
+    /// own: "nine", "nine men=3".
+    fn full_name(&self) -> String {
+        if self.men() == self.variant.stones() {
+            self.variant.name().to_string()
+        } else {
+            format!("{} men={}", self.variant.name(), self.men())
+        }
     }
 
     pub fn variant(&self) -> Variant {
@@ -179,21 +215,100 @@ impl Morris {
             }
             stones |= 1 << point;
         }
-        if stones.count_ones() as usize > self.variant.stones() {
+        if stones.count_ones() as usize > self.men() {
             return Err(Error::InvalidParameter(format!(
                 "{} {colour} stones; each side has {} in {}",
                 stones.count_ones(),
-                self.variant.stones(),
-                self.variant.name()
+                self.men(),
+                self.full_name()
             )));
         }
         Ok(stones)
+    }
+
+    /// "8,8": the stones in hand, white's and black's.
+    fn parse_hand(&self, text: &str) -> Result<[u8; 2]> {
+        let most = self.men();
+        let count = |part: &str| {
+            part.trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|&n| n <= most)
+                .map(|n| n as u8)
+                .ok_or_else(|| {
+                    Error::InvalidParameter(format!(
+                        "stones in hand are two counts from 0 to {most} ('hand=8,8', white's first), got {}",
+                        quoted(text)
+                    ))
+                })
+        };
+        let (white, black) = text.split_once(',').ok_or_else(|| {
+            Error::InvalidParameter(format!(
+                "stones in hand are white's and black's count ('hand=8,8'), got {}",
+                quoted(text)
+            ))
+        })?;
+        Ok([count(white)?, count(black)?])
+    }
+
+    fn opening_refused(&self) -> Error {
+        Error::InvalidParameter(format!(
+            "the opening of {} (a player may place or move) is not solved, only its moving phase: give a position with every stone on the board (e.g. {})",
+            self.variant.name(),
+            quoted("a1,a4,a7,d2/g1,g4,g7,d6:white")
+        ))
+    }
+
+    /// Refuses, with one line, a position the tables do not rank: hands
+    /// that do not follow from alternate placements, more stones than
+    /// placed, or a side already down to fewer than two.
+    fn check_position(&self, stones: &Stones) -> Result<()> {
+        let most = self.men();
+        if stones.placing() {
+            if !self.variant.opening_solved() {
+                return Err(self.opening_refused());
+            }
+            let [white, black] = stones.in_hand;
+            let (expected, side) = if stones.white_to_move {
+                (white, "white")
+            } else {
+                (white + 1, "black")
+            };
+            if black != expected {
+                return Err(Error::InvalidParameter(format!(
+                    "white places first, so with {side} to move black holds {expected} in hand when white holds {white}, got {black}"
+                )));
+            }
+            for (name, board, hand) in [
+                ("white", stones.white, white),
+                ("black", stones.black, black),
+            ] {
+                let placed = most - hand as usize;
+                if board.count_ones() as usize > placed {
+                    return Err(Error::InvalidParameter(format!(
+                        "{name} has {} stones on the board but has placed only {placed}",
+                        board.count_ones()
+                    )));
+                }
+            }
+        } else {
+            for (name, board) in [("white", stones.white), ("black", stones.black)] {
+                if (board.count_ones() as usize) < super::hash::FEWEST_STORED {
+                    return Err(Error::InvalidParameter(format!(
+                        "{name} has {} stones on the board and none in hand: the game ended when it fell to two",
+                        board.count_ones()
+                    )));
+                }
+            }
+        }
+        debug_assert!(self.hash.holds(stones));
+        Ok(())
     }
 }
 
 impl RegisteredTwoPlayer for Morris {
     const NAME: &'static str = "nine-mens-morris";
-    const SUMMARY: &'static str = "Nine Men's Morris and its variants Lasker Morris and Morabaraba: the moving phase, flying with three stones (two players, draws)";
+    const SUMMARY: &'static str = "Nine Men's Morris and its variants Lasker Morris and Morabaraba: the opening's placing and the moving phase, flying with three stones (two players, draws)";
     const OPTIONS: &'static [OptionSpec] = &[
         OptionSpec::value(
             "variant",
@@ -201,6 +316,11 @@ impl RegisteredTwoPlayer for Morris {
             "nine (9 stones a side), lasker (10) or morabaraba (12, the board with diagonals)",
         )
         .with_default("nine"),
+        OptionSpec::value(
+            "men",
+            "N",
+            "Stones a side, from 3 up to the variant's own (a smaller game with the same rules)",
+        ),
         OptionSpec::flag(
             "symmetry",
             "Store and solve one white pattern of each orbit under the board's 16 symmetries, and fill the others by mapping",
@@ -212,7 +332,16 @@ impl RegisteredTwoPlayer for Morris {
             Some(text) => Variant::parse(text)?,
             None => Variant::NineMensMorris,
         };
-        Morris::new(variant, options.flag("symmetry"))
+        let men = match options.get("men") {
+            Some(text) => text.trim().parse::<usize>().map_err(|_| {
+                Error::InvalidParameter(format!(
+                    "--men takes a count of stones a side, got {}",
+                    quoted(text)
+                ))
+            })?,
+            None => variant.stones(),
+        };
+        Morris::with_men(variant, men, options.flag("symmetry"))
     }
 }
 
@@ -231,7 +360,12 @@ impl TwoPlayerGame for Morris {
     }
 
     fn layer_name(&self, layer: usize) -> String {
-        format!("{layer} stones")
+        if self.hash.is_opening(layer) {
+            let [white, black] = self.hash.in_hand(layer);
+            format!("opening, {} in hand", white + black)
+        } else {
+            format!("{layer} stones")
+        }
     }
 
     /// The whole moving phase is a long run: a range must be given.
@@ -241,6 +375,9 @@ impl TwoPlayerGame for Morris {
 
     fn variant_flags(&self) -> String {
         let mut flags = format!(" --variant {}", self.variant.name());
+        if self.men() != self.variant.stones() {
+            flags.push_str(&format!(" --men {}", self.men()));
+        }
         if self.symmetry() {
             flags.push_str(" --symmetry");
         }
@@ -251,12 +388,12 @@ impl TwoPlayerGame for Morris {
         [false, true]
             .into_iter()
             .filter(|&symmetry| symmetry != self.symmetry())
-            .filter_map(|symmetry| Morris::new(self.variant, symmetry).ok())
+            .filter_map(|symmetry| Morris::with_men(self.variant, self.men(), symmetry).ok())
             .collect()
     }
 
     fn locate(&self, position: &Stones) -> (usize, u64) {
-        (MorrisHash::layer_of(position), self.hash.rank(position))
+        (self.hash.layer_of(position), self.hash.rank(position))
     }
 
     fn position(&self, state: &Unranked) -> Stones {
@@ -275,17 +412,21 @@ impl TwoPlayerGame for Morris {
         Morris::moves(self, position)
     }
 
-    /// "d2-d3", a flight "a1-g7", and a mill's capture after an x:
-    /// "b4-a4xd2".
+    /// A placement "d2", a move "d2-d3", a flight "a1-g7", and a mill's
+    /// capture after an x: "b4-a4xd2", "a4xd2".
     fn move_name(&self, from: &Stones, to: &Stones) -> String {
         let (before, after, theirs_before, theirs_after) = if from.white_to_move {
             (from.white, to.white, from.black, to.black)
         } else {
             (from.black, to.black, from.white, to.white)
         };
-        let left = (before & !after).trailing_zeros() as usize;
-        let arrived = (after & !before).trailing_zeros() as usize;
-        let mut name = format!("{}-{}", Board::name(left), Board::name(arrived));
+        let arrived = Board::name((after & !before).trailing_zeros() as usize);
+        let mut name = if from.mover_in_hand() > 0 {
+            arrived
+        } else {
+            let left = (before & !after).trailing_zeros() as usize;
+            format!("{}-{arrived}", Board::name(left))
+        };
         let taken = theirs_before & !theirs_after;
         if taken != 0 {
             name.push('x');
@@ -295,15 +436,20 @@ impl TwoPlayerGame for Morris {
     }
 
     /// "a1,a4,a7/d1,d2,d3:white": white's points, black's, the side to
-    /// move.
+    /// move; in the opening the stones in hand follow, white's and
+    /// black's: "d2/a1:white:hand=8,8".
     fn parse_position(&self, text: &str) -> Result<Stones> {
         let format = || {
             Error::InvalidParameter(format!(
-                "a Morris position is white's points, '/', black's points (each a comma-separated list such as a1,d2), then ':white' or ':black' for the side to move; got {}",
+                "a Morris position is white's points, '/', black's points (each a comma-separated list such as a1,d2), then ':white' or ':black' for the side to move, and in the opening ':hand=W,B' for the stones in hand; got {}",
                 quoted(text)
             ))
         };
-        let (board, side) = text.rsplit_once(':').ok_or_else(format)?;
+        let (text_before_hand, in_hand) = match text.split_once(":hand=") {
+            Some((before, hand)) => (before, Some(self.parse_hand(hand)?)),
+            None => (text, None),
+        };
+        let (board, side) = text_before_hand.rsplit_once(':').ok_or_else(format)?;
         let (white, black) = board.split_once('/').ok_or_else(format)?;
         let white_to_move = match side.trim() {
             "white" => true,
@@ -323,11 +469,14 @@ impl TwoPlayerGame for Morris {
                 Board::name((white & black).trailing_zeros() as usize)
             )));
         }
-        Ok(Stones {
+        let stones = Stones {
             white,
             black,
             white_to_move,
-        })
+            in_hand: in_hand.unwrap_or([0, 0]),
+        };
+        self.check_position(&stones)?;
+        Ok(stones)
     }
 
     fn position_text(&self, position: &Stones) -> String {
@@ -336,11 +485,16 @@ impl TwoPlayerGame for Morris {
         } else {
             "black"
         };
-        format!(
+        let mut text = format!(
             "{}/{}:{side}",
             Morris::names(position.white),
             Morris::names(position.black)
-        )
+        );
+        if position.placing() {
+            let [white, black] = position.in_hand;
+            text.push_str(&format!(":hand={white},{black}"));
+        }
+        text
     }
 
     /// The three squares with their lines, rank 7 at the top ('W' white,
@@ -394,10 +548,15 @@ impl TwoPlayerGame for Morris {
         }
         picture.push_str("  a   b   c   d   e   f   g\n");
         picture.push_str(if position.white_to_move {
-            "white to move\n"
+            "white to move"
         } else {
-            "black to move\n"
+            "black to move"
         });
+        if position.placing() {
+            let [white, black] = position.in_hand;
+            picture.push_str(&format!(" · in hand: white {white}, black {black}"));
+        }
+        picture.push('\n');
         picture
     }
 
@@ -428,14 +587,17 @@ impl TwoPlayerGame for Morris {
         diagram
     }
 
-    /// The moving phase has no start of its own: the game begins with
-    /// the placing phase, which these tables do not cover.
+    /// The empty board, every stone in hand, white to place.
     fn start_position(&self, _size: Option<usize>) -> Result<Stones> {
-        Err(Error::InvalidParameter(format!(
-            "the tables of {} cover the moving phase (every stone on the board), not the opening's placing: give --position (e.g. {})",
-            self.variant.name(),
-            quoted("a1,a4,a7,d2/g1,g4,g7,d6:white")
-        )))
+        if !self.variant.opening_solved() {
+            return Err(self.opening_refused());
+        }
+        let stones = self.men() as u8;
+        Ok(Stones {
+            white_to_move: true,
+            in_hand: [stones, stones],
+            ..Stones::default()
+        })
     }
 
     fn with_side_to_move(&self, position: &Stones, side: Player) -> Stones {
@@ -451,10 +613,13 @@ impl LayeredGame for Morris {
 
     fn layer_descriptor(&self, layer: usize) -> String {
         let symmetry = if self.symmetry() { " symmetry" } else { "" };
-        format!(
-            "morris {} stones={layer} moving{symmetry}",
-            self.variant.name()
-        )
+        let name = self.full_name();
+        if self.hash.is_opening(layer) {
+            let [white, black] = self.hash.in_hand(layer);
+            format!("morris {name} hand={} opening{symmetry}", white + black)
+        } else {
+            format!("morris {name} stones={layer} moving{symmetry}")
+        }
     }
 
     fn layer_size(&self, layer: usize) -> u64 {
@@ -517,9 +682,8 @@ impl LayeredGame for Morris {
     fn new_state(&self) -> Unranked {
         Unranked {
             stones: Stones {
-                white: 0,
-                black: 0,
                 white_to_move: true,
+                ..Stones::default()
             },
             layer: usize::MAX,
             run: BinomialRun::default(),
@@ -530,12 +694,16 @@ impl LayeredGame for Morris {
 
     #[inline]
     fn unrank(&self, layer: usize, rank: u64, state: &mut Unranked) {
+        let side_bits = self.hash.side_bits(layer);
         if state.layer == layer
-            && let Some(packed) = state.run.get(rank >> 1)
+            && let Some(packed) = state.run.get(rank >> side_bits)
         {
-            // The same white pattern as the rank before.
+            // The same white pattern as the rank before (and in the
+            // opening the same side to move and hands).
             state.stones.black = expand(packed, (!state.stones.white & BOARD) as u64) as u32;
-            state.stones.white_to_move = rank & 1 == 0;
+            if side_bits == 1 {
+                state.stones.white_to_move = rank & 1 == 0;
+            }
             return;
         }
         state.layer = layer;
@@ -554,7 +722,15 @@ impl LayeredGame for Morris {
         self.side_to_move(&state.stones)
     }
 
-    fn mover_of_rank(&self, _layer: usize, rank: u64) -> Option<Player> {
+    fn mover_of_rank(&self, layer: usize, rank: u64) -> Option<Player> {
+        if self.hash.is_opening(layer) {
+            let [white, black] = self.hash.in_hand(layer);
+            return Some(if white == black {
+                Player::First
+            } else {
+                Player::Second
+            });
+        }
         // Every block has an even length: the side is the rank's last bit.
         Some(if rank & 1 == 0 {
             Player::First
@@ -572,7 +748,7 @@ impl LayeredGame for Morris {
     ) {
         rules::for_each_successor(&self.board, &state.stones, |next| {
             emit(Successor {
-                layer: MorrisHash::layer_of(&next),
+                layer: self.hash.layer_of(&next),
                 rank: self.hash.rank(&next),
             })
         });
@@ -587,10 +763,15 @@ impl LayeredGame for Morris {
     ) -> bool {
         // Captures come first: reaching a quiet move answers the question;
         // only a stop asked by `emit` leaves it open.
+        if self.hash.is_opening(layer) {
+            // Every placement leaves the layer (a stone fewer in hand).
+            self.successors(layer, state, emit);
+            return false;
+        }
         let mut more = true;
         let mut stays = false;
         rules::for_each_successor(&self.board, &state.stones, |next| {
-            if MorrisHash::layer_of(&next) == layer {
+            if self.hash.layer_of(&next) == layer {
                 stays = true;
                 return false;
             }
@@ -604,7 +785,11 @@ impl LayeredGame for Morris {
     }
 
     #[inline]
-    fn predecessors<F: FnMut(u64)>(&self, _layer: usize, state: &Unranked, mut emit: F) {
+    fn predecessors<F: FnMut(u64)>(&self, layer: usize, state: &Unranked, mut emit: F) {
+        if self.hash.is_opening(layer) {
+            // No move stays in an opening layer.
+            return;
+        }
         rules::for_each_quiet_predecessor(&self.board, &state.stones, |before| {
             emit(self.hash.rank(&before))
         });
@@ -615,14 +800,28 @@ impl LayeredGame for Morris {
         Value::win_for(self.mover(state).opponent())
     }
 
-    /// A side with two stones has lost.
+    /// A side with two stones (on the board and in hand) has lost.
     fn rule_value(&self, _layer: usize, state: &Unranked) -> Option<Value> {
-        if (state.white.count_ones() as usize) < rules::FEWEST as usize {
+        let left = |board: u32, hand: u8| board.count_ones() + u32::from(hand);
+        if left(state.white, state.in_hand[0]) < rules::FEWEST {
             Some(Value::SecondWins)
-        } else if (state.black.count_ones() as usize) < rules::FEWEST as usize {
+        } else if left(state.black, state.in_hand[1]) < rules::FEWEST {
             Some(Value::FirstWins)
         } else {
             None
+        }
+    }
+
+    /// The opening: a placement leads to one stone fewer in hand, the last
+    /// one into the moving phase.
+    fn acyclic_layer(&self, layer: usize) -> Option<Vec<usize>> {
+        let top = self.hash.moving_top();
+        match layer {
+            _ if !self.hash.is_opening(layer) => None,
+            _ if layer == top + 1 => {
+                Some((0..=top).filter(|&l| self.hash.layer_size(l) > 0).collect())
+            }
+            _ => Some(vec![layer - 1]),
         }
     }
 
@@ -658,7 +857,60 @@ mod tests {
             assert!(message.contains(expected), "{bad}: {message}");
             assert!(!message.contains('\n'));
         }
-        assert!(game.start_position(None).is_err());
+        // The opening: stones in hand after the side to move.
+        let start = game.start_position(None).unwrap();
+        assert_eq!(game.position_text(&start), "/:white:hand=9,9");
+        assert_eq!(game.parse_position("/:white:hand=9,9").unwrap(), start);
+        let text = "a1,d2/g7:black:hand=7,8";
+        let stones = game.parse_position(text).unwrap();
+        assert_eq!(stones.in_hand, [7, 8]);
+        assert_eq!(game.position_text(&stones), text);
+        for (bad, expected) in [
+            (
+                "/:white:hand=9,8",
+                "black holds 9 in hand when white holds 9",
+            ),
+            (
+                "a1,a4/:black:hand=8,9",
+                "white has 2 stones on the board but has placed only 1",
+            ),
+            ("/:white:hand=10,10", "two counts from 0 to 9"),
+            ("/:white:hand=9", "white's and black's count"),
+            (
+                "a1/d1,d2,d3:white",
+                "white has 1 stones on the board and none in hand",
+            ),
+        ] {
+            let message = game.parse_position(bad).unwrap_err().to_string();
+            assert!(message.contains(expected), "{bad}: {message}");
+            assert!(!message.contains('\n'));
+        }
+        let lasker = Morris::new(Variant::Lasker, false).unwrap();
+        assert!(lasker.start_position(None).is_err());
+        let message = lasker
+            .parse_position("/:white:hand=10,10")
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains("opening of lasker"), "{message}");
+    }
+
+    #[test]
+    fn placements_are_named_by_their_point_and_capture() {
+        let game = Morris::new(Variant::NineMensMorris, false).unwrap();
+        let from = game.parse_position("a1,a4/d1,g1:white:hand=7,7").unwrap();
+        let moves = game.moves(&from);
+        let names: Vec<String> = moves.iter().map(|to| game.move_name(&from, to)).collect();
+        // a7 closes the mill a1-a4-a7 and takes either black stone.
+        assert!(names.contains(&"a7xd1".to_string()), "{names:?}");
+        assert!(names.contains(&"a7xg1".to_string()), "{names:?}");
+        assert!(names.contains(&"d2".to_string()), "{names:?}");
+        // 20 empty points, one of them closing with two stones to take.
+        assert_eq!(moves.len(), 21);
+        assert!(
+            moves
+                .iter()
+                .all(|to| to.in_hand == [6, 7] && !to.white_to_move)
+        );
     }
 
     #[test]
@@ -679,14 +931,14 @@ mod tests {
     #[test]
     fn the_board_is_drawn_with_its_lines() {
         let game = Morris::new(Variant::NineMensMorris, false).unwrap();
-        let stones = game.parse_position("a7,d2/g1:white").unwrap();
+        let stones = game.parse_position("a7,d2/g1:white:hand=7,7").unwrap();
         let picture = game.draw(&stones);
         let lines: Vec<&str> = picture.lines().collect();
         assert_eq!(lines[0], "7 W-----------.-----------.");
         assert_eq!(lines[12], "1 .-----------.-----------B");
         assert_eq!(lines[6], "4 .---.---.       .---.---.");
         assert_eq!(lines[13], "  a   b   c   d   e   f   g");
-        assert_eq!(lines[14], "white to move");
+        assert_eq!(lines[14], "white to move · in hand: white 7, black 7");
         let morabaraba = Morris::new(Variant::Morabaraba, false).unwrap();
         let picture = morabaraba.draw(&stones);
         assert!(picture.lines().nth(1).unwrap().contains('\\'), "{picture}");

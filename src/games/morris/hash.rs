@@ -13,10 +13,14 @@
 //! pattern's orbit has members, so a table's blocks are the patterns
 //! grouped by orbit size and weighed by it.
 //!
-//! Layer t holds the positions with t stones on the board, white and
-//! black counts (w, b) from 2 to the stones a side (a side with two has
-//! lost, and its blocks are decided by the rules), blocks in order of w,
-//! then of orbit size, largest first.
+//! Layer t of the moving phase holds the positions with t stones on the
+//! board, white and black counts (w, b) from 2 to the stones a side (a
+//! side with two has lost, and its blocks are decided by the rules),
+//! blocks in order of w, then of orbit size, largest first. Above them
+//! come the opening's layers, one per count of stones still in hand (the
+//! moving phase's top + h for h stones in hand): white places first, so
+//! the count says each side's hand and who moves, and the rank has no
+//! side bit; the board holds any counts up to the stones placed.
 
 use super::board::{POINTS, apply, symmetries};
 use super::rules::Stones;
@@ -219,7 +223,23 @@ pub struct HashBlock {
     pub weight: u64,
 }
 
-/// The ranks of every layer of a Morris game.
+/// One layer's layout.
+#[derive(Clone, Debug)]
+struct HashLayer {
+    blocks: Vec<HashBlock>,
+    /// `block_at[w][b][group]`: the block's index in the layer.
+    block_at: Vec<Vec<Vec<usize>>>,
+    /// 1 when a rank's last bit is the side to move (the moving phase),
+    /// 0 when the stones in hand say who moves (the opening).
+    side_bits: u32,
+    /// The stones in hand of every position of the layer, white's and
+    /// black's.
+    in_hand: [u8; 2],
+}
+
+/// The ranks of every layer of a Morris game: the moving phase's layers
+/// 0..=[`moving_top`](MorrisHash::moving_top) by stones on the board, then
+/// the opening's, one per count of stones still in hand.
 #[derive(Clone, Debug)]
 pub struct MorrisHash {
     stones: usize,
@@ -233,16 +253,14 @@ pub struct MorrisHash {
     placements: Vec<Vec<Placement>>,
     /// `blacks[w][b]`: b black stones among the 24 − w points left.
     blacks: Vec<Vec<BinomialRanker>>,
-    /// `layers[t]`: the blocks of layer t, in rank order.
-    layers: Vec<Vec<HashBlock>>,
-    /// `block_at[w][b][group]`: the block's index in its layer.
-    block_at: Vec<Vec<Vec<usize>>>,
+    layers: Vec<HashLayer>,
 }
 
 impl MorrisHash {
     /// The ranks for up to `stones` stones a side, folded by the board's
-    /// symmetries when `symmetry` is set.
-    pub fn new(stones: usize, symmetry: bool) -> Result<Self> {
+    /// symmetries when `symmetry` is set, with the opening's layers when
+    /// `opening` is.
+    pub fn new(stones: usize, symmetry: bool, opening: bool) -> Result<Self> {
         if !(3..=POINTS / 2).contains(&stones) {
             return Err(Error::InvalidParameter(format!(
                 "a Morris side has 3 to {} stones, got {stones}",
@@ -251,13 +269,7 @@ impl MorrisHash {
         }
         let maps = symmetry.then(SymmetryMaps::new);
         let (groups, placements) = (0..=stones)
-            .map(|w| {
-                if w < FEWEST_STORED {
-                    Ok((Vec::new(), Vec::new()))
-                } else {
-                    pattern_groups(w, maps.as_ref())
-                }
-            })
+            .map(|w| pattern_groups(w, maps.as_ref()))
             .collect::<Result<(Vec<_>, Vec<_>)>>()?;
         let whites = (0..=stones)
             .map(|w| BinomialRanker::new(POINTS, w))
@@ -277,32 +289,51 @@ impl MorrisHash {
             placements,
             blacks,
             layers: Vec::new(),
-            block_at: vec![vec![Vec::new(); stones + 1]; stones + 1],
         };
-        for layer in 0..=2 * stones {
-            let mut blocks = Vec::new();
-            let mut start = 0;
-            for (white, black) in hash.counts_of_layer(layer) {
-                let per_pattern = 2 * hash.blacks[white][black].size();
-                let mut indices = Vec::new();
-                for (group, patterns) in hash.groups[white].iter().enumerate() {
-                    let len = patterns.len() * per_pattern;
-                    indices.push(blocks.len());
-                    blocks.push(HashBlock {
-                        white,
-                        black,
-                        group,
-                        start,
-                        len,
-                        weight: patterns.orbit,
-                    });
-                    start += len;
-                }
-                hash.block_at[white][black] = indices;
-            }
-            hash.layers.push(blocks);
+        for layer in 0..=hash.moving_top() {
+            let counts = hash.moving_counts(layer);
+            hash.layers.push(hash.layout(&counts, 1, [0, 0]));
+        }
+        for held in (1..=2 * stones).filter(|_| opening) {
+            // White places first: with white to move both hands are equal,
+            // with black to move black's holds one more.
+            let white = (held / 2) as u8;
+            let in_hand = [white, held as u8 - white];
+            let counts: Vec<(usize, usize)> = (0..=stones - in_hand[0] as usize)
+                .flat_map(|w| (0..=stones - in_hand[1] as usize).map(move |b| (w, b)))
+                .collect();
+            hash.layers.push(hash.layout(&counts, 0, in_hand));
         }
         Ok(hash)
+    }
+
+    /// The blocks of a layer of the (white, black) counts `counts`.
+    fn layout(&self, counts: &[(usize, usize)], side_bits: u32, in_hand: [u8; 2]) -> HashLayer {
+        let mut blocks = Vec::new();
+        let mut block_at = vec![vec![Vec::new(); self.stones + 1]; self.stones + 1];
+        let mut start = 0;
+        for &(white, black) in counts {
+            let per_pattern = self.blacks[white][black].size() << side_bits;
+            for (group, patterns) in self.groups[white].iter().enumerate() {
+                let len = patterns.len() * per_pattern;
+                block_at[white][black].push(blocks.len());
+                blocks.push(HashBlock {
+                    white,
+                    black,
+                    group,
+                    start,
+                    len,
+                    weight: patterns.orbit,
+                });
+                start += len;
+            }
+        }
+        HashLayer {
+            blocks,
+            block_at,
+            side_bits,
+            in_hand,
+        }
     }
 
     /// The most stones a side has.
@@ -318,9 +349,9 @@ impl MorrisHash {
         self.maps.as_ref()
     }
 
-    /// The (white, black) counts of layer `layer`'s positions: each side
-    /// 2..=stones (not both at 2), on the board's 24 points.
-    pub fn counts_of_layer(&self, layer: usize) -> Vec<(usize, usize)> {
+    /// The moving phase's (white, black) counts of layer `layer`: each
+    /// side 2..=stones (not both at 2), on the board's 24 points.
+    fn moving_counts(&self, layer: usize) -> Vec<(usize, usize)> {
         (FEWEST_STORED..=self.stones)
             .filter_map(|white| {
                 let black = layer.checked_sub(white)?;
@@ -332,22 +363,82 @@ impl MorrisHash {
             .collect()
     }
 
-    /// The highest layer.
-    pub fn max_layer(&self) -> usize {
+    /// The (white, black) counts on the board of layer `layer`'s
+    /// positions, in rank order.
+    pub fn counts_of_layer(&self, layer: usize) -> Vec<(usize, usize)> {
+        let mut counts: Vec<(usize, usize)> = self
+            .blocks(layer)
+            .iter()
+            .map(|block| (block.white, block.black))
+            .collect();
+        counts.dedup();
+        counts
+    }
+
+    /// The moving phase's highest layer: every stone on the board.
+    pub fn moving_top(&self) -> usize {
         (2 * self.stones).min(POINTS)
     }
 
+    /// The highest layer: the opening's start, every stone in hand (the
+    /// moving phase's top without the opening).
+    pub fn max_layer(&self) -> usize {
+        self.layers.len() - 1
+    }
+
+    /// Whether `layer` is one of the opening's (stones in hand).
+    pub fn is_opening(&self, layer: usize) -> bool {
+        layer > self.moving_top()
+    }
+
+    /// The stones in hand, white's and black's, in `layer`.
+    pub fn in_hand(&self, layer: usize) -> [u8; 2] {
+        self.layers[layer].in_hand
+    }
+
+    /// 1 when the last bit of `layer`'s ranks is the side to move, 0 when
+    /// the layer's positions all have the same side to move.
+    #[inline]
+    pub fn side_bits(&self, layer: usize) -> u32 {
+        self.layers[layer].side_bits
+    }
+
     pub fn blocks(&self, layer: usize) -> &[HashBlock] {
-        self.layers.get(layer).map_or(&[], Vec::as_slice)
+        self.layers.get(layer).map_or(&[], |l| l.blocks.as_slice())
     }
 
     pub fn layer_size(&self, layer: usize) -> u64 {
         self.blocks(layer).last().map_or(0, |b| b.start + b.len)
     }
 
-    /// The layer of a position: its stones on the board.
-    pub fn layer_of(stones: &Stones) -> usize {
-        (stones.white.count_ones() + stones.black.count_ones()) as usize
+    /// The layer of a position: its stones on the board in the moving
+    /// phase; in the opening, the layer above the moving phase's top by
+    /// the stones in hand.
+    #[inline]
+    pub fn layer_of(&self, stones: &Stones) -> usize {
+        if stones.placing() {
+            self.moving_top() + usize::from(stones.in_hand[0] + stones.in_hand[1])
+        } else {
+            (stones.white.count_ones() + stones.black.count_ones()) as usize
+        }
+    }
+
+    /// Whether this hash ranks `stones`: counts and stones in hand within
+    /// its layers (the side to move matching the hands in the opening).
+    pub fn holds(&self, stones: &Stones) -> bool {
+        let layer = self.layer_of(stones);
+        let Some(hash_layer) = self.layers.get(layer) else {
+            return false;
+        };
+        let w = stones.white.count_ones() as usize;
+        let b = stones.black.count_ones() as usize;
+        let side_fits = hash_layer.side_bits == 1
+            || stones.white_to_move == (hash_layer.in_hand[0] == hash_layer.in_hand[1]);
+        hash_layer.in_hand == stones.in_hand
+            && side_fits
+            && w <= self.stones
+            && b <= self.stones
+            && !hash_layer.block_at[w][b].is_empty()
     }
 
     /// The rank of the stored position `stones` (white's pattern is the
@@ -356,11 +447,14 @@ impl MorrisHash {
     pub fn stored_rank(&self, group: usize, index: u64, stones: &Stones) -> u64 {
         let w = stones.white.count_ones() as usize;
         let b = stones.black.count_ones() as usize;
-        let block = &self.layers[w + b][self.block_at[w][b][group]];
+        let layer = &self.layers[self.layer_of(stones)];
+        let block = &layer.blocks[layer.block_at[w][b][group]];
         let blacks = &self.blacks[w][b];
         let free = (!stones.white & BOARD) as u64;
         let pattern = index * blacks.size() + blacks.rank(compress(stones.black as u64, free));
-        block.start + 2 * pattern + u64::from(!stones.white_to_move)
+        // The side's bit is masked off where the layer fixes the side.
+        let side = u64::from(!stones.white_to_move) & u64::from(layer.side_bits);
+        block.start + (pattern << layer.side_bits) + side
     }
 
     /// The stored position that stands for `stones`, with its white
@@ -386,7 +480,7 @@ impl MorrisHash {
         let stored = Stones {
             white,
             black,
-            white_to_move: stones.white_to_move,
+            ..*stones
         };
         (stored, placement.group(), placement.index())
     }
@@ -406,22 +500,31 @@ impl MorrisHash {
 
     /// [`unrank`](Self::unrank), leaving in `run` the black patterns of
     /// the ranks that follow with the same white pattern, keyed by
-    /// `rank / 2` (both sides of a position are neighbours): a scan then
-    /// unranks them with a lookup and [`expand`].
+    /// `rank >> side_bits(layer)` (in the moving phase both sides of a
+    /// position are neighbours): a scan then unranks them with a lookup
+    /// and [`expand`].
     #[inline]
     pub fn unrank_into_run(&self, layer: usize, rank: u64, run: &mut BinomialRun) -> Stones {
-        let blocks = &self.layers[layer];
+        let hash_layer = &self.layers[layer];
+        let blocks = &hash_layer.blocks;
+        let shift = hash_layer.side_bits;
         let block = &blocks[blocks.partition_point(|b| b.start + b.len <= rank)];
         let within = rank - block.start;
         let blacks = &self.blacks[block.white][block.black];
-        let index = (within >> 1) / blacks.size();
+        let index = (within >> shift) / blacks.size();
         let white = self.groups[block.white][block.group].pattern(index);
-        let first = block.start / 2 + index * blacks.size();
-        let packed = blacks.unrank_into_run(rank >> 1, first, run);
+        let first = (block.start >> shift) + index * blacks.size();
+        let packed = blacks.unrank_into_run(rank >> shift, first, run);
+        let white_to_move = if shift == 1 {
+            within & 1 == 0
+        } else {
+            hash_layer.in_hand[0] == hash_layer.in_hand[1]
+        };
         Stones {
             white,
             black: expand(packed, (!white & BOARD) as u64) as u32,
-            white_to_move: within & 1 == 0,
+            white_to_move,
+            in_hand: hash_layer.in_hand,
         }
     }
 
@@ -453,7 +556,7 @@ mod tests {
         Stones {
             white: maps.apply(symmetry, stored.white),
             black: maps.apply(symmetry, stored.black),
-            white_to_move: stored.white_to_move,
+            ..stored
         }
     }
 
@@ -461,12 +564,17 @@ mod tests {
     fn ranks_invert_unranks_over_small_layers_and_samples() {
         let maps = SymmetryMaps::new();
         for symmetry in [false, true] {
-            let hash = MorrisHash::new(9, symmetry).unwrap();
-            for layer in 5..=6 {
+            let hash = MorrisHash::new(9, symmetry, true).unwrap();
+            // Two small layers of the moving phase, and the opening's
+            // smallest: every stone in hand down to six each (up to 3-3
+            // on the board, one side to move).
+            let opening = hash.moving_top() + 12..=hash.max_layer();
+            for layer in (5..=6).chain(opening) {
                 let mut representatives = 0;
                 for rank in 0..hash.layer_size(layer) {
                     let stones = hash.unrank(layer, rank);
-                    assert_eq!(MorrisHash::layer_of(&stones), layer);
+                    assert_eq!(hash.layer_of(&stones), layer);
+                    assert!(hash.holds(&stones));
                     assert_eq!(stones.white & stones.black, 0);
                     // With symmetry a pattern kept by some symmetries is
                     // stored with each image of black's stones under them,
@@ -483,15 +591,17 @@ mod tests {
                         assert_eq!(hash.rank(&hash.unrank(layer, ranked)), ranked);
                     }
                 }
+                // (The opening's small layers have patterns with many
+                // symmetries, and so fewer representatives.)
                 assert!(
-                    representatives > hash.layer_size(layer) / 2,
+                    hash.is_opening(layer) || representatives > hash.layer_size(layer) / 2,
                     "{representatives} of {}",
                     hash.layer_size(layer)
                 );
             }
             for seed in 0..20_000 {
                 let stones = random_stones(&hash, seed);
-                let layer = MorrisHash::layer_of(&stones);
+                let layer = hash.layer_of(&stones);
                 let rank = hash.rank(&stones);
                 let stored = hash.unrank(layer, rank);
                 // The stored twin ranks to itself and is an image.
@@ -501,29 +611,43 @@ mod tests {
                         && maps.apply(s, stones.black) == stored.black
                 }));
                 assert_eq!(stored.white_to_move, stones.white_to_move);
+                assert_eq!(stored.in_hand, stones.in_hand);
             }
         }
     }
 
     #[test]
     fn layers_cover_the_counts_of_stones() {
-        let full = MorrisHash::new(9, false).unwrap();
+        let full = MorrisHash::new(9, false, true).unwrap();
         assert!(full.counts_of_layer(4).is_empty());
         assert_eq!(full.counts_of_layer(5), vec![(2, 3), (3, 2)]);
         assert_eq!(full.counts_of_layer(18), vec![(9, 9)]);
         // 9-9: C(24, 9) · C(15, 9), both sides to move.
         assert_eq!(full.layer_size(18), 2 * 1_307_504 * 5_005);
-        let morabaraba = MorrisHash::new(12, false).unwrap();
-        assert_eq!(morabaraba.max_layer(), 24);
+        // The opening: the start alone on top, then hands (8, 9) with
+        // black to place: a white stone or none on the board.
+        assert_eq!(full.max_layer(), 36);
+        assert_eq!(full.layer_size(36), 1);
+        assert_eq!(full.in_hand(35), [8, 9]);
+        assert_eq!(full.counts_of_layer(35), vec![(0, 0), (1, 0)]);
+        assert_eq!(full.layer_size(35), 1 + 24);
+        // The last placement: black's ninth, onto up to 9 white and 8 black.
+        assert_eq!(full.in_hand(19), [0, 1]);
+        assert_eq!(full.counts_of_layer(19).len(), 10 * 9);
+        let morabaraba = MorrisHash::new(12, false, true).unwrap();
+        assert_eq!(morabaraba.moving_top(), 24);
+        assert_eq!(morabaraba.max_layer(), 48);
         assert_eq!(morabaraba.layer_size(24), 2 * 2_704_156);
-        assert!(MorrisHash::new(13, false).is_err());
-        assert!(MorrisHash::new(2, false).is_err());
+        let lasker = MorrisHash::new(10, false, false).unwrap();
+        assert_eq!(lasker.max_layer(), 20);
+        assert!(MorrisHash::new(13, false, true).is_err());
+        assert!(MorrisHash::new(2, false, true).is_err());
     }
 
     #[test]
     fn stored_patterns_weighed_by_orbit_cover_the_layers_as_burnside_counts() {
-        let full = MorrisHash::new(9, false).unwrap();
-        let folded = MorrisHash::new(9, true).unwrap();
+        let full = MorrisHash::new(9, false, true).unwrap();
+        let folded = MorrisHash::new(9, true, true).unwrap();
         let all = symmetries();
         for layer in [5, 6, 9, 13, 18] {
             let covered: u64 = folded.blocks(layer).iter().map(|b| b.len * b.weight).sum();

@@ -1,20 +1,25 @@
-//! The moves of the Morris games once every stone is on the board (the
-//! moving phase, which Gasser's databases and the retrograde analysis
-//! cover): a stone slides along a line to an empty neighbour, or, for a
-//! player down to three stones, flies to any empty point; a move that
-//! closes a mill (the moved stone completes a line of three of its own)
+//! The moves of the Morris games. In the opening (the placing phase) a
+//! player with stones in hand places one on any empty point. Once the
+//! mover's hand is empty (the moving phase, which Gasser's databases
+//! cover) a stone slides along a line to an empty neighbour, or, for a
+//! player down to three stones, flies to any empty point. A stone placed
+//! or moved that closes a mill (completes a line of three of its own)
 //! removes one opposing stone that stands in no mill, or any opposing
 //! stone when all of them stand in mills — one stone even when two mills
-//! close at once.
+//! close at once. A player left with fewer than three stones, on the
+//! board and in hand together, has lost.
 
 use super::board::{Board, POINTS};
 
-/// Stones on the board, a bit per point each, and who moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Stones on the board, a bit per point each, who moves, and the stones
+/// each side still has to place (none in the moving phase).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Stones {
     pub white: u32,
     pub black: u32,
     pub white_to_move: bool,
+    /// Stones in hand: white's, black's.
+    pub in_hand: [u8; 2],
 }
 
 /// Stones a player keeps and still plays with; with fewer the game is lost.
@@ -30,6 +35,16 @@ impl Stones {
         }
     }
 
+    /// The stones the mover has in hand.
+    pub fn mover_in_hand(&self) -> u8 {
+        self.in_hand[usize::from(!self.white_to_move)]
+    }
+
+    /// Whether a side still has stones to place.
+    pub fn placing(&self) -> bool {
+        self.in_hand != [0, 0]
+    }
+
     /// The position after the mover's stones became `mine` and the
     /// opponent's `theirs`, the opponent to move.
     fn after(&self, mine: u32, theirs: u32) -> Stones {
@@ -42,7 +57,15 @@ impl Stones {
             white,
             black,
             white_to_move: !self.white_to_move,
+            in_hand: self.in_hand,
         }
+    }
+
+    /// [`after`](Self::after) a stone of the mover's hand was placed.
+    fn after_placing(&self, mine: u32, theirs: u32) -> Stones {
+        let mut next = self.after(mine, theirs);
+        next.in_hand[usize::from(!self.white_to_move)] -= 1;
+        next
     }
 }
 
@@ -61,9 +84,10 @@ fn points(mut mask: u32) -> impl Iterator<Item = usize> {
 const BOARD: u32 = (1 << POINTS) - 1;
 
 /// Whether the game is over before the mover moves: a side has fewer than
-/// three stones (it lost).
+/// three stones on the board and in hand (it lost).
 pub fn decided(stones: &Stones) -> bool {
-    stones.white.count_ones() < FEWEST || stones.black.count_ones() < FEWEST
+    stones.white.count_ones() + u32::from(stones.in_hand[0]) < FEWEST
+        || stones.black.count_ones() + u32::from(stones.in_hand[1]) < FEWEST
 }
 
 /// The points of `stones` a mill may take from: those in no mill of their
@@ -97,6 +121,9 @@ pub fn for_each_successor(board: &Board, stones: &Stones, mut emit: impl FnMut(S
     if decided(stones) {
         return;
     }
+    if stones.mover_in_hand() > 0 {
+        return for_each_placement(board, stones, emit);
+    }
     let (mine, theirs) = stones.sides();
     let empty = !(mine | theirs) & BOARD;
     let flying = mine.count_ones() == FEWEST;
@@ -128,8 +155,45 @@ pub fn for_each_successor(board: &Board, stones: &Stones, mut emit: impl FnMut(S
     }
 }
 
+/// [`for_each_successor`] for a mover with stones in hand: a stone on
+/// each empty point, those that close a mill first (once per stone it
+/// may take).
+fn for_each_placement(board: &Board, stones: &Stones, mut emit: impl FnMut(Stones) -> bool) {
+    let (mine, theirs) = stones.sides();
+    let empty = !(mine | theirs) & BOARD;
+    let mut taking: Option<u32> = None;
+    for closing in [true, false] {
+        for to in points(empty) {
+            let placed = mine | 1 << to;
+            if board.in_mill(placed, to) != closing {
+                continue;
+            }
+            if !closing {
+                if !emit(stones.after_placing(placed, theirs)) {
+                    return;
+                }
+                continue;
+            }
+            // In the opening a mill may close while the opponent has no
+            // stone on the board: there is nothing to take.
+            if theirs == 0 {
+                if !emit(stones.after_placing(placed, theirs)) {
+                    return;
+                }
+                continue;
+            }
+            let removable = *taking.get_or_insert_with(|| removable(board, theirs));
+            for taken in points(removable) {
+                if !emit(stones.after_placing(placed, theirs & !(1 << taken))) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
 /// Whether the mover has a move that takes no stone (one that stays in
-/// the layer).
+/// the layer of the moving phase; for moving-phase positions only).
 pub fn has_quiet_move(board: &Board, stones: &Stones) -> bool {
     if decided(stones) {
         return false;
@@ -166,12 +230,14 @@ pub fn for_each_quiet_predecessor(board: &Board, stones: &Stones, mut emit: impl
                     white: waiting,
                     black: before,
                     white_to_move: false,
+                    in_hand: [0, 0],
                 }
             } else {
                 Stones {
                     white: before,
                     black: waiting,
                     white_to_move: true,
+                    in_hand: [0, 0],
                 }
             });
         }
@@ -327,6 +393,7 @@ mod tests {
             white: mask(&order[..white_count]),
             black: mask(&order[white_count..white_count + black_count]),
             white_to_move: s & 1 == 0,
+            in_hand: [0, 0],
         }
     }
 
@@ -395,6 +462,7 @@ mod tests {
                         white,
                         black,
                         white_to_move,
+                        in_hand: [0, 0],
                     };
                     let mut listed = false;
                     for_each_quiet_predecessor(&board, &next, |before| listed |= before == stones);
@@ -441,6 +509,7 @@ mod tests {
             white: at(&["a1", "a7", "b4", "d6"]),
             black: at(&["g1", "g4", "g7", "d2"]),
             white_to_move: true,
+            in_hand: [0, 0],
         };
         let closing: Vec<Stones> = successors(&board, &stones)
             .into_iter()
@@ -463,6 +532,7 @@ mod tests {
             white: at(&["a1", "a7", "g7"]),
             black: at(&["d1", "d2", "d3", "b2"]),
             white_to_move: true,
+            in_hand: [0, 0],
         };
         // Any of 3 stones to any of 17 empty points; the two that close a
         // mill (g7-a4, a1-d7) may take only b2, black's stone outside the

@@ -134,11 +134,18 @@ fn solve_range_keeping_top<G: LayeredGame, B: RetroBackend>(
     let mut lower = match first {
         0 => None,
         _ if game.independent_layers() => None,
+        // It reads the layers its moves reach itself.
+        _ if game.acyclic_layer(first).is_some() => None,
         _ => Some(solved_lower_layer(backend, game, first - 1, options)?),
     };
     let mut reports = Vec::with_capacity(layers.clone().count());
     let last = *layers.end();
     for layer in layers {
+        if game.acyclic_layer(layer).is_some() {
+            // It reads what it needs from the store, this one included
+            // (whose writing handle must be closed first).
+            drop(lower.take());
+        }
         let (values, report) = solve_layer(backend, game, layer, lower.as_ref(), options)?;
         (options.on_layer)(&report);
         reports.push(report);
@@ -334,6 +341,12 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
     // is room; else in its mapped file.
     table.storage_mut().stage_if_room(progress)?;
 
+    if let Some(reached) = game.acyclic_layer(layer) {
+        let examined = sweep_acyclic_layer(backend, game, layer, &values, &reached, options)?;
+        let seconds = started.elapsed().as_secs_f64();
+        let report = layer_report(backend, game, layer, &values, examined, seconds, false);
+        return Ok((values, report));
+    }
     let mut passes = backend.layer_passes(game, layer, &values, lower)?;
     let mut recorder = Recorder::new(options.record_every);
     let host = backend.host_table(&values);
@@ -379,6 +392,54 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
     let seconds = started.elapsed().as_secs_f64();
     let report = layer_report(backend, game, layer, &values, examined, seconds, false);
     Ok((values, report))
+}
+
+/// Solves an acyclic layer ([`LayeredGame::acyclic_layer`]) in one sweep
+/// that reads the solved layers `reached` from the store, and records it
+/// (unfinished when a stop cut the sweep short: a resumed sweep skips what
+/// it decided). The positions examined, as the one pass's count.
+fn sweep_acyclic_layer<G: LayeredGame, B: RetroBackend>(
+    backend: &B,
+    game: &G,
+    layer: usize,
+    values: &B::Layer,
+    reached: &[usize],
+    options: &RetroOptions,
+) -> Result<Vec<u64>> {
+    let mut lower: Vec<Option<B::Layer>> = (0..layer).map(|_| None).collect();
+    for &below in reached {
+        lower[below] = Some(solved_lower_layer(backend, game, below, options)?);
+    }
+    let pass = RetroPass {
+        label: format!("layer {layer} sweep"),
+        progress: options.progress,
+    };
+    let host = backend.host_table(values);
+    let mut due = Instant::now() + options.record_every;
+    let mut record_when_due = || {
+        if Instant::now() < due {
+            return Ok(());
+        }
+        record_unfinished_sweep(host)?;
+        due = Instant::now() + options.record_every;
+        Ok(())
+    };
+    let examined =
+        backend.sweep_acyclic(game, layer, values, &lower, &pass, &mut record_when_due)?;
+    drop(lower);
+    if options.progress.stop_requested() {
+        record_unfinished_sweep(host)?;
+        check_stop(options.progress)?;
+    }
+    record(host, &[examined], true)?;
+    check_stop(options.progress)?;
+    Ok(vec![examined])
+}
+
+/// Records a sweep cut short: no pass completed, so a resumed run sweeps
+/// again, skipping the positions already decided.
+fn record_unfinished_sweep(values: &TwoBitTable) -> Result<()> {
+    Checkpoint::default().write(values.storage())
 }
 
 /// Records a layer's passes in its store once `every` has gone by since

@@ -107,6 +107,33 @@ pub trait RetroBackend: Backend {
         lower: Option<&'a Self::Layer>,
     ) -> Result<Box<dyn RetroPasses + 'a>>;
 
+    /// Solves an [acyclic](LayeredGame::acyclic_layer) layer in one sweep
+    /// over `values` (opened by [`open_layer`](Self::open_layer), writable
+    /// and staged): every position not decided yet gets its rules' value or
+    /// the verdict of its moves, read from `lower` (indexed by layer, holding
+    /// the layers the game names), and with symmetry reduction its twins get
+    /// the same. `between_parts` is called now and then while it runs (the
+    /// driver records the table there when a record is due: every value
+    /// written is final, so any moment's table resumes). Returns the
+    /// positions examined; stops early, leaving what it decided, when a
+    /// stop is requested. Refused with one line by a backend that does not
+    /// run it.
+    fn sweep_acyclic<G: LayeredGame>(
+        &self,
+        game: &G,
+        layer: usize,
+        _values: &Self::Layer,
+        _lower: &[Option<Self::Layer>],
+        _pass: &RetroPass,
+        _between_parts: &mut dyn FnMut() -> Result<()>,
+    ) -> Result<u64> {
+        Err(crate::error::Error::InvalidParameter(format!(
+            "layer {layer} ({}) is solved in one sweep over the solved layers below it, which the {} backend does not run: solve it with --backend cpu",
+            game.layer_descriptor(layer),
+            self.name()
+        )))
+    }
+
     /// The positions of the whole layer won for the first player, for the
     /// second, and drawn, each stored cell counted for the positions it
     /// stands for ([`LayeredGame::block_weight`]); collective.
