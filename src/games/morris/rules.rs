@@ -374,8 +374,106 @@ mod tests {
         }
     }
 
+    impl Independent {
+        /// Every placement by a mover with stones in hand, as (white
+        /// names, black names, white to move, hands after).
+        #[allow(clippy::type_complexity)]
+        fn placements(
+            &self,
+            white: &BTreeSet<String>,
+            black: &BTreeSet<String>,
+            white_to_move: bool,
+            hands: [u8; 2],
+        ) -> BTreeSet<(BTreeSet<String>, BTreeSet<String>, bool, [u8; 2])> {
+            let (mine, theirs) = if white_to_move {
+                (white, black)
+            } else {
+                (black, white)
+            };
+            let mut found = BTreeSet::new();
+            // Fewer than three stones, on the board and in hand: lost.
+            if white.len() + (hands[0] as usize) < 3 || black.len() + (hands[1] as usize) < 3 {
+                return found;
+            }
+            let mut after_hands = hands;
+            after_hands[usize::from(!white_to_move)] -= 1;
+            for to in (0..POINTS).map(Board::name) {
+                if mine.contains(&to) || theirs.contains(&to) {
+                    continue;
+                }
+                let mut placed = mine.clone();
+                placed.insert(to.clone());
+                let mut results = Vec::new();
+                if self.mill_at(&placed, &to) && !theirs.is_empty() {
+                    let free: Vec<&String> =
+                        theirs.iter().filter(|p| !self.mill_at(theirs, p)).collect();
+                    let choices: Vec<&String> = if free.is_empty() {
+                        theirs.iter().collect()
+                    } else {
+                        free
+                    };
+                    for taken in choices {
+                        let mut left = theirs.clone();
+                        left.remove(taken);
+                        results.push(left);
+                    }
+                } else {
+                    results.push(theirs.clone());
+                }
+                for left in results {
+                    found.insert(if white_to_move {
+                        (placed.clone(), left, false, after_hands)
+                    } else {
+                        (left, placed.clone(), true, after_hands)
+                    });
+                }
+            }
+            found
+        }
+    }
+
     fn names(mask: u32) -> BTreeSet<String> {
         points(mask).map(Board::name).collect()
+    }
+
+    #[test]
+    fn placements_equal_an_independent_generator_on_random_positions() {
+        for diagonals in [false, true] {
+            let board = Board::new(diagonals);
+            let independent = Independent::new(diagonals);
+            let (mut removals, mut lost) = (0, 0);
+            for seed in 0..3000 {
+                // Up to 8 stones a side on the board, and stones in hand.
+                let mut stones = random_stones(seed, 8);
+                let r = splitmix64(seed ^ 0xabc);
+                stones.in_hand = [(r % 8) as u8, (r >> 8) as u8 % 8];
+                stones.in_hand[usize::from(!stones.white_to_move)] += 1;
+                if seed % 5 == 0 {
+                    // Some without a stone of one side on the board.
+                    stones.black = 0;
+                }
+                let ours: BTreeSet<_> = successors(&board, &stones)
+                    .iter()
+                    .map(|s| (names(s.white), names(s.black), s.white_to_move, s.in_hand))
+                    .collect();
+                let theirs = independent.placements(
+                    &names(stones.white),
+                    &names(stones.black),
+                    stones.white_to_move,
+                    stones.in_hand,
+                );
+                assert_eq!(ours, theirs, "{stones:?}");
+                // A placement that takes a stone leaves the opponent fewer.
+                let (_, opponent) = stones.sides();
+                removals += successors(&board, &stones)
+                    .iter()
+                    .filter(|s| s.sides().0.count_ones() < opponent.count_ones())
+                    .count();
+                lost += usize::from(decided(&stones));
+            }
+            // The random positions do close mills, and some are over.
+            assert!(removals > 100 && lost > 10, "{removals} {lost}");
+        }
     }
 
     /// A random position: up to `most` stones a side on distinct points.
