@@ -79,7 +79,13 @@ fn chosen_start<G: TwoPlayerGame>(
 ) -> Result<G::Position> {
     let start = game.start_position(pieces)?;
     match to_move {
-        Some(name) => Ok(game.with_side_to_move(&start, side_named(game, name)?)),
+        Some(name) => {
+            let turned = game.with_side_to_move(&start, side_named(game, name)?);
+            // Read back through the game's own checks: a side may not be
+            // free to move first (the Morris opening's hands say who
+            // places), and such a start is refused, not answered.
+            game.parse_position(&game.position_text(&turned))
+        }
         None => Ok(start),
     }
 }

@@ -4,13 +4,12 @@
 //! position judged from its moves' stored values with the judge's
 //! [`Tally`], its symmetric twins given the same value.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use std::ops::Range;
-
 use crate::search::chunks::{Chunk, chunks_of};
 use crate::search::retro2::judge::{Tally, Verdict};
 use crate::search::retro2::seam::RetroPass;
