@@ -627,6 +627,15 @@ fn retro_query_and_play_run_morris_through_the_generic_commands() {
             "--start",
         ],
         vec![
+            "query",
+            "nine-mens-morris",
+            "--store",
+            store,
+            "--start",
+            "--to-move",
+            "black",
+        ],
+        vec![
             "retro",
             "nine-mens-morris",
             "--men",
