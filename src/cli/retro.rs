@@ -469,9 +469,20 @@ fn table_header<G: TwoPlayerGame>(game: &G, top: usize, workers: &str, bits: u64
     )
 }
 
+/// The layers whose values and distances the distances of `layer` read:
+/// the one below, or every layer an acyclic layer's moves reach; none for
+/// layers solved alone.
+fn layers_read_for_distances<G: TwoPlayerGame>(game: &G, layer: usize) -> Vec<usize> {
+    match game.acyclic_layer(layer) {
+        Some(reached) => reached,
+        None if layer == 0 || game.independent_layers() => Vec::new(),
+        None => vec![layer - 1],
+    }
+}
+
 /// Computes (or finds) the distances of every layer `reports` solved into
-/// the store, lowest first, each reading the layer below; returns each
-/// layer's longest finite distance.
+/// the store, lowest first, each reading the layers below it reaches;
+/// returns each layer's longest finite distance.
 fn store_distances<G: TwoPlayerGame>(
     game: &G,
     reports: &[LayerReport],
@@ -482,51 +493,56 @@ fn store_distances<G: TwoPlayerGame>(
     let read_only = Backing::ReadOnly(dir.to_path_buf());
     let silent = Display::new(None, None);
     let mut longest = BTreeMap::new();
-    let mut lower: Option<Vec<u16>> = None;
-    for report in reports {
+    // Distances computed or read, kept while a later layer reads them.
+    let mut held: BTreeMap<usize, Vec<u16>> = BTreeMap::new();
+    for (index, report) in reports.iter().enumerate() {
         let layer = report.layer;
-        if lower.is_none() && layer > 0 {
-            lower = read_distances(game, layer - 1, dir)?;
-            if lower.is_none() && !game.independent_layers() {
+        let reached = layers_read_for_distances(game, layer);
+        for &below in &reached {
+            if held.contains_key(&below) {
+                continue;
+            }
+            let Some(distances) = read_distances(game, below, dir)? else {
                 return Err(Error::InvalidParameter(format!(
                     "distances of {} read those of {}, which {} lacks; run: bitsolve retro {name}{} --layers 1..{layer} --distances --store {}",
                     game.layer_name(layer),
-                    game.layer_name(layer - 1),
+                    game.layer_name(below),
                     dir.display(),
                     game.variant_flags(),
                     dir.display()
                 )));
-            }
+            };
+            held.insert(below, distances);
         }
         let this = open_layer(game, layer, &read_only, &silent)?.0;
-        // Layers solved alone (capture-wins) decide their moves down by
-        // rule: their distances never read the layer below, which their
-        // stores need not hold (a fresh `--layers 1..B` has no layer 0).
-        let below = match layer {
-            0 => None,
-            _ if game.independent_layers() => None,
-            _ => Some(open_layer(game, layer - 1, &read_only, &silent)?.0),
-        };
+        let below_values = reached
+            .iter()
+            .map(|&below| Ok((below, open_layer(game, below, &read_only, &silent)?.0)))
+            .collect::<Result<BTreeMap<_, _>>>()?;
         let value = |at: usize, rank: u64| {
             let table = if at == layer {
                 &this
             } else {
-                below
-                    .as_ref()
-                    .expect("only layers that read the layer below move down")
+                below_values
+                    .get(&at)
+                    .expect("moves reach only the layers the game names")
             };
             Value::from_bits(table.get(rank))
         };
-        let found = stored_layer_distances(
-            game,
-            layer,
-            &backing,
-            &value,
-            lower.as_deref().unwrap_or_default(),
-        )?;
+        let lower = |at: usize, rank: u64| {
+            held.get(&at)
+                .and_then(|distances| distances.get(rank as usize).copied())
+                .unwrap_or(NO_DISTANCE)
+        };
+        let found = stored_layer_distances(game, layer, &backing, &value, &lower)?;
         let finite = found.iter().copied().filter(|&d| d != NO_DISTANCE).max();
         longest.insert(layer, finite.unwrap_or(0));
-        lower = Some(found);
+        held.insert(layer, found);
+        let later: Vec<usize> = reports[index + 1..]
+            .iter()
+            .flat_map(|later| layers_read_for_distances(game, later.layer))
+            .collect();
+        held.retain(|kept, _| later.contains(kept));
     }
     Ok(longest)
 }

@@ -48,6 +48,10 @@ use crate::table::{Backing, WordStorage};
 /// The distance of a position that has none (a draw, or a value by rule).
 pub const NO_DISTANCE: u16 = u16::MAX;
 
+/// The distance of a position of a layer below, by layer and rank
+/// ([`NO_DISTANCE`] for one it does not hold).
+pub type LowerDistance<'a> = dyn Fn(usize, u64) -> u16 + Sync + 'a;
+
 /// The distances of layer `layer`'s positions, by rank. `value(layer,
 /// rank)` answers for this layer and the one below; `lower` holds the
 /// distances of the layer below (empty when nothing leaves the layer).
@@ -56,6 +60,19 @@ pub fn layer_distances<G: LayeredGame>(
     layer: usize,
     value: &(dyn Fn(usize, u64) -> Value + Sync),
     lower: &[u16],
+) -> Result<Vec<u16>> {
+    let below = |_: usize, rank: u64| lower.get(rank as usize).copied().unwrap_or(NO_DISTANCE);
+    layer_distances_reading(game, layer, value, &below)
+}
+
+/// [`layer_distances`] for a layer whose moves reach several layers below
+/// (an [acyclic](LayeredGame::acyclic_layer) one): `value` and `lower`
+/// answer for each of them by layer and rank.
+pub fn layer_distances_reading<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    value: &(dyn Fn(usize, u64) -> Value + Sync),
+    lower: &LowerDistance,
 ) -> Result<Vec<u16>> {
     let size = layer_size_for_distances(game, layer)?;
     let mut queue = BucketQueue::new(layer, size);
@@ -174,9 +191,9 @@ impl MovesSeen {
         won: bool,
         mover: Player,
         value: &dyn Fn(usize, u64) -> Value,
-        lower: &[u16],
+        lower: &LowerDistance,
     ) {
-        let d = lower.get(to as usize).copied().unwrap_or(NO_DISTANCE);
+        let d = lower(at, to);
         if won && value(at, to) == Value::win_for(mover) && d != NO_DISTANCE {
             self.nearest_win = Some(self.nearest_win.map_or(d, |n| n.min(d)));
         }
@@ -203,7 +220,7 @@ fn queue_known_distances<G: LayeredGame>(
     game: &G,
     layer: usize,
     value: &(dyn Fn(usize, u64) -> Value + Sync),
-    lower: &[u16],
+    lower: &LowerDistance,
     queue: &mut BucketQueue,
 ) -> Result<()> {
     use rayon::prelude::*;
@@ -238,7 +255,7 @@ fn known_distance<G: LayeredGame>(
     rank: u64,
     state: &mut G::State,
     value: &dyn Fn(usize, u64) -> Value,
-    lower: &[u16],
+    lower: &LowerDistance,
 ) -> Option<usize> {
     let here = value(layer, rank);
     if here == Value::Draw || here == Value::Unknown {
@@ -284,7 +301,7 @@ fn look_at_moves<G: LayeredGame>(
     state: &G::State,
     won: bool,
     value: &dyn Fn(usize, u64) -> Value,
-    lower: &[u16],
+    lower: &LowerDistance,
     within: &mut Vec<u64>,
 ) -> MovesSeen {
     let mover = game.mover(state);
@@ -311,7 +328,7 @@ fn finish_in_order<G: LayeredGame>(
     game: &G,
     layer: usize,
     value: &dyn Fn(usize, u64) -> Value,
-    lower: &[u16],
+    lower: &LowerDistance,
     mut queue: BucketQueue,
 ) -> Result<Vec<u16>> {
     let mut distance = vec![NO_DISTANCE; queue.pending.len()];
@@ -409,14 +426,14 @@ pub fn stored_layer_distances<G: LayeredGame>(
     layer: usize,
     backing: &Backing,
     value: &(dyn Fn(usize, u64) -> Value + Sync),
-    lower: &[u16],
+    lower: &LowerDistance,
 ) -> Result<Vec<u16>> {
     if let Backing::Directory(dir) = backing
         && let Some(stored) = read_distances(game, layer, dir)?
     {
         return Ok(stored);
     }
-    let distances = layer_distances(game, layer, value, lower)?;
+    let distances = layer_distances_reading(game, layer, value, lower)?;
     if let Backing::Directory(_) = backing {
         let (table, _) = open_table(game, layer, backing)?;
         table.begin_writing()?;
