@@ -18,7 +18,15 @@ const BIN: &str = env!("CARGO_BIN_EXE_bitsolve");
 /// `mpirun -np processes bitsolve args` (as root too, more processes than
 /// cores allowed), one thread a process.
 fn mpirun(processes: usize) -> Command {
+    // Each job its own session directory: jobs started at once by the
+    // tests' threads otherwise race to create Open MPI's shared one
+    // ("mkdir ... File exists" under load).
+    static JOBS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let job = JOBS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let session = std::env::temp_dir().join(format!("bitsolve-ompi-{}-{job}", std::process::id()));
+    std::fs::create_dir_all(&session).unwrap();
     let mut command = Command::new("mpirun");
+    command.env("OMPI_MCA_orte_tmpdir_base", &session);
     command.args([
         "--allow-run-as-root",
         "--oversubscribe",
@@ -239,10 +247,23 @@ fn bad_input_and_other_commands_fail_with_one_line() {
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("bitsolve: error: "), "{stderr}");
+    let opening_dir = tempfile_dir("opening");
+    let opening_store = opening_dir.display().to_string();
     for args in [
         vec!["query", "dodgem", "--store", "/nonexistent"],
         vec!["bfs", "pancake", "--n", "6", "--algo", "reach"],
         vec!["retro", "dodgem", "--distances", "--store", "/nonexistent"],
+        // The Morris opening's sweeps read the moving phase whole.
+        vec![
+            "retro",
+            "nine-mens-morris",
+            "--men",
+            "3",
+            "--layers",
+            "1..7",
+            "--store",
+            &opening_store,
+        ],
     ] {
         let output = mpirun(2).args(&args).output().unwrap();
         assert!(!output.status.success(), "{args:?}");
@@ -252,6 +273,7 @@ fn bad_input_and_other_commands_fail_with_one_line() {
             "{args:?}: {stderr}"
         );
     }
+    let _ = std::fs::remove_dir_all(&opening_dir);
 }
 
 /// The counts of each solved layer in a `retro --json` report (the work

@@ -128,7 +128,7 @@ pub trait RetroBackend: Backend {
         _between_parts: &mut dyn FnMut() -> Result<()>,
     ) -> Result<u64> {
         Err(crate::error::Error::InvalidParameter(format!(
-            "layer {layer} ({}) is solved in one sweep over the solved layers below it, which the {} backend does not run: solve it with --backend cpu",
+            "layer {layer} ({}) is solved in one sweep over the solved layers below it, which the {} backend does not run: solve it, and the layers it reads, in one process",
             game.layer_descriptor(layer),
             self.name()
         )))
