@@ -1205,6 +1205,50 @@ fn slow_and_oversized_clients_hold_nothing() {
 }
 
 #[test]
+fn the_morris_opening_is_explored_from_the_empty_board() {
+    let dir = std::env::temp_dir().join(format!("bitsolve-serve-morris-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = dir.to_str().unwrap();
+    let game = ["nine-mens-morris", "--men", "3", "--symmetry"];
+    let mut args = vec!["retro"];
+    args.extend(game);
+    args.extend(["--layers", "1..12", "--distances", "--store", store]);
+    bitsolve(&args);
+    let server = Server::start(&[&dir]);
+    // The store's tables name their game (its descriptor's "morris") and
+    // options; the explorer opens on the empty board.
+    let listing = api(&server, "/api/stores", &[], 200);
+    let game_of = &listing["stores"][0]["game"];
+    assert_eq!(game_of["name"], "nine-mens-morris", "{listing}");
+    let options = [("game", "nine-mens-morris"), ("men", "3"), ("symmetry", "")];
+    let start = api(
+        &server,
+        "/api/start",
+        &[&options[..], &[("store", "0")]].concat(),
+        200,
+    );
+    assert_eq!(start["position"], "/:white:hand=3,3");
+    for position in ["/:white:hand=3,3", "a1,d2/g7:black:hand=1,2"] {
+        let answer = api(
+            &server,
+            "/api/position",
+            &[&options[..], &[("store", "0"), ("position", position)]].concat(),
+            200,
+        );
+        assert_matches_query(&answer, &query_json(&game, &dir, position));
+        // Placements are drawn as a point to click, not an arrow.
+        for m in answer["moves"].as_array().unwrap() {
+            assert!(
+                m["sketch"]["from"].is_null() && !m["sketch"]["to"].is_null(),
+                "{m}"
+            );
+        }
+    }
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn serve_refuses_bad_flags_in_one_line() {
     let run = |args: &[&str]| {
         let output = Command::new(env!("CARGO_BIN_EXE_bitsolve"))

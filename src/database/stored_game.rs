@@ -39,6 +39,9 @@ pub fn game_of(descriptor: &str) -> Option<StoredGame> {
     let words: Vec<&str> = descriptor.split("; ").next()?.split(' ').collect();
     let entry = words.iter().find_map(|word| {
         registry::entry(word)
+            .or_else(|error| {
+                registry::two_player_described_as(word).map_or(Err(error), registry::entry)
+            })
             .ok()
             .filter(|entry| entry.kind != GameKind::Positional)
     })?;
@@ -49,6 +52,9 @@ pub fn game_of(descriptor: &str) -> Option<StoredGame> {
             .any(|option| option.name == name && option.value.is_some() == valued)
     };
     let mut options = Vec::new();
+    // Words that name no option: one of them may be the value of a
+    // `variant` option (Morris's "nine", "morabaraba").
+    let mut loose = Vec::new();
     for &word in &words {
         if let Some((key, value)) = word.split_once('=')
             && takes(key, true)
@@ -67,21 +73,35 @@ pub fn game_of(descriptor: &str) -> Option<StoredGame> {
         {
             options.push(("width".to_string(), Some(width.to_string())));
             options.push(("height".to_string(), Some(height.to_string())));
+        } else if !word.contains('=') && word != entry.name {
+            loose.push(word);
         }
     }
-    let guess = StoredGame {
-        name: entry.name,
-        kind: entry.kind,
-        options,
-    };
+    let mut variants: Vec<Option<&str>> = vec![None];
+    if takes("variant", true) {
+        variants.extend(loose.into_iter().map(Some));
+    }
     let game_words = words.join(" ");
-    let described = match entry.kind {
-        GameKind::OnePlayer => {
-            registry::visit(entry.name, &guess.game_options(), Describe(&game_words))
+    variants.into_iter().find_map(|variant| {
+        let mut options = options.clone();
+        if let Some(variant) = variant {
+            options.push(("variant".to_string(), Some(variant.to_string())));
         }
-        _ => registry::visit_two_player(entry.name, &guess.game_options(), Describe(&game_words)),
-    };
-    described.ok().filter(|&same| same).map(|_| guess)
+        let guess = StoredGame {
+            name: entry.name,
+            kind: entry.kind,
+            options,
+        };
+        let described = match entry.kind {
+            GameKind::OnePlayer => {
+                registry::visit(entry.name, &guess.game_options(), Describe(&game_words))
+            }
+            _ => {
+                registry::visit_two_player(entry.name, &guess.game_options(), Describe(&game_words))
+            }
+        };
+        described.ok().filter(|&same| same).map(|_| guess)
+    })
 }
 
 /// Whether a game describes its tables (a layer's, for a two-player game)
@@ -154,6 +174,18 @@ mod tests {
             Some((
                 "sliding-tile",
                 vec![value("width", "3"), value("height", "2")]
+            ))
+        );
+        // Morris: its tables' first word, and the variant's word.
+        assert_eq!(
+            options("morris nine stones=12 moving symmetry; retrograde values"),
+            Some(("nine-mens-morris", vec![("symmetry".to_string(), None)]))
+        );
+        assert_eq!(
+            options("morris morabaraba men=4 hand=3 opening; retrograde values"),
+            Some((
+                "nine-mens-morris",
+                vec![value("men", "4"), value("variant", "morabaraba")]
             ))
         );
         // Words that do not open a game describing itself so are no game.

@@ -127,6 +127,10 @@ pub trait RegisteredTwoPlayer: TwoPlayerGame + Sized {
     const NAME: &'static str;
     const SUMMARY: &'static str;
     const OPTIONS: &'static [OptionSpec];
+    /// The first word of its tables' descriptors, when it is not the name
+    /// (Morris's tables say "morris nine stones=12 moving"): how a store's
+    /// file is traced back to its game.
+    const DESCRIPTOR_WORD: &'static str = Self::NAME;
 
     /// The game these options describe, or a one-line error saying why not.
     fn from_options(options: &GameOptions) -> Result<Self>;
@@ -377,6 +381,17 @@ macro_rules! registry {
             ];
             entries.extend(POSITIONAL.iter().map(|p| p.entry));
             entries
+        }
+
+        /// The two-player game whose tables' descriptors begin with `word`
+        /// ([`RegisteredTwoPlayer::DESCRIPTOR_WORD`]).
+        pub fn two_player_described_as(word: &str) -> Option<&'static str> {
+            $(
+                if <$two>::DESCRIPTOR_WORD == word {
+                    return Some(<$two>::NAME);
+                }
+            )*
+            None
         }
 
         /// Opens two-player game `name` with `options` and runs `visitor` on it.

@@ -308,6 +308,7 @@ impl Morris {
 
 impl RegisteredTwoPlayer for Morris {
     const NAME: &'static str = "nine-mens-morris";
+    const DESCRIPTOR_WORD: &'static str = "morris";
     const SUMMARY: &'static str = "Nine Men's Morris and its variants Lasker Morris and Morabaraba: the opening's placing and the moving phase, flying with three stones (two players, draws)";
     const OPTIONS: &'static [OptionSpec] = &[
         OptionSpec::value(
