@@ -109,11 +109,17 @@ def test_values_of_a_store_written_by_mpi_processes(cli, tmp_path):
     assert mpi_db.query(start) == one_db.query(start)
 
 
-def test_morris_opens_on_its_top_layer_without_a_start():
-    # The tables cover the moving phase: the placing start is not in them.
+def test_morris_opens_on_its_start_and_lasker_on_its_top_layer():
+    # The opening's layers sit above the moving phase's: the start, every
+    # stone in hand, alone on the top one.
     g = bitsolve.game("nine-mens-morris")
-    assert (g.start, g.layer, g.max_layer, g.sides) == (None, 18, 18, ("white", "black"))
-    assert g.descriptor == "morris nine stones=18 moving"
+    assert (g.start, g.layer, g.max_layer, g.sides) == ((36, 0), 36, 36, ("white", "black"))
+    assert g.descriptor == "morris nine hand=18 opening"
+    # Lasker Morris's opening (place or move) is not solved: its tables
+    # cover the moving phase, and a game without a start opens on its top.
+    lasker = bitsolve.game("nine-mens-morris", variant="lasker")
+    assert (lasker.start, lasker.layer, lasker.max_layer) == (None, 20, 20)
+    assert lasker.descriptor == "morris lasker stones=20 moving"
     folded = bitsolve.game("nine-mens-morris", variant="morabaraba", symmetry=True, layer=6)
     assert folded.descriptor == "morris morabaraba stones=6 moving symmetry"
     text = "a1,a4,d7/b2,g4,g7:black"
