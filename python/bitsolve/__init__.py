@@ -365,8 +365,8 @@ class TwoPlayerGame:
     @property
     def start(self) -> Optional[Tuple[int, int]]:
         """The (layer, rank) of the position ``play`` starts from; ``None``
-        where the tables do not hold the game's start (the Morris games'
-        moving phase)."""
+        where the tables do not hold the game's start (Lasker Morris, whose
+        opening is not solved)."""
         start = self._game.start
         return None if start is None else tuple(start)
 

@@ -65,8 +65,8 @@ impl TwoPlayerVisitor for Visit<'_> {
     fn visit<G: TwoPlayerGame>(self, game: &G) -> bitsolve::Result<Out> {
         match self.0 {
             Op::Info(layer) => {
-                // A game whose tables do not hold its start (the Morris
-                // games' moving phase) opens on its top layer.
+                // A game whose tables do not hold its start (Lasker Morris,
+                // whose opening is not solved) opens on its top layer.
                 let start = game.start_position(None).ok().map(|p| game.locate(&p));
                 let layer = layer.unwrap_or(start.map_or(game.max_layer(), |s| s.0));
                 Ok(Out::Info {
