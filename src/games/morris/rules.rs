@@ -315,6 +315,35 @@ mod tests {
                 .any(|l| l.contains(&at) && l.iter().all(|p| own.contains(*p)))
         }
 
+        /// What the opponent may keep after the mover's stones became
+        /// `own` with a stone arriving at `at`: each choice of a stone to
+        /// take when it closes a mill (one in no mill, else any; nothing
+        /// when the opponent has no stone on the board), else all of them.
+        fn left_to_them(
+            &self,
+            own: &BTreeSet<String>,
+            at: &str,
+            theirs: &BTreeSet<String>,
+        ) -> Vec<BTreeSet<String>> {
+            if !self.mill_at(own, at) || theirs.is_empty() {
+                return vec![theirs.clone()];
+            }
+            let free: Vec<&String> = theirs.iter().filter(|p| !self.mill_at(theirs, p)).collect();
+            let choices: Vec<&String> = if free.is_empty() {
+                theirs.iter().collect()
+            } else {
+                free
+            };
+            choices
+                .into_iter()
+                .map(|taken| {
+                    let mut left = theirs.clone();
+                    left.remove(taken);
+                    left
+                })
+                .collect()
+        }
+
         /// Every successor as (white names, black names, white to move).
         fn successors(
             &self,
@@ -344,24 +373,7 @@ mod tests {
                     let mut moved = mine.clone();
                     moved.remove(from);
                     moved.insert(to.clone());
-                    let mut results = Vec::new();
-                    if self.mill_at(&moved, to) {
-                        let free: Vec<&String> =
-                            theirs.iter().filter(|p| !self.mill_at(theirs, p)).collect();
-                        let choices: Vec<&String> = if free.is_empty() {
-                            theirs.iter().collect()
-                        } else {
-                            free
-                        };
-                        for taken in choices {
-                            let mut left = theirs.clone();
-                            left.remove(taken);
-                            results.push(left);
-                        }
-                    } else {
-                        results.push(theirs.clone());
-                    }
-                    for left in results {
+                    for left in self.left_to_them(&moved, to, theirs) {
                         found.insert(if white_to_move {
                             (moved.clone(), left, false)
                         } else {
@@ -403,24 +415,7 @@ mod tests {
                 }
                 let mut placed = mine.clone();
                 placed.insert(to.clone());
-                let mut results = Vec::new();
-                if self.mill_at(&placed, &to) && !theirs.is_empty() {
-                    let free: Vec<&String> =
-                        theirs.iter().filter(|p| !self.mill_at(theirs, p)).collect();
-                    let choices: Vec<&String> = if free.is_empty() {
-                        theirs.iter().collect()
-                    } else {
-                        free
-                    };
-                    for taken in choices {
-                        let mut left = theirs.clone();
-                        left.remove(taken);
-                        results.push(left);
-                    }
-                } else {
-                    results.push(theirs.clone());
-                }
-                for left in results {
+                for left in self.left_to_them(&placed, &to, theirs) {
                     found.insert(if white_to_move {
                         (placed.clone(), left, false, after_hands)
                     } else {
