@@ -102,6 +102,29 @@ fn bfs_json_has_the_core_keys_and_threads_agree() {
 }
 
 #[test]
+fn a_run_without_a_terminal_prints_plain_progress_lines() {
+    // Stderr to a pipe, as for a run in the background: no bar, plain
+    // lines at the interval asked (every call here), and stdout as ever.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_bitsolve"))
+        .args(["retro", "fox-geese", "--layers", "1..8", "--json"])
+        .env("BITSOLVE_PROGRESS_EVERY", "0")
+        .output()
+        .unwrap();
+    let json = json_of(&output);
+    assert_eq!(json["layers"].as_array().unwrap().len(), 8);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("bitsolve: layer 8 pass 0: "))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(
+        line.contains(" of ") && line.contains("%), ") && line.ends_with(" s into the run"),
+        "{line}"
+    );
+    assert!(!stderr.contains('\r'), "no bar drawn: {stderr}");
+}
+
+#[test]
 fn human_output_is_a_layer_table() {
     let output = bitsolve(&["bfs", "top-spin", "--n", "7", "--k", "4"]);
     assert!(output.status.success());

@@ -1,6 +1,7 @@
 //! Progress on stderr for long runs, and the layer table streamed to stdout
 //! as layers complete.
 
+use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -11,6 +12,19 @@ use crate::search::Progress;
 
 /// Runs shorter than this never show a bar.
 const QUIET_START: Duration = Duration::from_millis(1500);
+
+/// Where stderr is no terminal (a run in the background, its output in a
+/// file), a plain line of progress at most this often instead of the bar;
+/// `BITSOLVE_PROGRESS_EVERY` (seconds) sets it.
+const PLAIN_EVERY: Duration = Duration::from_secs(60);
+
+fn plain_every() -> Duration {
+    std::env::var("BITSOLVE_PROGRESS_EVERY")
+        .ok()
+        .and_then(|s| s.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map_or(PLAIN_EVERY, Duration::from_secs_f64)
+}
 
 /// Formats one row of the layer table (layer or scan index, count).
 pub type RowFormat<'a> = Box<dyn Fn(usize, u64) -> String + Send + Sync + 'a>;
@@ -25,6 +39,9 @@ pub struct Display<'a> {
     header: Mutex<Option<String>>,
     /// Prints each finished layer as a table row on stdout, if given.
     rows: Option<RowFormat<'a>>,
+    /// With stderr no terminal: how often a plain progress line is
+    /// printed, and when the last one was.
+    plain: Option<(Duration, Mutex<Instant>)>,
 }
 
 impl<'a> Display<'a> {
@@ -45,7 +62,32 @@ impl<'a> Display<'a> {
             shown: AtomicBool::new(false),
             header: Mutex::new(header),
             rows,
+            plain: (!std::io::stderr().is_terminal())
+                .then(|| (plain_every(), Mutex::new(Instant::now()))),
         }
+    }
+
+    /// Without a terminal: "bitsolve: layer 19 sweep: 4096 of 101856
+    /// (4%), 12 m 5 s into the run", once `every` has gone by since the
+    /// last line.
+    fn plain_line(&self) {
+        let Some((every, last)) = &self.plain else {
+            return;
+        };
+        let mut last = last.lock().expect("progress lock");
+        if last.elapsed() < *every {
+            return;
+        }
+        *last = Instant::now();
+        let (done, total) = (self.bar.position(), self.bar.length().unwrap_or(0));
+        let percent = (100 * done).checked_div(total).unwrap_or(0);
+        let elapsed = self.started.elapsed().as_secs();
+        eprintln!(
+            "bitsolve: {}: {done} of {total} ({percent}%), {} m {} s into the run",
+            self.bar.message(),
+            elapsed / 60,
+            elapsed % 60
+        );
     }
 
     /// Prints the held-back header, once.
@@ -80,6 +122,7 @@ impl Progress for Display<'_> {
         self.bar.set_position(0);
         self.bar.set_message(label.to_string());
         self.reveal_if_slow();
+        self.plain_line();
     }
 
     /// Like a pass, but the held-back header stays back: the run may still
@@ -94,6 +137,7 @@ impl Progress for Display<'_> {
     fn advance(&self, units: u64) {
         self.bar.inc(units);
         self.reveal_if_slow();
+        self.plain_line();
     }
 
     fn layer_done(&self, layer: usize, states: u64) {
