@@ -588,10 +588,18 @@ impl TwoPlayerGame for Morris {
         diagram
     }
 
-    /// The empty board, every stone in hand, white to place.
-    fn start_position(&self, _size: Option<usize>) -> Result<Stones> {
+    /// The empty board, every stone in hand, white to place; a count of
+    /// stones, if given, must be the stones a side (`--men` sets them).
+    fn start_position(&self, size: Option<usize>) -> Result<Stones> {
         if !self.variant.opening_solved() {
             return Err(self.opening_refused());
+        }
+        if let Some(count) = size.filter(|&count| count != self.men()) {
+            return Err(Error::InvalidParameter(format!(
+                "the start of {} has its {} stones a side in hand, not {count}: give --start alone, or --men {count} for a game of {count} stones a side",
+                self.full_name(),
+                self.men()
+            )));
         }
         let stones = self.men() as u8;
         Ok(Stones {
@@ -886,6 +894,9 @@ mod tests {
             assert!(message.contains(expected), "{bad}: {message}");
             assert!(!message.contains('\n'));
         }
+        assert_eq!(game.start_position(Some(9)).unwrap(), start);
+        let message = game.start_position(Some(5)).unwrap_err().to_string();
+        assert!(message.contains("--men 5"), "{message}");
         let lasker = Morris::new(Variant::Lasker, false).unwrap();
         assert!(lasker.start_position(None).is_err());
         let message = lasker
