@@ -131,24 +131,15 @@ pub fn for_each_successor(board: &Board, stones: &Stones, mut emit: impl FnMut(S
     // quiet ones kept for later: the list's allocation cost the solver
     // a tenth of its time.
     let mut taking: Option<u32> = None;
+    let mut next = |moved: u32, left: u32| emit(stones.after(moved, left));
     for closing in [true, false] {
         for from in points(mine) {
             for to in points(targets(board, from, empty, flying)) {
                 let moved = mine & !(1 << from) | 1 << to;
-                if board.in_mill(moved, to) != closing {
-                    continue;
-                }
-                if !closing {
-                    if !emit(stones.after(moved, theirs)) {
-                        return;
-                    }
-                    continue;
-                }
-                let removable = *taking.get_or_insert_with(|| removable(board, theirs));
-                for taken in points(removable) {
-                    if !emit(stones.after(moved, theirs & !(1 << taken))) {
-                        return;
-                    }
+                if board.in_mill(moved, to) == closing
+                    && !arrive(board, moved, theirs, closing, &mut taking, &mut next)
+                {
+                    return;
                 }
             }
         }
@@ -162,34 +153,39 @@ fn for_each_placement(board: &Board, stones: &Stones, mut emit: impl FnMut(Stone
     let (mine, theirs) = stones.sides();
     let empty = !(mine | theirs) & BOARD;
     let mut taking: Option<u32> = None;
+    let mut next = |placed: u32, left: u32| emit(stones.after_placing(placed, left));
     for closing in [true, false] {
         for to in points(empty) {
             let placed = mine | 1 << to;
-            if board.in_mill(placed, to) != closing {
-                continue;
-            }
-            if !closing {
-                if !emit(stones.after_placing(placed, theirs)) {
-                    return;
-                }
-                continue;
-            }
-            // In the opening a mill may close while the opponent has no
-            // stone on the board: there is nothing to take.
-            if theirs == 0 {
-                if !emit(stones.after_placing(placed, theirs)) {
-                    return;
-                }
-                continue;
-            }
-            let removable = *taking.get_or_insert_with(|| removable(board, theirs));
-            for taken in points(removable) {
-                if !emit(stones.after_placing(placed, theirs & !(1 << taken))) {
-                    return;
-                }
+            if board.in_mill(placed, to) == closing
+                && !arrive(board, placed, theirs, closing, &mut taking, &mut next)
+            {
+                return;
             }
         }
     }
+}
+
+/// Emits, as (the mover's stones, the opponent's), what a stone arriving
+/// leads to when the mover's stones became `mine`: the opponent's stones
+/// as they are, or, when the arrival `closes` a mill, once per stone it
+/// may take (`taking` keeps which those are; in the opening a mill may
+/// close while the opponent has no stone on the board, and takes none).
+/// False once `emit` asks to stop.
+#[inline]
+fn arrive(
+    board: &Board,
+    mine: u32,
+    theirs: u32,
+    closes: bool,
+    taking: &mut Option<u32>,
+    emit: &mut impl FnMut(u32, u32) -> bool,
+) -> bool {
+    if !closes || theirs == 0 {
+        return emit(mine, theirs);
+    }
+    let removable = *taking.get_or_insert_with(|| removable(board, theirs));
+    points(removable).all(|taken| emit(mine, theirs & !(1 << taken)))
 }
 
 /// Whether the mover has a move that takes no stone (one that stays in
