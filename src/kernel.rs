@@ -34,6 +34,14 @@
 //! - `retro_predecessors()`: calls `retro_predecessor(block: u32, local:
 //!   u32)` for each position of layer L with a move to this one, as the
 //!   Rust `predecessors` emits them.
+//!
+//! Keep the rules' loops short. lavapipe, the software Vulkan the tests run
+//! on in CI, ends every loop of an invocation once all its loops together
+//! have run 65,535 iterations (gallivm's loop limiter), without an error,
+//! and one judging invocation handles up to 16 positions with all their
+//! moves: rules that loop bit by bit over boards for every move silently
+//! lose moves there (Morris did, until its mills and ranks were looked up
+//! per stone; `morris.wgsl`).
 
 use crate::error::{Error, Result};
 

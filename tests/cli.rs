@@ -436,7 +436,7 @@ fn retro_layer_ranges_report_stored_size_and_peak_memory() {
     assert_clear_error(&["retro", "fox-geese", "--layers", "5..3"], "is empty");
     assert_clear_error(
         &["retro", "fox-geese", "--layers", "0..40"],
-        "layers run from 1 to 32 geese",
+        "layers run from 1 to 32 (32 geese)",
     );
     assert_clear_error(&["retro", "fox-geese", "--layers", "x"], "27..31");
     // Under the default rule a range above layer 1 needs the one below.
@@ -1408,15 +1408,15 @@ fn rayon_num_threads_is_held_to_the_limit_of_threads() {
 fn retro_with_no_geese_is_refused_like_an_empty_range() {
     assert_clear_error(
         &["retro", "fox-geese", "--geese", "0"],
-        "layers run from 1 to 32 geese, got --geese 0",
+        "layers run from 1 to 32 (32 geese), got --geese 0",
     );
     assert_clear_error(
         &["retro", "fox-geese", "--layers", "0..0"],
-        "layers run from 1 to 32 geese, got 0..0",
+        "layers run from 1 to 32 (32 geese), got 0..0",
     );
     assert_clear_error(
         &["retro", "fox-geese", "--geese", "33"],
-        "layers run from 1 to 32 geese, got --geese 33",
+        "layers run from 1 to 32 (32 geese), got --geese 33",
     );
 }
 

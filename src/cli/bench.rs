@@ -15,7 +15,7 @@ use super::games::{AnyGameSpec, TwoPlayerSpec};
 use super::progress::Display;
 use super::retro::parse_layers;
 use super::{AlgorithmArg, refuse_layer_flags, thread_pool};
-use crate::backend::gpu::{GpuDevice, GpuOptions, retro_program};
+use crate::backend::gpu::{GpuDevice, GpuOptions, check_device_layer};
 use crate::backend::{CpuBackend, GpuBackend};
 use crate::error::{Error, Result};
 use crate::games::registry::{GameKind, SpaceVisitor};
@@ -474,7 +474,7 @@ impl TwoPlayerVisitor for RetroBench<'_> {
         if self.device.is_some() {
             // Found out before the CPU runs, not after them.
             for layer in solved.clone() {
-                retro_program(game, layer)?;
+                check_device_layer(game, layer)?;
             }
         }
         let mut pools = Vec::new();

@@ -21,7 +21,7 @@ use super::mpi_job::{Distributed, Job};
 use super::progress::Display;
 use super::{BackendArg, thread_pool};
 use crate::backend::GpuBackend;
-use crate::backend::gpu::{GpuDevice, GpuOptions, retro_program};
+use crate::backend::gpu::{GpuDevice, GpuOptions, check_device_layer};
 use crate::error::{Error, Result};
 use crate::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
 use crate::progress::Stoppable;
@@ -153,7 +153,9 @@ fn layer_range<G: TwoPlayerGame>(args: &RetroArgs, game: &G) -> Result<RangeIncl
         (None, None, Some(layers)) => (*layers.start(), *layers.end()),
         (None, None, None) => {
             return Err(Error::InvalidParameter(format!(
-                "give --layers A..B (layers 1..{max}) or --geese G"
+                "give --layers A..B: layers 1..{max} run from {} to {}",
+                game.layer_name(1),
+                game.layer_name(max)
             )));
         }
     };
@@ -167,7 +169,7 @@ fn layer_range<G: TwoPlayerGame>(args: &RetroArgs, game: &G) -> Result<RangeIncl
             format!("{first}..{last}")
         };
         return Err(Error::InvalidParameter(format!(
-            "layers run from 1 to {}, got {given}",
+            "layers run from 1 to {max} ({}), got {given}",
             game.layer_name(max)
         )));
     }
@@ -265,7 +267,7 @@ impl TwoPlayerVisitor for Retro<'_> {
         if self.device.is_some() {
             // Refused before any layer is solved, with the game's name.
             for layer in layers.clone() {
-                retro_program(game, layer)?;
+                check_device_layer(game, layer)?;
             }
         }
         let pool = thread_pool(args.threads)?;
@@ -426,12 +428,18 @@ impl Retro<'_> {
         let examined: u64 = shown.iter().map(|r| r.examined.iter().sum::<u64>()).sum();
         let full: u64 = shown.iter().map(|r| r.full_scan_work()).sum();
         let seconds: f64 = shown.iter().map(|r| r.seconds).sum();
+        // Sweeps of acyclic layers count the moves they read, so a run of
+        // mostly such layers may examine more than the scans would visit.
+        let ratio = if full >= examined {
+            format!("{:.1}x fewer", full as f64 / examined.max(1) as f64)
+        } else {
+            format!("{:.1}x more", examined as f64 / full.max(1) as f64)
+        };
         println!(
-            "total {:.2} s; {} positions examined where repeated full scans (Algorithm 4) would visit {} ({:.1}x fewer)",
+            "total {:.2} s; {} positions examined where repeated full scans (Algorithm 4) would visit {} ({ratio})",
             seconds,
             group_digits(examined),
             group_digits(full),
-            full as f64 / examined.max(1) as f64
         );
         if let Some(dir) = &self.args.store {
             println!("database in {}", dir.display());

@@ -28,7 +28,7 @@ mod two_bit;
 
 pub use device::{GpuDevice, GpuOptions};
 pub use residency::gpu_program;
-pub use retro::retro_program;
+pub use retro::{check_device_layer, retro_program};
 
 use crate::error::Result;
 use crate::search::backend::{Backend, OneBitPasses, Opened, TableRequest, TwoBitPasses};

@@ -114,14 +114,27 @@ impl RetroBackend for GpuBackend<'_> {
     }
 }
 
+/// Whether the GPU backend can solve `layer`, found out before a run
+/// starts: its program where it has passes to run; an acyclic layer is
+/// swept on the host (`sweep_acyclic`), so it always can.
+pub fn check_device_layer<G: LayeredGame>(game: &G, layer: usize) -> Result<()> {
+    if game.acyclic_layer(layer).is_some() {
+        return Ok(());
+    }
+    retro_program(game, layer).map(drop)
+}
+
 /// The game's retrograde program for `layer`, or why the GPU cannot run
 /// it: no rules, a block beyond 32-bit ranks, a table beyond 2^36 cells.
 pub fn retro_program<G: LayeredGame>(game: &G, layer: usize) -> Result<Program> {
     let program = game.retro_gpu_program(layer)?;
     let descriptor = game.layer_descriptor(layer);
+    // The layer below's blocks too: its ranks are the captures' moves.
+    let below = layer.checked_sub(1).map(|l| game.layer_blocks(l));
     if let Some(block) = game
         .layer_blocks(layer)
         .iter()
+        .chain(below.iter().flatten())
         .find(|b| b.len >= u32::MAX as u64 - 16)
     {
         return Err(Error::Unsupported(format!(

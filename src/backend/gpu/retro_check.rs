@@ -12,14 +12,16 @@ use crate::error::{Error, Result};
 use crate::space::{Block, LayeredGame, Player, Value};
 
 /// Moves, and predecessors, a position may have for the check (Fox-and-
-/// Geese with 8 geese has at most 64).
-pub const MAX_MOVES: usize = 64;
+/// Geese with 8 geese has at most 64; a flying Morabaraba side more, each
+/// mill closed once per stone it may take).
+pub const MAX_MOVES: usize = 256;
 
 /// Words the check kernel writes per position.
 const STRIDE: usize = 8 + 4 * MAX_MOVES;
 
-/// Positions per dispatch of the check kernel (within one grid dimension).
-const BATCH: usize = 1 << 15;
+/// Positions per dispatch of the check kernel (within one grid dimension;
+/// 33 MiB of output).
+const BATCH: usize = 1 << 13;
 
 /// What the rules say of one position, with ranks as (block, local rank)
 /// in their layer's [blocks](LayeredGame::layer_blocks) and values as

@@ -17,10 +17,14 @@ use crate::games::registry::{GameOptions, OptionSpec, RegisteredTwoPlayer};
 use crate::games::two_player::TwoPlayerGame;
 use crate::hash::BinomialRun;
 use crate::hash::bits::expand;
+use crate::kernel::Program;
 use crate::space::{Block, LayeredGame, Player, Successor, Value};
 
 /// Every point, a bit each.
 const BOARD: u32 = (1 << POINTS) - 1;
+
+/// The rules of the GPU's retrograde passes (see [`crate::kernel`]).
+const RETRO_KERNEL: &str = include_str!("morris.wgsl");
 
 /// The members of the family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -369,9 +373,10 @@ impl TwoPlayerGame for Morris {
         }
     }
 
-    /// The whole moving phase is a long run: a range must be given.
+    /// The whole game with up to four stones a side (seconds); with more it
+    /// is a run of hours, so the range is the user's call.
     fn default_layers(&self) -> Option<std::ops::RangeInclusive<usize>> {
-        None
+        (self.men() <= 4).then(|| 1..=self.max_layer())
     }
 
     fn variant_flags(&self) -> String {
@@ -836,6 +841,53 @@ impl LayeredGame for Morris {
 
     fn undecided_value(&self) -> Value {
         Value::Draw
+    }
+
+    /// `morris.wgsl` over the board's tables and the hash's.
+    fn retro_gpu_program(&self, layer: usize) -> Result<Program> {
+        if self.hash.is_opening(layer) {
+            // Swept once on the host (`acyclic_layer`): no passes to run.
+            return Err(Error::Unsupported(format!(
+                "{}: the opening's layers are solved by one sweep on the CPU",
+                self.layer_descriptor(layer)
+            )));
+        }
+        let tables = self.hash.gpu_tables(layer);
+        let neighbours: Vec<u32> = (0..POINTS).map(|p| self.board.neighbours(p)).collect();
+        let mills: Vec<u32> = self
+            .board
+            .mills()
+            .iter()
+            .map(|line| line.iter().fold(0, |m, &p| m | 1 << p))
+            .collect();
+        // Four mills at most pass through a point (three on Morabaraba's
+        // corners); the padding is a mask no 24 stones fill.
+        let mut point_mills = vec![u32::MAX; 4 * POINTS];
+        for point in 0..POINTS {
+            let through = mills.iter().filter(|&&mill| mill >> point & 1 == 1);
+            for (slot, &mill) in through.enumerate() {
+                assert!(slot < 4, "more than four mills through a point");
+                point_mills[4 * point + slot] = mill;
+            }
+        }
+        let mut program = Program::default();
+        program
+            .constant("MORRIS_LAYER", layer as u32)
+            .constant("MORRIS_SYMMETRY", self.symmetry() as u32)
+            .constant("MORRIS_MILLS", mills.len() as u32)
+            .table("MORRIS_NEIGHBOURS_AT", &neighbours)
+            .table("MORRIS_MILLS_AT", &mills)
+            .table("MORRIS_POINT_MILLS_AT", &point_mills)
+            .table("MORRIS_BLOCKS_AT", &tables.blocks)
+            .table("MORRIS_BLOCK_OF_AT", &tables.block_of)
+            .table("MORRIS_SYMMETRIES_AT", &tables.symmetries)
+            .table("MORRIS_PLACEMENT_STARTS_AT", &tables.placement_starts)
+            .table("MORRIS_PLACEMENTS_AT", &tables.placements)
+            .table("MORRIS_PATTERN_STARTS_AT", &tables.pattern_starts)
+            .table("MORRIS_PATTERNS_AT", &tables.patterns)
+            .binomial_hash()
+            .source(RETRO_KERNEL);
+        Ok(program)
     }
 }
 

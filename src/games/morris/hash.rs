@@ -223,6 +223,18 @@ pub struct HashBlock {
     pub weight: u64,
 }
 
+/// The hash as the GPU's rules read it ([`MorrisHash::gpu_tables`]).
+#[derive(Clone, Debug, Default)]
+pub struct GpuTables {
+    pub blocks: Vec<u32>,
+    pub block_of: Vec<u32>,
+    pub symmetries: Vec<u32>,
+    pub placement_starts: Vec<u32>,
+    pub placements: Vec<u32>,
+    pub pattern_starts: Vec<u32>,
+    pub patterns: Vec<u32>,
+}
+
 /// One layer's layout.
 #[derive(Clone, Debug)]
 struct HashLayer {
@@ -526,6 +538,71 @@ impl MorrisHash {
             white_to_move,
             in_hand: hash_layer.in_hand,
         }
+    }
+
+    /// The tables the GPU's rules read for layers up to `layer` (see
+    /// `morris.wgsl`): the blocks of `layer`, every block's index by (w,
+    /// b, group), and with symmetry the byte maps, the placements and the
+    /// stored patterns of the white counts of `layer` and the layer below.
+    pub fn gpu_tables(&self, layer: usize) -> GpuTables {
+        let blocks = self
+            .blocks(layer)
+            .iter()
+            .flat_map(|b| [b.white as u32, b.black as u32, b.group as u32])
+            .collect();
+        // A moving layer's counts and the layer below's are disjoint (one
+        // total each), so one map serves the moves and the captures.
+        let mut block_of = vec![u32::MAX; 13 * 13 * 5];
+        for below in [layer.checked_sub(1), Some(layer)].into_iter().flatten() {
+            for (w, row) in self.layers[below].block_at.iter().enumerate() {
+                for (b, groups) in row.iter().enumerate() {
+                    for (group, &index) in groups.iter().enumerate() {
+                        block_of[(13 * w + b) * 5 + group] = index as u32;
+                    }
+                }
+            }
+        }
+        let mut tables = GpuTables {
+            blocks,
+            block_of,
+            ..GpuTables::default()
+        };
+        let Some(maps) = &self.maps else {
+            return tables;
+        };
+        for symmetry in 0..maps.len() {
+            for byte in 0..3 {
+                tables
+                    .symmetries
+                    .extend((0..256u32).map(|bits| maps.apply(symmetry, bits << (8 * byte))));
+            }
+        }
+        let counts: Vec<usize> = [layer, layer.saturating_sub(1)]
+            .iter()
+            .flat_map(|&l| self.counts_of_layer(l))
+            .flat_map(|(w, b)| [w, b])
+            .collect();
+        tables.placement_starts = vec![0; 13];
+        tables.pattern_starts = vec![0; 13 * 5];
+        for w in FEWEST_STORED..=self.stones {
+            if !counts.contains(&w) {
+                continue;
+            }
+            tables.placement_starts[w] = tables.placements.len() as u32;
+            for placement in &self.placements[w] {
+                tables.placements.extend([
+                    placement.index() as u32,
+                    (placement.group() as u32) << 16 | placement.to_least() as u32,
+                ]);
+            }
+            for (group, patterns) in self.groups[w].iter().enumerate() {
+                tables.pattern_starts[5 * w + group] = tables.patterns.len() as u32;
+                if let Patterns::Least(list) = &patterns.patterns {
+                    tables.patterns.extend(list);
+                }
+            }
+        }
+        tables
     }
 
     /// The symmetries other than the identity that keep `white` (a stored

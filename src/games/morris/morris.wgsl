@@ -1,0 +1,282 @@
+// Morris rules for the GPU's retrograde passes (src/games/morris/: rules.rs
+// for the moves, hash.rs for the ranks; the functions every game's retro
+// rules define are listed in src/kernel.rs). Layer MORRIS_LAYER holds the
+// positions with that many stones; a block is a (white, black) count and a
+// group of stored white patterns of one orbit size, ranked `2 * (pattern's
+// index in its group * C(24 - w, b) + rank of the black stones among the
+// points white leaves) + side` (side 0: white to move). Needs: MORRIS_LAYER,
+// MORRIS_SYMMETRY (1 when the 16 symmetries fold the white patterns),
+// MORRIS_MILLS (how many), and tables: MORRIS_NEIGHBOURS_AT (a mask per
+// point), MORRIS_MILLS_AT (a mask per mill), MORRIS_POINT_MILLS_AT (the
+// masks of the mills through each point, four a point, padded with masks no
+// stones fill), MORRIS_BLOCKS_AT ((w, b, group)
+// per block of the layer), MORRIS_BLOCK_OF_AT (block index of (w, b, group)
+// in its layer, at (13 w + b) 5 + group), and with symmetry
+// MORRIS_SYMMETRIES_AT (each symmetry as three 256-entry byte maps),
+// MORRIS_PLACEMENTS_AT with MORRIS_PLACEMENT_STARTS_AT (per white count,
+// two words per pattern rank: the stored pattern's index, then group << 16
+// | the symmetries onto it) and MORRIS_PATTERNS_AT with
+// MORRIS_PATTERN_STARTS_AT (the stored patterns of (w, group) at 5 w +
+// group).
+
+//
+// Loops are kept short: lavapipe (the software Vulkan of CI) ends every
+// loop of an invocation once all its loops together have run 65,535
+// iterations, silently, and one judgement invocation handles up to 16
+// positions with all their moves. A mill is looked up through the point's
+// own mills, a rank is summed over the stones alone (no bit-by-bit
+// compress), so a move costs a few iterations per stone.
+
+const MORRIS_BOARD: u32 = 0xffffffu;
+
+var<private> white: u32;
+var<private> black: u32;
+var<private> white_to_move: bool;
+// The symmetries other than the identity that keep the white pattern.
+var<private> stabilizer: u32;
+
+fn morris_apply(symmetry: u32, stones: u32) -> u32 {
+    let at = MORRIS_SYMMETRIES_AT + 768u * symmetry;
+    return tables[at + (stones & 0xffu)]
+        | tables[at + 256u + ((stones >> 8u) & 0xffu)]
+        | tables[at + 512u + (stones >> 16u)];
+}
+
+// The low bits of `packed` placed at the set bits of `mask`, in order.
+fn morris_expand(packed: u32, mask: u32) -> u32 {
+    var value = 0u;
+    var bit = 0u;
+    var rest = mask;
+    while (rest != 0u) {
+        value |= ((packed >> bit) & 1u) << firstTrailingBit(rest);
+        bit += 1u;
+        rest &= rest - 1u;
+    }
+    return value;
+}
+
+fn morris_in_mill(stones: u32, point: u32) -> bool {
+    let at = MORRIS_POINT_MILLS_AT + 4u * point;
+    let a = tables[at];
+    let b = tables[at + 1u];
+    let c = tables[at + 2u];
+    let d = tables[at + 3u];
+    return (stones & a) == a || (stones & b) == b || (stones & c) == c || (stones & d) == d;
+}
+
+// The binomial rank of `stones` among the points of `free` (those of
+// `stones` among them): the j-th stone from the lowest point, standing on
+// the i-th free point, adds C(i, j) (binomial_rank of the compressed mask).
+fn morris_rank_among(stones: u32, free: u32) -> u32 {
+    var rank = 0u;
+    var rest = stones;
+    var j = 0u;
+    while (rest != 0u) {
+        let point = firstTrailingBit(rest);
+        rest &= rest - 1u;
+        j += 1u;
+        let i = countOneBits(free & ((1u << point) - 1u));
+        if (j <= i) {
+            rank += binomial(i, j);
+        }
+    }
+    return rank;
+}
+
+// Where the white pattern of `white_rank` (w stones) is stored: (index,
+// group << 16 | symmetries onto it).
+fn morris_placement(w: u32, white_rank: u32) -> vec2<u32> {
+    let at = MORRIS_PLACEMENTS_AT + tables[MORRIS_PLACEMENT_STARTS_AT + w] + 2u * white_rank;
+    return vec2<u32>(tables[at], tables[at + 1u]);
+}
+
+// The (block, local) of a position in its layer (MorrisHash::rank).
+fn morris_rank(whites: u32, blacks: u32, white_moves: bool) -> vec2<u32> {
+    let w = countOneBits(whites);
+    let b = countOneBits(blacks);
+    var index = morris_rank_among(whites, MORRIS_BOARD);
+    var group = 0u;
+    var white_least = whites;
+    var black_least = blacks;
+    if (MORRIS_SYMMETRY == 1u) {
+        let placement = morris_placement(w, index);
+        index = placement.x;
+        group = placement.y >> 16u;
+        let to_least = placement.y & 0xffffu;
+        let first = firstTrailingBit(to_least);
+        white_least = morris_apply(first, whites);
+        black_least = morris_apply(first, blacks);
+        var rest = to_least & (to_least - 1u);
+        while (rest != 0u) {
+            black_least = min(black_least, morris_apply(firstTrailingBit(rest), blacks));
+            rest &= rest - 1u;
+        }
+    }
+    let block = tables[MORRIS_BLOCK_OF_AT + (13u * w + b) * 5u + group];
+    let black_rank = morris_rank_among(black_least, MORRIS_BOARD & ~white_least);
+    let local = 2u * (index * binomial(24u - w, b) + black_rank) + select(1u, 0u, white_moves);
+    return vec2<u32>(block, local);
+}
+
+fn retro_unrank(block: u32, local: u32) {
+    let at = MORRIS_BLOCKS_AT + 3u * block;
+    let w = tables[at];
+    let b = tables[at + 1u];
+    let group = tables[at + 2u];
+    let blacks = binomial(24u - w, b);
+    let pattern = local >> 1u;
+    let index = pattern / blacks;
+    if (MORRIS_SYMMETRY == 1u) {
+        white = tables[MORRIS_PATTERNS_AT + tables[MORRIS_PATTERN_STARTS_AT + 5u * w + group] + index];
+        let placement = morris_placement(w, morris_rank_among(white, MORRIS_BOARD));
+        stabilizer = placement.y & 0xfffeu;
+    } else {
+        white = binomial_unrank(index, 24u, w).x;
+        stabilizer = 0u;
+    }
+    black = morris_expand(binomial_unrank(pattern % blacks, 24u - w, b).x, MORRIS_BOARD & ~white);
+    white_to_move = (local & 1u) == 0u;
+}
+
+fn retro_mover() -> u32 {
+    return select(2u, 1u, white_to_move);
+}
+
+// A side without a move has lost.
+fn retro_no_move_value() -> u32 {
+    return select(1u, 2u, white_to_move);
+}
+
+// A side with two stones has lost.
+fn retro_rule_value() -> u32 {
+    if (countOneBits(white) < 3u) {
+        return 2u;
+    }
+    if (countOneBits(black) < 3u) {
+        return 1u;
+    }
+    return 0u;
+}
+
+// The least black mask among the images that keep white's pattern.
+fn retro_is_representative() -> bool {
+    var rest = stabilizer;
+    while (rest != 0u) {
+        if (morris_apply(firstTrailingBit(rest), black) < black) {
+            return false;
+        }
+        rest &= rest - 1u;
+    }
+    return true;
+}
+
+fn retro_twin() -> vec2<u32> {
+    return morris_rank(white, black, white_to_move);
+}
+
+fn morris_decided() -> bool {
+    return countOneBits(white) < 3u || countOneBits(black) < 3u;
+}
+
+// The position after the mover's stones became `mine` and the opponent's
+// `theirs`, the opponent to move.
+fn morris_after(mine: u32, theirs: u32) -> vec2<u32> {
+    if (white_to_move) {
+        return morris_rank(mine, theirs, false);
+    }
+    return morris_rank(theirs, mine, true);
+}
+
+// The stones of `stones` a mill may take: those in no mill, else any.
+fn morris_removable(stones: u32) -> u32 {
+    var in_mills = 0u;
+    for (var m = 0u; m < MORRIS_MILLS; m++) {
+        let mill = tables[MORRIS_MILLS_AT + m];
+        if ((stones & mill) == mill) {
+            in_mills |= mill;
+        }
+    }
+    let outside = stones & ~in_mills;
+    return select(outside, stones, outside == 0u);
+}
+
+// The moves that close a mill (one per stone they may take: into the layer
+// below) first, then the others, stone by stone from the lowest point
+// (rules::for_each_successor). The loops end on `more` rather than by a
+// `return` from their depth: lavapipe gave wrong tallies with the early
+// return (an invocation's loops cut short when another one of its SIMD
+// group returned), so no position judged in the same group is affected.
+fn retro_moves() {
+    if (morris_decided()) {
+        return;
+    }
+    let mine = select(black, white, white_to_move);
+    let theirs = select(white, black, white_to_move);
+    let empty = MORRIS_BOARD & ~(white | black);
+    let flying = countOneBits(mine) == 3u;
+    let removable = morris_removable(theirs);
+    var more = true;
+    for (var sweep = 0u; sweep < 2u && more; sweep++) {
+        let closing = sweep == 0u;
+        var origins = mine;
+        while (origins != 0u && more) {
+            let origin = firstTrailingBit(origins);
+            origins &= origins - 1u;
+            var arrivals = select(tables[MORRIS_NEIGHBOURS_AT + origin] & empty, empty, flying);
+            while (arrivals != 0u && more) {
+                let arrival = firstTrailingBit(arrivals);
+                arrivals &= arrivals - 1u;
+                let moved = (mine & ~(1u << origin)) | (1u << arrival);
+                if (morris_in_mill(moved, arrival) == closing) {
+                    if (closing) {
+                        var taking = removable;
+                        while (taking != 0u && more) {
+                            let taken = firstTrailingBit(taking);
+                            taking &= taking - 1u;
+                            let to = morris_after(moved, theirs & ~(1u << taken));
+                            more = retro_move(true, to.x, to.y);
+                        }
+                    } else {
+                        let to = morris_after(moved, theirs);
+                        more = retro_move(false, to.x, to.y);
+                    }
+                }
+            }
+        }
+    }
+}
+
+// The positions of the layer with a move here that took no stone: the side
+// not to move brought a stone to a point where it stands in no mill, from
+// an empty neighbour or, with three stones, any empty point
+// (rules::for_each_quiet_predecessor).
+fn retro_predecessors() {
+    if (morris_decided()) {
+        return;
+    }
+    let waiting = select(black, white, white_to_move);
+    let moved = select(white, black, white_to_move);
+    let empty = MORRIS_BOARD & ~(white | black);
+    let flying = countOneBits(moved) == 3u;
+    var arrivals = moved;
+    while (arrivals != 0u) {
+        let arrival = firstTrailingBit(arrivals);
+        arrivals &= arrivals - 1u;
+        if (morris_in_mill(moved, arrival)) {
+            continue;
+        }
+        var origins = select(tables[MORRIS_NEIGHBOURS_AT + arrival] & empty, empty, flying);
+        while (origins != 0u) {
+            let origin = firstTrailingBit(origins);
+            origins &= origins - 1u;
+            let before = (moved & ~(1u << arrival)) | (1u << origin);
+            var earlier: vec2<u32>;
+            if (white_to_move) {
+                earlier = morris_rank(waiting, before, false);
+            } else {
+                earlier = morris_rank(before, waiting, true);
+            }
+            retro_predecessor(earlier.x, earlier.y);
+        }
+    }
+}
