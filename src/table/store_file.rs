@@ -58,19 +58,37 @@ fn io_error(what: &str, path: &Path) -> impl FnOnce(std::io::Error) -> Error {
     move |e| Error::io(context, e)
 }
 
-/// Takes `flock` on `file` without waiting: exclusive for a writer, shared
-/// for a reader. Released when the file is closed.
+/// How long a lock held by someone else is retried before the run is
+/// refused: a child process that another thread of this process is
+/// starting holds a copy of every descriptor between its fork and its exec,
+/// so a table this process has just closed can still look locked for a
+/// moment (a test suite spawning the CLI beside a library solve met it
+/// under load). A real second run holds its lock far longer.
+const LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_millis(1500);
+
+/// Takes `flock` on `file` without blocking (retrying for
+/// [`LOCK_PATIENCE`]): exclusive for a writer, shared for a reader.
+/// Released when the file is closed.
 pub fn lock(file: &File, path: &Path, exclusive: bool) -> Result<()> {
     let operation = if exclusive {
         libc::LOCK_EX
     } else {
         libc::LOCK_SH
     } | libc::LOCK_NB;
-    // SAFETY: flock on a file descriptor we own.
-    if unsafe { libc::flock(file.as_raw_fd(), operation) } == 0 {
-        return Ok(());
-    }
-    let error = std::io::Error::last_os_error();
+    let started = std::time::Instant::now();
+    let mut pause = std::time::Duration::from_millis(5);
+    let error = loop {
+        // SAFETY: flock on a file descriptor we own.
+        if unsafe { libc::flock(file.as_raw_fd(), operation) } == 0 {
+            return Ok(());
+        }
+        let error = std::io::Error::last_os_error();
+        if error.raw_os_error() != Some(libc::EWOULDBLOCK) || started.elapsed() >= LOCK_PATIENCE {
+            break error;
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(std::time::Duration::from_millis(200));
+    };
     if error.raw_os_error() == Some(libc::EWOULDBLOCK) {
         let holder = if exclusive {
             "another bitsolve run is using it"

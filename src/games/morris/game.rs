@@ -872,7 +872,6 @@ impl LayeredGame for Morris {
         }
         let mut program = Program::default();
         program
-            .constant("MORRIS_LAYER", layer as u32)
             .constant("MORRIS_SYMMETRY", self.symmetry() as u32)
             .constant("MORRIS_MILLS", mills.len() as u32)
             .table("MORRIS_NEIGHBOURS_AT", &neighbours)

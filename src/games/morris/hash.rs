@@ -540,9 +540,9 @@ impl MorrisHash {
         }
     }
 
-    /// The tables the GPU's rules read for layers up to `layer` (see
-    /// `morris.wgsl`): the blocks of `layer`, every block's index by (w,
-    /// b, group), and with symmetry the byte maps, the placements and the
+    /// The tables the GPU's rules read for moving layer `layer` (see
+    /// `morris.wgsl`): the blocks of `layer`, the index of every block of
+    /// `layer` and of the layer below by (w, b, group), and with symmetry the byte maps, the placements and the
     /// stored patterns of the white counts of `layer` and the layer below.
     pub fn gpu_tables(&self, layer: usize) -> GpuTables {
         let blocks = self

@@ -1,10 +1,10 @@
 // Morris rules for the GPU's retrograde passes (src/games/morris/: rules.rs
 // for the moves, hash.rs for the ranks; the functions every game's retro
-// rules define are listed in src/kernel.rs). Layer MORRIS_LAYER holds the
+// rules define are listed in src/kernel.rs). A moving layer holds the
 // positions with that many stones; a block is a (white, black) count and a
 // group of stored white patterns of one orbit size, ranked `2 * (pattern's
 // index in its group * C(24 - w, b) + rank of the black stones among the
-// points white leaves) + side` (side 0: white to move). Needs: MORRIS_LAYER,
+// points white leaves) + side` (side 0: white to move). Needs:
 // MORRIS_SYMMETRY (1 when the 16 symmetries fold the white patterns),
 // MORRIS_MILLS (how many), and tables: MORRIS_NEIGHBOURS_AT (a mask per
 // point), MORRIS_MILLS_AT (a mask per mill), MORRIS_POINT_MILLS_AT (the
@@ -18,7 +18,6 @@
 // | the symmetries onto it) and MORRIS_PATTERNS_AT with
 // MORRIS_PATTERN_STARTS_AT (the stored patterns of (w, group) at 5 w +
 // group).
-
 //
 // Loops are kept short: lavapipe (the software Vulkan of CI) ends every
 // loop of an invocation once all its loops together have run 65,535
