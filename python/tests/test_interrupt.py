@@ -12,9 +12,13 @@ import time
 import bitsolve
 
 # The child says "started" just before the long call, and how the call ended.
+# It installs Python's Ctrl-C handler itself: a Python started with SIGINT
+# ignored (any child of a job run in the background by a non-interactive
+# shell) installs none, and would ignore the signal this test sends.
 CHILD = textwrap.dedent(
     """
-    import sys, bitsolve
+    import signal, sys, bitsolve
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     print("started", flush=True)
     try:
         {call}
