@@ -49,3 +49,35 @@ fn binomial_unrank(rank: u32, n: u32, ones: u32) -> vec2<u32> {
     }
     return bits;
 }
+
+// A second colour is ranked among the points the first leaves free: its
+// bits at the free points are packed low (`bits_gather`), ranked, and on
+// unrank placed back (`bits_scatter`). Both loop once per set bit of `mask`
+// (a few dozen iterations: see src/kernel.rs on lavapipe's loop limit).
+
+// The bits of `value` at the set bits of `mask`, packed low.
+fn bits_gather(value: u32, mask: u32) -> u32 {
+    var packed = 0u;
+    var bit = 0u;
+    var rest = mask;
+    while (rest != 0u) {
+        packed |= ((value >> firstTrailingBit(rest)) & 1u) << bit;
+        bit += 1u;
+        rest &= rest - 1u;
+    }
+    return packed;
+}
+
+// The low bits of `packed` placed at the set bits of `mask`, in order (the
+// inverse of bits_gather).
+fn bits_scatter(packed: u32, mask: u32) -> u32 {
+    var value = 0u;
+    var bit = 0u;
+    var rest = mask;
+    while (rest != 0u) {
+        value |= ((packed >> bit) & 1u) << firstTrailingBit(rest);
+        bit += 1u;
+        rest &= rest - 1u;
+    }
+    return value;
+}

@@ -21,39 +21,13 @@ fn dodgem_first_blue(layer: u32) -> u32 {
     return select(0u, layer - DODGEM_CARS, layer > DODGEM_CARS);
 }
 
-// The bits of `value` at the set bits of `mask`, packed low.
-fn dodgem_compress(value: u32, mask: u32) -> u32 {
-    var packed = 0u;
-    var bit = 0u;
-    var rest = mask;
-    while (rest != 0u) {
-        packed |= ((value >> firstTrailingBit(rest)) & 1u) << bit;
-        bit += 1u;
-        rest &= rest - 1u;
-    }
-    return packed;
-}
-
-// The inverse of dodgem_compress.
-fn dodgem_expand(packed: u32, mask: u32) -> u32 {
-    var value = 0u;
-    var bit = 0u;
-    var rest = mask;
-    while (rest != 0u) {
-        value |= ((packed >> bit) & 1u) << firstTrailingBit(rest);
-        bit += 1u;
-        rest &= rest - 1u;
-    }
-    return value;
-}
-
 // The rank of a position as (block, local) in its layer (Dodgem::rank_of).
 fn dodgem_rank(blues: u32, reds: u32, blue_moves: bool) -> vec2<u32> {
     let b = countOneBits(blues);
     let r = countOneBits(reds);
     let free = DODGEM_ALL_SQUARES & ~blues;
     let within = binomial_rank(vec2<u32>(blues, 0u)) * binomial(DODGEM_SQUARES - b, r)
-        + binomial_rank(vec2<u32>(dodgem_compress(reds, free), 0u));
+        + binomial_rank(vec2<u32>(bits_gather(reds, free), 0u));
     return vec2<u32>(b - dodgem_first_blue(b + r), 2u * within + select(1u, 0u, blue_moves));
 }
 
@@ -63,7 +37,7 @@ fn retro_unrank(block: u32, local: u32) {
     let pattern = local >> 1u;
     let reds = binomial(DODGEM_SQUARES - b, r);
     blue = binomial_unrank(pattern / reds, DODGEM_SQUARES, b).x;
-    red = dodgem_expand(binomial_unrank(pattern % reds, DODGEM_SQUARES - b, r).x,
+    red = bits_scatter(binomial_unrank(pattern % reds, DODGEM_SQUARES - b, r).x,
                         DODGEM_ALL_SQUARES & ~blue);
     blue_to_move = (local & 1u) == 0u;
 }

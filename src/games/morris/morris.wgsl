@@ -41,19 +41,6 @@ fn morris_apply(symmetry: u32, stones: u32) -> u32 {
         | tables[at + 512u + (stones >> 16u)];
 }
 
-// The low bits of `packed` placed at the set bits of `mask`, in order.
-fn morris_expand(packed: u32, mask: u32) -> u32 {
-    var value = 0u;
-    var bit = 0u;
-    var rest = mask;
-    while (rest != 0u) {
-        value |= ((packed >> bit) & 1u) << firstTrailingBit(rest);
-        bit += 1u;
-        rest &= rest - 1u;
-    }
-    return value;
-}
-
 fn morris_in_mill(stones: u32, point: u32) -> bool {
     let at = MORRIS_POINT_MILLS_AT + 4u * point;
     let a = tables[at];
@@ -133,7 +120,7 @@ fn retro_unrank(block: u32, local: u32) {
         white = binomial_unrank(index, 24u, w).x;
         stabilizer = 0u;
     }
-    black = morris_expand(binomial_unrank(pattern % blacks, 24u - w, b).x, MORRIS_BOARD & ~white);
+    black = bits_scatter(binomial_unrank(pattern % blacks, 24u - w, b).x, MORRIS_BOARD & ~white);
     white_to_move = (local & 1u) == 0u;
 }
 
