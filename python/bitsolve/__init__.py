@@ -276,6 +276,7 @@ class Game:
         max_depth: Optional[int] = None,
         inversion: bool = False,
         progress: bool = False,
+        memory: Optional[Union[int, str]] = None,
     ) -> BfsReport:
         """Breadth-first search of the whole space, as ``bitsolve bfs``.
 
@@ -285,13 +286,22 @@ class Game:
         cores when ``None``); ``store``: a directory for a memory-mapped table
         that a rerun resumes; ``max_depth``: stop after that layer;
         ``inversion``: Peg Solitaire's meet-in-the-middle with one-bit BFS;
-        ``progress``: a progress bar on stderr when it is a terminal. The GIL
+        ``progress``: a progress bar on stderr when it is a terminal;
+        ``memory``: keep the two-bit table on disk in ``store`` with at most
+        this much of it in memory (bytes, or text such as ``"512M"``). The GIL
         is released while the search runs; Ctrl-C stops it within a chunk of
         work and raises ``KeyboardInterrupt``, leaving a ``store`` sealed as
         far as it got for the same call to resume. Returns a :class:`BfsReport`.
         """
         text = self._game.bfs(
-            algo, backend, threads, _path(store), max_depth, inversion, progress
+            algo,
+            backend,
+            threads,
+            _path(store),
+            max_depth,
+            inversion,
+            progress,
+            None if memory is None else str(memory),
         )
         return BfsReport(json.loads(text))
 

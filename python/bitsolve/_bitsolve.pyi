@@ -38,6 +38,7 @@ class Game:
         max_depth: Optional[int],
         inversion: bool,
         progress: bool,
+        memory: Optional[str] = None,
     ) -> str: ...
 
 class Database:

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use bitsolve::cli::{
     AlgorithmArg, BackendArg, BfsRequest, GameSpec, RetroRequest, TwoPlayerSpec, bfs_json,
-    database_query_json, retro_json, solve_json, verify_json,
+    database_query_json, parse_size, retro_json, solve_json, verify_json,
 };
 use bitsolve::database::TableCache;
 use bitsolve::error::{Error, escape_controls};
@@ -634,7 +634,7 @@ impl Game {
     }
 
     /// The `bfs --json` report as JSON text.
-    #[pyo3(signature = (algo, backend, threads, store, max_depth, inversion, progress))]
+    #[pyo3(signature = (algo, backend, threads, store, max_depth, inversion, progress, memory=None))]
     #[allow(clippy::too_many_arguments)]
     fn bfs(
         &self,
@@ -646,8 +646,13 @@ impl Game {
         max_depth: Option<usize>,
         inversion: bool,
         progress: bool,
+        memory: Option<&str>,
     ) -> PyResult<String> {
         let (algo, backend) = (parse_algo(algo)?, parse_backend(backend)?);
+        let memory = memory
+            .map(parse_size)
+            .transpose()
+            .map_err(PyValueError::new_err)?;
         let spec = self.spec();
         let json = interruptible(py, |stop| {
             let request = BfsRequest {
@@ -656,6 +661,7 @@ impl Game {
                 threads,
                 store,
                 max_depth,
+                memory,
                 inversion,
                 progress,
                 stop: Some(stop),

@@ -16,7 +16,7 @@ use super::{
     thread_pool,
 };
 use crate::backend::gpu::{GpuDevice, GpuOptions};
-use crate::backend::{CpuBackend, GpuBackend};
+use crate::backend::{CpuBackend, DiskBackend, GpuBackend};
 use crate::error::{Error, Result};
 use crate::progress::Stoppable;
 use crate::search::{Algorithm, Backend, Progress, SearchOptions, SearchReport, Silent};
@@ -41,6 +41,9 @@ pub struct BfsRequest {
     pub threads: Option<usize>,
     pub store: Option<PathBuf>,
     pub max_depth: Option<usize>,
+    /// Bytes of the table in memory, the rest on disk in `store` (`bfs
+    /// --memory`).
+    pub memory: Option<u64>,
     pub inversion: bool,
     pub progress: bool,
     /// Once set (by another thread), the search stops at its next chunk
@@ -60,6 +63,7 @@ pub fn bfs_json(game: GameSpec, request: BfsRequest) -> Result<serde_json::Value
         json: true,
         plot: None,
         max_depth: request.max_depth,
+        memory: request.memory,
         inversion: request.inversion,
         silent: !request.progress,
     };
@@ -102,6 +106,10 @@ fn search(
             "--backend gpu runs in one process; across MPI processes the passes run on each process's CPU cores".into(),
         ));
     }
+    if let Some(memory) = args.memory {
+        refuse_disk_mode(&args, job)?;
+        crate::backend::disk::DiskPlan::new(1, memory)?;
+    }
     let device = match args.backend {
         BackendArg::Cpu => None,
         BackendArg::Gpu => Some(GpuDevice::open(&GpuOptions::default())?),
@@ -115,6 +123,22 @@ fn search(
         distributed: backend.distributed(),
         stop,
     })
+}
+
+/// `--memory` runs two-bit BFS in one process on the CPU, into a store.
+fn refuse_disk_mode(args: &BfsArgs, job: &Job) -> Result<()> {
+    let refusal = if Algorithm::from(args.algo) != Algorithm::TwoBitBfs {
+        "--memory keeps a two-bit BFS table on disk: use it with --algo two-bit"
+    } else if args.store.is_none() {
+        "--memory keeps the table on disk: give --store DIR"
+    } else if args.backend == BackendArg::Gpu {
+        "--memory runs on the CPU with the table on disk: drop --backend gpu"
+    } else if job.processes() > 1 {
+        "--memory runs in one process: start it without mpirun"
+    } else {
+        return Ok(());
+    };
+    Err(Error::Unsupported(refusal.into()))
 }
 
 struct BfsCommand<'a> {
@@ -135,6 +159,9 @@ impl BfsCommand<'_> {
         if let Some(described) = self.pool.install(|| self.distributed.describe()) {
             return described;
         }
+        if let Some(memory) = self.args.memory {
+            return self.pool.install(|| DiskBackend { memory }.describe());
+        }
         match self.device {
             Some(device) => GpuBackend::new(device).describe(),
             None => self.pool.install(|| CpuBackend.describe()),
@@ -146,6 +173,9 @@ impl BfsCommand<'_> {
         #[cfg(feature = "mpi")]
         if let Some(mpi) = self.distributed.backend {
             return mpi.name();
+        }
+        if let Some(memory) = self.args.memory {
+            return DiskBackend { memory }.name();
         }
         self.device
             .map_or(CpuBackend.name(), |d| GpuBackend::new(d).name())
@@ -161,6 +191,9 @@ impl BfsCommand<'_> {
         #[cfg(feature = "mpi")]
         if let Some(mpi) = self.distributed.backend {
             return algorithm.run(space, mpi, options);
+        }
+        if let Some(memory) = self.args.memory {
+            return algorithm.run(space, &DiskBackend { memory }, options);
         }
         match self.device {
             Some(device) => algorithm.run(space, &GpuBackend::new(device), options),
@@ -240,6 +273,8 @@ impl SpaceVisitor for BfsCommand<'_> {
             algorithm.describe(),
             self.machine(),
             match &self.args.store {
+                Some(dir) if self.args.memory.is_some() =>
+                    format!("table on disk in {}", dir.display()),
                 Some(dir) => format!("file table in {}", dir.display()),
                 None => "heap table".to_string(),
             },
@@ -388,6 +423,13 @@ fn print_summary<S: Space + Picture>(space: &S, report: &SearchReport) {
         ));
     }
     println!("{work}");
+    if report.bytes_read + report.bytes_written > 0 {
+        println!(
+            "disk {} read · {} written (table windows, journal and waiting successors)",
+            bytes(report.bytes_read),
+            bytes(report.bytes_written)
+        );
+    }
     if let Some(from) = report.resumed_from {
         println!("resumed after layer {from} (time and work count this run only)");
     }
@@ -456,6 +498,8 @@ fn to_json<S: Space + Picture>(
         "expanded": report.expanded,
         "successors": report.successors,
         "parent_checks": report.parent_checks,
+        "bytes_read": report.bytes_read,
+        "bytes_written": report.bytes_written,
         "successors_per_second": report.successors_per_second(),
         "seconds": report.seconds,
         "resumed_from": report.resumed_from,

@@ -141,6 +141,11 @@ struct BfsArgs {
     /// Stop the BFS once layer D is complete.
     #[arg(long, value_name = "D", global = true)]
     max_depth: Option<usize>,
+    /// Keep the two-bit BFS table on disk in --store DIR with at most SIZE
+    /// of it in memory (bytes, or with a K, M or G suffix: 512M), a window
+    /// of ranks at a time: searches past the machine's memory.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, global = true)]
+    memory: Option<u64>,
     /// Use the game's inversion symmetry (section 8.1; Peg Solitaire, with
     /// one-bit BFS): search only to half the goal's depth and join the
     /// halves, deciding whether the goal is reachable.
@@ -149,6 +154,24 @@ struct BfsArgs {
     /// No progress bar (a library caller that did not ask for one).
     #[arg(skip)]
     silent: bool,
+}
+
+/// Bytes from "123", "64K", "512M" or "2G" (binary units).
+pub fn parse_size(text: &str) -> std::result::Result<u64, String> {
+    let text = text.trim();
+    let (digits, shift) = match text.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&text[..text.len() - 1], 10),
+        Some('M') => (&text[..text.len() - 1], 20),
+        Some('G') => (&text[..text.len() - 1], 30),
+        Some('T') => (&text[..text.len() - 1], 40),
+        _ => (text, 0),
+    };
+    let number: u64 = digits
+        .parse()
+        .map_err(|_| format!("'{text}' is not a size (bytes, or a number with K, M, G or T: 512M)"))?;
+    number
+        .checked_mul(1 << shift)
+        .ok_or_else(|| format!("'{text}' is too large"))
 }
 
 #[derive(Args, Debug)]

@@ -201,6 +201,8 @@ impl<'a> Ledger<'a> {
             expanded: self.work.expanded,
             successors: self.work.successors,
             parent_checks: self.work.parent_checks,
+            bytes_read: self.work.bytes_read,
+            bytes_written: self.work.bytes_written,
             seconds: self.started.elapsed().as_secs_f64(),
             resumed_from: self.resumed_from,
             complete: self.finished,

@@ -170,6 +170,10 @@ pub struct SearchReport {
     pub successors: u64,
     /// Unseen states whose parents were checked instead (two-bit BFS only).
     pub parent_checks: u64,
+    /// Bytes this process read from and wrote to disk itself (two-bit BFS
+    /// with its table on disk); 0 otherwise.
+    pub bytes_read: u64,
+    pub bytes_written: u64,
     /// Wall time of this process's work, seconds.
     pub seconds: f64,
     /// Layer (or scan) a previous run had completed, when this run resumed.
@@ -208,6 +212,10 @@ pub struct Work {
     pub parent_checks: u64,
     /// Cells or bits the pass changed (states it added).
     pub marked: u64,
+    /// Bytes the pass read from and wrote to disk itself (a table kept on
+    /// disk, `crate::backend::disk`; paging of mapped files is not counted).
+    pub bytes_read: u64,
+    pub bytes_written: u64,
 }
 
 impl std::ops::Add for Work {
@@ -218,6 +226,8 @@ impl std::ops::Add for Work {
             successors: self.successors + other.successors,
             parent_checks: self.parent_checks + other.parent_checks,
             marked: self.marked + other.marked,
+            bytes_read: self.bytes_read + other.bytes_read,
+            bytes_written: self.bytes_written + other.bytes_written,
         }
     }
 }

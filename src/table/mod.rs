@@ -2,6 +2,7 @@
 //! heap or in a memory-mapped file with a resumable, checksummed header.
 
 pub mod checksums;
+pub mod direct;
 pub mod header;
 pub mod one_bit;
 pub mod shares;

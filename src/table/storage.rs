@@ -36,6 +36,7 @@ use super::checksums::{
 pub use super::header::{
     FORMAT_VERSION, HEADER_LEN, Header, MAX_PROGRESS_BYTES, Seal, TableIdentity, file_name_for,
 };
+use super::direct::DirectFile;
 use super::store_file::{self, BodyVerdict, Layout, bad};
 use crate::error::{Error, Result};
 use crate::progress::Progress;
@@ -129,6 +130,10 @@ enum Memory {
         work: MmapMut,
         store: StoreFile,
     },
+    /// A file read and written in pieces by its owner ([`DirectFile`]): no
+    /// word is in memory here (`words()` is empty), and the file vouches
+    /// for its body after every write.
+    Direct(DirectFile),
 }
 
 /// The packed words of a table plus, for file-backed tables, the header.
@@ -174,6 +179,35 @@ impl WordStorage {
             }
             Backing::Directory(dir) => Self::mapped(dir, identity, words, fill, progress, true),
             Backing::ReadOnly(dir) => Self::read_only(dir, identity, words, progress),
+        }
+    }
+
+    /// The table `identity` names in `dir` as a [`DirectFile`] of `words`
+    /// words (created with every word `fill` if missing), for an owner that
+    /// reads and writes it in pieces through [`direct`](Self::direct).
+    /// Returns the progress record to resume from, as [`open`](Self::open).
+    pub fn open_direct(
+        dir: &Path,
+        identity: TableIdentity,
+        words: u64,
+        fill: u64,
+        progress: &dyn Progress,
+    ) -> Result<(Self, Option<Vec<u8>>)> {
+        let (file, record) = DirectFile::open(dir, &identity, words, fill, progress)?;
+        let storage = WordStorage {
+            memory: Memory::Direct(file),
+            base: std::ptr::NonNull::<AtomicU64>::dangling().as_ptr(),
+            len: 0,
+            identity,
+        };
+        Ok((storage, record))
+    }
+
+    /// The file of a table opened by [`open_direct`](Self::open_direct).
+    pub fn direct(&self) -> Option<&DirectFile> {
+        match &self.memory {
+            Memory::Direct(file) => Some(file),
+            _ => None,
         }
     }
 
@@ -428,7 +462,7 @@ impl WordStorage {
     fn store_file(&self) -> Option<&StoreFile> {
         match &self.memory {
             Memory::File(store) | Memory::Staged { store, .. } => Some(store),
-            Memory::Anonymous { .. } => None,
+            Memory::Anonymous { .. } | Memory::Direct(_) => None,
         }
     }
 
@@ -480,6 +514,19 @@ impl WordStorage {
         unsafe { std::slice::from_raw_parts(self.base as *const u8, self.len * 8) }
     }
 
+    /// The words as little-endian bytes (a table's body), for moving them
+    /// to and from a file by positioned I/O.
+    pub fn bytes(&self) -> &[u8] {
+        self.body()
+    }
+
+    /// [`bytes`](Self::bytes), to be overwritten (no other thread can touch
+    /// the words meanwhile: the borrow is exclusive).
+    pub fn bytes_mut(&mut self) -> &mut [u8] {
+        // SAFETY: as `body`, and `&mut self` excludes every other access.
+        unsafe { std::slice::from_raw_parts_mut(self.base as *mut u8, self.len * 8) }
+    }
+
     /// What the checksums say about the body of a file-backed table.
     fn examine(&self, progress: &dyn Progress) -> Result<BodyVerdict> {
         let store = self.store_file().expect("a file-backed table");
@@ -498,6 +545,9 @@ impl WordStorage {
 
     /// The file behind the table, if any.
     pub fn path(&self) -> Option<&Path> {
+        if let Memory::Direct(file) = &self.memory {
+            return Some(file.path());
+        }
         self.store_file().map(|store| store.path.as_path())
     }
 
@@ -511,7 +561,7 @@ impl WordStorage {
         let offset = match &self.memory {
             Memory::Anonymous { .. } => 0,
             Memory::File(_) => HEADER_LEN,
-            Memory::Staged { .. } => return Ok(()),
+            Memory::Staged { .. } | Memory::Direct(_) => return Ok(()),
         };
         let start = (offset + words.start * 8).next_multiple_of(page);
         let end = (offset + words.end.min(self.len) * 8) / page * page;
@@ -528,7 +578,7 @@ impl WordStorage {
                 }
                 &store.map
             }
-            Memory::Staged { .. } => unreachable!("returned above"),
+            Memory::Staged { .. } | Memory::Direct(_) => unreachable!("returned above"),
         };
         // SAFETY: the range lies inside the mapping, and the caller promises
         // that nothing reads or writes those words while the pages go.
@@ -630,6 +680,9 @@ impl WordStorage {
     /// until the next record). A mapped table's pages are flushed; it stays
     /// "being written" unless `seal`, since the run goes on changing it.
     fn commit(&self, progress: Option<&[u8]>, seal: bool) -> Result<()> {
+        if let Memory::Direct(file) = &self.memory {
+            return file.record(progress);
+        }
         let Some(store) = self.writable_file() else {
             return Ok(());
         };

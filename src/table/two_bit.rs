@@ -79,6 +79,15 @@ impl TwoBitTable {
         &mut self.storage
     }
 
+    /// The cells as bytes, 4 to a byte (see [`WordStorage::bytes`]).
+    pub fn bytes(&self) -> &[u8] {
+        self.storage.bytes()
+    }
+
+    pub fn bytes_mut(&mut self) -> &mut [u8] {
+        self.storage.bytes_mut()
+    }
+
     #[inline(always)]
     pub fn words(&self) -> &[AtomicU64] {
         self.storage.words()

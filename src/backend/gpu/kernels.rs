@@ -128,6 +128,7 @@ impl From<PassCounts> for crate::search::Work {
             successors: counts.successors,
             parent_checks: counts.parent_checks,
             marked: counts.marked,
+            ..Default::default()
         }
     }
 }

@@ -144,6 +144,7 @@ impl<'a, S: Space> MpiTwoBit<'a, S> {
             successors: total[1],
             parent_checks: total[2],
             marked: total[3],
+            ..Default::default()
         }
     }
 

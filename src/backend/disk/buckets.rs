@@ -1,0 +1,229 @@
+//! Successors waiting for their window: ranks that a pass generated into a
+//! window of the table not in memory, held per target window until it is
+//! loaded. They stay in memory up to a budget; beyond it the largest
+//! window's list goes to a file beside the table, as a run of sorted,
+//! distinct offsets into the window, delta-coded in LEB128 varints (a dense
+//! layer's deltas are small: mostly one byte a successor instead of eight).
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+pub(super) struct Buckets {
+    dir: PathBuf,
+    window_cells: u64,
+    /// Global ranks waiting for each window, in memory.
+    held: Vec<Vec<u64>>,
+    held_total: usize,
+    /// Ranks at most in memory before the largest list is spilled.
+    budget: usize,
+    /// Windows with a spill file.
+    spilled: Vec<bool>,
+    pub bytes_read: u64,
+    pub bytes_written: u64,
+}
+
+impl Buckets {
+    /// Empty buckets for `windows` windows, spilling into `dir` (whose
+    /// files a killed pass left are removed: that pass is redone whole).
+    pub fn new(dir: &Path, windows: usize, window_cells: u64, budget: usize) -> Result<Self> {
+        if dir.exists() {
+            fs::remove_dir_all(dir).map_err(|e| io("clear", dir, e))?;
+        }
+        fs::create_dir_all(dir).map_err(|e| io("create", dir, e))?;
+        Ok(Buckets {
+            dir: dir.to_path_buf(),
+            window_cells,
+            held: vec![Vec::new(); windows],
+            held_total: 0,
+            budget: budget.max(1),
+            spilled: vec![false; windows],
+            bytes_read: 0,
+            bytes_written: 0,
+        })
+    }
+
+    fn file(&self, window: usize) -> PathBuf {
+        self.dir.join(format!("window-{window}.bucket"))
+    }
+
+    /// Takes the ranks of `ranks` (emptying it) into their windows' lists.
+    pub fn add(&mut self, ranks: &mut Vec<u64>) -> Result<()> {
+        self.held_total += ranks.len();
+        for rank in ranks.drain(..) {
+            self.held[(rank / self.window_cells) as usize].push(rank);
+        }
+        while self.held_total > self.budget {
+            let largest = (0..self.held.len())
+                .max_by_key(|&w| self.held[w].len())
+                .expect("a window");
+            self.spill(largest)?;
+        }
+        Ok(())
+    }
+
+    /// Appends window `window`'s list to its file as one run.
+    fn spill(&mut self, window: usize) -> Result<()> {
+        let mut ranks = std::mem::take(&mut self.held[window]);
+        self.held_total -= ranks.len();
+        ranks.sort_unstable();
+        ranks.dedup();
+        let base = window as u64 * self.window_cells;
+        let mut encoded = Vec::with_capacity(ranks.len() * 2 + 16);
+        encoded.extend_from_slice(&(ranks.len() as u64).to_le_bytes());
+        let mut previous = base;
+        for &rank in &ranks {
+            push_varint(&mut encoded, rank - previous);
+            previous = rank;
+        }
+        let path = self.file(window);
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .map_err(|e| io("create", &path, e))?;
+        file.write_all(&(encoded.len() as u64).to_le_bytes())
+            .and_then(|_| file.write_all(&encoded))
+            .map_err(|e| io("write", &path, e))?;
+        self.bytes_written += encoded.len() as u64 + 8;
+        self.spilled[window] = true;
+        Ok(())
+    }
+
+    /// Windows with successors waiting.
+    pub fn pending(&self) -> Vec<usize> {
+        (0..self.held.len())
+            .filter(|&w| self.spilled[w] || !self.held[w].is_empty())
+            .collect()
+    }
+
+    /// Hands window `window`'s waiting successors to `apply` as offsets
+    /// into the window, a run at a time (each at most the budget), and
+    /// forgets them.
+    pub fn drain(&mut self, window: usize, mut apply: impl FnMut(&[u64])) -> Result<()> {
+        let base = window as u64 * self.window_cells;
+        if self.spilled[window] {
+            let path = self.file(window);
+            let mut reader = BufReader::new(File::open(&path).map_err(|e| io("open", &path, e))?);
+            let mut offsets = Vec::new();
+            loop {
+                let mut len = [0u8; 8];
+                match reader.read_exact(&mut len) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+                    Err(e) => return Err(io("read", &path, e)),
+                }
+                let mut run = vec![0u8; u64::from_le_bytes(len) as usize];
+                reader
+                    .read_exact(&mut run)
+                    .map_err(|e| io("read", &path, e))?;
+                self.bytes_read += run.len() as u64 + 8;
+                decode_run(&run, &mut offsets)
+                    .ok_or_else(|| Error::BadStore { path: path.clone(), reason: "a run of waiting successors is cut short".into() })?;
+                apply(&offsets);
+            }
+            fs::remove_file(&path).map_err(|e| io("remove", &path, e))?;
+            self.spilled[window] = false;
+        }
+        let mut ranks = std::mem::take(&mut self.held[window]);
+        self.held_total -= ranks.len();
+        for rank in ranks.iter_mut() {
+            *rank -= base;
+        }
+        if !ranks.is_empty() {
+            apply(&ranks);
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn io(what: &str, path: &Path, error: std::io::Error) -> Error {
+    Error::io(format!("cannot {what} {}", path.display()), error)
+}
+
+fn push_varint(out: &mut Vec<u8>, mut value: u64) {
+    while value >= 0x80 {
+        out.push(value as u8 | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+/// The offsets of one run (its count, then the deltas), into `offsets`;
+/// `None` if the run is cut short.
+fn decode_run(run: &[u8], offsets: &mut Vec<u64>) -> Option<()> {
+    offsets.clear();
+    let count = u64::from_le_bytes(run.get(..8)?.try_into().ok()?);
+    let mut at = 8;
+    let mut previous = 0u64;
+    for _ in 0..count {
+        let mut value = 0u64;
+        let mut shift = 0;
+        loop {
+            let byte = *run.get(at)?;
+            at += 1;
+            value |= ((byte & 0x7f) as u64) << shift;
+            if byte & 0x80 == 0 {
+                break;
+            }
+            shift += 7;
+        }
+        previous += value;
+        offsets.push(previous);
+    }
+    Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_come_back_per_window_spilled_or_held() {
+        let dir = std::env::temp_dir().join(format!("bitsolve-buckets-{}", std::process::id()));
+        // Windows of 1000 cells; at most 5 ranks held.
+        let mut buckets = Buckets::new(&dir, 3, 1000, 5).unwrap();
+        let mut ranks = vec![2500, 10, 999, 10, 2001, 1500, 2999, 0, 200_0];
+        buckets.add(&mut ranks).unwrap();
+        assert!(ranks.is_empty());
+        buckets.add(&mut vec![1000, 1_000_000 % 1000 + 20]).unwrap();
+        assert!(buckets.bytes_written > 0, "something was spilled");
+        assert_eq!(buckets.pending(), vec![0, 1, 2]);
+        let mut got = [Vec::new(), Vec::new(), Vec::new()];
+        for (w, into) in got.iter_mut().enumerate() {
+            buckets.drain(w, |offsets| into.extend_from_slice(offsets)).unwrap();
+            into.sort_unstable();
+            into.dedup();
+        }
+        assert_eq!(got[0], vec![0, 10, 20, 999]);
+        assert_eq!(got[1], vec![0, 500]);
+        assert_eq!(got[2], vec![0, 1, 500, 999]);
+        assert!(buckets.pending().is_empty());
+        drop(buckets);
+        assert!(!dir.exists());
+    }
+
+    #[test]
+    fn varints_round_trip_large_deltas() {
+        let mut run = Vec::new();
+        let values = [0u64, 1, 127, 128, 300, 1 << 40, u64::MAX >> 1];
+        run.extend_from_slice(&(values.len() as u64).to_le_bytes());
+        let mut previous = 0;
+        for &v in &values {
+            push_varint(&mut run, v - previous);
+            previous = v;
+        }
+        let mut offsets = Vec::new();
+        decode_run(&run, &mut offsets).unwrap();
+        assert_eq!(offsets, values);
+        assert!(decode_run(&run[..run.len() - 1], &mut offsets).is_none());
+    }
+}

@@ -1,0 +1,141 @@
+//! The disk backend: two-bit BFS with its table in a store file and only a
+//! budget of it in memory (`bfs --store DIR --memory SIZE`), so the space
+//! a machine can search is bounded by its disk, not its memory.
+//!
+//! The table is cut into windows of consecutive ranks, each at most half
+//! the budget. A pass loads the windows it scans one at a time, in rank
+//! order: successors inside the loaded window are marked at once, the
+//! others wait in buckets (`buckets`) for their window, which applies them
+//! when it is loaded next (later in the same sweep, or in a second sweep
+//! over the windows with successors waiting). Korf ("Minimizing Disk I/O in
+//! Two-Bit Breadth-First Search", AAAI 2008) chose the ranking so that most
+//! moves stay inside their file; our Pancake ranks by the prefix Lehmer
+//! code, where a flip of the top k changes only the rank below k!, so every
+//! flip shorter than the window's ranks stays inside the window and only
+//! the longest flips wait (Pancake 13 with an eighth of its table in
+//! memory: flips of up to 11 of 13 pancakes stay).
+//!
+//! Parent checking (the backward switch of the late layers) would ask about
+//! neighbours in windows not loaded; this backend always expands forward.
+
+mod buckets;
+mod two_bit;
+
+use crate::error::{Error, Result};
+use crate::search::backend::{Backend, OneBitPasses, Opened, TableRequest, TwoBitPasses};
+use crate::search::chunks::CHUNK_STATES;
+use crate::search::two_bit_bfs::UNSEEN;
+use crate::space::Space;
+use crate::table::two_bit::{CELLS_PER_WORD, broadcast};
+use crate::table::{Backing, WordStorage};
+
+/// The smallest budget: a window of one work unit and its buckets.
+pub const MIN_MEMORY: u64 = 64 << 10;
+
+/// Runs two-bit BFS with the table on disk and at most `memory` bytes of it
+/// (and of waiting successors) in memory.
+#[derive(Clone, Copy, Debug)]
+pub struct DiskBackend {
+    pub memory: u64,
+}
+
+/// How a budget is spent on a table of `cells` cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DiskPlan {
+    /// Cells per window: a multiple of the work unit, at most half the
+    /// budget at two bits a cell.
+    pub window_cells: u64,
+    pub windows: usize,
+    /// Waiting successors held in memory (8 bytes each) before the largest
+    /// list is written out: a quarter of the budget.
+    pub held_successors: usize,
+}
+
+impl DiskPlan {
+    pub fn new(cells: u64, memory: u64) -> Result<Self> {
+        if memory < MIN_MEMORY {
+            return Err(Error::InvalidParameter(format!(
+                "--memory {memory} is below the smallest budget, {}K",
+                MIN_MEMORY >> 10
+            )));
+        }
+        let half = memory / 2 * 4 / CHUNK_STATES * CHUNK_STATES;
+        let whole = cells.div_ceil(CHUNK_STATES) * CHUNK_STATES;
+        let window_cells = half.clamp(CHUNK_STATES, whole.max(CHUNK_STATES));
+        Ok(DiskPlan {
+            window_cells,
+            windows: cells.div_ceil(window_cells).max(1) as usize,
+            held_successors: (memory / 4 / 8) as usize,
+        })
+    }
+}
+
+impl Backend for DiskBackend {
+    fn name(&self) -> &'static str {
+        "disk"
+    }
+
+    fn describe(&self) -> String {
+        let threads = rayon::current_num_threads();
+        format!(
+            "{threads} thread{}, table on disk with {:.1} MiB in memory",
+            if threads == 1 { "" } else { "s" },
+            self.memory as f64 / (1u64 << 20) as f64
+        )
+    }
+
+    fn two_bit<'a, S: Space>(
+        &'a self,
+        space: &'a S,
+        request: &TableRequest,
+    ) -> Result<Opened<Box<dyn TwoBitPasses + 'a>>> {
+        let Backing::Directory(dir) = request.backing else {
+            return Err(Error::InvalidParameter(
+                "--memory keeps the table on disk: give --store DIR".into(),
+            ));
+        };
+        let cells = request.identity.states;
+        let plan = DiskPlan::new(cells, self.memory)?;
+        let words = cells.div_ceil(CELLS_PER_WORD);
+        let (storage, progress) = WordStorage::open_direct(
+            dir,
+            request.identity.clone(),
+            words,
+            broadcast(UNSEEN),
+            request.progress,
+        )?;
+        let passes = two_bit::DiskTwoBit::new(space, storage, plan)?;
+        Ok(Opened {
+            passes: Box::new(passes),
+            progress,
+        })
+    }
+
+    fn one_bit<'a, S: Space>(
+        &'a self,
+        _space: &'a S,
+        _request: &TableRequest,
+    ) -> Result<Opened<Box<dyn OneBitPasses + 'a>>> {
+        Err(Error::Unsupported(
+            "--memory runs two-bit BFS (--algo two-bit) with its table on disk; one-bit searches keep their table in memory or a mapped file (drop --memory)".into(),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_take_half_the_budget_in_whole_units() {
+        // 1 MiB: windows of 2 Mi cells (512 KiB).
+        let plan = DiskPlan::new(10_000_000, 1 << 20).unwrap();
+        assert_eq!(plan.window_cells, 2 << 20);
+        assert_eq!(plan.windows, 5);
+        assert_eq!(plan.held_successors, (1 << 20) / 32);
+        // A budget larger than the table: one window.
+        let plan = DiskPlan::new(1000, 1 << 30).unwrap();
+        assert_eq!((plan.window_cells, plan.windows), (CHUNK_STATES, 1));
+        assert!(DiskPlan::new(1000, 1000).is_err());
+    }
+}
