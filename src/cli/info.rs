@@ -1,5 +1,7 @@
 //! `bitsolve info`: what a search of a game would take, before running it.
 
+use std::path::PathBuf;
+
 use serde_json::json;
 
 use super::format::{bytes, group_digits};
@@ -7,14 +9,19 @@ use super::{InfoArgs, SpaceVisitor};
 use crate::error::Result;
 use crate::search::Algorithm;
 use crate::space::{Picture, Space};
-use crate::table::storage::available_memory;
+use crate::backend::disk::{MIN_MEMORY, disk_needed, successors_reserve};
+use crate::table::storage::{available_memory, free_disk};
 
 pub(super) fn run(args: InfoArgs) -> Result<()> {
-    args.game.visit(InfoCommand { json: args.json })
+    args.game.visit(InfoCommand {
+        json: args.json,
+        store: args.store,
+    })
 }
 
 struct InfoCommand {
     json: bool,
+    store: Option<PathBuf>,
 }
 
 /// Bytes of the table `algorithm` needs for `space`.
@@ -41,6 +48,9 @@ impl SpaceVisitor for InfoCommand {
         // Whether the GPU backend can run the two-bit BFS, decided without
         // opening a device.
         let gpu = crate::backend::gpu::gpu_program(space).err();
+        // Two-bit BFS with its table on disk (`bfs --memory`).
+        let two_bit_table = table_bytes(space, Algorithm::TwoBitBfs);
+        let free = self.store.as_deref().and_then(free_disk);
         if self.json {
             let memory: serde_json::Map<String, serde_json::Value> = algorithms
                 .iter()
@@ -58,6 +68,14 @@ impl SpaceVisitor for InfoCommand {
                     "gpu": gpu.is_none(),
                     "gpu_unavailable_because": gpu.as_ref().map(|e| e.to_string()),
                     "available_memory": available,
+                    "disk_mode": {
+                        "table_bytes": two_bit_table,
+                        "reserve_bytes": successors_reserve(space.size()),
+                        "disk_bytes": disk_needed(space.size()),
+                        "min_memory_bytes": MIN_MEMORY,
+                        "store_free_bytes": free,
+                        "fits": free.map(|free| free >= disk_needed(space.size())),
+                    },
                     "details": space.details().into_iter().map(|(name, value)| (name, json!(value))).collect::<serde_json::Map<String, serde_json::Value>>(),
                 })
             );
@@ -97,6 +115,21 @@ impl SpaceVisitor for InfoCommand {
                 "memory        {} available; larger tables need --store DIR",
                 bytes(available)
             );
+        }
+        println!(
+            "--memory SIZE two-bit BFS with its table on disk in --store DIR: {} of disk ({} of table, {} kept for waiting successors), {} to all of the table in memory",
+            bytes(disk_needed(space.size())),
+            bytes(two_bit_table),
+            bytes(successors_reserve(space.size())),
+            bytes(MIN_MEMORY)
+        );
+        if let (Some(dir), Some(free)) = (&self.store, free) {
+            let verdict = if free >= disk_needed(space.size()) {
+                "enough"
+            } else {
+                "not enough: a run there is refused before it starts"
+            };
+            println!("disk          {} free in {}: {verdict}", bytes(free), dir.display());
         }
         Ok(())
     }

@@ -194,6 +194,10 @@ struct InfoArgs {
     /// Print one JSON object on stdout instead of a table.
     #[arg(long, global = true)]
     json: bool,
+    /// The store a run would use: says whether its disk holds a two-bit
+    /// table kept on disk (`bfs --memory`).
+    #[arg(long, value_name = "DIR", global = true)]
+    store: Option<PathBuf>,
 }
 
 /// Parses the arguments and runs the command; errors become one line on

@@ -163,16 +163,25 @@ impl DirectFile {
         // boundary).
         let span_start = first_chunk * self.chunk_words;
         let span_end = ((last_chunk + 1) * self.chunk_words).min(self.words);
-        let mut span = vec![0u8; ((span_end - span_start) * 8) as usize];
-        let head = ((first_word - span_start) * 8) as usize;
-        let tail = head + bytes.len();
-        if head > 0 {
-            self.read(span_start, &mut span[..head])?;
-        }
-        if tail < span.len() {
-            self.read(first_word + words, &mut span[tail..])?;
-        }
-        span[head..tail].copy_from_slice(bytes);
+        let span: std::borrow::Cow<[u8]> = if span_start == first_word
+            && span_end == first_word + words
+        {
+            // Whole chunks (a window of a large table): no copy, which
+            // would cost as much memory as the window again.
+            std::borrow::Cow::Borrowed(bytes)
+        } else {
+            let mut span = vec![0u8; ((span_end - span_start) * 8) as usize];
+            let head = ((first_word - span_start) * 8) as usize;
+            let tail = head + bytes.len();
+            if head > 0 {
+                self.read(span_start, &mut span[..head])?;
+            }
+            if tail < span.len() {
+                self.read(first_word + words, &mut span[tail..])?;
+            }
+            span[head..tail].copy_from_slice(bytes);
+            std::borrow::Cow::Owned(span)
+        };
         let chunk_bytes = self.chunk_words as usize * 8;
         let new_sums: Vec<u64> = span.par_chunks(chunk_bytes).map(xxh3_64).collect();
         let changed: Vec<usize> = {
@@ -201,6 +210,7 @@ impl DirectFile {
     /// once: the journal, already on disk, covers all three until then, so
     /// their order on disk does not matter.
     fn apply(&self, entry: &JournalEntry) -> Result<()> {
+        debug_assert!(entry.first_word % self.chunk_words == 0);
         let offset = HEADER_LEN as u64 + entry.first_word * 8;
         self.file
             .write_all_at(entry.bytes, offset)
@@ -224,22 +234,27 @@ impl DirectFile {
         })
     }
 
+    /// Journal layout: magic, first word, byte count, the bytes, and the
+    /// xxh3 of all before it (written in place, without a copy of the
+    /// bytes).
     fn write_journal(&self, entry: &JournalEntry) -> Result<()> {
-        let mut bytes = Vec::with_capacity(entry.bytes.len() + 32);
-        bytes.extend_from_slice(JOURNAL_MAGIC);
-        bytes.extend_from_slice(&entry.first_word.to_le_bytes());
-        bytes.extend_from_slice(&(entry.bytes.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(entry.bytes);
+        let mut head = Vec::with_capacity(24);
+        head.extend_from_slice(JOURNAL_MAGIC);
+        head.extend_from_slice(&entry.first_word.to_le_bytes());
+        head.extend_from_slice(&(entry.bytes.len() as u64).to_le_bytes());
         let mut hash = Xxh3::new();
-        hash.update(&bytes);
-        bytes.extend_from_slice(&hash.digest().to_le_bytes());
+        hash.update(&head);
+        hash.update(entry.bytes);
+        let tail = hash.digest().to_le_bytes();
         let file = File::create(&self.journal)
             .map_err(|e| self.io_error("create the journal of", e))?;
         // The journal's name too must be on disk before any byte changes in
         // place (its directory synced), or a power cut could leave changed
         // bytes and no journal.
         let directory = self.journal.parent().unwrap_or(Path::new("."));
-        file.write_all_at(&bytes, 0)
+        file.write_all_at(&head, 0)
+            .and_then(|_| file.write_all_at(entry.bytes, 24))
+            .and_then(|_| file.write_all_at(&tail, 24 + entry.bytes.len() as u64))
             .and_then(|_| file.sync_all())
             .and_then(|_| File::open(directory)?.sync_all())
             .map_err(|e| self.io_error("write the journal of", e))
@@ -259,6 +274,7 @@ impl DirectFile {
             let first = u64::from_le_bytes(body[8..16].try_into().unwrap());
             body.len() as u64 == 24 + len
                 && len % 8 == 0
+                && first % self.chunk_words == 0
                 && first + len / 8 <= self.words
                 && xxh3_64(body).to_le_bytes() == hash
         };
@@ -428,7 +444,11 @@ mod tests {
         let dir = scratch_dir("journal");
         let words = 2 * (1 << 17);
         let (table, _) = DirectFile::open(&dir, &identity(words), words, 0, &Silent).unwrap();
-        let bytes: Vec<u8> = (0..4u64).flat_map(|w| (w + 1).to_le_bytes()).collect();
+        // Journal entries hold whole checksum chunks (as `write` makes them).
+        let mut bytes = vec![0u8; (1 << 17) * 8];
+        for w in 0..4usize {
+            bytes[w * 8..w * 8 + 8].copy_from_slice(&(w as u64 + 1).to_le_bytes());
+        }
         // Killed after the journal, before the write in place.
         table
             .write_journal(&JournalEntry {

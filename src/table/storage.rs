@@ -72,6 +72,21 @@ pub fn available_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// Bytes free to an unprivileged writer on the file system that holds
+/// `dir` (or its nearest existing ancestor), if the system says.
+pub fn free_disk(dir: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let existing = dir.ancestors().find(|p| p.exists())?;
+    let existing = if existing.as_os_str().is_empty() { Path::new(".") } else { existing };
+    let path = std::ffi::CString::new(existing.as_os_str().as_bytes()).ok()?;
+    // SAFETY: statvfs fills the struct it is given; the path is a valid C string.
+    let mut stats: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(path.as_ptr(), &mut stats) } != 0 {
+        return None;
+    }
+    Some(stats.f_bavail as u64 * stats.f_frsize as u64)
+}
+
 fn page_size() -> usize {
     // SAFETY: sysconf has no preconditions.
     let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };

@@ -27,6 +27,8 @@ use crate::search::chunks::CHUNK_STATES;
 use crate::search::two_bit_bfs::UNSEEN;
 use crate::space::Space;
 use crate::table::two_bit::{CELLS_PER_WORD, broadcast};
+use crate::table::header::file_name_for;
+use crate::table::storage::free_disk;
 use crate::table::{Backing, WordStorage};
 
 /// The smallest budget: a window of one work unit and its buckets.
@@ -47,7 +49,8 @@ pub struct DiskPlan {
     pub window_cells: u64,
     pub windows: usize,
     /// Waiting successors held in memory (8 bytes each) before the largest
-    /// list is written out: a quarter of the budget.
+    /// list is written out: an eighth of the budget (and as much again for
+    /// a list read back while they are held).
     pub held_successors: usize,
 }
 
@@ -65,9 +68,29 @@ impl DiskPlan {
         Ok(DiskPlan {
             window_cells,
             windows: cells.div_ceil(window_cells).max(1) as usize,
-            held_successors: (memory / 4 / 8) as usize,
+            held_successors: (memory / 8 / 8) as usize,
         })
     }
+}
+
+/// Disk a run keeps free for waiting successors: twice the table. A
+/// layer's successors that leave their window wait delta-coded, about a
+/// byte each, and the largest layers send many: Pancake 13 with 512 MiB in
+/// memory peaked at 1.65 times its table (layer 13), Pancake 12 with an
+/// eighth of its table, whose windows are shorter than 11!, at 2.8 times.
+/// A rule of thumb, not a bound: a run that needs more stops with the disk
+/// full, and resumes where it stopped.
+pub fn successors_reserve(cells: u64) -> u64 {
+    cells.div_ceil(CELLS_PER_WORD) * 8 * 2
+}
+
+/// Disk a run of `cells` cells needs in all: the table and the reserve.
+pub fn disk_needed(cells: u64) -> u64 {
+    cells.div_ceil(CELLS_PER_WORD) * 8 + successors_reserve(cells)
+}
+
+fn gib(bytes: u64) -> f64 {
+    bytes as f64 / (1u64 << 30) as f64
 }
 
 impl Backend for DiskBackend {
@@ -97,6 +120,19 @@ impl Backend for DiskBackend {
         let cells = request.identity.states;
         let plan = DiskPlan::new(cells, self.memory)?;
         let words = cells.div_ceil(CELLS_PER_WORD);
+        let file = dir.join(file_name_for(&request.identity.descriptor));
+        let needed = disk_needed(cells) - if file.exists() { words * 8 } else { 0 };
+        if let Some(free) = free_disk(dir).filter(|&free| free < needed) {
+            return Err(Error::InvalidParameter(format!(
+                "{} needs {:.2} GiB more on disk ({:.2} GiB of table, {:.2} GiB kept for waiting successors), and {} has {:.2} GiB free",
+                request.identity.descriptor,
+                gib(needed),
+                gib(words * 8),
+                gib(successors_reserve(cells)),
+                dir.display(),
+                gib(free)
+            )));
+        }
         let (storage, progress) = WordStorage::open_direct(
             dir,
             request.identity.clone(),
@@ -132,7 +168,7 @@ mod tests {
         let plan = DiskPlan::new(10_000_000, 1 << 20).unwrap();
         assert_eq!(plan.window_cells, 2 << 20);
         assert_eq!(plan.windows, 5);
-        assert_eq!(plan.held_successors, (1 << 20) / 32);
+        assert_eq!(plan.held_successors, (1 << 20) / 64);
         // A budget larger than the table: one window.
         let plan = DiskPlan::new(1000, 1 << 30).unwrap();
         assert_eq!((plan.window_cells, plan.windows), (CHUNK_STATES, 1));
