@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use bitsolve::backend::{CpuBackend, DiskBackend};
 use bitsolve::backend::disk::MIN_MEMORY;
+use bitsolve::backend::{CpuBackend, DiskBackend};
 use bitsolve::games::{Pancake, SlidingTile};
 use bitsolve::search::{Algorithm, SearchOptions, SearchReport};
 use bitsolve::space::Space;
@@ -144,21 +144,34 @@ fn a_disk_run_killed_at_random_instants_resumes_to_the_same_table() {
     let reference = scratch("kill-reference");
     let budget = "113K";
     let args = |dir: &Path| -> Vec<String> {
-        ["bfs", "pancake", "--n", "10", "--memory", budget, "--json", "--store"]
-            .iter()
-            .map(|s| s.to_string())
-            .chain([dir.display().to_string()])
-            .collect()
+        [
+            "bfs", "pancake", "--n", "10", "--memory", budget, "--json", "--store",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([dir.display().to_string()])
+        .collect()
     };
     let started = Instant::now();
-    let run = bitsolve(&args(&reference).iter().map(String::as_str).collect::<Vec<_>>());
+    let run = bitsolve(
+        &args(&reference)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
     let duration = started.elapsed();
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     let expected: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
     let mut seed = 0x5eed_d15cu64;
     let mut landed = 0;
     for kill in 0..6 {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let instant = Duration::from_micros((seed >> 33) % (duration.as_micros() as u64 + 1));
         let dir = scratch(&format!("kill-{kill}"));
         let argv = args(&dir);
@@ -182,16 +195,25 @@ fn a_disk_run_killed_at_random_instants_resumes_to_the_same_table() {
             String::from_utf8_lossy(&resumed.stderr)
         );
         let json: serde_json::Value = serde_json::from_slice(&resumed.stdout).unwrap();
-        assert_eq!(json["layers"], expected["layers"], "after a kill at {instant:?}");
+        assert_eq!(
+            json["layers"], expected["layers"],
+            "after a kill at {instant:?}"
+        );
         assert!(
             table_bytes(&dir) == table_bytes(&reference),
             "the table differs after a kill at {instant:?}"
         );
         let verify = bitsolve(&["verify", &dir.display().to_string()]);
-        assert!(verify.status.success(), "verify after a kill at {instant:?}");
+        assert!(
+            verify.status.success(),
+            "verify after a kill at {instant:?}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
-    assert!(landed >= 3, "only {landed} kills landed before the run ended");
+    assert!(
+        landed >= 3,
+        "only {landed} kills landed before the run ended"
+    );
     std::fs::remove_dir_all(&reference).unwrap();
 }
 
@@ -200,21 +222,42 @@ fn the_disk_mode_refuses_what_it_cannot_do_in_one_line() {
     let dir = scratch("refusals");
     let store = dir.display().to_string();
     for (args, says) in [
-        (vec!["bfs", "pancake", "--n", "6", "--memory", "1M"], "give --store DIR"),
         (
-            vec!["bfs", "pancake", "--n", "6", "--memory", "1M", "--store", &store, "--algo", "reach"],
+            vec!["bfs", "pancake", "--n", "6", "--memory", "1M"],
+            "give --store DIR",
+        ),
+        (
+            vec![
+                "bfs", "pancake", "--n", "6", "--memory", "1M", "--store", &store, "--algo",
+                "reach",
+            ],
             "--algo two-bit",
         ),
         (
-            vec!["bfs", "pancake", "--n", "6", "--memory", "1M", "--store", &store, "--backend", "gpu"],
+            vec![
+                "bfs",
+                "pancake",
+                "--n",
+                "6",
+                "--memory",
+                "1M",
+                "--store",
+                &store,
+                "--backend",
+                "gpu",
+            ],
             "drop --backend gpu",
         ),
         (
-            vec!["bfs", "pancake", "--n", "6", "--memory", "1K", "--store", &store],
+            vec![
+                "bfs", "pancake", "--n", "6", "--memory", "1K", "--store", &store,
+            ],
             "smallest budget",
         ),
         (
-            vec!["bfs", "pancake", "--n", "6", "--memory", "12X", "--store", &store],
+            vec![
+                "bfs", "pancake", "--n", "6", "--memory", "12X", "--store", &store,
+            ],
             "not a size",
         ),
     ] {
@@ -224,7 +267,10 @@ fn the_disk_mode_refuses_what_it_cannot_do_in_one_line() {
         assert!(stderr.contains(says), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
         assert_eq!(
-            stderr.lines().filter(|l| l.starts_with("bitsolve: error")).count(),
+            stderr
+                .lines()
+                .filter(|l| l.starts_with("bitsolve: error"))
+                .count(),
             1,
             "{args:?}: {stderr}"
         );

@@ -83,6 +83,22 @@ def test_bfs_options_are_the_cli_flags(cli, one_player, tmp_path):
     assert reach.total == cli.json("bfs", *words, "--algo", "reach")["total"]
 
 
+def test_bfs_with_its_table_on_disk_is_the_cli_disk_mode(cli, one_player, tmp_path):
+    options, words = one_player["pancake"]
+    g = bitsolve.game("pancake", **options)
+    on_disk = g.bfs(store=tmp_path / "py", memory="64K")
+    expected = cli.json("bfs", *words, "--store", tmp_path / "cli", "--memory", "64K")
+    # What waits for other windows depends on the threads' order.
+    io = {"bytes_read", "bytes_written"}
+    ours = {k: v for k, v in stable(on_disk.to_dict()).items() if k not in io}
+    assert ours == {k: v for k, v in stable(expected).items() if k not in io}
+    assert on_disk.to_dict()["bytes_written"] > 0
+    assert on_disk.layers.tolist() == g.bfs().layers.tolist()
+    assert on_disk.to_dict()["backend"] == "disk"
+    with pytest.raises(ValueError, match="not a size"):
+        g.bfs(store=tmp_path / "bad", memory="12X")
+
+
 @pytest.mark.parametrize("name", ["pancake", "sliding-tile"])
 def test_solve_is_the_cli_solve(cli, one_player, name, tmp_path):
     options, words = one_player[name]

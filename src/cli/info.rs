@@ -6,10 +6,10 @@ use serde_json::json;
 
 use super::format::{bytes, group_digits};
 use super::{InfoArgs, SpaceVisitor};
+use crate::backend::disk::{MIN_MEMORY, disk_needed, successors_reserve};
 use crate::error::Result;
 use crate::search::Algorithm;
 use crate::space::{Picture, Space};
-use crate::backend::disk::{MIN_MEMORY, disk_needed, successors_reserve};
 use crate::table::storage::{available_memory, free_disk};
 
 pub(super) fn run(args: InfoArgs) -> Result<()> {
@@ -129,7 +129,11 @@ impl SpaceVisitor for InfoCommand {
             } else {
                 "not enough: a run there is refused before it starts"
             };
-            println!("disk          {} free in {}: {verdict}", bytes(free), dir.display());
+            println!(
+                "disk          {} free in {}: {verdict}",
+                bytes(free),
+                dir.display()
+            );
         }
         Ok(())
     }

@@ -166,9 +166,9 @@ pub fn parse_size(text: &str) -> std::result::Result<u64, String> {
         Some('T') => (&text[..text.len() - 1], 40),
         _ => (text, 0),
     };
-    let number: u64 = digits
-        .parse()
-        .map_err(|_| format!("'{text}' is not a size (bytes, or a number with K, M, G or T: 512M)"))?;
+    let number: u64 = digits.parse().map_err(|_| {
+        format!("'{text}' is not a size (bytes, or a number with K, M, G or T: 512M)")
+    })?;
     number
         .checked_mul(1 << shift)
         .ok_or_else(|| format!("'{text}' is too large"))

@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
 use super::checksums::{decode_trailer, encode_trailer, trailer_hash, uniform_checksums};
-use super::header::{HEADER_LEN, Header, Seal, TableIdentity, file_name_for};
+use super::header::{HEADER_LEN, Header, Seal, TableIdentity};
 use super::store_file::{self, BodyVerdict, Layout};
 use crate::error::{Error, Result};
 use crate::progress::Progress;
@@ -59,14 +59,7 @@ impl DirectFile {
         fill: u64,
         progress: &dyn Progress,
     ) -> Result<(Self, Option<Vec<u8>>)> {
-        super::header::check_fits(identity).map_err(Error::InvalidParameter)?;
-        fs::create_dir_all(dir).map_err(|e| {
-            Error::io(
-                format!("cannot create store directory {}", dir.display()),
-                e,
-            )
-        })?;
-        let path = dir.join(file_name_for(&identity.descriptor));
+        let path = store_file::table_path(dir, identity)?;
         if !store_file::table_exists(&path)?
             && let Some(file) = store_file::create(&path, identity, words, fill, progress)?
         {
@@ -137,7 +130,9 @@ impl DirectFile {
 
     /// Reads the words from `first_word` on into `out` (whole words).
     pub fn read(&self, first_word: u64, out: &mut [u8]) -> Result<()> {
-        debug_assert!(out.len() % 8 == 0 && first_word + out.len() as u64 / 8 <= self.words);
+        debug_assert!(
+            out.len().is_multiple_of(8) && first_word + out.len() as u64 / 8 <= self.words
+        );
         out.par_chunks_mut(IO_PIECE)
             .enumerate()
             .try_for_each(|(i, piece)| {
@@ -152,7 +147,7 @@ impl DirectFile {
     /// that reached the disk (journal and body), 0 when nothing changed.
     pub fn write(&self, first_word: u64, bytes: &[u8]) -> Result<u64> {
         let words = bytes.len() as u64 / 8;
-        debug_assert!(bytes.len() % 8 == 0 && first_word + words <= self.words);
+        debug_assert!(bytes.len().is_multiple_of(8) && first_word + words <= self.words);
         if words == 0 {
             return Ok(0);
         }
@@ -163,25 +158,24 @@ impl DirectFile {
         // boundary).
         let span_start = first_chunk * self.chunk_words;
         let span_end = ((last_chunk + 1) * self.chunk_words).min(self.words);
-        let span: std::borrow::Cow<[u8]> = if span_start == first_word
-            && span_end == first_word + words
-        {
-            // Whole chunks (a window of a large table): no copy, which
-            // would cost as much memory as the window again.
-            std::borrow::Cow::Borrowed(bytes)
-        } else {
-            let mut span = vec![0u8; ((span_end - span_start) * 8) as usize];
-            let head = ((first_word - span_start) * 8) as usize;
-            let tail = head + bytes.len();
-            if head > 0 {
-                self.read(span_start, &mut span[..head])?;
-            }
-            if tail < span.len() {
-                self.read(first_word + words, &mut span[tail..])?;
-            }
-            span[head..tail].copy_from_slice(bytes);
-            std::borrow::Cow::Owned(span)
-        };
+        let span: std::borrow::Cow<[u8]> =
+            if span_start == first_word && span_end == first_word + words {
+                // Whole chunks (a window of a large table): no copy, which
+                // would cost as much memory as the window again.
+                std::borrow::Cow::Borrowed(bytes)
+            } else {
+                let mut span = vec![0u8; ((span_end - span_start) * 8) as usize];
+                let head = ((first_word - span_start) * 8) as usize;
+                let tail = head + bytes.len();
+                if head > 0 {
+                    self.read(span_start, &mut span[..head])?;
+                }
+                if tail < span.len() {
+                    self.read(first_word + words, &mut span[tail..])?;
+                }
+                span[head..tail].copy_from_slice(bytes);
+                std::borrow::Cow::Owned(span)
+            };
         let chunk_bytes = self.chunk_words as usize * 8;
         let new_sums: Vec<u64> = span.par_chunks(chunk_bytes).map(xxh3_64).collect();
         let changed: Vec<usize> = {
@@ -210,7 +204,7 @@ impl DirectFile {
     /// once: the journal, already on disk, covers all three until then, so
     /// their order on disk does not matter.
     fn apply(&self, entry: &JournalEntry) -> Result<()> {
-        debug_assert!(entry.first_word % self.chunk_words == 0);
+        debug_assert!(entry.first_word.is_multiple_of(self.chunk_words));
         let offset = HEADER_LEN as u64 + entry.first_word * 8;
         self.file
             .write_all_at(entry.bytes, offset)
@@ -246,8 +240,8 @@ impl DirectFile {
         hash.update(&head);
         hash.update(entry.bytes);
         let tail = hash.digest().to_le_bytes();
-        let file = File::create(&self.journal)
-            .map_err(|e| self.io_error("create the journal of", e))?;
+        let file =
+            File::create(&self.journal).map_err(|e| self.io_error("create the journal of", e))?;
         // The journal's name too must be on disk before any byte changes in
         // place (its directory synced), or a power cut could leave changed
         // bytes and no journal.
@@ -273,8 +267,8 @@ impl DirectFile {
             let len = u64::from_le_bytes(body[16..24].try_into().unwrap());
             let first = u64::from_le_bytes(body[8..16].try_into().unwrap());
             body.len() as u64 == 24 + len
-                && len % 8 == 0
-                && first % self.chunk_words == 0
+                && len.is_multiple_of(8)
+                && first.is_multiple_of(self.chunk_words)
                 && first + len / 8 <= self.words
                 && xxh3_64(body).to_le_bytes() == hash
         };
@@ -396,7 +390,8 @@ mod tests {
     }
 
     fn scratch_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("bitsolve-direct-{name}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("bitsolve-direct-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         dir
     }

@@ -33,10 +33,10 @@ use super::checksums::{
     chunk_checksums, chunk_words_range, decode_trailer, encode_trailer, trailer_hash,
     uniform_checksums,
 };
+use super::direct::DirectFile;
 pub use super::header::{
     FORMAT_VERSION, HEADER_LEN, Header, MAX_PROGRESS_BYTES, Seal, TableIdentity, file_name_for,
 };
-use super::direct::DirectFile;
 use super::store_file::{self, BodyVerdict, Layout, bad};
 use crate::error::{Error, Result};
 use crate::progress::Progress;
@@ -77,7 +77,11 @@ pub fn available_memory() -> Option<u64> {
 pub fn free_disk(dir: &Path) -> Option<u64> {
     use std::os::unix::ffi::OsStrExt;
     let existing = dir.ancestors().find(|p| p.exists())?;
-    let existing = if existing.as_os_str().is_empty() { Path::new(".") } else { existing };
+    let existing = if existing.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        existing
+    };
     let path = std::ffi::CString::new(existing.as_os_str().as_bytes()).ok()?;
     // SAFETY: statvfs fills the struct it is given; the path is a valid C string.
     let mut stats: libc::statvfs = unsafe { std::mem::zeroed() };
@@ -252,14 +256,7 @@ impl WordStorage {
         progress: &dyn Progress,
         stage: bool,
     ) -> Result<(Self, Option<Vec<u8>>)> {
-        super::header::check_fits(&identity).map_err(Error::InvalidParameter)?;
-        fs::create_dir_all(dir).map_err(|e| {
-            Error::io(
-                format!("cannot create store directory {}", dir.display()),
-                e,
-            )
-        })?;
-        let path = dir.join(file_name_for(&identity.descriptor));
+        let path = store_file::table_path(dir, &identity)?;
         if !store_file::table_exists(&path)?
             && let Some(file) = store_file::create(&path, &identity, words as u64, fill, progress)?
         {

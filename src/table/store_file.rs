@@ -100,6 +100,19 @@ pub fn lock(file: &File, path: &Path, exclusive: bool) -> Result<()> {
     Err(Error::io(format!("cannot lock {}", path.display()), error))
 }
 
+/// Where the table `identity` names lives in the store `dir`, which is
+/// created if missing; an identity too large for a header is refused.
+pub fn table_path(dir: &Path, identity: &TableIdentity) -> Result<PathBuf> {
+    super::header::check_fits(identity).map_err(Error::InvalidParameter)?;
+    fs::create_dir_all(dir).map_err(|e| {
+        Error::io(
+            format!("cannot create store directory {}", dir.display()),
+            e,
+        )
+    })?;
+    Ok(dir.join(super::header::file_name_for(&identity.descriptor)))
+}
+
 /// Whether something is at `path` where a table file belongs: `false` when
 /// nothing is; an error when the path cannot be followed (a symbolic link
 /// loop, a directory without permission), so that it is not taken for a

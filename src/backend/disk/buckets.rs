@@ -120,8 +120,10 @@ impl Buckets {
                     .read_exact(&mut run)
                     .map_err(|e| io("read", &path, e))?;
                 self.bytes_read += run.len() as u64 + 8;
-                decode_run(&run, &mut offsets)
-                    .ok_or_else(|| Error::BadStore { path: path.clone(), reason: "a run of waiting successors is cut short".into() })?;
+                decode_run(&run, &mut offsets).ok_or_else(|| Error::BadStore {
+                    path: path.clone(),
+                    reason: "a run of waiting successors is cut short".into(),
+                })?;
                 apply(&offsets);
             }
             fs::remove_file(&path).map_err(|e| io("remove", &path, e))?;
@@ -191,15 +193,17 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("bitsolve-buckets-{}", std::process::id()));
         // Windows of 1000 cells; at most 5 ranks held.
         let mut buckets = Buckets::new(&dir, 3, 1000, 5).unwrap();
-        let mut ranks = vec![2500, 10, 999, 10, 2001, 1500, 2999, 0, 200_0];
+        let mut ranks = vec![2500, 10, 999, 10, 2001, 1500, 2999, 0, 2000];
         buckets.add(&mut ranks).unwrap();
         assert!(ranks.is_empty());
-        buckets.add(&mut vec![1000, 1_000_000 % 1000 + 20]).unwrap();
+        buckets.add(&mut vec![1000, 20]).unwrap();
         assert!(buckets.bytes_written > 0, "something was spilled");
         assert_eq!(buckets.pending(), vec![0, 1, 2]);
         let mut got = [Vec::new(), Vec::new(), Vec::new()];
         for (w, into) in got.iter_mut().enumerate() {
-            buckets.drain(w, |offsets| into.extend_from_slice(offsets)).unwrap();
+            buckets
+                .drain(w, |offsets| into.extend_from_slice(offsets))
+                .unwrap();
             into.sort_unstable();
             into.dedup();
         }

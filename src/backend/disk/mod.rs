@@ -26,9 +26,9 @@ use crate::search::backend::{Backend, OneBitPasses, Opened, TableRequest, TwoBit
 use crate::search::chunks::CHUNK_STATES;
 use crate::search::two_bit_bfs::UNSEEN;
 use crate::space::Space;
-use crate::table::two_bit::{CELLS_PER_WORD, broadcast};
 use crate::table::header::file_name_for;
 use crate::table::storage::free_disk;
+use crate::table::two_bit::{CELLS_PER_WORD, broadcast};
 use crate::table::{Backing, WordStorage};
 
 /// The smallest budget: a window of one work unit and its buckets.
@@ -76,7 +76,7 @@ impl DiskPlan {
 /// Disk a run keeps free for waiting successors: twice the table. A
 /// layer's successors that leave their window wait delta-coded, about a
 /// byte each, and the largest layers send many: Pancake 13 with 512 MiB in
-/// memory peaked at 1.65 times its table (layer 13), Pancake 12 with an
+/// memory peaked at 1.9 times its table (layer 13), Pancake 12 with an
 /// eighth of its table, whose windows are shorter than 11!, at 2.8 times.
 /// A rule of thumb, not a bound: a run that needs more stops with the disk
 /// full, and resumes where it stopped.

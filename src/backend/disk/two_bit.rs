@@ -133,7 +133,9 @@ impl<'a, S: Space> DiskTwoBit<'a, S> {
         };
         let words = self.words(w);
         let len = ((words.end - words.start) * 8) as usize;
-        self.bytes_written += self.file().write(words.start, &self.window.bytes()[..len])?;
+        self.bytes_written += self
+            .file()
+            .write(words.start, &self.window.bytes()[..len])?;
         Ok(())
     }
 
@@ -153,7 +155,9 @@ impl<'a, S: Space> DiskTwoBit<'a, S> {
     /// Applies the successors waiting for window `w` (loaded).
     fn drain_into_window(&self, buckets: &mut Buckets, w: usize, next: u8) -> Result<u64> {
         let mut marked = 0;
-        buckets.drain(w, |offsets| marked += Self::apply(&self.window, offsets, next))?;
+        buckets.drain(w, |offsets| {
+            marked += Self::apply(&self.window, offsets, next)
+        })?;
         Ok(marked)
     }
 
