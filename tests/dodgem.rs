@@ -15,7 +15,7 @@ use bitsolve::backend::CpuBackend;
 use bitsolve::games::dodgem::DodgemState;
 use bitsolve::games::{Dodgem, TwoPlayerGame};
 use bitsolve::search::Silent;
-use bitsolve::search::retro2::distances::{NO_DISTANCE, layer_distances};
+use bitsolve::search::retro2::distances::{LayerDistances, NO_DISTANCE, layer_distances};
 use bitsolve::search::retro2::{LayeredGame, RetroOptions, Value, open_layer, solve_layers};
 use bitsolve::table::{Backing, TwoBitTable};
 
@@ -232,11 +232,14 @@ fn check_against_independent_values(n: usize, expected_start: Value) {
     let mut distances: Vec<Vec<u16>> = Vec::new();
     for layer in 0..=game.max_layer() {
         let lower = if layer == 0 {
-            &[][..]
+            LayerDistances::default()
         } else {
-            &distances[layer - 1][..]
+            LayerDistances::from_distances(distances[layer - 1].iter().copied())
         };
-        let found = layer_distances(&game, layer, &value, lower).unwrap();
+        let found = layer_distances(&game, layer, &value, &lower)
+            .unwrap()
+            .iter()
+            .collect::<Vec<u16>>();
         distances.push(found);
     }
     let mut tally: HashMap<Value, usize> = HashMap::new();

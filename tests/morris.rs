@@ -443,7 +443,13 @@ fn the_whole_game_with_three_stones_a_side_equals_an_independent_solver() {
             })
             .collect();
         let distances: Vec<Vec<u16>> = (0..=game.max_layer())
-            .map(|layer| read_distances(&game, layer, &dir).unwrap().unwrap())
+            .map(|layer| {
+                read_distances(&game, layer, &dir)
+                    .unwrap()
+                    .unwrap()
+                    .iter()
+                    .collect()
+            })
             .collect();
         // The moving phase's values from the model, its distances from
         // the library: what is checked here is the opening.

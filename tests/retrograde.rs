@@ -13,7 +13,9 @@ use bitsolve::games::TwoPlayerGame;
 use bitsolve::games::fox_geese::FoxGeeseState;
 use bitsolve::games::fox_geese::Rules;
 use bitsolve::hash::MultinomialRanker;
-use bitsolve::search::retro2::distances::{NO_DISTANCE, layer_distances};
+use bitsolve::search::retro2::distances::{
+    LayerDistances, NO_DISTANCE, layer_distances, layer_distances_near_limit,
+};
 use bitsolve::search::retro2::{
     LayerReport, LayeredGame, Player, RetroOptions, Successor, Value, open_layer,
     solve_layer_range, solve_layers,
@@ -688,11 +690,16 @@ fn assert_geese_win_in_time(game: &FoxGeese) -> (usize, usize) {
     let mut distances: Vec<Vec<u16>> = Vec::new();
     for layer in 0..=5 {
         let lower = if layer == 0 {
-            &[][..]
+            LayerDistances::default()
         } else {
-            &distances[layer - 1][..]
+            LayerDistances::from_distances(distances[layer - 1].iter().copied())
         };
-        distances.push(layer_distances(game, layer, &value, lower).unwrap());
+        distances.push(
+            layer_distances(game, layer, &value, &lower)
+                .unwrap()
+                .iter()
+                .collect(),
+        );
     }
     let mut state = plain.new_state();
     let mut checked = 0;
@@ -760,6 +767,57 @@ fn forward_geese_win_in_time_from_distances_over_representatives() {
     assert!(fox_wins_with_distance > 0);
 }
 
+/// Distances past the near limit go to a map with their own level lists;
+/// the games here never get that far, so the limit is lowered to 3 plies
+/// and every layer to 6 must come out the same, under each rule, with and
+/// without symmetry (the map then holds most distances).
+#[test]
+fn distances_past_the_byte_limit_are_the_same_from_the_map() {
+    let forward = Rules {
+        capture_wins: false,
+        geese_forward: true,
+    };
+    let capture = Rules {
+        capture_wins: true,
+        geese_forward: false,
+    };
+    let top = 6;
+    for (rules, symmetry) in [
+        (Rules::default(), false),
+        (Rules::default(), true),
+        (forward, true),
+        (capture, true),
+    ] {
+        let game = FoxGeese::with_rules(rules, symmetry).unwrap();
+        let dir = scratch(&format!(
+            "near-limit-{}-{symmetry}",
+            game.rules().geese_forward
+        ));
+        solve(&game, top, 2, Backing::Directory(dir.clone()));
+        let values = stored_values(&game, top, &dir);
+        let value = |at: usize, rank: u64| Value::from_bits(values[at][rank as usize]);
+        let mut lower = LayerDistances::default();
+        let mut far_found = 0;
+        for layer in 0..=top {
+            let want = layer_distances(&game, layer, &value, &lower).unwrap();
+            let got = layer_distances_near_limit(&game, layer, &value, &lower, 3).unwrap();
+            assert_eq!(
+                got.iter().collect::<Vec<_>>(),
+                want.iter().collect::<Vec<_>>(),
+                "{rules:?} symmetry {symmetry} layer {layer}"
+            );
+            assert!(!want.has_far());
+            far_found += want.iter().filter(|&d| d != NO_DISTANCE && d >= 3).count();
+            lower = got;
+        }
+        assert!(
+            far_found > 100,
+            "{rules:?}: only {far_found} distances past 3"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
 /// Every layer's distances from 0 to `top`, computed over the values the
 /// store `dir` holds.
 fn distances_of<G: LayeredGame>(game: &G, top: usize, dir: &Path) -> Vec<Vec<u16>> {
@@ -768,11 +826,16 @@ fn distances_of<G: LayeredGame>(game: &G, top: usize, dir: &Path) -> Vec<Vec<u16
     for layer in 0..=top {
         let value = |at: usize, rank: u64| Value::from_bits(values[at][rank as usize]);
         let lower = if layer == 0 {
-            &[][..]
+            LayerDistances::default()
         } else {
-            &distances[layer - 1][..]
+            LayerDistances::from_distances(distances[layer - 1].iter().copied())
         };
-        distances.push(layer_distances(game, layer, &value, lower).unwrap());
+        distances.push(
+            layer_distances(game, layer, &value, &lower)
+                .unwrap()
+                .iter()
+                .collect(),
+        );
     }
     distances
 }

@@ -26,7 +26,9 @@ use crate::error::{Error, Result};
 use crate::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
 use crate::progress::Stoppable;
 use crate::search::backend::Backend;
-use crate::search::retro2::distances::{NO_DISTANCE, read_distances, stored_layer_distances};
+use crate::search::retro2::distances::{
+    LayerDistances, NO_DISTANCE, read_distances, stored_layer_distances,
+};
 use crate::search::retro2::{
     BITS_PER_POSITION, LayerReport, Player, RECORD_EVERY, RetroOptions, Value, open_layer,
     solve_layer_range,
@@ -281,7 +283,13 @@ impl TwoPlayerVisitor for Retro<'_> {
         let (reports, peaks) = self.solve_printing_rows(game, layers, &pool, &display)?;
         let longest = match &args.store {
             Some(dir) if args.distances => {
-                pool.install(|| store_distances(game, &reports, dir, args.game.name()))?
+                let shown: &dyn Progress = if args.silent { &Silent } else { &display };
+                let mut stoppable = None;
+                let progress = Stoppable::wrap(shown, self.stop, &mut stoppable);
+                let result = pool
+                    .install(|| store_distances(game, &reports, dir, args.game.name(), progress));
+                display.finish();
+                result?
             }
             _ => BTreeMap::new(),
         };
@@ -496,13 +504,14 @@ fn store_distances<G: TwoPlayerGame>(
     reports: &[LayerReport],
     dir: &Path,
     name: &str,
+    progress: &dyn Progress,
 ) -> Result<BTreeMap<usize, u16>> {
     let backing = Backing::Directory(dir.to_path_buf());
     let read_only = Backing::ReadOnly(dir.to_path_buf());
     let silent = Display::new(None, None);
     let mut longest = BTreeMap::new();
     // Distances computed or read, kept while a later layer reads them.
-    let mut held: BTreeMap<usize, Vec<u16>> = BTreeMap::new();
+    let mut held: BTreeMap<usize, LayerDistances> = BTreeMap::new();
     for (index, report) in reports.iter().enumerate() {
         let layer = report.layer;
         let reached = layers_read_for_distances(game, layer);
@@ -539,12 +548,10 @@ fn store_distances<G: TwoPlayerGame>(
         };
         let lower = |at: usize, rank: u64| {
             held.get(&at)
-                .and_then(|distances| distances.get(rank as usize).copied())
-                .unwrap_or(NO_DISTANCE)
+                .map_or(NO_DISTANCE, |distances| distances.get(rank))
         };
-        let found = stored_layer_distances(game, layer, &backing, &value, &lower)?;
-        let finite = found.iter().copied().filter(|&d| d != NO_DISTANCE).max();
-        longest.insert(layer, finite.unwrap_or(0));
+        let found = stored_layer_distances(game, layer, &backing, &value, &lower, progress)?;
+        longest.insert(layer, found.longest().unwrap_or(0));
         held.insert(layer, found);
         let later: Vec<usize> = reports[index + 1..]
             .iter()

@@ -78,9 +78,9 @@ impl<T: InMemory> InMemory for Arc<T> {
     }
 }
 
-impl InMemory for Vec<u16> {
+impl InMemory for crate::search::retro2::distances::LayerDistances {
     fn bytes(&self) -> u64 {
-        2 * self.len() as u64
+        self.memory_bytes()
     }
 }
 
@@ -310,7 +310,7 @@ pub enum Examined {
 }
 
 /// A layer's distances to the end by rank (`None`: the store keeps none).
-pub(super) type LayerDistances = Option<Vec<u16>>;
+pub(super) type LayerDistances = Option<crate::search::retro2::distances::LayerDistances>;
 
 /// Tables read and checked, by file; shared between databases and threads
 /// (a server keeps one for its whole run).

@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::games::two_player::TwoPlayerGame;
 use crate::search::Checkpoint;
 use crate::search::identity::layer_identity;
-use crate::search::retro2::distances::NO_DISTANCE;
+use crate::search::retro2::distances::{NO_DISTANCE, StoredFormat};
 use crate::search::retro2::{Player, Value};
 use crate::search::{Progress, Silent};
 use crate::table::TwoBitTable;
@@ -273,36 +273,37 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
         })
     }
 
-    /// Reads the distances of `layer`, if the store keeps them complete.
+    /// Reads the distances of `layer`, if the store keeps them complete (at
+    /// one byte a position, or two: see [`StoredFormat`]).
     fn read_distances(&self, layer: usize) -> Result<Held<LayerDistances>> {
-        let identity = layer_identity(self.game, layer, "retrograde distances", 16);
-        let path = self.dir.join(file_name_for(&identity.descriptor));
-        if !table_exists(&path)? {
-            return Ok(Held {
-                table: None,
-                files: vec![Watched::now(path)],
-            });
-        }
-        // Four 16-bit distances to a word, the lowest first: the layout
-        // `crate::search::retro2::distances` writes.
         let size = self.game.layer_size(layer);
-        let mut distances = vec![NO_DISTANCE; size as usize];
-        let mut keep = |start: usize, bytes: &[u8]| {
-            for (index, eight) in bytes.chunks_exact(8).enumerate() {
-                let word = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
-                let first = (start + index) * 4;
-                for (offset, distance) in distances.iter_mut().skip(first).take(4).enumerate() {
-                    *distance = (word >> (16 * offset)) as u16;
-                }
+        let mut files = Vec::new();
+        for format in StoredFormat::ALL {
+            let identity = format.identity(self.game, layer);
+            let path = self.dir.join(file_name_for(&identity.descriptor));
+            if !table_exists(&path)? {
+                // Watched while absent: a run that writes it later is seen.
+                files.push(Watched::now(path));
+                continue;
             }
-        };
-        let words = size.div_ceil(4);
-        let (header, watched) = read_table(&path, &identity, words, self.progress, &mut keep)?;
-        let complete = finished(&header, &watched)?;
-        Ok(Held {
-            table: complete.then_some(distances),
-            files: vec![watched],
-        })
+            let words = format.words(size);
+            let mut body = vec![0u64; words as usize];
+            let mut keep = |start: usize, bytes: &[u8]| {
+                for (word, eight) in body[start..].iter_mut().zip(bytes.chunks_exact(8)) {
+                    *word = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
+                }
+            };
+            let (header, watched) = read_table(&path, &identity, words, self.progress, &mut keep)?;
+            let complete = finished(&header, &watched)?;
+            files.push(watched);
+            if complete {
+                return Ok(Held {
+                    table: Some(format.decode(body, size)),
+                    files,
+                });
+            }
+        }
+        Ok(Held { table: None, files })
     }
 
     /// Starts a question: the layers it reads are looked up in the cache
@@ -381,17 +382,15 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
         Ok(found
             .table
             .as_ref()
-            .and_then(|table| table.get(rank as usize).copied())
+            .map(|table| table.get(rank))
             .filter(|&d| d != NO_DISTANCE))
     }
 
-    /// The file of `layer`'s distances in the store.
+    /// The file that names `layer`'s distances in the cache (the byte
+    /// format's, whichever format the store holds).
     fn distances_file(&self, layer: usize) -> PathBuf {
-        let descriptor = format!(
-            "{}; retrograde distances",
-            self.game.layer_descriptor(layer)
-        );
-        self.dir.join(file_name_for(&descriptor))
+        let identity = StoredFormat::Bytes.identity(self.game, layer);
+        self.dir.join(file_name_for(&identity.descriptor))
     }
 
     /// Every move from `position`, in the game's order, with the value and

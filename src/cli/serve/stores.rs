@@ -39,7 +39,7 @@ fn kind_of(descriptor: &str) -> &'static str {
         KEEPING_DEPTHS => "depths",
         "one-bit reachability" => "reachability",
         "retrograde values" => "retro values",
-        "retrograde distances" => "retro distances",
+        "retrograde distances" | "retrograde distances in bytes" => "retro distances",
         _ => "other",
     }
 }

@@ -1,0 +1,264 @@
+//! Distances to the end of the game under optimal play, for a layer whose
+//! values are solved: the winner moves to end the game as fast as it can,
+//! the loser to delay it as long as it can (plies, 0 for a position whose
+//! mover has no move).
+//!
+//! With the values known, a won position's distance is 1 + the least
+//! distance among its moves into positions lost for the opponent, and a
+//! lost position's is 1 + the greatest among all its moves. Positions are
+//! finished in increasing distance, level by level (`levels.rs`): a won
+//! position when its first (and so nearest) losing successor finishes, a
+//! lost one when its last successor does; moves into the layer below read
+//! that layer's distances. A position whose value holds only by the game's rule for
+//! undecided positions (Fox-and-Geese counts them won for the fox), and a
+//! loss that can escape into such a position, has no finite distance:
+//! [`NO_DISTANCE`]. A position whose value the rules fix before any
+//! search ([`LayeredGame::rule_value`]: a capture under capture-wins) ends
+//! the game there: distance 0.
+//!
+//! The first sweep looks only at the moves out of the layer, so positions
+//! that never finish are never ranked move by move.
+//!
+//! One byte a position ([`LayerDistances`]; distances from 254 plies on, if
+//! a game had them, in a map beside it, and past 65,534 refused) and one
+//! bit while the layer is worked on. A store keeps a layer's distances at
+//! one byte a position, or at two when some distance does not fit a byte
+//! (and reads stores written at two bytes by earlier versions).
+//!
+//! Over a table reduced by symmetry only representatives are worked on:
+//! moves and predecessors are ranked through the canonical form, so a
+//! lost representative waits for each distinct representative among its
+//! moves, and each of them, when it finishes, finds it once among its
+//! predecessors (the symmetry taking a move's end to its representative
+//! takes the position to one of its own orbit). The other positions a
+//! layer stores (images under the symmetries fixing the fox's cell, say)
+//! copy their representative's distance at the end, as their values were
+//! copied.
+
+mod levels;
+mod table;
+
+use std::sync::atomic::Ordering::Relaxed;
+
+pub use table::{LayerDistances, NEAR_LIMIT, NO_DISTANCE};
+
+use super::LayeredGame;
+use crate::error::Result;
+use crate::progress::{Progress, Silent};
+use crate::search::Checkpoint;
+use crate::search::identity::layer_identity;
+use crate::table::header::TableIdentity;
+use crate::table::storage::file_name_for;
+use crate::table::{Backing, WordStorage};
+
+pub use levels::ValueOf;
+
+/// The distance of a position of a layer below, by layer and rank
+/// ([`NO_DISTANCE`] for one it does not hold).
+pub type LowerDistance<'a> = dyn Fn(usize, u64) -> u16 + Sync + 'a;
+
+/// The distances of layer `layer`'s positions, by rank. `value(layer,
+/// rank)` answers for this layer and the one below; `lower` holds the
+/// distances of the layer below (empty when nothing leaves the layer).
+pub fn layer_distances<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    value: &ValueOf,
+    lower: &LayerDistances,
+) -> Result<LayerDistances> {
+    let below = |_: usize, rank: u64| lower.get(rank);
+    layer_distances_reading(game, layer, value, &below, &Silent)
+}
+
+/// [`layer_distances`] for a layer whose moves reach several layers below
+/// (an [acyclic](LayeredGame::acyclic_layer) one): `value` and `lower`
+/// answer for each of them by layer and rank. `progress` sees a pass a
+/// level.
+pub fn layer_distances_reading<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    value: &ValueOf,
+    lower: &LowerDistance,
+    progress: &dyn Progress,
+) -> Result<LayerDistances> {
+    levels::compute(game, layer, value, lower, NEAR_LIMIT, progress)
+}
+
+/// [`layer_distances`] with the distances from `near_limit` on (at most
+/// [`NEAR_LIMIT`]) held in the map that longer distances use: the same
+/// answers, for tests of that path on games whose distances are short.
+pub fn layer_distances_near_limit<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    value: &ValueOf,
+    lower: &LayerDistances,
+    near_limit: u16,
+) -> Result<LayerDistances> {
+    let below = |_: usize, rank: u64| lower.get(rank);
+    levels::compute(game, layer, value, &below, near_limit, &Silent)
+}
+
+/// How a store keeps a layer's distances: one byte a position, or two
+/// (where some distance does not fit a byte, and in stores written before
+/// the byte format).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoredFormat {
+    Bytes,
+    Pairs,
+}
+
+impl StoredFormat {
+    /// The formats a reader tries, in order.
+    pub const ALL: [StoredFormat; 2] = [StoredFormat::Bytes, StoredFormat::Pairs];
+
+    /// The table identity of `layer`'s distances in this format (its
+    /// descriptor names the file).
+    pub fn identity<G: LayeredGame>(self, game: &G, layer: usize) -> TableIdentity {
+        match self {
+            StoredFormat::Bytes => layer_identity(game, layer, "retrograde distances in bytes", 8),
+            StoredFormat::Pairs => layer_identity(game, layer, "retrograde distances", 16),
+        }
+    }
+
+    /// Distances a 64-bit word holds.
+    pub fn per_word(self) -> u64 {
+        match self {
+            StoredFormat::Bytes => 8,
+            StoredFormat::Pairs => 4,
+        }
+    }
+
+    /// Words of a layer of `size` positions.
+    pub fn words(self, size: u64) -> u64 {
+        size.div_ceil(self.per_word())
+    }
+
+    /// The distances of `size` positions from a table's words.
+    pub fn decode(self, words: Vec<u64>, size: u64) -> LayerDistances {
+        match self {
+            StoredFormat::Bytes => LayerDistances::from_parts(words, size, Default::default()),
+            StoredFormat::Pairs => LayerDistances::from_distances(
+                (0..size).map(|rank| (words[(rank / 4) as usize] >> (16 * (rank % 4))) as u16),
+            ),
+        }
+    }
+
+    /// Word `index` of the table of `distances` in this format.
+    fn encode(self, distances: &LayerDistances, index: u64) -> u64 {
+        match self {
+            StoredFormat::Bytes => distances.words()[index as usize],
+            StoredFormat::Pairs => (0..4).fold(u64::MAX, |word, i| {
+                let d = distances.get(index * 4 + i) as u64;
+                word & !(0xffff << (16 * i)) | d << (16 * i)
+            }),
+        }
+    }
+}
+
+/// The stored distances of a layer, if its store holds them complete (in
+/// either format).
+pub fn read_distances<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    dir: &std::path::Path,
+) -> Result<Option<LayerDistances>> {
+    for format in StoredFormat::ALL {
+        let identity = format.identity(game, layer);
+        if !crate::table::store_file::table_exists(&dir.join(file_name_for(&identity.descriptor)))?
+        {
+            continue;
+        }
+        let (table, record) =
+            open_table(game, layer, format, &Backing::ReadOnly(dir.to_path_buf()))?;
+        if !Checkpoint::read(&table, record)?.is_some_and(|c| c.complete) {
+            continue;
+        }
+        let words = table.words().iter().map(|w| w.load(Relaxed)).collect();
+        return Ok(Some(format.decode(words, game.layer_size(layer))));
+    }
+    Ok(None)
+}
+
+/// Computes layer `layer`'s distances (see [`layer_distances`]) and, with a
+/// directory backing, keeps them there as a table of their own, or reads
+/// them back if it holds them already.
+pub fn stored_layer_distances<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    backing: &Backing,
+    value: &ValueOf,
+    lower: &LowerDistance,
+    progress: &dyn Progress,
+) -> Result<LayerDistances> {
+    if let Backing::Directory(dir) = backing
+        && let Some(stored) = read_distances(game, layer, dir)?
+    {
+        return Ok(stored);
+    }
+    let distances = layer_distances_reading(game, layer, value, lower, progress)?;
+    if let Backing::Directory(_) = backing {
+        let format = if distances.has_far() {
+            StoredFormat::Pairs
+        } else {
+            StoredFormat::Bytes
+        };
+        let (table, _) = open_table(game, layer, format, backing)?;
+        table.begin_writing()?;
+        for (index, word) in table.words().iter().enumerate() {
+            word.store(format.encode(&distances, index as u64), Relaxed);
+        }
+        let done = Checkpoint {
+            last_completed: Some(0),
+            counts: Vec::new(),
+            representatives: Vec::new(),
+            goal_distances: Vec::new(),
+            complete: true,
+        };
+        table.record_progress(&done.encode())?;
+        table.seal()?;
+    }
+    Ok(distances)
+}
+
+fn open_table<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    format: StoredFormat,
+    backing: &Backing,
+) -> Result<(WordStorage, Option<Vec<u8>>)> {
+    let words = format.words(game.layer_size(layer)) as usize;
+    WordStorage::open(
+        backing,
+        format.identity(game, layer),
+        words,
+        u64::MAX,
+        words,
+        &Silent,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both stored formats give back what they were given (the two-byte
+    /// one is also how stores of earlier versions hold every layer).
+    #[test]
+    fn stored_formats_round_trip() {
+        let near = [0, 7, NO_DISTANCE, 253, 1, 2, 3, 4, 5, 6, 9];
+        let far = [0, 7, NO_DISTANCE, 254, 1_000, 65_534, 3, 4, 5];
+        for (format, given) in [
+            (StoredFormat::Bytes, &near[..]),
+            (StoredFormat::Pairs, &near[..]),
+            (StoredFormat::Pairs, &far[..]),
+        ] {
+            let table = LayerDistances::from_distances(given.iter().copied());
+            let size = given.len() as u64;
+            let words = (0..format.words(size))
+                .map(|index| format.encode(&table, index))
+                .collect();
+            let back = format.decode(words, size);
+            assert_eq!(back.iter().collect::<Vec<_>>(), given, "{format:?}");
+        }
+    }
+}
