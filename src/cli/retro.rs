@@ -552,12 +552,25 @@ fn store_distances<G: TwoPlayerGame>(
         };
         let found = stored_layer_distances(game, layer, &backing, &value, &lower, progress)?;
         longest.insert(layer, found.longest().unwrap_or(0));
-        held.insert(layer, found);
         let later: Vec<usize> = reports[index + 1..]
             .iter()
             .flat_map(|later| layers_read_for_distances(game, later.layer))
             .collect();
         held.retain(|kept, _| later.contains(kept));
+        if later.contains(&layer) {
+            // Read back in place (mapped) for the layers above, not kept
+            // on the heap: a layer then holds its own bytes and only the
+            // pages of the one below that its moves read.
+            drop(found);
+            let stored = read_distances(game, layer, dir)?.ok_or_else(|| {
+                Error::InvalidParameter(format!(
+                    "the distances of {} just written to {} are not there",
+                    game.layer_name(layer),
+                    dir.display()
+                ))
+            })?;
+            held.insert(layer, stored);
+        }
     }
     Ok(longest)
 }

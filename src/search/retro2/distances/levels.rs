@@ -96,9 +96,7 @@ pub fn compute<G: LayeredGame>(
         ));
         work.far.into_inner().expect("no sweep panicked").distance
     };
-    let table = LayerDistances::from_parts(words, size, HashMap::new());
-    far.retain(|&rank, _| table.byte(rank) == FAR_BYTE);
-    let words = table.words().to_vec();
+    far.retain(|&rank, _| (words[(rank / 8) as usize] >> (8 * (rank % 8))) as u8 == FAR_BYTE);
     Ok(LayerDistances::from_parts(words, size, far))
 }
 

@@ -146,7 +146,7 @@ impl StoredFormat {
     /// Word `index` of the table of `distances` in this format.
     fn encode(self, distances: &LayerDistances, index: u64) -> u64 {
         match self {
-            StoredFormat::Bytes => distances.words()[index as usize],
+            StoredFormat::Bytes => distances.word(index),
             StoredFormat::Pairs => (0..4).fold(u64::MAX, |word, i| {
                 let d = distances.get(index * 4 + i) as u64;
                 word & !(0xffff << (16 * i)) | d << (16 * i)
@@ -156,7 +156,8 @@ impl StoredFormat {
 }
 
 /// The stored distances of a layer, if its store holds them complete (in
-/// either format).
+/// either format; at one byte a position the table is read in place,
+/// mapped, not copied).
 pub fn read_distances<G: LayeredGame>(
     game: &G,
     layer: usize,
@@ -173,8 +174,14 @@ pub fn read_distances<G: LayeredGame>(
         if !Checkpoint::read(&table, record)?.is_some_and(|c| c.complete) {
             continue;
         }
-        let words = table.words().iter().map(|w| w.load(Relaxed)).collect();
-        return Ok(Some(format.decode(words, game.layer_size(layer))));
+        let size = game.layer_size(layer);
+        return Ok(Some(match format {
+            StoredFormat::Bytes => LayerDistances::stored(table, size),
+            StoredFormat::Pairs => {
+                let words = table.words().iter().map(|w| w.load(Relaxed)).collect();
+                format.decode(words, size)
+            }
+        }));
     }
     Ok(None)
 }

@@ -4,8 +4,11 @@
 //! (8.4 G stored positions in layer 16) beside the layer below.
 
 use std::collections::HashMap;
+use std::sync::atomic::Ordering::Relaxed;
 
 use rayon::prelude::*;
+
+use crate::table::WordStorage;
 
 /// The distance of a position that has none (a draw, or a value by rule).
 pub const NO_DISTANCE: u16 = u16::MAX;
@@ -18,13 +21,41 @@ pub(super) const FAR_BYTE: u8 = u8::MAX - 1;
 pub const NEAR_LIMIT: u16 = FAR_BYTE as u16;
 
 /// The distances of one layer's positions, by rank.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Default)]
 pub struct LayerDistances {
-    /// Eight positions a word, the lowest rank in the lowest byte (the
-    /// stored layout).
-    words: Vec<u64>,
+    words: Words,
     len: u64,
     far: HashMap<u64, u16>,
+}
+
+/// Eight positions a word, the lowest rank in the lowest byte (the stored
+/// layout): in memory, or the store's table mapped read-only (a layer read
+/// back for the layer above it leaves its pages to the page cache).
+enum Words {
+    Owned(Vec<u64>),
+    Stored(WordStorage),
+}
+
+impl Default for Words {
+    fn default() -> Self {
+        Words::Owned(Vec::new())
+    }
+}
+
+impl Words {
+    fn get(&self, index: usize) -> u64 {
+        match self {
+            Words::Owned(words) => words[index],
+            Words::Stored(table) => table.words()[index].load(Relaxed),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Words::Owned(words) => words.len(),
+            Words::Stored(table) => table.words().len(),
+        }
+    }
 }
 
 impl LayerDistances {
@@ -32,7 +63,22 @@ impl LayerDistances {
     /// computation or a stored table leaves them.
     pub(super) fn from_parts(words: Vec<u64>, len: u64, far: HashMap<u64, u16>) -> Self {
         debug_assert_eq!(words.len() as u64, len.div_ceil(8));
-        LayerDistances { words, len, far }
+        LayerDistances {
+            words: Words::Owned(words),
+            len,
+            far,
+        }
+    }
+
+    /// A store's table of `len` distances at one byte a position, read in
+    /// place.
+    pub(super) fn stored(table: WordStorage, len: u64) -> Self {
+        debug_assert_eq!(table.words().len() as u64, len.div_ceil(8));
+        LayerDistances {
+            words: Words::Stored(table),
+            len,
+            far: HashMap::new(),
+        }
     }
 
     /// From one distance a position ([`NO_DISTANCE`] for none).
@@ -50,7 +96,7 @@ impl LayerDistances {
             *word = *word & !(0xff << shift) | byte << shift;
             len += 1;
         }
-        LayerDistances { words, len, far }
+        LayerDistances::from_parts(words, len, far)
     }
 
     /// Positions in the layer.
@@ -64,7 +110,7 @@ impl LayerDistances {
 
     /// The byte of the position at `rank` (which must be in the layer).
     pub(super) fn byte(&self, rank: u64) -> u8 {
-        (self.words[(rank / 8) as usize] >> (8 * (rank % 8))) as u8
+        (self.words.get((rank / 8) as usize) >> (8 * (rank % 8))) as u8
     }
 
     /// The distance of the position at `rank`; [`NO_DISTANCE`] for one
@@ -87,16 +133,19 @@ impl LayerDistances {
 
     /// Bytes of memory it holds (about: the map's entries counted at 16).
     pub fn memory_bytes(&self) -> u64 {
-        8 * self.words.len() as u64 + 16 * self.far.len() as u64
+        let owned = match &self.words {
+            Words::Owned(words) => words.len(),
+            Words::Stored(_) => 0,
+        };
+        8 * owned as u64 + 16 * self.far.len() as u64
     }
 
     /// The longest finite distance, if any position has one.
     pub fn longest(&self) -> Option<u16> {
         // Unused bytes past the layer's end are NONE_BYTE.
-        let near = self
-            .words
-            .par_iter()
-            .flat_map_iter(|word| word.to_le_bytes())
+        let near = (0..self.words.len())
+            .into_par_iter()
+            .flat_map_iter(|index| self.words.get(index).to_le_bytes())
             .filter(|&b| b < FAR_BYTE)
             .max()
             .map(u16::from);
@@ -109,9 +158,10 @@ impl LayerDistances {
         !self.far.is_empty()
     }
 
-    /// The words of bytes, [`FAR_BYTE`] where the map holds the distance.
-    pub(super) fn words(&self) -> &[u64] {
-        &self.words
+    /// Word `index` of bytes, [`FAR_BYTE`] where the map holds a
+    /// distance.
+    pub(super) fn word(&self, index: u64) -> u64 {
+        self.words.get(index as usize)
     }
 }
 
