@@ -67,6 +67,18 @@ fn same_as_in_memory<S: Space>(space: &S, name: &str) {
         "{name}: the windows moved ({} bytes read)",
         on_disk.bytes_read
     );
+    // Per layer: one entry for each layer the passes made, adding up to
+    // the totals; the in-memory run has none.
+    let made: Vec<u64> = on_disk.layer_io.iter().map(|io| io.layer).collect();
+    let layers = on_disk.layers.as_ref().unwrap().len() as u64;
+    assert!(
+        made.windows(2).all(|w| w[1] == w[0] + 1) && made.len() as u64 >= layers - 1,
+        "{name}: layers with I/O {made:?}"
+    );
+    let read: u64 = on_disk.layer_io.iter().map(|io| io.bytes_read).sum();
+    let written: u64 = on_disk.layer_io.iter().map(|io| io.bytes_written).sum();
+    assert_eq!((read, written), (on_disk.bytes_read, on_disk.bytes_written), "{name}");
+    assert!(in_memory.layer_io.is_empty());
     assert!(
         table_bytes(&memory_dir) == table_bytes(&disk_dir),
         "{name}: the finished tables differ"

@@ -194,3 +194,54 @@ fn the_fox_wins_within_its_distance_when_a_capture_wins() {
         Player::First,
     );
 }
+
+/// The playable check from the traditional start, on a whole-game store
+/// (`retro fox-geese --symmetry --layers 1..13 --distances --store DIR`,
+/// about an hour here): with the geese to move and with the fox to move,
+/// the geese win in exactly the stated distance against the longest
+/// defence and within it against random foxes. Run with
+/// `BITSOLVE_FG_STORE=DIR cargo test --release --test fox_geese_play -- --ignored --nocapture`.
+#[test]
+#[ignore = "needs a store of the default rule's layers 1..13 with distances (BITSOLVE_FG_STORE)"]
+fn the_geese_win_from_the_13_geese_start_within_its_distance() {
+    let dir = std::env::var_os("BITSOLVE_FG_STORE")
+        .expect("BITSOLVE_FG_STORE names the store of layers 1..13 with distances");
+    let game = FoxGeese::with_rules(Rules::default(), true).unwrap();
+    let cache = TableCache::default();
+    let mut database = Database::new(&game, "fox-geese", Path::new(&dir), &cache);
+    let start = game.start_position(Some(13)).unwrap();
+    for mover in [Player::Second, Player::First] {
+        let start = game.with_side_to_move(&start, mover);
+        let text = game.position_text(&start);
+        assert_eq!(database.value(&start).unwrap(), Value::SecondWins, "{text}");
+        let distance = database
+            .distance(&start)
+            .unwrap()
+            .expect("a geese win from the start has a distance");
+        println!("{text}: won for the geese in {distance} plies");
+        let delayed = play_out(
+            &game,
+            &mut database,
+            &start,
+            Player::Second,
+            Opponent::Delaying,
+            1,
+        );
+        assert_eq!(delayed, distance, "{text}: against the longest defence");
+        for seed in 0..8 {
+            let plies = play_out(
+                &game,
+                &mut database,
+                &start,
+                Player::Second,
+                Opponent::Random,
+                seed,
+            );
+            println!("  against random fox {seed}: {plies} plies");
+            assert!(
+                plies <= distance,
+                "{text}: {plies} plies, stated {distance}"
+            );
+        }
+    }
+}

@@ -500,6 +500,11 @@ fn to_json<S: Space + Picture>(
         "parent_checks": report.parent_checks,
         "bytes_read": report.bytes_read,
         "bytes_written": report.bytes_written,
+        "layer_io": report.layer_io.iter().map(|io| json!({
+            "layer": io.layer,
+            "bytes_read": io.bytes_read,
+            "bytes_written": io.bytes_written,
+        })).collect::<Vec<_>>(),
         "successors_per_second": report.successors_per_second(),
         "seconds": report.seconds,
         "resumed_from": report.resumed_from,

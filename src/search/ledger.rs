@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use super::checkpoint::Checkpoint;
-use super::{Algorithm, GoalReport, Progress, SearchReport, Work};
+use super::{Algorithm, GoalReport, LayerIo, Progress, SearchReport, Work};
 use crate::error::Result;
 use crate::table::WordStorage;
 
@@ -40,6 +40,8 @@ pub(crate) struct Ledger<'a> {
     pub finished: bool,
     pub work: Work,
     pub passes: u64,
+    /// Disk I/O of each pass that read or wrote any (a table on disk).
+    pub layer_io: Vec<LayerIo>,
 }
 
 impl<'a> Ledger<'a> {
@@ -66,6 +68,7 @@ impl<'a> Ledger<'a> {
             finished: false,
             work: Work::default(),
             passes: 0,
+            layer_io: Vec::new(),
         };
         if let Some(Checkpoint {
             last_completed: Some(last),
@@ -148,6 +151,14 @@ impl<'a> Ledger<'a> {
     pub fn add_pass(&mut self, work: Work) {
         self.work += work;
         self.passes += 1;
+        if work.bytes_read + work.bytes_written > 0 {
+            self.layer_io.push(LayerIo {
+                // The pass makes the layer after the last one recorded.
+                layer: self.counts.len() as u64,
+                bytes_read: work.bytes_read,
+                bytes_written: work.bytes_written,
+            });
+        }
     }
 
     /// The final report; `deepest` holds a few ranks of the last layer when
@@ -203,6 +214,7 @@ impl<'a> Ledger<'a> {
             parent_checks: self.work.parent_checks,
             bytes_read: self.work.bytes_read,
             bytes_written: self.work.bytes_written,
+            layer_io: self.layer_io,
             seconds: self.started.elapsed().as_secs_f64(),
             resumed_from: self.resumed_from,
             complete: self.finished,

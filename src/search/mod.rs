@@ -174,6 +174,8 @@ pub struct SearchReport {
     /// with its table on disk); 0 otherwise.
     pub bytes_read: u64,
     pub bytes_written: u64,
+    /// The same per layer this process made (empty for tables not on disk).
+    pub layer_io: Vec<LayerIo>,
     /// Wall time of this process's work, seconds.
     pub seconds: f64,
     /// Layer (or scan) a previous run had completed, when this run resumed.
@@ -202,6 +204,16 @@ impl SearchReport {
             0.0
         }
     }
+}
+
+/// Bytes a pass read from and wrote to disk: the pass that made BFS layer
+/// `layer` (its sweeps and the waiting successors), and the close of the
+/// old frontier that ran after the pass before it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LayerIo {
+    pub layer: u64,
+    pub bytes_read: u64,
+    pub bytes_written: u64,
 }
 
 /// What a pass did, summed over its pieces of work.
