@@ -77,7 +77,11 @@ fn same_as_in_memory<S: Space>(space: &S, name: &str) {
     );
     let read: u64 = on_disk.layer_io.iter().map(|io| io.bytes_read).sum();
     let written: u64 = on_disk.layer_io.iter().map(|io| io.bytes_written).sum();
-    assert_eq!((read, written), (on_disk.bytes_read, on_disk.bytes_written), "{name}");
+    assert_eq!(
+        (read, written),
+        (on_disk.bytes_read, on_disk.bytes_written),
+        "{name}"
+    );
     assert!(in_memory.layer_io.is_empty());
     assert!(
         table_bytes(&memory_dir) == table_bytes(&disk_dir),

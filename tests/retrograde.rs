@@ -687,20 +687,7 @@ fn assert_geese_win_in_time(game: &FoxGeese) -> (usize, usize) {
     solve(game, 5, 2, Backing::Directory(dir.clone()));
     let values = stored_values(game, 5, &dir);
     let value = |layer: usize, rank: u64| Value::from_bits(values[layer][rank as usize]);
-    let mut distances: Vec<Vec<u16>> = Vec::new();
-    for layer in 0..=5 {
-        let lower = if layer == 0 {
-            LayerDistances::default()
-        } else {
-            LayerDistances::from_distances(distances[layer - 1].iter().copied())
-        };
-        distances.push(
-            layer_distances(game, layer, &value, &lower)
-                .unwrap()
-                .iter()
-                .collect(),
-        );
-    }
+    let distances = distances_of(game, 5, &dir);
     let mut state = plain.new_state();
     let mut checked = 0;
     for layer in 4..=5 {
