@@ -33,7 +33,7 @@ pub struct LayerDistances {
 /// back for the layer above it leaves its pages to the page cache).
 enum Words {
     Owned(Vec<u64>),
-    Stored(WordStorage),
+    Stored(Box<WordStorage>),
 }
 
 impl Default for Words {
@@ -75,7 +75,7 @@ impl LayerDistances {
     pub(super) fn stored(table: WordStorage, len: u64) -> Self {
         debug_assert_eq!(table.words().len() as u64, len.div_ceil(8));
         LayerDistances {
-            words: Words::Stored(table),
+            words: Words::Stored(Box::new(table)),
             len,
             far: HashMap::new(),
         }
