@@ -213,6 +213,23 @@ impl<'a, G: LayeredGame> Work<'a, G> {
         self.scheduled[(rank / 64) as usize].load(Acquire) & 1 << (rank % 64) != 0
     }
 
+    /// The distance of `rank` if it became final before level `d`, asked
+    /// during sweep d. Every byte below d is final then (scheduled levels
+    /// are d or later), so only a distance in the map needs the scheduled
+    /// bit: one read where [`final_distance`](Self::final_distance) makes
+    /// two (each a cache miss on a large layer).
+    fn final_before(&self, rank: u64, d: u16) -> Option<u16> {
+        let byte = self.byte(rank);
+        if (byte as u16) < d.min(self.near_limit) {
+            return Some(byte as u16);
+        }
+        if byte == FAR_BYTE && !self.is_scheduled(rank) {
+            let far = self.far.lock().expect("no sweep panicked");
+            return far.distance.get(&rank).copied().filter(|&e| e < d);
+        }
+        None
+    }
+
     /// The final distance of `rank`, `None` while it has none (unfinished,
     /// scheduled, or never to finish).
     fn final_distance(&self, rank: u64) -> Option<u16> {
@@ -441,7 +458,11 @@ impl<'a, G: LayeredGame> Work<'a, G> {
             };
             let there = (self.value)(layer, p);
             if there == Value::win_for(mover) {
-                let open = self.byte(p) == NONE_BYTE || self.is_scheduled(p);
+                // Open: no distance yet, or only a scheduled one (bytes
+                // below d are final, see `final_before`).
+                let byte = self.byte(p);
+                let open = byte == NONE_BYTE
+                    || ((byte as u16) >= d.min(self.near_limit) && self.is_scheduled(p));
                 if lost_for_mover && open {
                     self.finish(p, d, finished_here);
                 }
@@ -466,19 +487,33 @@ impl<'a, G: LayeredGame> Work<'a, G> {
         let (game, layer) = (self.game, self.layer);
         game.unrank(layer, p, &mut scratch.other);
         debug_assert_eq!(game.mover(&scratch.other), mover);
-        let mut longest = Some(0u16);
-        game.successors(layer, &scratch.other, |s| {
-            let known = if s.layer == layer {
-                self.final_distance(s.rank).filter(|&e| e < d)
-            } else {
-                Some((self.lower)(s.layer, s.rank)).filter(|&e| e != NO_DISTANCE)
-            };
-            longest = longest.zip(known).map(|(a, b)| a.max(b));
-            longest.is_some()
+        // The moves within the layer first (the game emits those below
+        // first): most looks end at one not final yet, and then the layer
+        // below is never read.
+        let Scratch { other, below, .. } = scratch;
+        below.clear();
+        let mut longest = 0u16;
+        let mut ready = true;
+        game.successors(layer, other, |s| {
+            if s.layer != layer {
+                below.push((s.layer, s.rank));
+                return true;
+            }
+            match self.final_before(s.rank, d) {
+                Some(e) => longest = longest.max(e),
+                None => ready = false,
+            }
+            ready
         });
-        let Some(longest) = longest else {
+        if !ready {
             return;
-        };
+        }
+        for &(at, rank) in below.iter() {
+            match (self.lower)(at, rank) {
+                NO_DISTANCE => return,
+                e => longest = longest.max(e),
+            }
+        }
         let at = longest.saturating_add(1);
         if at == d {
             self.finish(p, d, finished_here);
@@ -527,6 +562,8 @@ struct Scratch<G: LayeredGame> {
     state: G::State,
     other: G::State,
     predecessors: Vec<u64>,
+    /// A lost position's moves into the layers below.
+    below: Vec<(usize, u64)>,
 }
 
 impl<G: LayeredGame> Scratch<G> {
@@ -535,6 +572,7 @@ impl<G: LayeredGame> Scratch<G> {
             state: game.new_state(),
             other: game.new_state(),
             predecessors: Vec::new(),
+            below: Vec::new(),
         }
     }
 }
