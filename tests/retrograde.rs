@@ -14,7 +14,8 @@ use bitsolve::games::fox_geese::FoxGeeseState;
 use bitsolve::games::fox_geese::Rules;
 use bitsolve::hash::MultinomialRanker;
 use bitsolve::search::retro2::distances::{
-    LayerDistances, NO_DISTANCE, layer_distances, layer_distances_near_limit,
+    LayerDistances, NO_DISTANCE, layer_distances, layer_distances_near_limit, read_distances,
+    stored_layer_distances,
 };
 use bitsolve::search::retro2::{
     LayerReport, LayeredGame, Player, RetroOptions, Successor, Value, open_layer,
@@ -803,6 +804,124 @@ fn distances_past_the_byte_limit_are_the_same_from_the_map() {
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }
+}
+
+/// Asks a run to stop (as Ctrl-C does) after some chunks of work, and
+/// keeps the level it said it resumed after.
+struct StopAfter {
+    limit: u64,
+    done: AtomicU64,
+    resumed_after: std::sync::Mutex<Option<u64>>,
+}
+
+impl StopAfter {
+    fn new(limit: u64) -> Self {
+        StopAfter {
+            limit,
+            done: AtomicU64::new(0),
+            resumed_after: Default::default(),
+        }
+    }
+}
+
+impl Progress for StopAfter {
+    fn advance(&self, units: u64) {
+        self.done.fetch_add(units, Ordering::SeqCst);
+    }
+    fn stop_requested(&self) -> bool {
+        self.done.load(Ordering::SeqCst) >= self.limit
+    }
+    fn note(&self, message: &str) {
+        if let Some((_, level)) = message.split_once("resuming after level ") {
+            *self.resumed_after.lock().unwrap() = Some(level.trim().parse().unwrap());
+        }
+    }
+}
+
+/// A layer's distance pass in a store, stopped or crashed at points in its
+/// seeding sweep, between levels and halfway through levels, and with its
+/// scheduled bits deleted between runs, each time resumes to the table an
+/// uninterrupted pass computes in memory; once complete, the bits' table is
+/// gone and the store reads the distances back.
+#[test]
+fn a_stopped_or_crashed_distance_pass_resumes_to_the_same_distances() {
+    let game = FoxGeese::with_rules(Rules::default(), true).unwrap();
+    let layer = 6;
+    let dir = scratch("distances-resume");
+    solve(&game, layer, 2, Backing::Directory(dir.clone()));
+    let values = stored_values(&game, layer, &dir);
+    let value = |at: usize, rank: u64| Value::from_bits(values[at][rank as usize]);
+    let mut below = LayerDistances::default();
+    for at in 0..layer {
+        below = layer_distances(&game, at, &value, &below).unwrap();
+    }
+    let want: Vec<u16> = layer_distances(&game, layer, &value, &below)
+        .unwrap()
+        .iter()
+        .collect();
+    let levels = want.iter().filter(|&&d| d != NO_DISTANCE).max().copied();
+    assert!(levels.unwrap() >= 15, "layer {layer}: {levels:?}");
+    let lower = |_: usize, rank: u64| below.get(rank);
+    let backing = Backing::Directory(dir.clone());
+    let scheduled_table = || {
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+            .find(|name| name.contains(&format!("g-{layer}-")) && name.contains("scheduled"))
+    };
+    let units = game.layer_size(layer).div_ceil(1 << 16);
+    let record_often = std::time::Duration::ZERO;
+    // Stops: halfway through seeding, then halfway through later levels
+    // (each run counts its own chunks); each run after the second goes on
+    // from a later level than the one before.
+    let mut resumed = Vec::new();
+    for limit in [units / 2, units + units / 3, 3 * units + 1, 5 * units] {
+        let stop = StopAfter::new(limit);
+        let stopped =
+            stored_layer_distances(&game, layer, &backing, &value, &lower, &stop, record_often);
+        assert!(
+            matches!(stopped, Err(bitsolve::error::Error::Interrupted)),
+            "stop after {limit} chunks"
+        );
+        resumed.push(stop.resumed_after.into_inner().unwrap());
+    }
+    assert_eq!(resumed[..3], [None, None, Some(0)]);
+    assert!(resumed[3] >= Some(2), "{resumed:?}");
+    // Crashes: no record at the crash, the last level's is resumed.
+    for limit in [2 * units + 5, 4 * units] {
+        let crash = Crash {
+            limit,
+            done: AtomicU64::new(0),
+        };
+        let crashed = catch_unwind(AssertUnwindSafe(|| {
+            stored_layer_distances(&game, layer, &backing, &value, &lower, &crash, record_often)
+        }));
+        assert!(crashed.is_err(), "crash after {limit} chunks");
+    }
+    // The bits gone: the bytes' record alone is not trusted.
+    let bits = scheduled_table().expect("a stopped pass keeps its scheduled bits");
+    std::fs::remove_file(dir.join(bits)).unwrap();
+    let stop = StopAfter::new(2 * units);
+    assert!(
+        stored_layer_distances(&game, layer, &backing, &value, &lower, &stop, record_often)
+            .is_err()
+    );
+    assert_eq!(stop.resumed_after.into_inner().unwrap(), None);
+    let done = stored_layer_distances(
+        &game,
+        layer,
+        &backing,
+        &value,
+        &lower,
+        &Silent,
+        record_often,
+    )
+    .unwrap();
+    assert_eq!(done.iter().collect::<Vec<_>>(), want);
+    assert_eq!(scheduled_table(), None);
+    let read = read_distances(&game, layer, &dir).unwrap().unwrap();
+    assert_eq!(read.iter().collect::<Vec<_>>(), want);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Every layer's distances from 0 to `top`, computed over the values the

@@ -286,8 +286,17 @@ impl TwoPlayerVisitor for Retro<'_> {
                 let shown: &dyn Progress = if args.silent { &Silent } else { &display };
                 let mut stoppable = None;
                 let progress = Stoppable::wrap(shown, self.stop, &mut stoppable);
-                let result = pool
-                    .install(|| store_distances(game, &reports, dir, args.game.name(), progress));
+                let record_every = Duration::from_secs(args.checkpoint_every);
+                let result = pool.install(|| {
+                    store_distances(
+                        game,
+                        &reports,
+                        dir,
+                        args.game.name(),
+                        progress,
+                        record_every,
+                    )
+                });
                 display.finish();
                 result?
             }
@@ -505,6 +514,7 @@ fn store_distances<G: TwoPlayerGame>(
     dir: &Path,
     name: &str,
     progress: &dyn Progress,
+    record_every: Duration,
 ) -> Result<BTreeMap<usize, u16>> {
     let backing = Backing::Directory(dir.to_path_buf());
     let read_only = Backing::ReadOnly(dir.to_path_buf());
@@ -550,7 +560,15 @@ fn store_distances<G: TwoPlayerGame>(
             held.get(&at)
                 .map_or(NO_DISTANCE, |distances| distances.get(rank))
         };
-        let found = stored_layer_distances(game, layer, &backing, &value, &lower, progress)?;
+        let found = stored_layer_distances(
+            game,
+            layer,
+            &backing,
+            &value,
+            &lower,
+            progress,
+            record_every,
+        )?;
         longest.insert(layer, found.longest().unwrap_or(0));
         let later: Vec<usize> = reports[index + 1..]
             .iter()
@@ -558,18 +576,9 @@ fn store_distances<G: TwoPlayerGame>(
             .collect();
         held.retain(|kept, _| later.contains(kept));
         if later.contains(&layer) {
-            // Read back in place (mapped) for the layers above, not kept
-            // on the heap: a layer then holds its own bytes and only the
-            // pages of the one below that its moves read.
-            drop(found);
-            let stored = read_distances(game, layer, dir)?.ok_or_else(|| {
-                Error::InvalidParameter(format!(
-                    "the distances of {} just written to {} are not there",
-                    game.layer_name(layer),
-                    dir.display()
-                ))
-            })?;
-            held.insert(layer, stored);
+            // As the store holds it (mapped): a layer above then holds its
+            // own bytes and only the pages of this one its moves read.
+            held.insert(layer, found);
         }
     }
     Ok(longest)

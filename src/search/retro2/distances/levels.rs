@@ -61,20 +61,86 @@ pub fn compute<G: LayeredGame>(
 ) -> Result<LayerDistances> {
     let size = game.layer_size(layer);
     let mut words = vec![u64::MAX; size.div_ceil(8) as usize];
-    let mut far = {
-        let work = Work::new(
-            game,
-            layer,
-            value,
-            lower,
-            near_limit,
-            size,
-            atomic_words(&mut words),
-        );
+    let scheduled: Vec<AtomicU64> = (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+    let pass = Pass {
+        game,
+        layer,
+        value,
+        lower,
+        near_limit,
+        progress,
+    };
+    let far = pass.run(atomic_words(&mut words), &scheduled, None, &mut |_, _| {
+        Ok(())
+    })?;
+    Ok(LayerDistances::from_parts(words, size, far))
+}
+
+/// Where a layer's distance pass stands between two sweeps: what a record
+/// keeps beside the distance bytes and the scheduled bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reached {
+    /// The last level whose sweep completed (0: the seeding sweep);
+    /// `None` before the seeding sweep completed.
+    pub level: Option<u16>,
+    /// The highest level any position is scheduled for.
+    pub latest_scheduled: u16,
+}
+
+/// Called between sweeps with where the pass stands (`true` when the run
+/// is stopping and this is its last chance to record): keeps it if due.
+pub type Record<'r> = dyn FnMut(&Reached, bool) -> Result<()> + 'r;
+
+/// One layer's distance pass: the game and what it reads.
+pub struct Pass<'a, G: LayeredGame> {
+    pub game: &'a G,
+    pub layer: usize,
+    pub value: &'a ValueOf<'a>,
+    pub lower: &'a LowerDistance<'a>,
+    pub near_limit: u16,
+    pub progress: &'a dyn Progress,
+}
+
+impl<G: LayeredGame> Pass<'_, G> {
+    /// Runs the pass over `words` (one byte a position, all [`NONE_BYTE`]
+    /// on a fresh start) and `scheduled` (one bit a position, all clear),
+    /// from where a record left them (`from`), offering `record` each
+    /// point between sweeps. Returns the distances past the near limit.
+    ///
+    /// A record may also be taken when a sweep is stopped halfway: sweep d
+    /// only writes d and scheduled levels past d, and a sweep run again
+    /// skips what it finished before, so a resumed pass redoes the sweep
+    /// after its record's level, counting it as having finished something
+    /// (at worst one sweep more than needed).
+    pub fn run(
+        &self,
+        words: &[AtomicU64],
+        scheduled: &[AtomicU64],
+        from: Option<Reached>,
+        record: &mut Record,
+    ) -> Result<HashMap<u64, u16>> {
+        let (layer, progress) = (self.layer, self.progress);
+        let work = Work::new(self, words, scheduled);
         let began = Instant::now();
-        work.seed(progress)?;
+        let mut reached = from.unwrap_or(Reached {
+            level: None,
+            latest_scheduled: 0,
+        });
+        work.latest_scheduled
+            .store(reached.latest_scheduled, Relaxed);
+        let resumed = reached.level;
+        match resumed {
+            Some(level) => work.note_finished(level),
+            None => {
+                // A seeding sweep stopped halfway is done again whole.
+                work.seed(progress)?;
+                reached = work.reached(0);
+                work.offer(&reached, false, record)?;
+            }
+        }
         let seeded = began.elapsed().as_secs_f64();
-        let mut level = 1u32;
+        let first = reached.level.expect("seeded") as u32 + 1;
+        let mut level = first;
         while work.finished_any(level - 1) || work.scheduled_from(level) {
             if level >= NO_DISTANCE as u32 {
                 return Err(Error::Unsupported(format!(
@@ -82,22 +148,41 @@ pub fn compute<G: LayeredGame>(
                     NO_DISTANCE - 1
                 )));
             }
-            work.sweep(level as u16, progress)?;
+            if let Err(error) = work.sweep(level as u16, progress) {
+                if matches!(error, Error::Interrupted) {
+                    work.offer(&reached, true, record)?;
+                }
+                return Err(error);
+            }
+            if resumed.is_some() && level == first {
+                // What this sweep finished before its stop it skipped now.
+                work.note_finished(level as u16);
+            }
+            reached = work.reached(level as u16);
+            work.offer(&reached, false, record)?;
             level += 1;
         }
         let swept = began.elapsed().as_secs_f64() - seeded;
-        if game.reduced_by_symmetry() {
+        if self.game.reduced_by_symmetry() {
+            // Never recorded halfway: a stop here resumes from the last
+            // level's record.
             work.copy_to_images(progress)?;
         }
         progress.note(&format!(
-            "layer {layer} distances: seeded in {seeded:.1} s, {} levels in {swept:.1} s, images in {:.1} s",
-            level - 1,
+            "layer {layer} distances: {} in {seeded:.1} s, {} levels in {swept:.1} s, images in {:.1} s",
+            match resumed {
+                Some(level) => format!("resumed after level {level}"),
+                None => "seeded".to_string(),
+            },
+            level - first,
             began.elapsed().as_secs_f64() - seeded - swept
         ));
-        work.far.into_inner().expect("no sweep panicked").distance
-    };
-    far.retain(|&rank, _| (words[(rank / 8) as usize] >> (8 * (rank % 8))) as u8 == FAR_BYTE);
-    Ok(LayerDistances::from_parts(words, size, far))
+        let mut far = work.far.into_inner().expect("no sweep panicked").distance;
+        far.retain(|&rank, _| {
+            (words[(rank / 8) as usize].load(Relaxed) >> (8 * (rank % 8))) as u8 == FAR_BYTE
+        });
+        Ok(far)
+    }
 }
 
 const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>());
@@ -144,7 +229,7 @@ struct Work<'a, G: LayeredGame> {
     words: &'a [AtomicU64],
     /// One bit a position: its byte holds a level it is scheduled for,
     /// not a final distance.
-    scheduled: Vec<AtomicU64>,
+    scheduled: &'a [AtomicU64],
     far: Mutex<Far>,
     /// The highest level any position is scheduled for.
     latest_scheduled: AtomicU16,
@@ -161,28 +246,43 @@ enum Seed {
 }
 
 impl<'a, G: LayeredGame> Work<'a, G> {
-    fn new(
-        game: &'a G,
-        layer: usize,
-        value: &'a ValueOf<'a>,
-        lower: &'a LowerDistance<'a>,
-        near_limit: u16,
-        size: u64,
-        words: &'a [AtomicU64],
-    ) -> Self {
+    fn new(pass: &'a Pass<'a, G>, words: &'a [AtomicU64], scheduled: &'a [AtomicU64]) -> Self {
+        let size = pass.game.layer_size(pass.layer);
+        debug_assert_eq!(words.len() as u64, size.div_ceil(8));
+        debug_assert_eq!(scheduled.len() as u64, size.div_ceil(64));
         Work {
-            game,
-            layer,
-            value,
-            lower,
-            near_limit: near_limit.min(NEAR_LIMIT),
-            scheduled: (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+            game: pass.game,
+            layer: pass.layer,
+            value: pass.value,
+            lower: pass.lower,
+            near_limit: pass.near_limit.min(NEAR_LIMIT),
+            scheduled,
             size,
             words,
             far: Mutex::new(Far::default()),
             latest_scheduled: AtomicU16::new(0),
             finished_levels: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Where the pass stands once `level`'s sweep completed.
+    fn reached(&self, level: u16) -> Reached {
+        Reached {
+            level: Some(level),
+            latest_scheduled: self.latest_scheduled.load(Relaxed),
+        }
+    }
+
+    /// Offers `reached` to `record`, unless distances past the near limit
+    /// exist (a record holds the bytes and bits only; no game here has
+    /// such distances, and a run that does records again never).
+    fn offer(&self, reached: &Reached, stopping: bool, record: &mut Record) -> Result<()> {
+        let far = self.far.lock().expect("no sweep panicked");
+        if far.distance.is_empty() {
+            drop(far);
+            record(reached, stopping)?;
+        }
+        Ok(())
     }
 
     fn chunks(&self) -> u64 {

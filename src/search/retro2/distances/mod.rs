@@ -23,7 +23,10 @@
 //! a game had them, in a map beside it, and past 65,534 refused) and one
 //! bit while the layer is worked on. A store keeps a layer's distances at
 //! one byte a position, or at two when some distance does not fit a byte
-//! (and reads stores written at two bytes by earlier versions).
+//! (and reads stores written at two bytes by earlier versions). In a store
+//! the pass works on the table of bytes itself beside a table of the bits,
+//! recorded between levels, so a stopped pass resumes
+//! ([`stored_layer_distances`]).
 //!
 //! Over a table reduced by symmetry only representatives are worked on:
 //! moves and predecessors are ranked through the canonical form, so a
@@ -39,11 +42,12 @@ mod levels;
 mod table;
 
 use std::sync::atomic::Ordering::Relaxed;
+use std::time::{Duration, Instant};
 
 pub use table::{LayerDistances, NEAR_LIMIT, NO_DISTANCE};
 
 use super::LayeredGame;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::progress::{Progress, Silent};
 use crate::search::Checkpoint;
 use crate::search::identity::layer_identity;
@@ -51,6 +55,7 @@ use crate::table::header::TableIdentity;
 use crate::table::storage::file_name_for;
 use crate::table::{Backing, WordStorage};
 
+use levels::Reached;
 pub use levels::ValueOf;
 
 /// The distance of a position of a layer below, by layer and rank
@@ -189,6 +194,13 @@ pub fn read_distances<G: LayeredGame>(
 /// Computes layer `layer`'s distances (see [`layer_distances`]) and, with a
 /// directory backing, keeps them there as a table of their own, or reads
 /// them back if it holds them already.
+///
+/// In a store the pass works on the table itself (in memory when there is
+/// room, written at each record) beside a table of the scheduled bits,
+/// and records both every `record_every` between sweeps and when stopped:
+/// a run stopped halfway through a layer resumes after the last level it
+/// recorded. The bits' table is removed once the layer is complete, and
+/// the distances are returned as the store holds them (mapped, read-only).
 pub fn stored_layer_distances<G: LayeredGame>(
     game: &G,
     layer: usize,
@@ -196,35 +208,158 @@ pub fn stored_layer_distances<G: LayeredGame>(
     value: &ValueOf,
     lower: &LowerDistance,
     progress: &dyn Progress,
+    record_every: Duration,
 ) -> Result<LayerDistances> {
-    if let Backing::Directory(dir) = backing
-        && let Some(stored) = read_distances(game, layer, dir)?
-    {
+    let Backing::Directory(dir) = backing else {
+        return layer_distances_reading(game, layer, value, lower, progress);
+    };
+    if let Some(stored) = read_distances(game, layer, dir)? {
         return Ok(stored);
     }
-    let distances = layer_distances_reading(game, layer, value, lower, progress)?;
-    if let Backing::Directory(_) = backing {
-        let format = if distances.has_far() {
-            StoredFormat::Pairs
-        } else {
-            StoredFormat::Bytes
-        };
-        let (table, _) = open_table(game, layer, format, backing)?;
-        table.begin_writing()?;
-        for (index, word) in table.words().iter().enumerate() {
-            word.store(format.encode(&distances, index as u64), Relaxed);
-        }
-        let done = Checkpoint {
-            last_completed: Some(0),
-            counts: Vec::new(),
-            representatives: Vec::new(),
-            goal_distances: Vec::new(),
-            complete: true,
-        };
-        table.record_progress(&done.encode())?;
-        table.seal()?;
+    let size = game.layer_size(layer);
+    let (bytes, bytes_record) = open_table(game, layer, StoredFormat::Bytes, backing)?;
+    let (marks, marks_record) = open_scheduled(game, layer, backing)?;
+    let from = resume_point(&bytes, bytes_record, &marks, marks_record)?;
+    if let Some(level) = from.and_then(|reached| reached.level) {
+        progress.note(&format!(
+            "layer {layer} distances: resuming after level {level}"
+        ));
     }
+    bytes.begin_writing()?;
+    marks.begin_writing()?;
+    let mut due = Instant::now() + record_every;
+    let mut record = |reached: &Reached, stopping: bool| {
+        if !stopping && Instant::now() < due {
+            return Ok(());
+        }
+        // The bits first: a stop between the two leaves records that
+        // disagree, and the layer starts afresh rather than mix them.
+        let checkpoint = unfinished(reached);
+        checkpoint.write(&marks)?;
+        checkpoint.write(&bytes)?;
+        due = Instant::now() + record_every;
+        Ok(())
+    };
+    let pass = levels::Pass {
+        game,
+        layer,
+        value,
+        lower,
+        near_limit: NEAR_LIMIT,
+        progress,
+    };
+    let far = pass.run(bytes.words(), marks.words(), from, &mut record)?;
+    let marks_path = crate::table::store_file::table_path(dir, marks.identity())?;
+    drop(marks);
+    let distances = if far.is_empty() {
+        finished().write(&bytes)?;
+        drop(bytes);
+        // Read back in place (mapped, read-only): the layers above read
+        // only the pages their moves reach.
+        read_distances(game, layer, dir)?.ok_or_else(|| {
+            Error::InvalidParameter(format!(
+                "the distances of layer {layer} just written to {} are not there",
+                dir.display()
+            ))
+        })?
+    } else {
+        // Some distance does not fit a byte: two bytes a position.
+        let words = bytes.words().iter().map(|w| w.load(Relaxed)).collect();
+        let bytes_path = crate::table::store_file::table_path(dir, bytes.identity())?;
+        drop(bytes);
+        let distances = LayerDistances::from_parts(words, size, far);
+        let (pairs, _) = open_table(game, layer, StoredFormat::Pairs, backing)?;
+        pairs.begin_writing()?;
+        for (index, word) in pairs.words().iter().enumerate() {
+            word.store(
+                StoredFormat::Pairs.encode(&distances, index as u64),
+                Relaxed,
+            );
+        }
+        finished().write(&pairs)?;
+        remove_table(&bytes_path)?;
+        distances
+    };
+    remove_table(&marks_path)?;
     Ok(distances)
+}
+
+/// The record of a pass that stands at `reached`.
+fn unfinished(reached: &Reached) -> Checkpoint {
+    Checkpoint {
+        last_completed: reached.level.map(u64::from),
+        counts: vec![reached.latest_scheduled as u64],
+        representatives: Vec::new(),
+        goal_distances: Vec::new(),
+        complete: false,
+    }
+}
+
+/// The record of a complete table of distances.
+fn finished() -> Checkpoint {
+    Checkpoint {
+        last_completed: Some(0),
+        counts: Vec::new(),
+        representatives: Vec::new(),
+        goal_distances: Vec::new(),
+        complete: true,
+    }
+}
+
+/// Where a stopped pass resumes: the level both tables recorded, or a
+/// fresh start (both tables emptied) when they disagree or hold none.
+fn resume_point(
+    bytes: &WordStorage,
+    bytes_record: Option<Vec<u8>>,
+    marks: &WordStorage,
+    marks_record: Option<Vec<u8>>,
+) -> Result<Option<Reached>> {
+    let reached = |table: &WordStorage, record| -> Result<Option<Reached>> {
+        Ok(Checkpoint::read(table, record)?.and_then(|c| {
+            let latest_scheduled = u16::try_from(*c.counts.first()?).ok()?;
+            let level = c.last_completed.map(u16::try_from).transpose().ok()?;
+            (!c.complete && level.is_some()).then_some(Reached {
+                level,
+                latest_scheduled,
+            })
+        }))
+    };
+    let (from_bytes, from_marks) = (reached(bytes, bytes_record)?, reached(marks, marks_record)?);
+    if from_bytes.is_some() && from_bytes == from_marks {
+        return Ok(from_bytes);
+    }
+    // Nothing recorded (a new layer), or a record of one table only.
+    if from_bytes.is_some() || from_marks.is_some() {
+        bytes.start_afresh(u64::MAX)?;
+        marks.start_afresh(0)?;
+    }
+    Ok(None)
+}
+
+/// The identity of a layer's scheduled bits while its distances are
+/// worked on.
+fn scheduled_identity<G: LayeredGame>(game: &G, layer: usize) -> TableIdentity {
+    layer_identity(game, layer, "retrograde distances scheduled", 1)
+}
+
+fn open_scheduled<G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    backing: &Backing,
+) -> Result<(WordStorage, Option<Vec<u8>>)> {
+    let words = game.layer_size(layer).div_ceil(64) as usize;
+    WordStorage::open(
+        backing,
+        scheduled_identity(game, layer),
+        words,
+        0,
+        words,
+        &Silent,
+    )
+}
+
+fn remove_table(path: &std::path::Path) -> Result<()> {
+    std::fs::remove_file(path).map_err(|e| Error::io(format!("remove {}", path.display()), e))
 }
 
 fn open_table<G: LayeredGame>(
