@@ -27,14 +27,14 @@ use crate::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
 use crate::progress::Stoppable;
 use crate::search::backend::Backend;
 use crate::search::retro2::distances::{
-    LayerDistances, NO_DISTANCE, read_distances, stored_layer_distances,
+    LayerDistances, NO_DISTANCE, Values, read_distances, stored_layer_distances,
 };
 use crate::search::retro2::{
     BITS_PER_POSITION, LayerReport, Player, RECORD_EVERY, RetroOptions, Value, open_layer,
     solve_layer_range,
 };
 use crate::search::{Progress, Silent};
-use crate::table::Backing;
+use crate::table::{Backing, TwoBitTable};
 
 #[derive(Args, Debug)]
 pub struct RetroArgs {
@@ -546,15 +546,10 @@ fn store_distances<G: TwoPlayerGame>(
             .iter()
             .map(|&below| Ok((below, open_layer(game, below, &read_only, &silent)?.0)))
             .collect::<Result<BTreeMap<_, _>>>()?;
-        let value = |at: usize, rank: u64| {
-            let table = if at == layer {
-                &this
-            } else {
-                below_values
-                    .get(&at)
-                    .expect("moves reach only the layers the game names")
-            };
-            Value::from_bits(table.get(rank))
+        let value = StoredValues {
+            layer,
+            this: &this,
+            below: &below_values,
         };
         let lower = |at: usize, rank: u64| {
             held.get(&at)
@@ -582,6 +577,36 @@ fn store_distances<G: TwoPlayerGame>(
         }
     }
     Ok(longest)
+}
+
+/// The values a layer's distance pass reads: the layer's own table and
+/// those of the layers below that its moves reach.
+struct StoredValues<'t> {
+    layer: usize,
+    this: &'t TwoBitTable,
+    below: &'t BTreeMap<usize, TwoBitTable>,
+}
+
+impl StoredValues<'_> {
+    fn table(&self, at: usize) -> &TwoBitTable {
+        if at == self.layer {
+            self.this
+        } else {
+            self.below
+                .get(&at)
+                .expect("moves reach only the layers the game names")
+        }
+    }
+}
+
+impl Values for StoredValues<'_> {
+    fn value(&self, at: usize, rank: u64) -> Value {
+        Value::from_bits(self.table(at).get(rank))
+    }
+
+    fn prefetch(&self, at: usize, rank: u64) {
+        self.table(at).prefetch(rank);
+    }
 }
 
 fn print_row(report: &LayerReport, peak: Option<u64>) {

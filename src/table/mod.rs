@@ -11,6 +11,7 @@ pub mod store_file;
 pub mod two_bit;
 pub mod verify;
 mod words;
+pub(crate) use words::prefetch_word;
 
 pub use header::TableIdentity;
 pub use one_bit::OneBitTable;

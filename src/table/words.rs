@@ -66,7 +66,7 @@ pub(super) fn visit_items<const BITS: u32>(
 /// nothing, and does nothing off x86-64). The passes prefetch a successor's
 /// word when its rank is computed and read it a batch of ranks later.
 #[inline(always)]
-pub(super) fn prefetch_word(words: &[AtomicU64], word: usize) {
+pub(crate) fn prefetch_word(words: &[AtomicU64], word: usize) {
     #[cfg(target_arch = "x86_64")]
     {
         let address = words.as_ptr().wrapping_add(word);

@@ -21,6 +21,11 @@
 //! moves) each time one of its moves within the layer finishes, at most
 //! as often as it has moves.
 //!
+//! A sweep expands the positions it finds in batches of [`BATCH`]: their
+//! predecessors are all ranked, and each one's value and byte prefetched,
+//! before the first is looked up, so the cache misses of a large layer
+//! overlap instead of following one another.
+//!
 //! Memory: one byte and one scheduled bit a position, where the bucket
 //! queue before held eight bytes and a four-byte rank a queued position
 //! (refusing layers past 2^32). Cost: one sweep of the bytes a level (a
@@ -42,12 +47,32 @@ use super::{LowerDistance, NO_DISTANCE};
 use crate::error::{Error, Result};
 use crate::progress::{Progress, check_stop};
 use crate::search::retro2::{LayeredGame, Player, Value};
+use crate::table::prefetch_word;
 
 /// Ranks per unit of parallel work in a sweep.
 const CHUNK: u64 = 1 << 16;
 
+/// Positions of a chunk expanded together: their predecessors are ranked
+/// and their cells prefetched before any is looked up.
+const BATCH: usize = 32;
+
+/// The solved values a distance pass reads, by layer and rank (this layer
+/// and those below). Any `Fn(usize, u64) -> Value` is one.
+pub trait Values: Sync {
+    fn value(&self, layer: usize, rank: u64) -> Value;
+    /// Starts loading the value of `rank` in `layer` into the cache (a
+    /// hint; by default nothing).
+    fn prefetch(&self, _layer: usize, _rank: u64) {}
+}
+
+impl<F: Fn(usize, u64) -> Value + Sync> Values for F {
+    fn value(&self, layer: usize, rank: u64) -> Value {
+        self(layer, rank)
+    }
+}
+
 /// A value lookup by layer and rank (this layer and those below).
-pub type ValueOf<'a> = dyn Fn(usize, u64) -> Value + Sync + 'a;
+pub type ValueOf<'a> = dyn Values + 'a;
 
 /// Computes the distances of `layer` (see the module text); distances from
 /// `near_limit` on go to the map (tests lower it to exercise that path).
@@ -432,7 +457,7 @@ impl<'a, G: LayeredGame> Work<'a, G> {
     /// or never finishes.
     fn seed_of(&self, rank: u64, state: &mut G::State) -> Option<Seed> {
         let (game, layer) = (self.game, self.layer);
-        let here = (self.value)(layer, rank);
+        let here = self.value.value(layer, rank);
         if here == Value::Draw || here == Value::Unknown {
             return None;
         }
@@ -453,7 +478,8 @@ impl<'a, G: LayeredGame> Work<'a, G> {
         let stays = game.lower_successors(layer, state, |s| {
             moves += 1;
             let d = (self.lower)(s.layer, s.rank);
-            if won && d != NO_DISTANCE && (self.value)(s.layer, s.rank) == Value::win_for(mover) {
+            if won && d != NO_DISTANCE && self.value.value(s.layer, s.rank) == Value::win_for(mover)
+            {
                 nearest_win = Some(nearest_win.map_or(d, |n| n.min(d)));
             }
             if !won {
@@ -489,6 +515,7 @@ impl<'a, G: LayeredGame> Work<'a, G> {
                 let (expanded, settled) = ((d - 1) as u8, d as u8);
                 // Chunks hold whole words (CHUNK is a multiple of 8).
                 let ranks = self.chunk(chunk);
+                let mut batch = Vec::with_capacity(BATCH);
                 for index in ranks.start / 8..ranks.end.div_ceil(8) {
                     let word = self.words[index as usize].load(Relaxed);
                     // Most words hold neither level: one test skips them.
@@ -500,13 +527,18 @@ impl<'a, G: LayeredGame> Work<'a, G> {
                     for rank in index * 8..ranks.end.min(index * 8 + 8) {
                         let byte = (word >> (8 * (rank % 8))) as u8;
                         if expand_near && byte == expanded && !self.is_scheduled(rank) {
-                            self.expand(rank, d, &mut scratch, &finished_here);
+                            batch.push(rank);
                         } else if settle_near && byte == settled && self.is_scheduled(rank) {
                             self.unschedule(rank);
                             finished_here.store(true, Relaxed);
                         }
                     }
+                    if batch.len() >= BATCH {
+                        self.expand(&batch, d, &mut scratch, &finished_here);
+                        batch.clear();
+                    }
                 }
+                self.expand(&batch, d, &mut scratch, &finished_here);
                 progress.advance(1);
                 Ok::<_, Error>(())
             })?;
@@ -518,9 +550,9 @@ impl<'a, G: LayeredGame> Work<'a, G> {
             let expand = far.finished.remove(&(d - 1)).unwrap_or_default();
             (expand, far.scheduled.remove(&d).unwrap_or_default())
         };
-        to_expand.par_iter().for_each_init(
+        to_expand.par_chunks(BATCH).for_each_init(
             || Scratch::new(self.game),
-            |scratch, &rank| self.expand(rank, d, scratch, &finished_here),
+            |scratch, batch| self.expand(batch, d, scratch, &finished_here),
         );
         for rank in to_settle {
             let mut far = self.far.lock().expect("no sweep panicked");
@@ -536,39 +568,76 @@ impl<'a, G: LayeredGame> Work<'a, G> {
         Ok(())
     }
 
-    /// `rank` finished at d − 1: a predecessor that wins by moving to it
-    /// finishes at d, and a lost one is looked at again.
-    fn expand(&self, rank: u64, d: u16, scratch: &mut Scratch<G>, finished_here: &AtomicBool) {
+    /// The positions `ranks` finished at d − 1: a predecessor that wins by
+    /// moving to one finishes at d, and a lost one is looked at again.
+    /// Every predecessor is ranked, and its value and byte prefetched,
+    /// before any is looked up (the lookups are cache misses on a large
+    /// layer, and independent).
+    fn expand(&self, ranks: &[u64], d: u16, scratch: &mut Scratch<G>, finished_here: &AtomicBool) {
         let (game, layer) = (self.game, self.layer);
-        game.unrank(layer, rank, &mut scratch.state);
-        let lost_for_mover =
-            (self.value)(layer, rank) != Value::win_for(game.mover(&scratch.state));
         scratch.predecessors.clear();
-        game.predecessors(layer, &scratch.state, |p| scratch.predecessors.push(p));
-        scratch.predecessors.sort_unstable();
-        scratch.predecessors.dedup();
-        for index in 0..scratch.predecessors.len() {
-            let p = scratch.predecessors[index];
-            let mover = match game.mover_of_rank(layer, p) {
-                Some(mover) => mover,
-                None => {
-                    game.unrank(layer, p, &mut scratch.other);
-                    game.mover(&scratch.other)
-                }
-            };
-            let there = (self.value)(layer, p);
-            if there == Value::win_for(mover) {
-                // Open: no distance yet, or only a scheduled one (bytes
-                // below d are final, see `final_before`).
-                let byte = self.byte(p);
-                let open = byte == NONE_BYTE
-                    || ((byte as u16) >= d.min(self.near_limit) && self.is_scheduled(p));
-                if lost_for_mover && open {
-                    self.finish(p, d, finished_here);
-                }
-            } else if there == Value::win_for(mover.opponent()) && self.byte(p) == NONE_BYTE {
-                self.look_at_loss(p, mover, d, scratch, finished_here);
+        scratch.expanded.clear();
+        for &rank in ranks {
+            game.unrank(layer, rank, &mut scratch.state);
+            let lost_for_mover =
+                self.value.value(layer, rank) != Value::win_for(game.mover(&scratch.state));
+            let start = scratch.predecessors.len();
+            game.predecessors(layer, &scratch.state, |p| scratch.predecessors.push(p));
+            let these = &mut scratch.predecessors[start..];
+            these.sort_unstable();
+            for &p in these.iter() {
+                self.value.prefetch(layer, p);
+                prefetch_word(self.words, (p / 8) as usize);
             }
+            scratch.expanded.push((start, lost_for_mover));
+        }
+        for segment in 0..scratch.expanded.len() {
+            let (start, lost_for_mover) = scratch.expanded[segment];
+            let end = scratch
+                .expanded
+                .get(segment + 1)
+                .map_or(scratch.predecessors.len(), |&(next, _)| next);
+            for index in start..end {
+                let p = scratch.predecessors[index];
+                // A predecessor reached by several un-moves counts once.
+                if index > start && scratch.predecessors[index - 1] == p {
+                    continue;
+                }
+                self.expand_into(p, lost_for_mover, d, scratch, finished_here);
+            }
+        }
+    }
+
+    /// One predecessor `p` of a position finished at d − 1 (lost for its
+    /// mover when `lost_for_mover`): see [`expand`](Self::expand).
+    fn expand_into(
+        &self,
+        p: u64,
+        lost_for_mover: bool,
+        d: u16,
+        scratch: &mut Scratch<G>,
+        finished_here: &AtomicBool,
+    ) {
+        let (game, layer) = (self.game, self.layer);
+        let mover = match game.mover_of_rank(layer, p) {
+            Some(mover) => mover,
+            None => {
+                game.unrank(layer, p, &mut scratch.other);
+                game.mover(&scratch.other)
+            }
+        };
+        let there = self.value.value(layer, p);
+        if there == Value::win_for(mover) {
+            // Open: no distance yet, or only a scheduled one (bytes
+            // below d are final, see `final_before`).
+            let byte = self.byte(p);
+            let open = byte == NONE_BYTE
+                || ((byte as u16) >= d.min(self.near_limit) && self.is_scheduled(p));
+            if lost_for_mover && open {
+                self.finish(p, d, finished_here);
+            }
+        } else if there == Value::win_for(mover.opponent()) && self.byte(p) == NONE_BYTE {
+            self.look_at_loss(p, mover, d, scratch, finished_here);
         }
     }
 
@@ -661,7 +730,11 @@ impl<'a, G: LayeredGame> Work<'a, G> {
 struct Scratch<G: LayeredGame> {
     state: G::State,
     other: G::State,
+    /// The predecessors of a batch's positions, each position's sorted.
     predecessors: Vec<u64>,
+    /// Where each position's predecessors start, and whether it is lost
+    /// for its mover.
+    expanded: Vec<(usize, bool)>,
     /// A lost position's moves into the layers below.
     below: Vec<(usize, u64)>,
 }
@@ -672,6 +745,7 @@ impl<G: LayeredGame> Scratch<G> {
             state: game.new_state(),
             other: game.new_state(),
             predecessors: Vec::new(),
+            expanded: Vec::new(),
             below: Vec::new(),
         }
     }

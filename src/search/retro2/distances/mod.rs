@@ -56,7 +56,7 @@ use crate::table::storage::file_name_for;
 use crate::table::{Backing, WordStorage};
 
 use levels::Reached;
-pub use levels::ValueOf;
+pub use levels::{ValueOf, Values};
 
 /// The distance of a position of a layer below, by layer and rank
 /// ([`NO_DISTANCE`] for one it does not hold).
