@@ -62,6 +62,16 @@ fn same_as_in_memory<S: Space>(space: &S, name: &str) {
     assert_eq!(in_memory.layers, expected.layers, "{name}");
     assert_eq!(on_disk.layers, expected.layers, "{name}");
     assert_eq!(on_disk.goals, expected.goals, "{name}");
+    // The late layers check parents on disk too (questions to other
+    // windows answered by expanding the asker again, hence at least as
+    // many checks), so the frontiers expanded are the in-memory run's.
+    assert_eq!(on_disk.expanded, in_memory.expanded, "{name}");
+    assert!(
+        in_memory.parent_checks > 0 && on_disk.parent_checks >= in_memory.parent_checks,
+        "{name}: {} parent checks on disk, {} in memory",
+        on_disk.parent_checks,
+        in_memory.parent_checks
+    );
     assert!(
         on_disk.bytes_read > space.size() / 4 && on_disk.bytes_written > 0,
         "{name}: the windows moved ({} bytes read)",

@@ -100,13 +100,6 @@ pub trait TwoBitPasses {
     /// neighbour holding `frontier` becomes `next`.
     fn check_parents(&mut self, pass: &Pass, frontier: u8, next: u8) -> Result<Work>;
 
-    /// Whether [`check_parents`](Self::check_parents) is worth calling: a
-    /// table that cannot read a neighbour's cell at random (one on disk, a
-    /// window at a time) says no, and the driver expands forward to the end.
-    fn checks_parents(&self) -> bool {
-        true
-    }
-
     /// Cells of `blocks` holding `frontier` become closed (0), here and in
     /// the store.
     fn close(&mut self, blocks: &[usize], frontier: u8) -> Result<()>;

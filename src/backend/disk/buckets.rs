@@ -4,6 +4,10 @@
 //! window's list goes to a file beside the table, as a run of sorted,
 //! distinct offsets into the window, delta-coded in LEB128 varints (a dense
 //! layer's deltas are small: mostly one byte a successor instead of eight).
+//!
+//! The same buckets carry the questions of a parent check on disk: ranks of
+//! unseen states filed under the window of a neighbour they need to look
+//! at, handed back as ranks (not offsets).
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufReader, Read, Write};
@@ -14,6 +18,9 @@ use crate::error::{Error, Result};
 pub(super) struct Buckets {
     dir: PathBuf,
     window_cells: u64,
+    /// What [`drain`](Self::drain) subtracts from window `w`'s entries:
+    /// `w * origin_step` (its first rank for successors, 0 for questions).
+    origin_step: u64,
     /// Global ranks waiting for each window, in memory.
     held: Vec<Vec<u64>>,
     held_total: usize,
@@ -29,6 +36,27 @@ impl Buckets {
     /// Empty buckets for `windows` windows, spilling into `dir` (whose
     /// files a killed pass left are removed: that pass is redone whole).
     pub fn new(dir: &Path, windows: usize, window_cells: u64, budget: usize) -> Result<Self> {
+        Self::with_origin(dir, windows, window_cells, window_cells, budget)
+    }
+
+    /// Empty buckets for questions: any rank filed under any window
+    /// ([`add_filed`](Self::add_filed)), drained as it was filed.
+    pub fn of_questions(
+        dir: &Path,
+        windows: usize,
+        window_cells: u64,
+        budget: usize,
+    ) -> Result<Self> {
+        Self::with_origin(dir, windows, window_cells, 0, budget)
+    }
+
+    fn with_origin(
+        dir: &Path,
+        windows: usize,
+        window_cells: u64,
+        origin_step: u64,
+        budget: usize,
+    ) -> Result<Self> {
         if dir.exists() {
             fs::remove_dir_all(dir).map_err(|e| io("clear", dir, e))?;
         }
@@ -36,6 +64,7 @@ impl Buckets {
         Ok(Buckets {
             dir: dir.to_path_buf(),
             window_cells,
+            origin_step,
             held: vec![Vec::new(); windows],
             held_total: 0,
             budget: budget.max(1),
@@ -55,6 +84,20 @@ impl Buckets {
         for rank in ranks.drain(..) {
             self.held[(rank / self.window_cells) as usize].push(rank);
         }
+        self.spill_over_budget()
+    }
+
+    /// Files each `(window, rank)` of `filed` (emptying it): the rank
+    /// under the window.
+    pub fn add_filed(&mut self, filed: &mut Vec<(usize, u64)>) -> Result<()> {
+        self.held_total += filed.len();
+        for (window, rank) in filed.drain(..) {
+            self.held[window].push(rank);
+        }
+        self.spill_over_budget()
+    }
+
+    fn spill_over_budget(&mut self) -> Result<()> {
         while self.held_total > self.budget {
             let largest = (0..self.held.len())
                 .max_by_key(|&w| self.held[w].len())
@@ -70,7 +113,7 @@ impl Buckets {
         self.held_total -= ranks.len();
         ranks.sort_unstable();
         ranks.dedup();
-        let base = window as u64 * self.window_cells;
+        let base = window as u64 * self.origin_step;
         let mut encoded = Vec::with_capacity(ranks.len() * 2 + 16);
         encoded.extend_from_slice(&(ranks.len() as u64).to_le_bytes());
         let mut previous = base;
@@ -100,10 +143,10 @@ impl Buckets {
     }
 
     /// Hands window `window`'s waiting successors to `apply` as offsets
-    /// into the window, a run at a time (each at most the budget), and
-    /// forgets them.
+    /// into the window (questions: as filed), a run at a time (each at most
+    /// the budget, sorted within it), and forgets them.
     pub fn drain(&mut self, window: usize, mut apply: impl FnMut(&[u64])) -> Result<()> {
-        let base = window as u64 * self.window_cells;
+        let base = window as u64 * self.origin_step;
         if self.spilled[window] {
             let path = self.file(window);
             let mut reader = BufReader::new(File::open(&path).map_err(|e| io("open", &path, e))?);
@@ -213,6 +256,28 @@ mod tests {
         assert!(buckets.pending().is_empty());
         drop(buckets);
         assert!(!dir.exists());
+    }
+
+    #[test]
+    fn questions_come_back_under_their_window_as_filed() {
+        let dir = std::env::temp_dir().join(format!("bitsolve-questions-{}", std::process::id()));
+        let mut buckets = Buckets::of_questions(&dir, 2, 1000, 3).unwrap();
+        // Ranks of any window filed under window 1, spilled past 3 held.
+        buckets
+            .add_filed(&mut vec![(1, 1500), (1, 20), (1, 999)])
+            .unwrap();
+        buckets.add_filed(&mut vec![(1, 7), (0, 1001), (1, 20)]).unwrap();
+        assert!(buckets.bytes_written > 0, "something was spilled");
+        assert_eq!(buckets.pending(), vec![0, 1]);
+        let mut got = Vec::new();
+        buckets.drain(1, |ranks| got.extend_from_slice(ranks)).unwrap();
+        got.sort_unstable();
+        got.dedup();
+        assert_eq!(got, vec![7, 20, 999, 1500]);
+        let mut got = Vec::new();
+        buckets.drain(0, |ranks| got.extend_from_slice(ranks)).unwrap();
+        assert_eq!(got, vec![1001]);
+        assert!(buckets.pending().is_empty());
     }
 
     #[test]

@@ -15,8 +15,12 @@
 //! the longest flips wait (Pancake 13 with an eighth of its table in
 //! memory: flips of up to 11 of 13 pancakes stay).
 //!
-//! Parent checking (the backward switch of the late layers) would ask about
-//! neighbours in windows not loaded; this backend always expands forward.
+//! The late layers, where fewer states are unseen than sit in the
+//! frontier, check parents instead of expanding the frontier (Rokicki's
+//! backward switch, as in memory): an unseen cell looks at its neighbours
+//! in its own window, and asks the other windows its neighbours lie in by
+//! a question filed in their bucket; the answers come back as marks in the
+//! asker's bucket (see `two_bit::DiskTwoBit::check_parents`).
 
 mod buckets;
 mod two_bit;
@@ -75,11 +79,12 @@ impl DiskPlan {
 
 /// Disk a run keeps free for waiting successors: twice the table. A
 /// layer's successors that leave their window wait delta-coded, about a
-/// byte each, and the largest layers send many: Pancake 13 with 512 MiB in
-/// memory peaked at 1.9 times its table (layer 13), Pancake 12 with an
-/// eighth of its table, whose windows are shorter than 11!, at 2.8 times.
-/// A rule of thumb, not a bound: a run that needs more stops with the disk
-/// full, and resumes where it stopped.
+/// byte each, and the largest layers expanded forward send many: Pancake 13
+/// with 512 MiB in memory peaked at 1.3 times its table (layer 12; the
+/// layers after it check parents), Pancake 12 with an eighth of its table,
+/// whose windows are shorter than 11!, at 2.1 times (layer 11). A rule of
+/// thumb, not a bound: a run that needs more stops with the disk full, and
+/// resumes where it stopped.
 pub fn successors_reserve(cells: u64) -> u64 {
     cells.div_ceil(CELLS_PER_WORD) * 8 * 2
 }

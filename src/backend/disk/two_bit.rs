@@ -9,8 +9,8 @@ use super::DiskPlan;
 use super::buckets::Buckets;
 use crate::backend::cpu::BATCH;
 use crate::backend::cpu::two_bit::mark_batch;
-use crate::error::{Error, Result};
-use crate::progress::check_stop;
+use crate::error::Result;
+use crate::progress::{Progress, check_stop};
 use crate::search::backend::{Pass, TwoBitPasses};
 use crate::search::chunks::{CHUNK_STATES, Chunk, ChunkIndex};
 use crate::search::two_bit_bfs::UNSEEN;
@@ -32,8 +32,10 @@ pub(super) struct DiskTwoBit<'a, S: Space> {
     /// The window in memory, and which one it is (its copy on disk equal).
     window: TwoBitTable,
     loaded: Option<usize>,
-    /// Where waiting successors are spilled.
+    /// Where waiting successors are spilled, and a parent check's
+    /// questions.
     buckets_dir: PathBuf,
+    questions_dir: PathBuf,
     /// Windows that held frontier cells in the last expansion, and that
     /// frontier's value: a close visits only these.
     frontier_windows: Option<(u8, Vec<bool>)>,
@@ -44,8 +46,10 @@ pub(super) struct DiskTwoBit<'a, S: Space> {
 impl<'a, S: Space> DiskTwoBit<'a, S> {
     pub fn new(space: &'a S, storage: WordStorage, plan: DiskPlan) -> Result<Self> {
         let path = storage.path().expect("a table on disk").to_path_buf();
-        let mut buckets_dir = path.into_os_string();
+        let mut buckets_dir = path.clone().into_os_string();
         buckets_dir.push(".waiting");
+        let mut questions_dir = path.into_os_string();
+        questions_dir.push(".asking");
         Ok(DiskTwoBit {
             space,
             cells: storage.identity().states,
@@ -55,6 +59,7 @@ impl<'a, S: Space> DiskTwoBit<'a, S> {
             window: TwoBitTable::scratch("a window of a table on disk", plan.window_cells, UNSEEN)?,
             loaded: None,
             buckets_dir: PathBuf::from(buckets_dir),
+            questions_dir: PathBuf::from(questions_dir),
             frontier_windows: None,
             bytes_read: 0,
             bytes_written: 0,
@@ -212,6 +217,113 @@ impl<'a, S: Space> DiskTwoBit<'a, S> {
         Ok(work)
     }
 
+    /// The parent check of the unseen cells of `chunk` (inside the loaded
+    /// window starting at rank `base`) among their neighbours in the
+    /// window: a cell with a frontier neighbour there is marked; one
+    /// without asks each other window its neighbours lie in (`questions`).
+    fn check_chunk(
+        &self,
+        chunk: &Chunk,
+        base: u64,
+        frontier: u8,
+        next: u8,
+        questions: &Mutex<Buckets>,
+    ) -> Result<Work> {
+        let (space, window, cells) = (self.space, &self.window, self.plan.window_cells);
+        let end = base + cells;
+        let mut state = space.new_state();
+        let mut neighbours = Vec::with_capacity(64);
+        let mut asked: Vec<(usize, u64)> = Vec::with_capacity(HAND_OVER + 64);
+        let mut work = Work::default();
+        let mut failed = None;
+        let hand_over =
+            |asked: &mut Vec<(usize, u64)>| questions.lock().expect("questions").add_filed(asked);
+        window.for_each_equal(
+            chunk.ranks.start - base..chunk.ranks.end - base,
+            UNSEEN,
+            |offset| {
+                let rank = base + offset;
+                space.unrank(rank, &mut state);
+                work.parent_checks += 1;
+                neighbours.clear();
+                space.expand(&state, MoveFilter::All, |neighbour| neighbours.push(neighbour));
+                work.successors += neighbours.len() as u64;
+                let inside = |n: &u64| (base..end).contains(n);
+                if neighbours
+                    .iter()
+                    .any(|n| inside(n) && window.get(n - base) == frontier)
+                {
+                    if window.lower_from_three(offset, next) {
+                        work.marked += 1;
+                    }
+                    return;
+                }
+                let first = asked.len();
+                for n in neighbours.iter().filter(|n| !inside(n)) {
+                    let other = (n / cells) as usize;
+                    if !asked[first..].iter().any(|&(w, _)| w == other) {
+                        asked.push((other, rank));
+                    }
+                }
+                if asked.len() >= HAND_OVER && failed.is_none() {
+                    failed = hand_over(&mut asked).err();
+                }
+            },
+        );
+        if let Some(error) = failed {
+            return Err(error);
+        }
+        hand_over(&mut asked)?;
+        Ok(work)
+    }
+
+    /// Of the unseen states `asking` (ranks), those with a frontier
+    /// neighbour in the loaded window starting at rank `base`.
+    fn answer(&self, asking: &[u64], base: u64, frontier: u8) -> (Vec<u64>, Work) {
+        let (space, window) = (self.space, &self.window);
+        let end = base + self.plan.window_cells;
+        let mut state = space.new_state();
+        let mut work = Work::default();
+        let mut yes = Vec::new();
+        for &rank in asking {
+            space.unrank(rank, &mut state);
+            work.parent_checks += 1;
+            let mut found = false;
+            space.expand(&state, MoveFilter::All, |n| {
+                work.successors += 1;
+                found = found || ((base..end).contains(&n) && window.get(n - base) == frontier);
+            });
+            if found {
+                yes.push(rank);
+            }
+        }
+        (yes, work)
+    }
+
+    /// Runs `visit` on the chunks of `chunks` inside the loaded window `w`
+    /// (all threads), a step of the pass's progress each; the work summed.
+    fn each_chunk_in(
+        &self,
+        w: usize,
+        chunks: &[Chunk],
+        progress: &dyn Progress,
+        visit: impl Fn(&Chunk) -> Result<Work> + Sync,
+    ) -> Result<Work> {
+        let window = self.ranks(w);
+        chunks
+            .par_iter()
+            .filter(|chunk| window.contains(&chunk.ranks.start))
+            .map(|chunk| {
+                if progress.stop_requested() {
+                    return Ok(Work::default());
+                }
+                let done = visit(chunk);
+                progress.advance(1);
+                done
+            })
+            .try_reduce(Work::default, |a, b| Ok(a + b))
+    }
+
     fn io_work(&mut self) -> Work {
         Work {
             bytes_read: std::mem::take(&mut self.bytes_read),
@@ -224,10 +336,6 @@ impl<'a, S: Space> DiskTwoBit<'a, S> {
 impl<S: Space> TwoBitPasses for DiskTwoBit<'_, S> {
     fn storage(&self) -> &WordStorage {
         &self.storage
-    }
-
-    fn checks_parents(&self) -> bool {
-        false
     }
 
     fn set_cells(&mut self, ranks: &[u64], value: u8) -> Result<()> {
@@ -265,21 +373,9 @@ impl<S: Space> TwoBitPasses for DiskTwoBit<'_, S> {
             let window = self.ranks(w);
             work.marked +=
                 self.drain_into_window(&mut buckets.lock().expect("buckets"), w, next)?;
-            let inside: Vec<&Chunk> = chunks
-                .iter()
-                .filter(|c| window.contains(&c.ranks.start))
-                .collect();
-            let done = inside
-                .par_iter()
-                .map(|chunk| {
-                    if progress.stop_requested() {
-                        return Ok(Work::default());
-                    }
-                    let done = self.expand_chunk(chunk, window.start, frontier, next, &buckets);
-                    progress.advance(1);
-                    done
-                })
-                .try_reduce(Work::default, |a, b| Ok(a + b))?;
+            let done = self.each_chunk_in(w, &chunks, progress, |chunk| {
+                self.expand_chunk(chunk, window.start, frontier, next, &buckets)
+            })?;
             had_frontier[w] = done.expanded > 0;
             work += done;
             self.save()?;
@@ -308,10 +404,95 @@ impl<S: Space> TwoBitPasses for DiskTwoBit<'_, S> {
         Ok(work + io)
     }
 
-    fn check_parents(&mut self, _pass: &Pass, _frontier: u8, _next: u8) -> Result<Work> {
-        Err(Error::Unsupported(
-            "a table on disk is expanded forward only (parent checks would read windows not in memory)".into(),
-        ))
+    /// Backward (the driver switches once fewer states are unseen than
+    /// sit in the frontier), in three sweeps. The scanned windows: each
+    /// unseen cell looks at its neighbours inside its window, and one
+    /// without a frontier neighbour there files a question under each other
+    /// window its neighbours lie in. The windows asked: each question is
+    /// answered from that window, a yes waiting for the asker's window. The
+    /// windows with a yes: the askers are marked. The frontier's cells do
+    /// not change during the pass, so an answer holds whenever it is given;
+    /// a stopped pass is redone whole (its marks stay and are counted).
+    fn check_parents(&mut self, pass: &Pass, frontier: u8, next: u8) -> Result<Work> {
+        let progress = pass.progress;
+        let windows = self.windows_of(&pass.scanned);
+        let chunks: Vec<Chunk> = self.chunks.of(&pass.scanned).into_iter().cloned().collect();
+        progress.begin_pass(&pass.label, chunks.len() as u64);
+        let (count, cells, held) = (
+            self.plan.windows,
+            self.plan.window_cells,
+            self.plan.held_successors,
+        );
+        let questions = Mutex::new(Buckets::of_questions(
+            &self.questions_dir,
+            count,
+            cells,
+            held,
+        )?);
+        let mut work = Work::default();
+        for &w in &windows {
+            check_stop(progress)?;
+            self.load(w)?;
+            let base = self.ranks(w).start;
+            work += self.each_chunk_in(w, &chunks, progress, |chunk| {
+                self.check_chunk(chunk, base, frontier, next, &questions)
+            })?;
+            self.save()?;
+        }
+        progress.end_pass();
+        let mut questions = questions.into_inner().expect("questions");
+        let mut marks = Buckets::new(&self.buckets_dir, count, cells, held)?;
+        for w in questions.pending() {
+            check_stop(progress)?;
+            // Answering reads the window and changes nothing in it.
+            self.load(w)?;
+            let base = self.ranks(w).start;
+            let mut failed = None;
+            questions.drain(w, |asking| {
+                let (mut yes, done) = asking
+                    .par_chunks(1 << 12)
+                    .map(|part| self.answer(part, base, frontier))
+                    .reduce(
+                        || (Vec::new(), Work::default()),
+                        |(mut a, x), (b, y)| {
+                            a.extend(b);
+                            (a, x + y)
+                        },
+                    );
+                work += done;
+                if failed.is_none() {
+                    failed = marks.add(&mut yes).err();
+                }
+            })?;
+            if let Some(error) = failed {
+                return Err(error);
+            }
+        }
+        for w in marks.pending() {
+            check_stop(progress)?;
+            self.load(w)?;
+            work.marked += self.drain_into_window(&mut marks, w, next)?;
+            self.save()?;
+        }
+        check_stop(progress)?;
+        for buckets in [&questions, &marks] {
+            self.bytes_read += buckets.bytes_read;
+            self.bytes_written += buckets.bytes_written;
+        }
+        let asked = questions.bytes_written;
+        drop(questions);
+        // The close cannot tell which windows hold the frontier.
+        self.frontier_windows = None;
+        let io = self.io_work();
+        progress.note(&format!(
+            "{}: {:.1} MiB read, {:.1} MiB written ({:.1} MiB of it questions, {:.1} MiB answers)",
+            pass.label,
+            io.bytes_read as f64 / (1u64 << 20) as f64,
+            io.bytes_written as f64 / (1u64 << 20) as f64,
+            asked as f64 / (1u64 << 20) as f64,
+            marks.bytes_written as f64 / (1u64 << 20) as f64,
+        ));
+        Ok(work + io)
     }
 
     fn close(&mut self, blocks: &[usize], frontier: u8) -> Result<()> {
