@@ -170,8 +170,7 @@ fn run<'a, S: Space, B: Backend>(
         let frontier_blocks = blocks_of_layer(space, level - 1);
         let next_blocks = blocks_of_layer(space, level);
         let unseen = space.size() - ledger.representatives.iter().sum::<u64>();
-        let backward = space.reversible()
-            && unseen < ledger.representatives[level - 1];
+        let backward = space.reversible() && unseen < ledger.representatives[level - 1];
         // Forward, the frontier's blocks are scanned; backward, the blocks
         // the next layer can fill.
         let (label, scanned) = if backward {

@@ -266,16 +266,22 @@ mod tests {
         buckets
             .add_filed(&mut vec![(1, 1500), (1, 20), (1, 999)])
             .unwrap();
-        buckets.add_filed(&mut vec![(1, 7), (0, 1001), (1, 20)]).unwrap();
+        buckets
+            .add_filed(&mut vec![(1, 7), (0, 1001), (1, 20)])
+            .unwrap();
         assert!(buckets.bytes_written > 0, "something was spilled");
         assert_eq!(buckets.pending(), vec![0, 1]);
         let mut got = Vec::new();
-        buckets.drain(1, |ranks| got.extend_from_slice(ranks)).unwrap();
+        buckets
+            .drain(1, |ranks| got.extend_from_slice(ranks))
+            .unwrap();
         got.sort_unstable();
         got.dedup();
         assert_eq!(got, vec![7, 20, 999, 1500]);
         let mut got = Vec::new();
-        buckets.drain(0, |ranks| got.extend_from_slice(ranks)).unwrap();
+        buckets
+            .drain(0, |ranks| got.extend_from_slice(ranks))
+            .unwrap();
         assert_eq!(got, vec![1001]);
         assert!(buckets.pending().is_empty());
     }

@@ -246,7 +246,9 @@ impl<'a, S: Space> DiskTwoBit<'a, S> {
                 space.unrank(rank, &mut state);
                 work.parent_checks += 1;
                 neighbours.clear();
-                space.expand(&state, MoveFilter::All, |neighbour| neighbours.push(neighbour));
+                space.expand(&state, MoveFilter::All, |neighbour| {
+                    neighbours.push(neighbour)
+                });
                 work.successors += neighbours.len() as u64;
                 let inside = |n: &u64| (base..end).contains(n);
                 if neighbours
