@@ -95,8 +95,11 @@ pub struct Unranked {
     /// The layer `run` belongs to.
     layer: usize,
     run: BinomialRun,
-    /// The white pattern `stabilizer` belongs to.
+    /// The white pattern `stabilizer` and `place` belong to.
     pattern: u32,
+    /// Its group and index ([`MorrisHash::white_place`]): a successor
+    /// that keeps the pattern is ranked without looking it up.
+    place: (usize, u64),
     /// The symmetries other than the identity that keep the white
     /// pattern, a bit each.
     stabilizer: u16,
@@ -120,6 +123,19 @@ pub struct Morris {
 impl Morris {
     pub fn new(variant: Variant, symmetry: bool) -> Result<Self> {
         Morris::with_men(variant, variant.stones(), symmetry)
+    }
+
+    /// The rank of `next`, a position one move from `state`: a move that
+    /// keeps white's pattern (black's moves and placements, most of the
+    /// moves of a layer's sweep) reuses the pattern's place.
+    #[inline]
+    fn rank_near(&self, state: &Unranked, next: &Stones) -> u64 {
+        if next.white == state.pattern {
+            self.hash
+                .rank_with_stored_white(state.place, state.stabilizer, next)
+        } else {
+            self.hash.rank(next)
+        }
     }
 
     /// The variant played with `men` stones a side instead of its own
@@ -680,7 +696,7 @@ impl LayeredGame for Morris {
         let Some(maps) = self.hash.maps() else {
             return;
         };
-        let (_, group, pattern) = self.hash.stored(&state.stones);
+        let (group, pattern) = state.place;
         let mut symmetries = state.stabilizer | 1;
         while symmetries != 0 {
             let index = symmetries.trailing_zeros() as usize;
@@ -702,6 +718,7 @@ impl LayeredGame for Morris {
             layer: usize::MAX,
             run: BinomialRun::default(),
             pattern: u32::MAX,
+            place: (0, 0),
             stabilizer: 0,
         }
     }
@@ -725,6 +742,7 @@ impl LayeredGame for Morris {
         if state.stones.white != state.pattern {
             state.pattern = state.stones.white;
             state.stabilizer = self.hash.stabilizer(state.pattern);
+            state.place = self.hash.white_place(state.pattern);
         }
     }
 
@@ -763,7 +781,7 @@ impl LayeredGame for Morris {
         rules::for_each_successor(&self.board, &state.stones, |next| {
             emit(Successor {
                 layer: self.hash.layer_of(&next),
-                rank: self.hash.rank(&next),
+                rank: self.rank_near(state, &next),
             })
         });
     }
@@ -791,7 +809,7 @@ impl LayeredGame for Morris {
             }
             more = emit(Successor {
                 layer: layer - 1,
-                rank: self.hash.rank(&next),
+                rank: self.rank_near(state, &next),
             });
             more
         });
@@ -805,7 +823,7 @@ impl LayeredGame for Morris {
             return;
         }
         rules::for_each_quiet_predecessor(&self.board, &state.stones, |before| {
-            emit(self.hash.rank(&before))
+            emit(self.rank_near(state, &before))
         });
     }
 

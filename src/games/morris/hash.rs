@@ -497,6 +497,46 @@ impl MorrisHash {
         (stored, placement.group(), placement.index())
     }
 
+    /// Where the ranks of the stored white pattern `white` lie: its
+    /// group and index (as [`stored`](Self::stored) finds them).
+    #[inline]
+    pub fn white_place(&self, white: u32) -> (usize, u64) {
+        let w = white.count_ones() as usize;
+        let white_rank = self.whites[w].rank(white as u64);
+        match &self.maps {
+            None => (0, white_rank),
+            Some(_) => {
+                let placement = self.placements[w][white_rank as usize];
+                (placement.group(), placement.index())
+            }
+        }
+    }
+
+    /// [`rank`](Self::rank) of a position whose white pattern is a stored
+    /// one, of place `place` ([`white_place`](Self::white_place)) and
+    /// stabilizer `stabilizer`, without looking the pattern up again: the
+    /// symmetries that keep it are those that bring it to its least image.
+    /// A move of black's, or a placement, keeps white's pattern, and its
+    /// place is the position's.
+    #[inline]
+    pub fn rank_with_stored_white(
+        &self,
+        place: (usize, u64),
+        stabilizer: u16,
+        stones: &Stones,
+    ) -> u64 {
+        let mut black = stones.black;
+        if let Some(maps) = &self.maps {
+            let mut rest = stabilizer;
+            while rest != 0 {
+                let index = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                black = black.min(maps.apply(index, stones.black));
+            }
+        }
+        self.stored_rank(place.0, place.1, &Stones { black, ..*stones })
+    }
+
     /// The rank of any position of the stored counts in its layer.
     #[inline]
     pub fn rank(&self, stones: &Stones) -> u64 {
@@ -634,6 +674,35 @@ mod tests {
             white: maps.apply(symmetry, stored.white),
             black: maps.apply(symmetry, stored.black),
             ..stored
+        }
+    }
+
+    #[test]
+    fn a_stored_white_pattern_ranks_without_its_lookup_as_with_it() {
+        for symmetry in [false, true] {
+            let hash = MorrisHash::new(9, symmetry, true).unwrap();
+            for seed in 0..20_000u64 {
+                let (stored, _, _) = hash.stored(&random_stones(&hash, seed));
+                // Black's stones put anywhere else on the free points, as
+                // a black move or placement would (counts kept).
+                let free = !stored.white & BOARD;
+                let mut black = 0u32;
+                let mut points: Vec<u32> = (0..24).filter(|p| free >> p & 1 == 1).collect();
+                for i in 0..stored.black.count_ones() as usize {
+                    let pick =
+                        i + (splitmix64(seed ^ i as u64) % (points.len() - i) as u64) as usize;
+                    points.swap(i, pick);
+                    black |= 1 << points[i];
+                }
+                let moved = Stones { black, ..stored };
+                let place = hash.white_place(moved.white);
+                let stabilizer = hash.stabilizer(moved.white);
+                assert_eq!(
+                    hash.rank_with_stored_white(place, stabilizer, &moved),
+                    hash.rank(&moved),
+                    "{moved:?}"
+                );
+            }
         }
     }
 
