@@ -8,10 +8,23 @@
 //! The same buckets carry the questions of a parent check on disk: ranks of
 //! unseen states filed under the window of a neighbour they need to look
 //! at, handed back as ranks (not offsets).
+//!
+//! Threads expanding a window share one `Buckets` behind a lock
+//! ([`add_shared`], [`add_filed_shared`]). A list over the budget is only
+//! taken out under the lock; it is sorted, coded and written after the lock
+//! is released, so the other threads keep adding meanwhile. One list at a
+//! time is out (a thread that finds one out spills under the lock, as
+//! before), so memory stays within the budget twice over. (Spilling under
+//! the lock kept Pancake 14's big layers at about one busy core of two:
+//! a spill sorts up to an eighth of the budget, over a hundred million
+//! ranks, while every other thread waits at its next hand-over.)
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use rayon::slice::ParallelSliceMut;
 
 use crate::error::{Error, Result};
 
@@ -24,6 +37,8 @@ pub(super) struct Buckets {
     /// Global ranks waiting for each window, in memory.
     held: Vec<Vec<u64>>,
     held_total: usize,
+    /// Ranks of a list taken out and not yet written (see the module text).
+    in_flight: usize,
     /// Ranks at most in memory before the largest list is spilled.
     budget: usize,
     /// Windows with a spill file.
@@ -67,6 +82,7 @@ impl Buckets {
             origin_step,
             held: vec![Vec::new(); windows],
             held_total: 0,
+            in_flight: 0,
             budget: budget.max(1),
             spilled: vec![false; windows],
             bytes_read: 0,
@@ -80,47 +96,70 @@ impl Buckets {
 
     /// Takes the ranks of `ranks` (emptying it) into their windows' lists.
     pub fn add(&mut self, ranks: &mut Vec<u64>) -> Result<()> {
+        self.file_ranks(ranks);
+        self.spill_over_budget()
+    }
+
+    fn file_ranks(&mut self, ranks: &mut Vec<u64>) {
         self.held_total += ranks.len();
         for rank in ranks.drain(..) {
             self.held[(rank / self.window_cells) as usize].push(rank);
         }
-        self.spill_over_budget()
     }
 
     /// Files each `(window, rank)` of `filed` (emptying it): the rank
     /// under the window.
-    pub fn add_filed(&mut self, filed: &mut Vec<(usize, u64)>) -> Result<()> {
+    fn file_filed(&mut self, filed: &mut Vec<(usize, u64)>) {
         self.held_total += filed.len();
         for (window, rank) in filed.drain(..) {
             self.held[window].push(rank);
         }
-        self.spill_over_budget()
     }
 
     fn spill_over_budget(&mut self) -> Result<()> {
-        while self.held_total > self.budget {
-            let largest = (0..self.held.len())
-                .max_by_key(|&w| self.held[w].len())
-                .expect("a window");
-            self.spill(largest)?;
+        if let Some(spill) = self.take_over_budget()? {
+            self.write(spill)?;
         }
         Ok(())
     }
 
-    /// Appends window `window`'s list to its file as one run.
-    fn spill(&mut self, window: usize) -> Result<()> {
-        let mut ranks = std::mem::take(&mut self.held[window]);
-        self.held_total -= ranks.len();
-        ranks.sort_unstable();
-        ranks.dedup();
-        let base = window as u64 * self.origin_step;
-        let mut encoded = Vec::with_capacity(ranks.len() * 2 + 16);
-        encoded.extend_from_slice(&(ranks.len() as u64).to_le_bytes());
-        let mut previous = base;
-        for &rank in &ranks {
-            push_varint(&mut encoded, rank - previous);
-            previous = rank;
+    /// Takes the largest lists out until what is held fits the budget:
+    /// the first to be written after the lock (unless a list is out
+    /// already), the others written now.
+    fn take_over_budget(&mut self) -> Result<Option<Spill>> {
+        let mut out = None;
+        while self.held_total > self.budget {
+            let window = (0..self.held.len())
+                .max_by_key(|&w| self.held[w].len())
+                .expect("a window");
+            let ranks = std::mem::take(&mut self.held[window]);
+            self.held_total -= ranks.len();
+            let spill = Spill {
+                window,
+                base: window as u64 * self.origin_step,
+                ranks,
+            };
+            if self.in_flight == 0 && out.is_none() {
+                self.in_flight = spill.ranks.len();
+                out = Some(spill);
+            } else {
+                let window = spill.window;
+                self.append_run(window, &spill.encode())?;
+            }
         }
+        Ok(out)
+    }
+
+    /// Writes a list taken out by `take_over_budget`.
+    fn write(&mut self, spill: Spill) -> Result<()> {
+        let (window, len) = (spill.window, spill.ranks.len());
+        self.append_run(window, &spill.encode())?;
+        self.in_flight -= len;
+        Ok(())
+    }
+
+    /// Appends an encoded run to window `window`'s file.
+    fn append_run(&mut self, window: usize, encoded: &[u8]) -> Result<()> {
         let path = self.file(window);
         let mut file = OpenOptions::new()
             .create(true)
@@ -128,7 +167,7 @@ impl Buckets {
             .open(&path)
             .map_err(|e| io("create", &path, e))?;
         file.write_all(&(encoded.len() as u64).to_le_bytes())
-            .and_then(|_| file.write_all(&encoded))
+            .and_then(|_| file.write_all(encoded))
             .map_err(|e| io("write", &path, e))?;
         self.bytes_written += encoded.len() as u64 + 8;
         self.spilled[window] = true;
@@ -182,6 +221,70 @@ impl Buckets {
         }
         Ok(())
     }
+}
+
+/// A window's list taken out over the budget, to be written as one run.
+struct Spill {
+    window: usize,
+    /// What the run's offsets are counted from.
+    base: u64,
+    ranks: Vec<u64>,
+}
+
+impl Spill {
+    /// The run: its count, then the sorted, distinct offsets delta-coded.
+    fn encode(mut self) -> Vec<u8> {
+        // All threads may help (a rayon worker waiting for nothing steals).
+        self.ranks.par_sort_unstable();
+        self.ranks.dedup();
+        let mut encoded = Vec::with_capacity(self.ranks.len() * 2 + 16);
+        encoded.extend_from_slice(&(self.ranks.len() as u64).to_le_bytes());
+        let mut previous = self.base;
+        for &rank in &self.ranks {
+            push_varint(&mut encoded, rank - previous);
+            previous = rank;
+        }
+        encoded
+    }
+}
+
+/// [`Buckets::add`] from one of several threads: see the module text.
+pub(super) fn add_shared(buckets: &Mutex<Buckets>, ranks: &mut Vec<u64>) -> Result<()> {
+    let spill = {
+        let mut held = buckets.lock().expect("buckets");
+        held.file_ranks(ranks);
+        held.take_over_budget()?
+    };
+    write_outside(buckets, spill)
+}
+
+/// Files each `(window, rank)` of `filed` (emptying it), the rank under
+/// the window, from one of several threads.
+pub(super) fn add_filed_shared(
+    buckets: &Mutex<Buckets>,
+    filed: &mut Vec<(usize, u64)>,
+) -> Result<()> {
+    let spill = {
+        let mut held = buckets.lock().expect("buckets");
+        held.file_filed(filed);
+        held.take_over_budget()?
+    };
+    write_outside(buckets, spill)
+}
+
+/// Codes a list taken out without the lock and appends it under it. (No
+/// thread drains or asks what is pending while others add, so a list
+/// between the two is never missed.)
+fn write_outside(buckets: &Mutex<Buckets>, spill: Option<Spill>) -> Result<()> {
+    let Some(spill) = spill else {
+        return Ok(());
+    };
+    let (window, len) = (spill.window, spill.ranks.len());
+    let run = spill.encode();
+    let mut held = buckets.lock().expect("buckets");
+    held.append_run(window, &run)?;
+    held.in_flight -= len;
+    Ok(())
 }
 
 impl Drop for Buckets {
@@ -261,14 +364,11 @@ mod tests {
     #[test]
     fn questions_come_back_under_their_window_as_filed() {
         let dir = std::env::temp_dir().join(format!("bitsolve-questions-{}", std::process::id()));
-        let mut buckets = Buckets::of_questions(&dir, 2, 1000, 3).unwrap();
+        let buckets = Mutex::new(Buckets::of_questions(&dir, 2, 1000, 3).unwrap());
         // Ranks of any window filed under window 1, spilled past 3 held.
-        buckets
-            .add_filed(&mut vec![(1, 1500), (1, 20), (1, 999)])
-            .unwrap();
-        buckets
-            .add_filed(&mut vec![(1, 7), (0, 1001), (1, 20)])
-            .unwrap();
+        add_filed_shared(&buckets, &mut vec![(1, 1500), (1, 20), (1, 999)]).unwrap();
+        add_filed_shared(&buckets, &mut vec![(1, 7), (0, 1001), (1, 20)]).unwrap();
+        let mut buckets = buckets.into_inner().unwrap();
         assert!(buckets.bytes_written > 0, "something was spilled");
         assert_eq!(buckets.pending(), vec![0, 1]);
         let mut got = Vec::new();
@@ -284,6 +384,62 @@ mod tests {
             .unwrap();
         assert_eq!(got, vec![1001]);
         assert!(buckets.pending().is_empty());
+    }
+
+    #[test]
+    fn threads_adding_at_once_lose_nothing_and_hold_one_list_out() {
+        let dir = std::env::temp_dir().join(format!("bitsolve-shared-{}", std::process::id()));
+        // Windows of 1000 cells, at most 50 ranks held: many spills, from
+        // four threads at once.
+        let windows = 7;
+        let buckets = Mutex::new(Buckets::new(&dir, windows, 1000, 50).unwrap());
+        let next = |rank: u64| {
+            rank.wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407)
+                % (windows as u64 * 1000)
+        };
+        std::thread::scope(|scope| {
+            for thread in 0..4u64 {
+                let buckets = &buckets;
+                scope.spawn(move || {
+                    let mut rank = thread * 7919;
+                    for _ in 0..200 {
+                        let mut ranks: Vec<u64> = (0..37)
+                            .map(|_| {
+                                rank = next(rank);
+                                rank
+                            })
+                            .collect();
+                        add_shared(buckets, &mut ranks).unwrap();
+                        let held = buckets.lock().unwrap();
+                        assert!(held.held_total <= held.budget);
+                    }
+                });
+            }
+        });
+        let mut buckets = buckets.into_inner().unwrap();
+        assert_eq!(buckets.in_flight, 0);
+        assert!(buckets.bytes_written > 0, "something was spilled");
+        // The same ranks, generated again, each window's distinct offsets.
+        let mut expected = vec![Vec::new(); windows];
+        for thread in 0..4u64 {
+            let mut rank = thread * 7919;
+            for _ in 0..200 * 37 {
+                rank = next(rank);
+                expected[(rank / 1000) as usize].push(rank % 1000);
+            }
+        }
+        for (w, want) in expected.iter_mut().enumerate() {
+            want.sort_unstable();
+            want.dedup();
+            let mut got = Vec::new();
+            buckets
+                .drain(w, |offsets| got.extend_from_slice(offsets))
+                .unwrap();
+            got.sort_unstable();
+            got.dedup();
+            assert_eq!(&got, want, "window {w}");
+        }
     }
 
     #[test]

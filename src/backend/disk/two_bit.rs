@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use super::DiskPlan;
-use super::buckets::Buckets;
+use super::buckets::{Buckets, add_filed_shared, add_shared};
 use crate::backend::cpu::BATCH;
 use crate::backend::cpu::two_bit::mark_batch;
 use crate::error::Result;
@@ -185,7 +185,7 @@ impl<'a, S: Space> DiskTwoBit<'a, S> {
         let mut elsewhere = Vec::with_capacity(HAND_OVER + 64);
         let mut work = Work::default();
         let mut failed = None;
-        let hand_over = |elsewhere: &mut Vec<u64>| buckets.lock().expect("buckets").add(elsewhere);
+        let hand_over = |elsewhere: &mut Vec<u64>| add_shared(buckets, elsewhere);
         window.for_each_equal(
             chunk.ranks.start - base..chunk.ranks.end - base,
             frontier,
@@ -236,8 +236,7 @@ impl<'a, S: Space> DiskTwoBit<'a, S> {
         let mut asked: Vec<(usize, u64)> = Vec::with_capacity(HAND_OVER + 64);
         let mut work = Work::default();
         let mut failed = None;
-        let hand_over =
-            |asked: &mut Vec<(usize, u64)>| questions.lock().expect("questions").add_filed(asked);
+        let hand_over = |asked: &mut Vec<(usize, u64)>| add_filed_shared(questions, asked);
         window.for_each_equal(
             chunk.ranks.start - base..chunk.ranks.end - base,
             UNSEEN,
@@ -312,9 +311,17 @@ impl<'a, S: Space> DiskTwoBit<'a, S> {
         visit: impl Fn(&Chunk) -> Result<Work> + Sync,
     ) -> Result<Work> {
         let window = self.ranks(w);
-        chunks
-            .par_iter()
+        // The window's chunks first, then in parallel: a parallel filter
+        // over every chunk hands the window's run to one thread (rayon
+        // splits the list in halves, the other halves hold no work and
+        // are done at once, and a busy thread splits no further), which
+        // kept Pancake 14's layers at one busy core of two.
+        let inside: Vec<&Chunk> = chunks
+            .iter()
             .filter(|chunk| window.contains(&chunk.ranks.start))
+            .collect();
+        inside
+            .par_iter()
             .map(|chunk| {
                 if progress.stop_requested() {
                     return Ok(Work::default());
