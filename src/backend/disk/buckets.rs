@@ -14,10 +14,10 @@
 //! taken out under the lock; it is sorted, coded and written after the lock
 //! is released, so the other threads keep adding meanwhile. One list at a
 //! time is out (a thread that finds one out spills under the lock, as
-//! before), so memory stays within the budget twice over. (Spilling under
-//! the lock kept Pancake 14's big layers at about one busy core of two:
-//! a spill sorts up to an eighth of the budget, over a hundred million
-//! ranks, while every other thread waits at its next hand-over.)
+//! before), so memory stays within the budget twice over. (Under the lock,
+//! a spill of a large budget sorts over a hundred million ranks while
+//! every other thread waits at its next hand-over, a stall that grows
+//! with the threads; on two threads the gain was not measured apart.)
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufReader, Read, Write};
