@@ -7,12 +7,13 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use bitsolve::backend::disk::MIN_MEMORY;
 use bitsolve::backend::{CpuBackend, DiskBackend};
 use bitsolve::games::{Pancake, SlidingTile};
-use bitsolve::search::{Algorithm, SearchOptions, SearchReport};
+use bitsolve::search::{Algorithm, Progress, SearchOptions, SearchReport};
 use bitsolve::space::Space;
 use bitsolve::table::Backing;
 use bitsolve::table::header::HEADER_LEN;
@@ -121,6 +122,50 @@ fn burned_pancake_8_on_disk_is_the_in_memory_layers() {
 fn the_8_puzzle_on_disk_is_the_in_memory_layers() {
     // Blocks by the blank's position: a pass scans some windows only.
     same_as_in_memory(&SlidingTile::new(3, 3).unwrap(), "tile-3x3");
+}
+
+/// Every pass's label, its units and the units it advanced.
+#[derive(Default)]
+struct Passes(Mutex<Vec<(String, u64, u64)>>);
+
+impl Progress for Passes {
+    fn begin_pass(&self, label: &str, units: u64) {
+        self.0.lock().unwrap().push((label.to_string(), units, 0));
+    }
+    fn advance(&self, units: u64) {
+        self.0.lock().unwrap().last_mut().expect("a pass").2 += units;
+    }
+}
+
+#[test]
+fn the_phases_after_a_sweep_show_their_progress_to_the_end() {
+    // Pancake 10 with an eighth in memory: long flips leave a window, so
+    // successors wait, and the late layers' parent checks ask questions.
+    let space = Pancake::new(10, false).unwrap();
+    let dir = scratch("phases");
+    let passes = Passes::default();
+    let options = SearchOptions {
+        backing: Backing::Directory(dir.clone()),
+        progress: &passes,
+        ..Default::default()
+    };
+    let memory = eighth(&space);
+    Algorithm::TwoBitBfs
+        .run(&space, &DiskBackend { memory }, &options)
+        .unwrap();
+    let passes = passes.0.into_inner().unwrap();
+    for phase in [
+        "waiting successors",
+        "answering questions",
+        "marking askers",
+    ] {
+        let shown: Vec<_> = passes.iter().filter(|p| p.0.ends_with(phase)).collect();
+        assert!(shown.iter().any(|p| p.1 > 0), "no {phase} in {passes:?}");
+        for (label, units, advanced) in shown {
+            assert_eq!(units, advanced, "{label}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Larger spaces: minutes in a debug build

@@ -43,6 +43,8 @@ pub(super) struct Buckets {
     budget: usize,
     /// Windows with a spill file.
     spilled: Vec<bool>,
+    /// Ranks in each window's spill file (a run's count, summed).
+    spilled_ranks: Vec<u64>,
     pub bytes_read: u64,
     pub bytes_written: u64,
 }
@@ -85,6 +87,7 @@ impl Buckets {
             in_flight: 0,
             budget: budget.max(1),
             spilled: vec![false; windows],
+            spilled_ranks: vec![0; windows],
             bytes_read: 0,
             bytes_written: 0,
         })
@@ -171,6 +174,9 @@ impl Buckets {
             .map_err(|e| io("write", &path, e))?;
         self.bytes_written += encoded.len() as u64 + 8;
         self.spilled[window] = true;
+        // A run begins with its count (see `Spill::encode`).
+        let count: [u8; 8] = encoded[..8].try_into().expect("a run's count");
+        self.spilled_ranks[window] += u64::from_le_bytes(count);
         Ok(())
     }
 
@@ -179,6 +185,13 @@ impl Buckets {
         (0..self.held.len())
             .filter(|&w| self.spilled[w] || !self.held[w].is_empty())
             .collect()
+    }
+
+    /// Ranks waiting in all windows, in memory and in files (what a
+    /// progress line counts a draining phase in; a list in flight is not
+    /// counted, and none is while no thread adds).
+    pub fn waiting(&self) -> u64 {
+        self.held_total as u64 + self.spilled_ranks.iter().sum::<u64>()
     }
 
     /// Hands window `window`'s waiting successors to `apply` as offsets
@@ -210,6 +223,7 @@ impl Buckets {
             }
             fs::remove_file(&path).map_err(|e| io("remove", &path, e))?;
             self.spilled[window] = false;
+            self.spilled_ranks[window] = 0;
         }
         let mut ranks = std::mem::take(&mut self.held[window]);
         self.held_total -= ranks.len();

@@ -166,6 +166,31 @@ impl<'a, S: Space> DiskTwoBit<'a, S> {
         Ok(marked)
     }
 
+    /// Marks what waits in `buckets` for any window (after the sweep),
+    /// window by window, as a progress pass of its own: on a large table
+    /// this loads every window again and takes minutes.
+    fn drain_pending(
+        &mut self,
+        buckets: &mut Buckets,
+        next: u8,
+        progress: &dyn Progress,
+        label: &str,
+    ) -> Result<u64> {
+        progress.begin_pass(label, buckets.waiting());
+        let mut marked = 0;
+        for w in buckets.pending() {
+            check_stop(progress)?;
+            self.load(w)?;
+            buckets.drain(w, |offsets| {
+                marked += Self::apply(&self.window, offsets, next);
+                progress.advance(offsets.len() as u64);
+            })?;
+            self.save()?;
+        }
+        progress.end_pass();
+        Ok(marked)
+    }
+
     /// Expands the frontier cells of `chunk` (inside the loaded window
     /// starting at rank `base`): successors in the window are marked, the
     /// others handed to `buckets`.
@@ -389,15 +414,11 @@ impl<S: Space> TwoBitPasses for DiskTwoBit<'_, S> {
             work += done;
             self.save()?;
         }
+        progress.end_pass();
         // Successors for windows the sweep had passed (or never scans).
         let mut buckets = buckets.into_inner().expect("buckets");
-        for w in buckets.pending() {
-            check_stop(progress)?;
-            self.load(w)?;
-            work.marked += self.drain_into_window(&mut buckets, w, next)?;
-            self.save()?;
-        }
-        progress.end_pass();
+        let label = format!("{}, waiting successors", pass.label);
+        work.marked += self.drain_pending(&mut buckets, next, progress, &label)?;
         check_stop(progress)?;
         self.bytes_read += buckets.bytes_read;
         self.bytes_written += buckets.bytes_written;
@@ -451,6 +472,10 @@ impl<S: Space> TwoBitPasses for DiskTwoBit<'_, S> {
         progress.end_pass();
         let mut questions = questions.into_inner().expect("questions");
         let mut marks = Buckets::new(&self.buckets_dir, count, cells, held)?;
+        progress.begin_pass(
+            &format!("{}, answering questions", pass.label),
+            questions.waiting(),
+        );
         for w in questions.pending() {
             check_stop(progress)?;
             // Answering reads the window and changes nothing in it.
@@ -469,6 +494,7 @@ impl<S: Space> TwoBitPasses for DiskTwoBit<'_, S> {
                         },
                     );
                 work += done;
+                progress.advance(asking.len() as u64);
                 if failed.is_none() {
                     failed = marks.add(&mut yes).err();
                 }
@@ -477,12 +503,9 @@ impl<S: Space> TwoBitPasses for DiskTwoBit<'_, S> {
                 return Err(error);
             }
         }
-        for w in marks.pending() {
-            check_stop(progress)?;
-            self.load(w)?;
-            work.marked += self.drain_into_window(&mut marks, w, next)?;
-            self.save()?;
-        }
+        progress.end_pass();
+        let label = format!("{}, marking askers", pass.label);
+        work.marked += self.drain_pending(&mut marks, next, progress, &label)?;
         check_stop(progress)?;
         for buckets in [&questions, &marks] {
             self.bytes_read += buckets.bytes_read;
