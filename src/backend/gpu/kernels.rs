@@ -1,11 +1,12 @@
 //! The kernels of one program and one algorithm (its entry points in
-//! `shaders/two_bit_bfs.wgsl` or `shaders/one_bit_bfs.wgsl`): pipelines, the
-//! bind group over the table windows, per-dispatch parameters and the
-//! counters.
+//! `shaders/two_bit_bfs.wgsl` or `shaders/one_bit_bfs.wgsl`) over a table
+//! whose blocks are in place on the device, as a [`KernelSet`]; the
+//! pieces a pass dispatches, and what its counters mean.
 
 use super::device::GpuDevice;
+use super::kernel_set::{FIRST_WINDOW_BINDING, KernelSet, KernelSpec};
 use super::shader::{self, window_accessors};
-use super::table::{DeviceTable, Staging};
+use super::table::DeviceTable;
 use crate::error::{Error, Result};
 use crate::kernel::{self, Program};
 use crate::space::Block;
@@ -16,12 +17,8 @@ const WORKGROUP: u64 = 256;
 fn low_bits(bits: u32) -> u32 {
     if bits == 2 { 0x5555_5555 } else { u32::MAX }
 }
-/// Bytes of the kernels' `Params` struct.
-const PARAMS_BYTES: u64 = 32;
 /// Five 64-bit counters: marked, expanded, successors, parent checks, missed.
-const COUNTER_BYTES: u64 = 40;
-/// First binding of the table windows.
-const FIRST_WINDOW_BINDING: u32 = 3;
+const COUNTERS: usize = 5;
 
 /// A range of words of one block, dispatched at once.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,22 +141,15 @@ pub struct PassCounts {
 
 pub(crate) struct Kernels {
     algorithm: Algorithm,
-    pipelines: Vec<wgpu::ComputePipeline>,
-    bind_group: wgpu::BindGroup,
-    params: wgpu::Buffer,
-    params_stride: u64,
-    tables: wgpu::Buffer,
-    /// Where the block starts sit in `tables` (u32 index).
+    set: KernelSet,
+    /// Where the block starts sit in the rule tables (u32 index).
     block_starts_at: u64,
-    counters: wgpu::Buffer,
-    readback: Staging,
     blocks: Vec<Block>,
     /// Cells the device table holds, and the rank of its first cell: 0
     /// while the whole table is resident, the first rank of the blocks in
     /// place while blocks stream through.
     device_cells: u64,
     base: u64,
-    max_groups: u32,
     piece_words: u64,
 }
 
@@ -192,59 +182,6 @@ impl Kernels {
             algorithm.label,
             &window_accessors(windows, table.window_words_log2(), FIRST_WINDOW_BINDING),
         )?;
-        let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        };
-        let mut entries = vec![
-            wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: true,
-                    min_binding_size: wgpu::BufferSize::new(PARAMS_BYTES),
-                },
-                count: None,
-            },
-            storage(1, true),
-            storage(2, false),
-        ];
-        entries.extend((0..windows as u32).map(|w| storage(FIRST_WINDOW_BINDING + w, false)));
-        let device = &gpu.device;
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some(algorithm.label),
-            entries: &entries,
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some(algorithm.label),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = |entry: &str| {
-            gpu.checked(&format!("building the {entry} kernel"), || {
-                device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some(entry),
-                    layout: Some(&pipeline_layout),
-                    module: &module,
-                    entry_point: Some(entry),
-                    compilation_options: Default::default(),
-                    cache: None,
-                })
-            })
-        };
-        let pipelines = algorithm
-            .entry_points
-            .iter()
-            .map(|entry| pipeline(entry))
-            .collect::<Result<Vec<_>>>()?;
-
         // Room for the parameters of every piece of every block, or of the
         // whole device table (the fill), whichever is more.
         let device_cells = table.words() * (32 / algorithm.bits_per_cell as u64);
@@ -257,76 +194,26 @@ impl Kernels {
             })
             .sum();
         let fill_pieces = table.words().div_ceil(piece_words) as usize;
-        let params_stride =
-            PARAMS_BYTES.next_multiple_of(gpu.limits().min_uniform_buffer_offset_alignment as u64);
-        let params = create_buffer(
+        let windows: Vec<&wgpu::Buffer> = table.windows().iter().collect();
+        let set = KernelSet::new(
             gpu,
-            "parameters",
-            block_pieces.max(fill_pieces).max(1) as u64 * params_stride,
-            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        )?;
-        let tables = program.tables();
-        let tables_buffer = create_buffer(
-            gpu,
-            "rule tables",
-            (tables.len() as u64 * 4).max(4),
-            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-        )?;
-        gpu.queue
-            .write_buffer(&tables_buffer, 0, bytemuck::cast_slice(tables));
-        let counters = create_buffer(
-            gpu,
-            "counters",
-            COUNTER_BYTES,
-            wgpu::BufferUsages::STORAGE
-                | wgpu::BufferUsages::COPY_SRC
-                | wgpu::BufferUsages::COPY_DST,
-        )?;
-        let mut bindings = vec![
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                    buffer: &params,
-                    offset: 0,
-                    size: wgpu::BufferSize::new(PARAMS_BYTES),
-                }),
+            KernelSpec {
+                label: algorithm.label,
+                module: &module,
+                entry_points: algorithm.entry_points,
+                rule_tables: program.tables(),
+                windows: &windows,
+                max_pieces: block_pieces.max(fill_pieces),
+                counters: COUNTERS,
             },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: tables_buffer.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 2,
-                resource: counters.as_entire_binding(),
-            },
-        ];
-        bindings.extend(table.windows().iter().enumerate().map(|(w, buffer)| {
-            wgpu::BindGroupEntry {
-                binding: FIRST_WINDOW_BINDING + w as u32,
-                resource: buffer.as_entire_binding(),
-            }
-        }));
-        let bind_group = gpu.checked("binding the table", || {
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some(algorithm.label),
-                layout: &layout,
-                entries: &bindings,
-            })
-        })?;
+        )?;
         let mut kernels = Kernels {
             algorithm,
-            pipelines,
-            bind_group,
-            params,
-            params_stride,
-            tables: tables_buffer,
+            set,
             block_starts_at,
-            counters,
-            readback: Staging::new(gpu, COUNTER_BYTES)?,
             blocks: blocks.to_vec(),
             device_cells,
             base: 0,
-            max_groups: gpu.max_workgroups(),
             piece_words,
         };
         kernels.place(gpu, 0);
@@ -352,20 +239,10 @@ impl Kernels {
             })
             .collect();
         gpu.queue.write_buffer(
-            &self.tables,
+            self.set.rule_tables(),
             self.block_starts_at * 4,
             bytemuck::cast_slice(&starts),
         );
-    }
-
-    fn pipeline(&self, entry: &str) -> &wgpu::ComputePipeline {
-        let index = self
-            .algorithm
-            .entry_points
-            .iter()
-            .position(|&e| e == entry)
-            .unwrap_or_else(|| panic!("no entry point {entry} in {}", self.algorithm.label));
-        &self.pipelines[index]
     }
 
     /// The pieces of `blocks` as placed in device memory.
@@ -415,75 +292,19 @@ impl Kernels {
         values: [u32; 2],
         advance: &dyn Fn(),
     ) -> Result<PassCounts> {
-        let pipeline = self.pipeline(entry);
-        if pieces.is_empty() {
-            return Ok(PassCounts::default());
-        }
-        let mut bytes = vec![0u8; pieces.len() * self.params_stride as usize];
-        for (index, piece) in pieces.iter().enumerate() {
-            let slot = [
-                piece.block,
-                piece.first_word,
-                piece.words,
-                piece.local_base,
-                piece.head_mask,
-                piece.tail_mask,
-                values[0],
-                values[1],
-            ];
-            let at = index * self.params_stride as usize;
-            bytes[at..at + PARAMS_BYTES as usize].copy_from_slice(bytemuck::cast_slice(&slot));
-        }
-        gpu.queue.write_buffer(&self.params, 0, &bytes);
-        let mut submissions = Vec::new();
-        for (index, piece) in pieces.iter().enumerate() {
-            let mut encoder = gpu
-                .device
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-            if index == 0 {
-                encoder.clear_buffer(&self.counters, 0, None);
-            }
-            {
-                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: None,
-                    timestamp_writes: None,
-                });
-                pass.set_pipeline(pipeline);
-                let offset = index as u64 * self.params_stride;
-                pass.set_bind_group(0, &self.bind_group, &[offset as u32]);
-                let (x, y) = grid(piece.words as u64, self.max_groups);
-                pass.dispatch_workgroups(x, y, 1);
-            }
-            submissions.push(gpu.queue.submit([encoder.finish()]));
-        }
-        for submission in submissions {
-            gpu.device
-                .poll(wgpu::PollType::Wait {
-                    submission_index: Some(submission),
-                    timeout: None,
-                })
-                .map_err(|e| Error::Gpu(format!("waiting for a kernel: {e}")))?;
-            advance();
-        }
-        let mut counts = [0u32; COUNTER_BYTES as usize / 4];
-        self.readback
-            .read(gpu, (&self.counters, 0), COUNTER_BYTES, |bytes| {
-                counts.copy_from_slice(bytemuck::cast_slice(&bytes[..COUNTER_BYTES as usize]));
-            })?;
-        let pair = |i: usize| counts[2 * i] as u64 | (counts[2 * i + 1] as u64) << 32;
-        let counts = PassCounts {
-            marked: pair(0),
-            expanded: pair(1),
-            successors: pair(2),
-            parent_checks: pair(3),
-        };
-        if pair(4) > 0 {
+        let counts = self.set.dispatch(gpu, entry, pieces, values, advance)?;
+        if counts[4] > 0 {
             return Err(Error::Gpu(format!(
                 "{} successors fell outside the blocks in device memory (a game's layering is wrong)",
-                pair(4)
+                counts[4]
             )));
         }
-        Ok(counts)
+        Ok(PassCounts {
+            marked: counts[0],
+            expanded: counts[1],
+            successors: counts[2],
+            parent_checks: counts[3],
+        })
     }
 
     /// The rank ranges of `blocks`.

@@ -5,7 +5,11 @@
 //! - [`shader`]: a game's [`Program`](crate::kernel::Program) joined with an
 //!   algorithm's entry points and compiled.
 //! - [`table`]: a one- or two-bit table in windows of device memory.
-//! - [`kernels`]: pipelines, bindings and dispatches of one algorithm.
+//! - `kernel_set`: the pipelines of one compiled module, the bindings they
+//!   share (parameters, rule tables, counters, table windows), and the
+//!   dispatch of an entry point over pieces; the BFS and retrograde
+//!   kernels are both one.
+//! - [`kernels`]: the BFS algorithms' kernels over a table's blocks.
 //! - `residency`: the whole table on the device, or blocks streaming
 //!   through it, and the host copy of a stored run.
 //! - `two_bit`, `one_bit`: the passes of the search drivers.
@@ -17,6 +21,7 @@
 
 pub mod device;
 pub mod hash_check;
+mod kernel_set;
 pub(crate) mod kernels;
 mod one_bit;
 mod residency;

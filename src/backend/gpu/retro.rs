@@ -19,9 +19,10 @@ use std::path::Path;
 
 use super::GpuBackend;
 use super::device::GpuDevice;
-use super::kernels::{Piece, create_buffer, grid, pieces_of};
+use super::kernel_set::{FIRST_WINDOW_BINDING, KernelSet, KernelSpec};
+use super::kernels::{Piece, pieces_of};
 use super::shader::{self, named_window_accessors};
-use super::table::{DeviceTable, Staging};
+use super::table::DeviceTable;
 use crate::backend::CpuBackend;
 use crate::error::{Error, Result};
 use crate::kernel::{CPU_HINT, Program, U64};
@@ -35,14 +36,9 @@ use crate::table::{Backing, TwoBitTable};
 
 /// Table word indices are u32 on the device: 2^32 words of 16 cells.
 const MAX_CELLS: u64 = 1 << 36;
-/// Bytes of the kernels' `Params` struct.
-const PARAMS_BYTES: u64 = 32;
 /// Three 64-bit counters: judged (or predecessors generated), decided,
 /// moves into a missing layer.
-const COUNTER_BYTES: u64 = 24;
-/// First binding of the layer's table windows; the layer below's, the
-/// changed marks' and the candidates' follow.
-const FIRST_WINDOW_BINDING: u32 = 3;
+const COUNTERS: usize = 3;
 const ENTRY_POINTS: [&str; 4] = ["judge", "propagate", "fill_unknown", "copy_from_twins"];
 /// `judge`'s parameter: every unknown position, or the candidates only.
 const JUDGE_ALL: u32 = 0;
@@ -356,18 +352,10 @@ impl RetroPasses for GpuRetro<'_> {
     }
 }
 
-/// The pipelines of `shaders/retro.wgsl` for one layer's program, bound to
+/// The kernels of `shaders/retro.wgsl` for one layer's program, bound to
 /// its tables.
 struct RetroKernels {
-    pipelines: Vec<wgpu::ComputePipeline>,
-    bind_group: wgpu::BindGroup,
-    params: wgpu::Buffer,
-    params_stride: u64,
-    /// Bound for the kernels' lifetime.
-    _tables: wgpu::Buffer,
-    counters: wgpu::Buffer,
-    readback: Staging,
-    max_groups: u32,
+    set: KernelSet,
 }
 
 impl RetroKernels {
@@ -395,126 +383,20 @@ impl RetroKernels {
             binding += table.windows().len() as u32;
         }
         let module = shader::compile(program, gpu, "retrograde", &accessors)?;
-        let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        };
         let windows: Vec<&wgpu::Buffer> = tables.iter().flat_map(|t| t.windows()).collect();
-        let mut entries = vec![
-            wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: true,
-                    min_binding_size: wgpu::BufferSize::new(PARAMS_BYTES),
-                },
-                count: None,
-            },
-            storage(1, true),
-            storage(2, false),
-        ];
-        entries.extend((0..windows.len() as u32).map(|w| storage(FIRST_WINDOW_BINDING + w, false)));
-        let device = &gpu.device;
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("retrograde"),
-            entries: &entries,
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("retrograde"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipelines = ENTRY_POINTS
-            .iter()
-            .map(|entry| {
-                gpu.checked(&format!("building the {entry} kernel"), || {
-                    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                        label: Some(entry),
-                        layout: Some(&pipeline_layout),
-                        module: &module,
-                        entry_point: Some(entry),
-                        compilation_options: Default::default(),
-                        cache: None,
-                    })
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let params_stride =
-            PARAMS_BYTES.next_multiple_of(gpu.limits().min_uniform_buffer_offset_alignment as u64);
-        let params = create_buffer(
+        let set = KernelSet::new(
             gpu,
-            "parameters",
-            max_pieces.max(1) as u64 * params_stride,
-            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        )?;
-        let rules = program.tables();
-        let rule_tables = create_buffer(
-            gpu,
-            "rule tables",
-            (rules.len() as u64 * 4).max(4),
-            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-        )?;
-        gpu.queue
-            .write_buffer(&rule_tables, 0, bytemuck::cast_slice(rules));
-        let counters = create_buffer(
-            gpu,
-            "counters",
-            COUNTER_BYTES,
-            wgpu::BufferUsages::STORAGE
-                | wgpu::BufferUsages::COPY_SRC
-                | wgpu::BufferUsages::COPY_DST,
-        )?;
-        let mut bindings = vec![
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                    buffer: &params,
-                    offset: 0,
-                    size: wgpu::BufferSize::new(PARAMS_BYTES),
-                }),
+            KernelSpec {
+                label: "retrograde",
+                module: &module,
+                entry_points: &ENTRY_POINTS,
+                rule_tables: program.tables(),
+                windows: &windows,
+                max_pieces,
+                counters: COUNTERS,
             },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: rule_tables.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 2,
-                resource: counters.as_entire_binding(),
-            },
-        ];
-        bindings.extend(
-            windows
-                .iter()
-                .enumerate()
-                .map(|(w, buffer)| wgpu::BindGroupEntry {
-                    binding: FIRST_WINDOW_BINDING + w as u32,
-                    resource: buffer.as_entire_binding(),
-                }),
-        );
-        let bind_group = gpu.checked("binding the layers' tables", || {
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("retrograde"),
-                layout: &layout,
-                entries: &bindings,
-            })
-        })?;
-        Ok(RetroKernels {
-            pipelines,
-            bind_group,
-            params,
-            params_stride,
-            _tables: rule_tables,
-            counters,
-            readback: Staging::new(gpu, COUNTER_BYTES)?,
-            max_groups: gpu.max_workgroups(),
-        })
+        )?;
+        Ok(RetroKernels { set })
     }
 
     /// Runs entry point `entry` over `pieces` with `value` in the
@@ -528,66 +410,8 @@ impl RetroKernels {
         value: u32,
         advance: &dyn Fn(),
     ) -> Result<[u64; 3]> {
-        let index = ENTRY_POINTS
-            .iter()
-            .position(|&e| e == entry)
-            .expect("an entry point of retro.wgsl");
-        let pipeline = &self.pipelines[index];
-        if pieces.is_empty() {
-            return Ok([0; 3]);
-        }
-        let mut bytes = vec![0u8; pieces.len() * self.params_stride as usize];
-        for (index, piece) in pieces.iter().enumerate() {
-            let slot = [
-                piece.block,
-                piece.first_word,
-                piece.words,
-                piece.local_base,
-                piece.head_mask,
-                piece.tail_mask,
-                value,
-                0,
-            ];
-            let at = index * self.params_stride as usize;
-            bytes[at..at + PARAMS_BYTES as usize].copy_from_slice(bytemuck::cast_slice(&slot));
-        }
-        gpu.queue.write_buffer(&self.params, 0, &bytes);
-        let mut submissions = Vec::with_capacity(pieces.len());
-        for (index, piece) in pieces.iter().enumerate() {
-            let mut encoder = gpu
-                .device
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-            if index == 0 {
-                encoder.clear_buffer(&self.counters, 0, None);
-            }
-            {
-                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: None,
-                    timestamp_writes: None,
-                });
-                pass.set_pipeline(pipeline);
-                let offset = index as u64 * self.params_stride;
-                pass.set_bind_group(0, &self.bind_group, &[offset as u32]);
-                let (x, y) = grid(piece.words as u64, self.max_groups);
-                pass.dispatch_workgroups(x, y, 1);
-            }
-            submissions.push(gpu.queue.submit([encoder.finish()]));
-        }
-        for submission in submissions {
-            gpu.device
-                .poll(wgpu::PollType::Wait {
-                    submission_index: Some(submission),
-                    timeout: None,
-                })
-                .map_err(|e| Error::Gpu(format!("waiting for a kernel: {e}")))?;
-            advance();
-        }
-        let mut counts = [0u32; COUNTER_BYTES as usize / 4];
-        self.readback
-            .read(gpu, (&self.counters, 0), COUNTER_BYTES, |bytes| {
-                counts.copy_from_slice(bytemuck::cast_slice(&bytes[..COUNTER_BYTES as usize]));
-            })?;
-        Ok([0, 1, 2].map(|i| counts[2 * i] as u64 | (counts[2 * i + 1] as u64) << 32))
+        let counts = self.set.dispatch(gpu, entry, pieces, [value, 0], advance)?;
+        Ok([counts[0], counts[1], counts[2]])
     }
 }
 
