@@ -4,7 +4,7 @@
 // device: one bit per state, 32 to a u32 word. The host drives the layers
 // (which blocks a pass scans, the population counts of Theorem 3); these
 // kernels run one pass over the words of one block (or a piece of it; see
-// pass.wgsl). Needs the game's `expand(block, local)`, which calls `successor`
+// pieces.wgsl). Needs the game's `expand(block, local)`, which calls `successor`
 // and `rank_preserving_successor`.
 
 struct Params {

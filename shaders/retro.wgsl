@@ -13,7 +13,7 @@
 // predecessors are judged again in the next pass.
 //
 // One invocation owns one 32-bit word (16 cells) of the layer's table, as in
-// pass.wgsl, and the same 16 cells of the one-bit tables `changed` (decided
+// pieces.wgsl, and the same 16 cells of the one-bit tables `changed` (decided
 // in the pass before) and `candidates`. Needs: the game's retro rules
 // (src/kernel.rs lists them), the accessors `values_load` / `values_and` /
 // `values_or` of the layer's table, `lower_load` of the layer below's (a
@@ -40,17 +40,15 @@ struct Params {
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> tables: array<u32>;
-// 64-bit counters as (low, high) pairs: positions judged and predecessors
-// generated, positions decided, and moves into a layer below that is not
-// there (must stay 0).
-@group(0) @binding(2) var<storage, read_write> counters: array<atomic<u32>, 6>;
+// The counters (pieces.wgsl): positions judged and predecessors generated,
+// positions decided, and moves into a layer below that is not there (must
+// stay 0).
+const COUNTERS: u32 = 3u;
 
-const WORKGROUP: u32 = 256u;
 const LOW_BITS: u32 = 0x55555555u;
+const CELL_BITS: u32 = 2u;
+const ALL_CELLS: u32 = LOW_BITS;
 const DRAW: u32 = 3u;
-
-var<workgroup> group_counts: array<atomic<u32>, 3>;
 
 // The tally of one position's moves (judge.rs's Tally).
 var<private> tally_win: u32;
@@ -66,26 +64,6 @@ var<private> generated: u32;
 fn cells_equal(word: u32, value: u32) -> u32 {
     let difference = word ^ (LOW_BITS * value);
     return ~(difference | (difference >> 1u)) & LOW_BITS;
-}
-
-// Cells of this dispatch's block in the invocation's word, as low bits.
-fn block_cells(index: u32) -> u32 {
-    var mask = LOW_BITS;
-    if (index == 0u) {
-        mask &= params.head_mask;
-    }
-    if (index == params.words - 1u) {
-        mask &= params.tail_mask;
-    }
-    return mask;
-}
-
-fn local_rank(index: u32, bit: u32) -> u32 {
-    return index * 16u + bit / 2u + params.local_base;
-}
-
-fn invocation_index(group: vec3<u32>, groups: vec3<u32>, local_index: u32) -> u32 {
-    return (group.y * groups.x + group.x) * WORKGROUP + local_index;
 }
 
 // The word and shift of cell (block, local) of a table whose block starts
@@ -202,33 +180,13 @@ fn judge_position() -> u32 {
     return verdict;
 }
 
-fn add_to_counter(pair: u32, amount: u32) {
-    if (amount != 0u) {
-        let before = atomicAdd(&counters[2u * pair], amount);
-        if (before + amount < before) {
-            atomicAdd(&counters[2u * pair + 1u], 1u);
-        }
-    }
-}
-
-// Sums the workgroup's counts, then one invocation adds them to the
-// global counters.
+// Adds the invocations' counts to the counters, a sum per workgroup.
 fn flush_counts(local_index: u32, examined: u32, decided: u32) {
-    if (local_index == 0u) {
-        for (var i = 0u; i < 3u; i++) {
-            atomicStore(&group_counts[i], 0u);
-        }
-    }
-    workgroupBarrier();
+    begin_group_counts(local_index);
     atomicAdd(&group_counts[0], examined);
     atomicAdd(&group_counts[1], decided);
     atomicAdd(&group_counts[2], missed);
-    workgroupBarrier();
-    if (local_index == 0u) {
-        for (var i = 0u; i < 3u; i++) {
-            add_to_counter(i, atomicLoad(&group_counts[i]));
-        }
-    }
+    end_group_counts(local_index);
 }
 
 // Judges the unknown (representative) positions of the word: all of them

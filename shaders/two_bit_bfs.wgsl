@@ -7,7 +7,7 @@
 // one kernel scans the table words, unranks, expands, ranks and marks the
 // successors, and only counters come back.
 //
-// One invocation owns one 32-bit word (16 cells); see pass.wgsl. Needs the
+// One invocation owns one 32-bit word (16 cells); see pieces.wgsl. Needs the
 // game's `expand(block, local)`, which calls `successor`.
 
 struct Params {

@@ -173,6 +173,7 @@ impl Kernels {
         program
             .table("BLOCK_STARTS_AT", &starts)
             .source(kernel::U64)
+            .source(shader::PIECES)
             .source(shader::PASS)
             .source(algorithm.source);
         let windows = table.windows().len();

@@ -250,6 +250,7 @@ impl<'a> GpuRetro<'a> {
                 recorded_value(game).map_or(0, |v| v as u32),
             )
             .source(U64)
+            .source(shader::PIECES)
             .source(shader::RETRO);
         let piece_words = gpu.piece_words();
         let block_pieces: Vec<Piece> = blocks

@@ -1,11 +1,13 @@
 //! Compiling programs: a game's [`Program`] with an algorithm's entry
-//! points (`shaders/two_bit_bfs.wgsl`, `shaders/one_bit_bfs.wgsl`, on the
-//! shared `shaders/pass.wgsl`) and the declarations of the table windows.
+//! points (`shaders/two_bit_bfs.wgsl`, `shaders/one_bit_bfs.wgsl` on the
+//! shared `shaders/pass.wgsl`, `shaders/retro.wgsl`; all of them on
+//! `shaders/pieces.wgsl`) and the declarations of the table windows.
 
 use super::device::GpuDevice;
 use crate::error::Result;
 use crate::kernel::Program;
 
+pub(crate) const PIECES: &str = include_str!("../../../shaders/pieces.wgsl");
 pub(crate) const PASS: &str = include_str!("../../../shaders/pass.wgsl");
 pub(crate) const TWO_BIT_BFS: &str = include_str!("../../../shaders/two_bit_bfs.wgsl");
 pub(crate) const ONE_BIT_BFS: &str = include_str!("../../../shaders/one_bit_bfs.wgsl");
