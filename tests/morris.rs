@@ -5,7 +5,9 @@
 //! smallest stone counts (3–3, both sides flying; 4–3 and 3–4, one side
 //! sliding), and for the whole game with three stones a side (its opening
 //! by a memoized search from the empty board into the 3–3 values), then
-//! the symmetric store against the full one, and the commands.
+//! the symmetric store against the full one, and the commands; Lasker
+//! Morris's opening (place or move) with three stones a side against the
+//! model's fixpoint over every one of its positions.
 
 mod common;
 
@@ -755,6 +757,369 @@ fn the_opening_is_solved_queried_and_played_from_the_empty_board() {
             .iter()
             .any(|m| m["move"] == first && m["value"] == "won for white"),
         "{first}: {played}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A position of Lasker Morris's opening in the model: masks of up to
+/// three stones a side, hands, who moves.
+#[derive(Clone, Copy)]
+struct LaskerCell {
+    white: u32,
+    black: u32,
+    hands: [usize; 2],
+    white_to_move: bool,
+}
+
+/// The model's positions of Lasker Morris's opening with three stones a
+/// side: for each pair of hands (not both empty), every pair of masks of
+/// up to the stones not in hand, both sides to move, in one dense array.
+struct LaskerModel {
+    /// `offset[k]`: masks of fewer than k bits, ordered by bits then place.
+    offset: [usize; 5],
+    /// `starts[hw][hb]`: where that pair of hands' cells begin.
+    starts: [[usize; 4]; 4],
+    len: usize,
+}
+
+impl LaskerModel {
+    fn new(model: &Model) -> LaskerModel {
+        let mut offset = [0; 5];
+        for k in 0..4 {
+            offset[k + 1] = offset[k] + model.patterns[k].len();
+        }
+        let mut starts = [[0; 4]; 4];
+        let mut len = 0;
+        for (hw, row) in starts.iter_mut().enumerate() {
+            for (hb, start) in row.iter_mut().enumerate() {
+                *start = len;
+                if (hw, hb) != (0, 0) {
+                    len += offset[4 - hw] * offset[4 - hb] * 2;
+                }
+            }
+        }
+        LaskerModel {
+            offset,
+            starts,
+            len,
+        }
+    }
+
+    fn index(&self, model: &Model, cell: &LaskerCell) -> usize {
+        let [hw, hb] = cell.hands;
+        let place = |mask: u32| {
+            self.offset[mask.count_ones() as usize] + model.place[mask as usize] as usize
+        };
+        self.starts[hw][hb]
+            + (place(cell.white) * self.offset[4 - hb] + place(cell.black)) * 2
+            + usize::from(!cell.white_to_move)
+    }
+
+    /// Every cell, valid or not (masks may overlap).
+    fn cells<'m>(&'m self, model: &'m Model) -> impl Iterator<Item = LaskerCell> + 'm {
+        let masks =
+            move |most: usize| (0..=most).flat_map(move |k| model.patterns[k].iter().copied());
+        (0..4usize)
+            .flat_map(move |hw| (0..4usize).map(move |hb| [hw, hb]))
+            .filter(|&hands| hands != [0, 0])
+            .flat_map(move |hands| {
+                masks(3 - hands[0]).flat_map(move |white| {
+                    masks(3 - hands[1]).flat_map(move |black| {
+                        [true, false].map(|white_to_move| LaskerCell {
+                            white,
+                            black,
+                            hands,
+                            white_to_move,
+                        })
+                    })
+                })
+            })
+    }
+}
+
+/// The model's values of Lasker Morris's opening with three stones a side
+/// by plain fixpoint iteration over every position at once: a mover with
+/// stones in hand places one on any empty point or moves a stone on the
+/// board along a line; a stone flies only with three on the board and
+/// none in hand; a mill takes as in the moving phase (nothing when the
+/// opponent has no stone on the board); a side with fewer than three
+/// stones, on the board and in hand, has lost; with both hands empty the
+/// 3–3 fixpoint `moving` answers.
+fn solve_lasker_opening(model: &Model, moving: &Pair) -> (LaskerModel, Vec<AtomicU8>) {
+    let lasker = LaskerModel::new(model);
+    let values: Vec<AtomicU8> = (0..lasker.len).map(|_| AtomicU8::new(UNKNOWN)).collect();
+    let cells: Vec<LaskerCell> = lasker
+        .cells(model)
+        .filter(|c| c.white & c.black == 0)
+        .collect();
+    let value_of = |c: &LaskerCell| -> u8 {
+        if c.white.count_ones() as usize + c.hands[0] < 3 {
+            return BLACK_WINS;
+        }
+        if c.black.count_ones() as usize + c.hands[1] < 3 {
+            return WHITE_WINS;
+        }
+        if c.hands == [0, 0] {
+            return moving.values[moving.index(model, c.white, c.black, c.white_to_move)]
+                .load(Ordering::Relaxed);
+        }
+        values[lasker.index(model, c)].load(Ordering::Relaxed)
+    };
+    loop {
+        let changed: usize = cells
+            .par_iter()
+            .filter(|c| values[lasker.index(model, c)].load(Ordering::Relaxed) == UNKNOWN)
+            .map(|c| {
+                let rule = value_of(c);
+                if rule != UNKNOWN {
+                    values[lasker.index(model, c)].store(rule, Ordering::Relaxed);
+                    return 1;
+                }
+                let me = usize::from(!c.white_to_move);
+                let (mine, theirs) = if c.white_to_move {
+                    (c.white, c.black)
+                } else {
+                    (c.black, c.white)
+                };
+                let (win, loss) = if c.white_to_move {
+                    (WHITE_WINS, BLACK_WINS)
+                } else {
+                    (BLACK_WINS, WHITE_WINS)
+                };
+                let empty = !(c.white | c.black) & 0xff_ffff;
+                let outside: u32 = (0..24)
+                    .filter(|&p| theirs >> p & 1 == 1 && !model.in_mill(theirs, p))
+                    .fold(0, |m, p| m | 1 << p);
+                let takeable = if outside == 0 { theirs } else { outside };
+                // (the mover's stones after, the hands after)
+                let mut arrivals: Vec<(u32, usize, [usize; 2])> = Vec::new();
+                if c.hands[me] > 0 {
+                    let mut hands = c.hands;
+                    hands[me] -= 1;
+                    arrivals.extend(
+                        (0..24)
+                            .filter(|&p| empty >> p & 1 == 1)
+                            .map(|to| (mine | 1 << to, to, hands)),
+                    );
+                }
+                let flies = mine.count_ones() == 3 && c.hands[me] == 0;
+                for from in (0..24).filter(|&p| mine >> p & 1 == 1) {
+                    let targets = if flies {
+                        empty
+                    } else {
+                        model.adjacent[from] & empty
+                    };
+                    arrivals.extend(
+                        (0..24)
+                            .filter(|&p| targets >> p & 1 == 1)
+                            .map(|to| (mine & !(1 << from) | 1 << to, to, c.hands)),
+                    );
+                }
+                let (mut won, mut all_lost) = (false, true);
+                'moves: for (after_mine, to, hands) in arrivals {
+                    let closes = model.in_mill(after_mine, to) && theirs != 0;
+                    let lefts: Vec<u32> = if closes {
+                        (0..24)
+                            .filter(|&p| takeable >> p & 1 == 1)
+                            .map(|p| theirs & !(1 << p))
+                            .collect()
+                    } else {
+                        vec![theirs]
+                    };
+                    for left in lefts {
+                        let (white, black) = if c.white_to_move {
+                            (after_mine, left)
+                        } else {
+                            (left, after_mine)
+                        };
+                        let next = value_of(&LaskerCell {
+                            white,
+                            black,
+                            hands,
+                            white_to_move: !c.white_to_move,
+                        });
+                        if next == win {
+                            won = true;
+                            break 'moves;
+                        }
+                        all_lost &= next == loss;
+                    }
+                }
+                let value = if won {
+                    win
+                } else if all_lost {
+                    loss
+                } else {
+                    return 0;
+                };
+                values[lasker.index(model, c)].store(value, Ordering::Relaxed);
+                1
+            })
+            .sum();
+        if changed == 0 {
+            break;
+        }
+    }
+    (lasker, values)
+}
+
+#[test]
+fn the_lasker_opening_with_three_stones_a_side_equals_an_independent_fixpoint_solver() {
+    let model = Model::new();
+    let moving = solve(&model, &[(3, 3)]).pop().unwrap();
+    let (lasker, values) = solve_lasker_opening(&model, &moving);
+    for symmetry in [true, false] {
+        let game = Morris::with_men(Variant::Lasker, 3, symmetry).unwrap();
+        let dir = scratch(&format!("lasker-3-{symmetry}"));
+        let tables = solved_layers(&game, game.max_layer(), &dir);
+        let mut tally = [0u64; 4];
+        for cell in lasker.cells(&model).filter(|c| c.white & c.black == 0) {
+            let hands = cell.hands.map(|h| h as u8);
+            let stones = library_position(cell.white, cell.black, cell.white_to_move, hands);
+            if !game.hash().holds(&stones) {
+                // Over before it could arise: a side below two stones in
+                // all, or both at two.
+                assert!(
+                    cell.white.count_ones() as usize + cell.hands[0] < 2
+                        || cell.black.count_ones() as usize + cell.hands[1] < 2
+                        || cell.white.count_ones() as usize + cell.hands[0] == 2
+                            && cell.black.count_ones() as usize + cell.hands[1] == 2
+                );
+                continue;
+            }
+            let expected = match values[lasker.index(&model, &cell)].load(Ordering::Relaxed) {
+                UNKNOWN => Value::Draw,
+                known => Value::from_bits(known),
+            };
+            let (layer, rank) = game.locate(&stones);
+            let got = Value::from_bits(tables[layer].get(rank));
+            assert_eq!(
+                got,
+                expected,
+                "symmetry {symmetry}: {}",
+                game.position_text(&stones)
+            );
+            tally[expected as usize] += 1;
+        }
+        println!(
+            "Lasker Morris's opening with three stones: white wins {}, black wins {}, drawn {}",
+            tally[1], tally[2], tally[3]
+        );
+        assert!(tally[1..].iter().all(|&n| n > 0), "{tally:?}");
+        let start = game.start_position(None).unwrap();
+        let (layer, rank) = game.locate(&start);
+        let start_cell = LaskerCell {
+            white: 0,
+            black: 0,
+            hands: [3, 3],
+            white_to_move: true,
+        };
+        // (The start is won for white, as with three stones placed only.)
+        assert_eq!(
+            values[lasker.index(&model, &start_cell)].load(Ordering::Relaxed),
+            WHITE_WINS
+        );
+        assert_eq!(tables[layer].get(rank), WHITE_WINS);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
+fn lasker_morris_is_solved_queried_and_played_from_the_empty_board() {
+    let dir = scratch("cli-lasker");
+    let store = dir.to_str().unwrap();
+    let game = [
+        "nine-mens-morris",
+        "--variant",
+        "lasker",
+        "--men",
+        "3",
+        "--symmetry",
+    ];
+    let with = |command: &str, rest: &[&str]| -> Vec<String> {
+        [command]
+            .iter()
+            .chain(&game)
+            .chain(&["--store", store])
+            .chain(rest)
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let run = |args: Vec<String>| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (ok, stdout, stderr) = bitsolve_with_input(&args, "");
+        assert!(ok, "{args:?}: {stderr}");
+        stdout
+    };
+    // The whole game by default (three stones a side), with distances.
+    let solved: serde_json::Value =
+        serde_json::from_str(&run(with("retro", &["--distances", "--json"]))).unwrap();
+    let layers = solved["layers"].as_array().unwrap();
+    // Above the moving phase, layers where a stone may move before all
+    // are placed take passes, not one sweep.
+    assert!(
+        layers
+            .iter()
+            .filter(|l| l["layer"].as_u64().unwrap() > 6)
+            .any(|l| l["passes"].as_u64().unwrap() > 2),
+        "{solved}"
+    );
+    let answer: serde_json::Value =
+        serde_json::from_str(&run(with("query", &["--start", "--json"]))).unwrap();
+    assert_eq!(answer["position"], "/:white:hand=3,3", "{answer}");
+    // (The independent solver's value, in the test above.)
+    assert_eq!(answer["value"], "won for white", "{answer}");
+    assert_eq!(answer["moves"].as_array().unwrap().len(), 24);
+    // With stones in hand and on the board: placements and moves.
+    let position = "a1,d2/g7:white:hand=1,2";
+    let answer: serde_json::Value =
+        serde_json::from_str(&run(with("query", &["--position", position, "--json"]))).unwrap();
+    let moves = answer["moves"].as_array().unwrap();
+    let names: Vec<&str> = moves.iter().map(|m| m["move"].as_str().unwrap()).collect();
+    // 21 empty points to place on; a1 slides to a4 or d1, d2 to b2, f2, d1, d3.
+    assert_eq!(names.len(), 21 + 6, "{names:?}");
+    for name in ["a4", "a1-a4", "a1-d1", "d2-d3"] {
+        assert!(names.contains(&name), "{name}: {names:?}");
+    }
+    // The value is the best move's, the distance one more than its.
+    let plies = |m: &serde_json::Value| m["distance"].as_u64();
+    let fastest = moves
+        .iter()
+        .filter(|m| m["value"] == answer["value"])
+        .filter_map(plies)
+        .min()
+        .unwrap();
+    assert_eq!(answer["distance"].as_u64(), Some(fastest + 1), "{answer}");
+    // The perfect player as white opens with a placement that wins.
+    let played = run(with("play", &["--side", "black"]));
+    assert!(played.contains("bitsolve plays "), "{played}");
+    // The GPU's rules know no stones in hand: refused with one line.
+    let (ok, _, stderr) = bitsolve_with_input(
+        &[
+            "retro",
+            "nine-mens-morris",
+            "--variant",
+            "lasker",
+            "--men",
+            "3",
+            "--backend",
+            "gpu",
+            "--store",
+            store,
+        ],
+        "",
+    );
+    assert!(!ok);
+    // (A machine without a display may add the windowing library's own
+    // complaint about its runtime directory.)
+    let ours: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("bitsolve:"))
+        .collect();
+    assert_eq!(ours.len(), 1, "{stderr}");
+    assert!(
+        ours[0].contains("Lasker Morris's opening is solved on the CPU"),
+        "{stderr}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -109,17 +109,22 @@ def test_values_of_a_store_written_by_mpi_processes(cli, tmp_path):
     assert mpi_db.query(start) == one_db.query(start)
 
 
-def test_morris_opens_on_its_start_and_lasker_on_its_top_layer():
+def test_morris_opens_on_its_start_lasker_too():
     # The opening's layers sit above the moving phase's: the start, every
     # stone in hand, alone on the top one.
     g = bitsolve.game("nine-mens-morris")
     assert (g.start, g.layer, g.max_layer, g.sides) == ((36, 0), 36, 36, ("white", "black"))
     assert g.descriptor == "morris nine hand=18 opening"
-    # Lasker Morris's opening (place or move) is not solved: its tables
-    # cover the moving phase, and a game without a start opens on its top.
+    # Lasker Morris's opening (place or move) has a layer per pair of hands
+    # and stones on the board, either side to move: the start, white to
+    # move, is rank 0 of the top one.
     lasker = bitsolve.game("nine-mens-morris", variant="lasker")
-    assert (lasker.start, lasker.layer, lasker.max_layer) == (None, 20, 20)
-    assert lasker.descriptor == "morris lasker stones=20 moving"
+    assert lasker.start == (lasker.max_layer, 0)
+    assert lasker.layer == lasker.max_layer > 20
+    assert lasker.descriptor == "morris lasker hand=10,10 stones=0 opening"
+    assert lasker.position_text(0) == "/:white:hand=10,10"
+    below = bitsolve.game("nine-mens-morris", variant="lasker", layer=20)
+    assert below.descriptor == "morris lasker stones=20 moving"
     folded = bitsolve.game("nine-mens-morris", variant="morabaraba", symmetry=True, layer=6)
     assert folded.descriptor == "morris morabaraba stones=6 moving symmetry"
     text = "a1,a4,d7/b2,g4,g7:black"

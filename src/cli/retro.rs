@@ -30,8 +30,8 @@ use crate::search::retro2::distances::{
     LayerDistances, NO_DISTANCE, Values, read_distances, stored_layer_distances,
 };
 use crate::search::retro2::{
-    BITS_PER_POSITION, LayerReport, Player, RECORD_EVERY, RetroOptions, Value, open_layer,
-    solve_layer_range,
+    BITS_PER_POSITION, LayerReport, Player, RECORD_EVERY, RetroOptions, Value, layers_read,
+    open_layer, solve_layer_range,
 };
 use crate::search::{Progress, Silent};
 use crate::table::{Backing, TwoBitTable};
@@ -494,17 +494,6 @@ fn table_header<G: TwoPlayerGame>(game: &G, top: usize, workers: &str, bits: u64
     )
 }
 
-/// The layers whose values and distances the distances of `layer` read:
-/// the one below, or every layer an acyclic layer's moves reach; none for
-/// layers solved alone.
-fn layers_read_for_distances<G: TwoPlayerGame>(game: &G, layer: usize) -> Vec<usize> {
-    match game.acyclic_layer(layer) {
-        Some(reached) => reached,
-        None if layer == 0 || game.independent_layers() => Vec::new(),
-        None => vec![layer - 1],
-    }
-}
-
 /// Computes (or finds) the distances of every layer `reports` solved into
 /// the store, lowest first, each reading the layers below it reaches;
 /// returns each layer's longest finite distance.
@@ -524,7 +513,7 @@ fn store_distances<G: TwoPlayerGame>(
     let mut held: BTreeMap<usize, LayerDistances> = BTreeMap::new();
     for (index, report) in reports.iter().enumerate() {
         let layer = report.layer;
-        let reached = layers_read_for_distances(game, layer);
+        let reached = layers_read(game, layer);
         for &below in &reached {
             if held.contains_key(&below) {
                 continue;
@@ -567,7 +556,7 @@ fn store_distances<G: TwoPlayerGame>(
         longest.insert(layer, found.longest().unwrap_or(0));
         let later: Vec<usize> = reports[index + 1..]
             .iter()
-            .flat_map(|later| layers_read_for_distances(game, later.layer))
+            .flat_map(|later| layers_read(game, later.layer))
             .collect();
         held.retain(|kept, _| later.contains(kept));
         if later.contains(&layer) {

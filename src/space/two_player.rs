@@ -123,6 +123,16 @@ pub trait LayeredGame: Sync {
         None
     }
 
+    /// `Some(layers)` when a layer whose moves may stay in it (not
+    /// [acyclic](Self::acyclic_layer)) has moves leaving to several lower
+    /// `layers` (Lasker Morris's opening: a placement leads to one stone
+    /// fewer in hand, a capture to one stone fewer on the board). Its
+    /// passes read them all, solved in the store. `None` (the default):
+    /// moves leave only to the layer just below.
+    fn several_layers_below(&self, _layer: usize) -> Option<Vec<usize>> {
+        None
+    }
+
     fn new_state(&self) -> Self::State;
 
     fn unrank(&self, layer: usize, rank: u64, state: &mut Self::State);

@@ -15,7 +15,7 @@ use crate::search::retro2::judge::{
     CellRange, LayerJudge, Marks, PassTables, Remote, Scratch, Unit, WholeLayer, list_limit,
     recorded_value, units,
 };
-use crate::search::retro2::seam::{PassCount, RetroBackend, RetroPass, RetroPasses};
+use crate::search::retro2::seam::{Below, PassCount, RetroBackend, RetroPass, RetroPasses};
 use crate::search::retro2::{LayeredGame, Player, Value, open_layer, open_solved_layer};
 use crate::table::{Backing, TwoBitTable};
 
@@ -67,7 +67,7 @@ impl RetroBackend for CpuBackend {
         game: &'a G,
         layer: usize,
         values: &'a TwoBitTable,
-        lower: Option<&'a TwoBitTable>,
+        lower: Below<'a, TwoBitTable>,
     ) -> Result<Box<dyn RetroPasses + 'a>> {
         let ranges = chunks_of(&game.layer_blocks(layer))
             .into_iter()

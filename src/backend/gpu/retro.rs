@@ -27,9 +27,10 @@ use crate::backend::CpuBackend;
 use crate::error::{Error, Result};
 use crate::kernel::{CPU_HINT, Program, U64};
 use crate::search::Progress;
+use crate::search::backend::Backend;
 use crate::search::checkpoint::Checkpoint;
 use crate::search::retro2::judge::recorded_value;
-use crate::search::retro2::seam::{PassCount, RetroBackend, RetroPass, RetroPasses};
+use crate::search::retro2::seam::{Below, PassCount, RetroBackend, RetroPass, RetroPasses};
 use crate::search::retro2::{LayeredGame, Value};
 use crate::space::Block;
 use crate::table::{Backing, TwoBitTable};
@@ -82,8 +83,9 @@ impl RetroBackend for GpuBackend<'_> {
         game: &'a G,
         layer: usize,
         values: &'a TwoBitTable,
-        lower: Option<&'a TwoBitTable>,
+        lower: Below<'a, TwoBitTable>,
     ) -> Result<Box<dyn RetroPasses + 'a>> {
+        let lower = lower.only_next(game, layer, Backend::name(self))?;
         Ok(Box::new(GpuRetro::open(
             self.gpu, game, layer, values, lower,
         )?))

@@ -36,12 +36,13 @@ use super::share::{open_share, refuse_other_job_sizes, share_exists};
 use crate::backend::partition::{Partition, Slice};
 use crate::error::Result;
 use crate::search::Progress;
+use crate::search::backend::Backend;
 use crate::search::checkpoint::Checkpoint;
 use crate::search::retro2::judge::{
     CellRange, LayerJudge, Marks, PassTables, Place, Placement, Push, Remote, Scratch, Tally, Unit,
     Verdict, list_limit, recorded_value, units,
 };
-use crate::search::retro2::seam::{PassCount, RetroBackend, RetroPass, RetroPasses};
+use crate::search::retro2::seam::{Below, PassCount, RetroBackend, RetroPass, RetroPasses};
 use crate::search::retro2::{LayeredGame, Player, Value, lower_layer_needed, values_identity};
 use crate::table::{Backing, TwoBitTable};
 
@@ -120,8 +121,9 @@ impl RetroBackend for MpiBackend<'_> {
         game: &'a G,
         layer: usize,
         values: &'a Share,
-        lower: Option<&'a Share>,
+        lower: Below<'a, Share>,
     ) -> Result<Box<dyn RetroPasses + 'a>> {
+        let lower = lower.only_next(game, layer, Backend::name(self))?;
         let me = self.process();
         let all_blocks: Vec<usize> = (0..game.layer_blocks(layer).len()).collect();
         let chunks = values.partition.chunks(me, &all_blocks);
@@ -259,7 +261,7 @@ impl<G: LayeredGame> MpiRetro<'_, G> {
             game: self.game,
             layer: self.layer,
             values: &self.values.values,
-            lower: self.lower.map(|share| &share.values),
+            lower: Below::Next(self.lower.map(|share| &share.values)),
             placement: &self.placement,
             recorded: recorded_value(self.game),
         }

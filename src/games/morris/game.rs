@@ -2,15 +2,19 @@
 //! (9 stones a side), Lasker Morris (10) and Morabaraba (12, diagonals),
 //! their moving phase — every stone on the board, sliding, flying with
 //! three — solved by two-bit retrograde analysis layer by layer, a layer
-//! being the stones on the board (a mill's capture leads one layer down).
+//! being the stones on the board (a mill's capture leads one layer down),
+//! and their openings above it: one sweep a count of stones in hand where
+//! a player only places, and in Lasker Morris, where a player may place or
+//! move, a layer per pair of hands and stones on the board, solved by
+//! passes like a moving layer's.
 //!
 //! White moves first. A side with fewer than three stones, or without a
 //! legal move, has lost; positions repeated for ever are draws (the
 //! positions the fixpoint leaves undecided).
 
 use super::board::{Board, POINTS};
-use super::hash::MorrisHash;
-use super::rules::{self, Stones};
+use super::hash::{LayerKind, MorrisHash};
+use super::rules::{self, OpeningRule, Stones};
 use crate::diagram::{Cell, Diagram, Style};
 use crate::error::{Error, Result, quoted};
 use crate::games::registry::{GameOptions, OptionSpec, RegisteredTwoPlayer};
@@ -31,8 +35,8 @@ const RETRO_KERNEL: &str = include_str!("morris.wgsl");
 pub enum Variant {
     /// Nine Men's Morris: 9 stones a side.
     NineMensMorris,
-    /// Lasker Morris: 10 stones a side (in the opening a player may place
-    /// or move; the moving phase is Nine Men's Morris's).
+    /// Lasker Morris: 10 stones a side; in the opening a player may place
+    /// or move (the moving phase is Nine Men's Morris's).
     Lasker,
     /// Morabaraba: 12 stones a side, the board with its diagonals.
     Morabaraba,
@@ -66,11 +70,12 @@ impl Variant {
         self == Variant::Morabaraba
     }
 
-    /// Whether its opening is solved: placing only (Nine Men's Morris,
-    /// Morabaraba). Lasker Morris's opening, where a player may also move,
-    /// has moves that keep the stones in hand, and is not.
-    fn opening_solved(self) -> bool {
-        self != Variant::Lasker
+    /// What a player with stones in hand may do.
+    pub fn opening_rule(self) -> OpeningRule {
+        match self {
+            Variant::Lasker => OpeningRule::PlacingOrMoving,
+            _ => OpeningRule::Placing,
+        }
     }
 
     fn parse(text: &str) -> Result<Variant> {
@@ -152,7 +157,7 @@ impl Morris {
         Ok(Morris {
             variant,
             board: Board::new(variant.diagonals()),
-            hash: MorrisHash::new(men, symmetry, variant.opening_solved())?,
+            hash: MorrisHash::new(men, symmetry, variant.opening_rule())?,
         })
     }
 
@@ -189,7 +194,7 @@ impl Morris {
 
     /// Every position one move away (duplicates removed).
     pub fn moves(&self, stones: &Stones) -> Vec<Stones> {
-        rules::successors(&self.board, stones)
+        rules::successors(&self.board, self.variant.opening_rule(), stones)
     }
 
     /// The points of `stones`, as names ("a1,d7").
@@ -271,24 +276,14 @@ impl Morris {
         Ok([count(white)?, count(black)?])
     }
 
-    fn opening_refused(&self) -> Error {
-        Error::InvalidParameter(format!(
-            "the opening of {} (a player may place or move) is not solved, only its moving phase: give a position with every stone on the board (e.g. {})",
-            self.variant.name(),
-            quoted("a1,a4,a7,d2/g1,g4,g7,d6:white")
-        ))
-    }
-
     /// Refuses, with one line, a position the tables do not rank: hands
-    /// that do not follow from alternate placements, more stones than
-    /// placed, or a side already down to fewer than two.
+    /// that do not follow from alternate placements (where a player only
+    /// places), more stones than placed, or a side already down to fewer
+    /// than two (or both to two).
     fn check_position(&self, stones: &Stones) -> Result<()> {
         let most = self.men();
-        if stones.placing() {
-            if !self.variant.opening_solved() {
-                return Err(self.opening_refused());
-            }
-            let [white, black] = stones.in_hand;
+        let [white, black] = stones.in_hand;
+        if stones.placing() && self.variant.opening_rule() == OpeningRule::Placing {
             let (expected, side) = if stones.white_to_move {
                 (white, "white")
             } else {
@@ -299,29 +294,30 @@ impl Morris {
                     "white places first, so with {side} to move black holds {expected} in hand when white holds {white}, got {black}"
                 )));
             }
-            for (name, board, hand) in [
-                ("white", stones.white, white),
-                ("black", stones.black, black),
-            ] {
-                let placed = most - hand as usize;
-                if board.count_ones() as usize > placed {
-                    return Err(Error::InvalidParameter(format!(
-                        "{name} has {} stones on the board but has placed only {placed}",
-                        board.count_ones()
-                    )));
-                }
+        }
+        for (name, board, hand) in [
+            ("white", stones.white, white),
+            ("black", stones.black, black),
+        ] {
+            let placed = most - hand as usize;
+            let on_board = board.count_ones() as usize;
+            if on_board > placed {
+                return Err(Error::InvalidParameter(format!(
+                    "{name} has {on_board} stones on the board but has placed only {placed}"
+                )));
             }
-        } else {
-            for (name, board) in [("white", stones.white), ("black", stones.black)] {
-                if (board.count_ones() as usize) < super::hash::FEWEST_STORED {
-                    return Err(Error::InvalidParameter(format!(
-                        "{name} has {} stones on the board and none in hand: the game ended when it fell to two",
-                        board.count_ones()
-                    )));
-                }
+            if on_board + (hand as usize) < super::hash::FEWEST_STORED {
+                return Err(Error::InvalidParameter(format!(
+                    "{name} has {on_board} stones on the board and {hand} in hand: the game ended when it fell to two"
+                )));
             }
         }
-        debug_assert!(self.hash.holds(stones));
+        if !self.hash.holds(stones) {
+            return Err(Error::InvalidParameter(format!(
+                "both sides have two stones left in {}: the game ended before",
+                self.position_text(stones)
+            )));
+        }
         Ok(())
     }
 }
@@ -381,11 +377,14 @@ impl TwoPlayerGame for Morris {
     }
 
     fn layer_name(&self, layer: usize) -> String {
-        if self.hash.is_opening(layer) {
-            let [white, black] = self.hash.in_hand(layer);
-            format!("opening, {} in hand", white + black)
-        } else {
-            format!("{layer} stones")
+        let [white, black] = self.hash.in_hand(layer);
+        match self.hash.kind(layer) {
+            LayerKind::Moving => format!("{layer} stones"),
+            LayerKind::Placing => format!("opening, {} in hand", white + black),
+            LayerKind::PlacingOrMoving => {
+                let (w, b) = self.hash.counts_of_layer(layer)[0];
+                format!("opening, in hand {white},{black}, {} on the board", w + b)
+            }
         }
     }
 
@@ -443,7 +442,7 @@ impl TwoPlayerGame for Morris {
             (from.black, to.black, from.white, to.white)
         };
         let arrived = Board::name((after & !before).trailing_zeros() as usize);
-        let mut name = if from.mover_in_hand() > 0 {
+        let mut name = if after.count_ones() > before.count_ones() {
             arrived
         } else {
             let left = (before & !after).trailing_zeros() as usize;
@@ -612,9 +611,6 @@ impl TwoPlayerGame for Morris {
     /// The empty board, every stone in hand, white to place; a count of
     /// stones, if given, must be the stones a side (`--men` sets them).
     fn start_position(&self, size: Option<usize>) -> Result<Stones> {
-        if !self.variant.opening_solved() {
-            return Err(self.opening_refused());
-        }
         if let Some(count) = size.filter(|&count| count != self.men()) {
             return Err(Error::InvalidParameter(format!(
                 "the start of {} has its {} stones a side in hand, not {count}: give --start alone, or --men {count} for a game of {count} stones a side",
@@ -644,11 +640,19 @@ impl LayeredGame for Morris {
     fn layer_descriptor(&self, layer: usize) -> String {
         let symmetry = if self.symmetry() { " symmetry" } else { "" };
         let name = self.full_name();
-        if self.hash.is_opening(layer) {
-            let [white, black] = self.hash.in_hand(layer);
-            format!("morris {name} hand={} opening{symmetry}", white + black)
-        } else {
-            format!("morris {name} stones={layer} moving{symmetry}")
+        let [white, black] = self.hash.in_hand(layer);
+        match self.hash.kind(layer) {
+            LayerKind::Moving => format!("morris {name} stones={layer} moving{symmetry}"),
+            LayerKind::Placing => {
+                format!("morris {name} hand={} opening{symmetry}", white + black)
+            }
+            LayerKind::PlacingOrMoving => {
+                let (w, b) = self.hash.counts_of_layer(layer)[0];
+                format!(
+                    "morris {name} hand={white},{black} stones={} opening{symmetry}",
+                    w + b
+                )
+            }
         }
     }
 
@@ -755,7 +759,7 @@ impl LayeredGame for Morris {
     }
 
     fn mover_of_rank(&self, layer: usize, rank: u64) -> Option<Player> {
-        if self.hash.is_opening(layer) {
+        if self.hash.kind(layer) == LayerKind::Placing {
             let [white, black] = self.hash.in_hand(layer);
             return Some(if white == black {
                 Player::First
@@ -778,12 +782,17 @@ impl LayeredGame for Morris {
         state: &Unranked,
         mut emit: F,
     ) {
-        rules::for_each_successor(&self.board, &state.stones, |next| {
-            emit(Successor {
-                layer: self.hash.layer_of(&next),
-                rank: self.rank_near(state, &next),
-            })
-        });
+        rules::for_each_successor(
+            &self.board,
+            self.variant.opening_rule(),
+            &state.stones,
+            |next| {
+                emit(Successor {
+                    layer: self.hash.layer_of(&next),
+                    rank: self.rank_near(state, &next),
+                })
+            },
+        );
     }
 
     #[inline]
@@ -793,22 +802,25 @@ impl LayeredGame for Morris {
         state: &Unranked,
         mut emit: F,
     ) -> bool {
-        // Captures come first: reaching a quiet move answers the question;
-        // only a stop asked by `emit` leaves it open.
-        if self.hash.is_opening(layer) {
+        // Placements and captures come first: reaching a quiet move
+        // answers the question; only a stop asked by `emit` leaves it open.
+        let kind = self.hash.kind(layer);
+        if kind == LayerKind::Placing {
             // Every placement leaves the layer (a stone fewer in hand).
             self.successors(layer, state, emit);
             return false;
         }
         let mut more = true;
         let mut stays = false;
-        rules::for_each_successor(&self.board, &state.stones, |next| {
-            if self.hash.layer_of(&next) == layer {
+        let rule = self.variant.opening_rule();
+        rules::for_each_successor(&self.board, rule, &state.stones, |next| {
+            let next_layer = self.hash.layer_of(&next);
+            if next_layer == layer {
                 stays = true;
                 return false;
             }
             more = emit(Successor {
-                layer: layer - 1,
+                layer: next_layer,
                 rank: self.rank_near(state, &next),
             });
             more
@@ -818,7 +830,7 @@ impl LayeredGame for Morris {
 
     #[inline]
     fn predecessors<F: FnMut(u64)>(&self, layer: usize, state: &Unranked, mut emit: F) {
-        if self.hash.is_opening(layer) {
+        if self.hash.kind(layer) == LayerKind::Placing {
             // No move stays in an opening layer.
             return;
         }
@@ -844,17 +856,58 @@ impl LayeredGame for Morris {
         }
     }
 
-    /// The opening: a placement leads to one stone fewer in hand, the last
-    /// one into the moving phase.
+    /// A placing-only opening: a placement leads to one stone fewer in
+    /// hand, the last one into the moving phase.
     fn acyclic_layer(&self, layer: usize) -> Option<Vec<usize>> {
         let top = self.hash.moving_top();
         match layer {
-            _ if !self.hash.is_opening(layer) => None,
+            _ if self.hash.kind(layer) != LayerKind::Placing => None,
             _ if layer == top + 1 => {
                 Some((0..=top).filter(|&l| self.hash.layer_size(l) > 0).collect())
             }
             _ => Some(vec![layer - 1]),
         }
+    }
+
+    /// Lasker Morris's opening: a capture leads to one stone fewer on the
+    /// board, a placement to one fewer in hand and one more on the board
+    /// (or as many, when it takes one); the last placement into the
+    /// moving phase.
+    fn several_layers_below(&self, layer: usize) -> Option<Vec<usize>> {
+        if self.hash.kind(layer) != LayerKind::PlacingOrMoving {
+            return None;
+        }
+        let in_hand = self.hash.in_hand(layer);
+        let (w, b) = self.hash.counts_of_layer(layer)[0];
+        let on_board = w + b;
+        let layer_of = |hands: [u8; 2], board: usize| {
+            if hands == [0, 0] {
+                (board <= self.hash.moving_top() && self.hash.layer_size(board) > 0)
+                    .then_some(board)
+            } else {
+                self.hash.mixed_layer(hands, board)
+            }
+        };
+        let mut reached: Vec<usize> = on_board
+            .checked_sub(1)
+            .and_then(|fewer| layer_of(in_hand, fewer))
+            .into_iter()
+            .collect();
+        for side in 0..2 {
+            if in_hand[side] == 0 {
+                continue;
+            }
+            let mut hands = in_hand;
+            hands[side] -= 1;
+            reached.extend(
+                [on_board, on_board + 1]
+                    .into_iter()
+                    .filter_map(|board| layer_of(hands, board)),
+            );
+        }
+        reached.sort_unstable();
+        reached.dedup();
+        Some(reached)
     }
 
     fn undecided_value(&self) -> Value {
@@ -863,12 +916,23 @@ impl LayeredGame for Morris {
 
     /// `morris.wgsl` over the board's tables and the hash's.
     fn retro_gpu_program(&self, layer: usize) -> Result<Program> {
-        if self.hash.is_opening(layer) {
+        match self.hash.kind(layer) {
+            LayerKind::Moving => {}
             // Swept once on the host (`acyclic_layer`): no passes to run.
-            return Err(Error::Unsupported(format!(
-                "{}: the opening's layers are solved by one sweep on the CPU",
-                self.layer_descriptor(layer)
-            )));
+            LayerKind::Placing => {
+                return Err(Error::Unsupported(format!(
+                    "{}: the opening's layers are solved by one sweep on the CPU",
+                    self.layer_descriptor(layer)
+                )));
+            }
+            // The kernel's rules know no stones in hand.
+            LayerKind::PlacingOrMoving => {
+                return Err(Error::Unsupported(format!(
+                    "{}: Lasker Morris's opening is solved on the CPU (the GPU's rules have no stones in hand); solve its moving phase, layers 1..{}, on the GPU",
+                    self.layer_descriptor(layer),
+                    self.hash.moving_top()
+                )));
+            }
         }
         let tables = self.hash.gpu_tables(layer);
         let neighbours: Vec<u32> = (0..POINTS).map(|p| self.board.neighbours(p)).collect();
@@ -956,7 +1020,7 @@ mod tests {
             ("/:white:hand=9", "white's and black's count"),
             (
                 "a1/d1,d2,d3:white",
-                "white has 1 stones on the board and none in hand",
+                "white has 1 stones on the board and 0 in hand",
             ),
         ] {
             let message = game.parse_position(bad).unwrap_err().to_string();
@@ -966,13 +1030,29 @@ mod tests {
         assert_eq!(game.start_position(Some(9)).unwrap(), start);
         let message = game.start_position(Some(5)).unwrap_err().to_string();
         assert!(message.contains("--men 5"), "{message}");
+        // Lasker Morris: any hands, either side to move (a player may
+        // move instead of placing).
         let lasker = Morris::new(Variant::Lasker, false).unwrap();
-        assert!(lasker.start_position(None).is_err());
-        let message = lasker
-            .parse_position("/:white:hand=10,10")
-            .unwrap_err()
-            .to_string();
-        assert!(message.contains("opening of lasker"), "{message}");
+        let start = lasker.start_position(None).unwrap();
+        assert_eq!(lasker.position_text(&start), "/:white:hand=10,10");
+        for text in ["a1,d2/g7:black:hand=3,5", "a1,d2,d3/g4,g7:white:hand=0,4"] {
+            let stones = lasker.parse_position(text).unwrap();
+            assert_eq!(lasker.position_text(&stones), text);
+        }
+        for (bad, expected) in [
+            (
+                "a1,a4/d1:white:hand=9,3",
+                "white has 2 stones on the board but has placed only 1",
+            ),
+            (
+                "a1/d1,d2,d3:white:hand=0,1",
+                "white has 1 stones on the board and 0 in hand",
+            ),
+            ("a1,a4/d1:white:hand=0,1", "both sides have two stones left"),
+        ] {
+            let message = lasker.parse_position(bad).unwrap_err().to_string();
+            assert!(message.contains(expected), "{bad}: {message}");
+        }
     }
 
     #[test]

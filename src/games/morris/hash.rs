@@ -23,7 +23,7 @@
 //! side bit; the board holds any counts up to the stones placed.
 
 use super::board::{POINTS, apply, symmetries};
-use super::rules::Stones;
+use super::rules::{OpeningRule, Stones};
 use crate::error::{Error, Result};
 use crate::hash::bits::{compress, expand};
 use crate::hash::{BinomialRanker, BinomialRun};
@@ -235,9 +235,25 @@ pub struct GpuTables {
     pub patterns: Vec<u32>,
 }
 
+/// What a layer holds, and so how it is solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayerKind {
+    /// Every stone on the board (or lost); moves stay in the layer, a
+    /// capture leads one layer down.
+    Moving,
+    /// The opening of a placing-only game: one count of stones in hand
+    /// and its side to move; every move (a placement) leaves the layer.
+    Placing,
+    /// Lasker Morris's opening: one pair of hands and one count of stones
+    /// on the board, either side to move; moves stay, placements and
+    /// captures leave.
+    PlacingOrMoving,
+}
+
 /// One layer's layout.
 #[derive(Clone, Debug)]
 struct HashLayer {
+    kind: LayerKind,
     blocks: Vec<HashBlock>,
     /// `block_at[w][b][group]`: the block's index in the layer.
     block_at: Vec<Vec<Vec<usize>>>,
@@ -266,13 +282,16 @@ pub struct MorrisHash {
     /// `blacks[w][b]`: b black stones among the 24 − w points left.
     blacks: Vec<Vec<BinomialRanker>>,
     layers: Vec<HashLayer>,
+    /// Under [`OpeningRule::PlacingOrMoving`], the layer of (white's hand,
+    /// black's hand, stones on the board), `usize::MAX` where none.
+    mixed_layers: Vec<usize>,
 }
 
 impl MorrisHash {
     /// The ranks for up to `stones` stones a side, folded by the board's
-    /// symmetries when `symmetry` is set, with the opening's layers when
-    /// `opening` is.
-    pub fn new(stones: usize, symmetry: bool, opening: bool) -> Result<Self> {
+    /// symmetries when `symmetry` is set, with the opening's layers laid
+    /// out for `opening`'s rule.
+    pub fn new(stones: usize, symmetry: bool, opening: OpeningRule) -> Result<Self> {
         if !(3..=POINTS / 2).contains(&stones) {
             return Err(Error::InvalidParameter(format!(
                 "a Morris side has 3 to {} stones, got {stones}",
@@ -301,12 +320,25 @@ impl MorrisHash {
             placements,
             blacks,
             layers: Vec::new(),
+            mixed_layers: Vec::new(),
         };
         for layer in 0..=hash.moving_top() {
             let counts = hash.moving_counts(layer);
-            hash.layers.push(hash.layout(&counts, 1, [0, 0]));
+            hash.layers
+                .push(hash.layout(LayerKind::Moving, &counts, [0, 0]));
         }
-        for held in (1..=2 * stones).filter(|_| opening) {
+        match opening {
+            OpeningRule::Placing => hash.lay_out_placing(),
+            OpeningRule::PlacingOrMoving => hash.lay_out_placing_or_moving(),
+        }
+        Ok(hash)
+    }
+
+    /// The opening's layers of a placing-only game: one per count of
+    /// stones in hand, from one to all.
+    fn lay_out_placing(&mut self) {
+        let stones = self.stones;
+        for held in 1..=2 * stones {
             // White places first: with white to move both hands are equal,
             // with black to move black's holds one more.
             let white = (held / 2) as u8;
@@ -314,13 +346,76 @@ impl MorrisHash {
             let counts: Vec<(usize, usize)> = (0..=stones - in_hand[0] as usize)
                 .flat_map(|w| (0..=stones - in_hand[1] as usize).map(move |b| (w, b)))
                 .collect();
-            hash.layers.push(hash.layout(&counts, 0, in_hand));
+            self.layers
+                .push(self.layout(LayerKind::Placing, &counts, in_hand));
         }
-        Ok(hash)
+    }
+
+    /// Lasker Morris's opening: a layer per pair of hands and count of
+    /// stones on the board, by stones in hand and then on the board, so
+    /// that what a move leaves to (a placement: one stone fewer in hand; a
+    /// capture: one fewer on the board) is solved before. The board holds
+    /// any counts up to the stones not in hand, each side keeping at least
+    /// two in all (with two it has lost), not both at two.
+    fn lay_out_placing_or_moving(&mut self) {
+        let stones = self.stones;
+        let on_board = 2 * stones;
+        self.mixed_layers = vec![usize::MAX; (stones + 1) * (stones + 1) * (on_board + 1)];
+        for held in 1..=2 * stones {
+            for white_hand in held.saturating_sub(stones)..=held.min(stones) {
+                let black_hand = held - white_hand;
+                for total in 0..=on_board {
+                    let counts: Vec<(usize, usize)> = (0..=stones - white_hand)
+                        .filter_map(|w| {
+                            let b = total.checked_sub(w)?;
+                            let (white_left, black_left) = (w + white_hand, b + black_hand);
+                            let fits = b + black_hand <= stones
+                                && w + b <= POINTS
+                                && white_left >= FEWEST_STORED
+                                && black_left >= FEWEST_STORED
+                                && white_left + black_left > 2 * FEWEST_STORED;
+                            fits.then_some((w, b))
+                        })
+                        .collect();
+                    if counts.is_empty() {
+                        continue;
+                    }
+                    let in_hand = [white_hand as u8, black_hand as u8];
+                    let index = self.mixed_index(in_hand, total);
+                    self.mixed_layers[index] = self.layers.len();
+                    self.layers
+                        .push(self.layout(LayerKind::PlacingOrMoving, &counts, in_hand));
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn mixed_index(&self, in_hand: [u8; 2], on_board: usize) -> usize {
+        let side = self.stones + 1;
+        ((in_hand[0] as usize) * side + in_hand[1] as usize) * (2 * self.stones + 1) + on_board
+    }
+
+    /// Under Lasker Morris's rule, the layer of positions with `in_hand`
+    /// and `on_board` stones on the board, if there is one.
+    pub fn mixed_layer(&self, in_hand: [u8; 2], on_board: usize) -> Option<usize> {
+        if in_hand[0] as usize > self.stones
+            || in_hand[1] as usize > self.stones
+            || on_board > 2 * self.stones
+        {
+            return None;
+        }
+        self.mixed_layers
+            .get(self.mixed_index(in_hand, on_board))
+            .copied()
+            .filter(|&layer| layer != usize::MAX)
     }
 
     /// The blocks of a layer of the (white, black) counts `counts`.
-    fn layout(&self, counts: &[(usize, usize)], side_bits: u32, in_hand: [u8; 2]) -> HashLayer {
+    fn layout(&self, kind: LayerKind, counts: &[(usize, usize)], in_hand: [u8; 2]) -> HashLayer {
+        // The side to move is a rank's last bit, except where the hands
+        // say it (a placing-only opening).
+        let side_bits = u32::from(kind != LayerKind::Placing);
         let mut blocks = Vec::new();
         let mut block_at = vec![vec![Vec::new(); self.stones + 1]; self.stones + 1];
         let mut start = 0;
@@ -341,6 +436,7 @@ impl MorrisHash {
             }
         }
         HashLayer {
+            kind,
             blocks,
             block_at,
             side_bits,
@@ -403,6 +499,11 @@ impl MorrisHash {
         layer > self.moving_top()
     }
 
+    /// What `layer` holds.
+    pub fn kind(&self, layer: usize) -> LayerKind {
+        self.layers[layer].kind
+    }
+
     /// The stones in hand, white's and black's, in `layer`.
     pub fn in_hand(&self, layer: usize) -> [u8; 2] {
         self.layers[layer].in_hand
@@ -424,14 +525,20 @@ impl MorrisHash {
     }
 
     /// The layer of a position: its stones on the board in the moving
-    /// phase; in the opening, the layer above the moving phase's top by
-    /// the stones in hand.
+    /// phase; in a placing-only opening, the layer above the moving
+    /// phase's top by the stones in hand; in Lasker Morris's, the layer of
+    /// its hands and stones on the board (`usize::MAX` if none: a position
+    /// the hash does not hold).
     #[inline]
     pub fn layer_of(&self, stones: &Stones) -> usize {
-        if stones.placing() {
+        let on_board = (stones.white.count_ones() + stones.black.count_ones()) as usize;
+        if !stones.placing() {
+            on_board
+        } else if self.mixed_layers.is_empty() {
             self.moving_top() + usize::from(stones.in_hand[0] + stones.in_hand[1])
         } else {
-            (stones.white.count_ones() + stones.black.count_ones()) as usize
+            self.mixed_layer(stones.in_hand, on_board)
+                .unwrap_or(usize::MAX)
         }
     }
 
@@ -680,7 +787,7 @@ mod tests {
     #[test]
     fn a_stored_white_pattern_ranks_without_its_lookup_as_with_it() {
         for symmetry in [false, true] {
-            let hash = MorrisHash::new(9, symmetry, true).unwrap();
+            let hash = MorrisHash::new(9, symmetry, OpeningRule::Placing).unwrap();
             for seed in 0..20_000u64 {
                 let (stored, _, _) = hash.stored(&random_stones(&hash, seed));
                 // Black's stones put anywhere else on the free points, as
@@ -710,7 +817,7 @@ mod tests {
     fn ranks_invert_unranks_over_small_layers_and_samples() {
         let maps = SymmetryMaps::new();
         for symmetry in [false, true] {
-            let hash = MorrisHash::new(9, symmetry, true).unwrap();
+            let hash = MorrisHash::new(9, symmetry, OpeningRule::Placing).unwrap();
             // Two small layers of the moving phase, and the opening's
             // smallest: every stone in hand down to six each (up to 3-3
             // on the board, one side to move).
@@ -764,7 +871,7 @@ mod tests {
 
     #[test]
     fn layers_cover_the_counts_of_stones() {
-        let full = MorrisHash::new(9, false, true).unwrap();
+        let full = MorrisHash::new(9, false, OpeningRule::Placing).unwrap();
         assert!(full.counts_of_layer(4).is_empty());
         assert_eq!(full.counts_of_layer(5), vec![(2, 3), (3, 2)]);
         assert_eq!(full.counts_of_layer(18), vec![(9, 9)]);
@@ -780,20 +887,54 @@ mod tests {
         // The last placement: black's ninth, onto up to 9 white and 8 black.
         assert_eq!(full.in_hand(19), [0, 1]);
         assert_eq!(full.counts_of_layer(19).len(), 10 * 9);
-        let morabaraba = MorrisHash::new(12, false, true).unwrap();
+        let morabaraba = MorrisHash::new(12, false, OpeningRule::Placing).unwrap();
         assert_eq!(morabaraba.moving_top(), 24);
         assert_eq!(morabaraba.max_layer(), 48);
         assert_eq!(morabaraba.layer_size(24), 2 * 2_704_156);
-        let lasker = MorrisHash::new(10, false, false).unwrap();
-        assert_eq!(lasker.max_layer(), 20);
-        assert!(MorrisHash::new(13, false, true).is_err());
-        assert!(MorrisHash::new(2, false, true).is_err());
+        // Lasker Morris: the moving phase as Nine Men's Morris's with ten
+        // stones, then a layer per pair of hands and stones on the board.
+        let lasker = MorrisHash::new(10, false, OpeningRule::PlacingOrMoving).unwrap();
+        assert_eq!(lasker.moving_top(), 20);
+        assert_eq!(lasker.counts_of_layer(20), vec![(10, 10)]);
+        assert_eq!(lasker.kind(20), LayerKind::Moving);
+        // The start, both sides to move, is the last layer.
+        let start = lasker.mixed_layer([10, 10], 0).unwrap();
+        assert_eq!((start, lasker.layer_size(start)), (lasker.max_layer(), 2));
+        assert_eq!(lasker.kind(start), LayerKind::PlacingOrMoving);
+        // Black's last stone in hand, 19 on the board: 10 white, 9 black.
+        let last = lasker.mixed_layer([0, 1], 19).unwrap();
+        assert_eq!(lasker.counts_of_layer(last), vec![(10, 9)]);
+        assert_eq!(lasker.in_hand(last), [0, 1]);
+        assert_eq!(lasker.layer_size(last), 2 * 1_961_256 * 2_002);
+        // A side keeps two stones at least (with two it has lost), and
+        // not both two.
+        assert_eq!(lasker.mixed_layer([1, 0], 3), None);
+        let low = lasker.mixed_layer([1, 0], 4).unwrap();
+        assert_eq!(lasker.counts_of_layer(low), vec![(1, 3), (2, 2)]);
+        assert_eq!(lasker.mixed_layer([1, 1], 2), None);
+        assert_eq!(lasker.mixed_layer([11, 0], 2), None);
+        // Layers come by stones in hand, then on the board: what a move
+        // leaves to is solved before.
+        for (hands, board) in [([3, 4], 6), ([1, 0], 5), ([5, 5], 1)] {
+            let layer = lasker.mixed_layer(hands, board).unwrap();
+            for below in [
+                lasker.mixed_layer(hands, board - 1),
+                lasker.mixed_layer([hands[0].saturating_sub(1), hands[1]], board + 1),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                assert!(below < layer);
+            }
+        }
+        assert!(MorrisHash::new(13, false, OpeningRule::Placing).is_err());
+        assert!(MorrisHash::new(2, false, OpeningRule::Placing).is_err());
     }
 
     #[test]
     fn stored_patterns_weighed_by_orbit_cover_the_layers_as_burnside_counts() {
-        let full = MorrisHash::new(9, false, true).unwrap();
-        let folded = MorrisHash::new(9, true, true).unwrap();
+        let full = MorrisHash::new(9, false, OpeningRule::Placing).unwrap();
+        let folded = MorrisHash::new(9, true, OpeningRule::Placing).unwrap();
         let all = symmetries();
         for layer in [5, 6, 9, 13, 18] {
             let covered: u64 = folded.blocks(layer).iter().map(|b| b.len * b.weight).sum();

@@ -8,8 +8,24 @@
 //! stone when all of them stand in mills — one stone even when two mills
 //! close at once. A player left with fewer than three stones, on the
 //! board and in hand together, has lost.
+//!
+//! Lasker Morris's opening differs: a player with stones in hand may also
+//! move a stone already on the board instead of placing one. Flying stays
+//! what it is in the moving phase: three stones on the board and none in
+//! hand (sources differ on a player with three stones left counting those
+//! in hand; here stones in hand never fly).
 
 use super::board::{Board, POINTS};
+
+/// What a player with stones in hand may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpeningRule {
+    /// Place only (Nine Men's Morris, Morabaraba): every stone is placed
+    /// before any moves.
+    Placing,
+    /// Place or move (Lasker Morris).
+    PlacingOrMoving,
+}
 
 /// Stones on the board, a bit per point each, who moves, and the stones
 /// each side still has to place (none in the moving phase).
@@ -103,6 +119,13 @@ fn removable(board: &Board, stones: u32) -> u32 {
     }
 }
 
+/// Whether the side with `stones` on the board and `in_hand` to place
+/// flies: three on the board, none in hand.
+#[inline]
+fn flies(stones: u32, in_hand: u8) -> bool {
+    stones.count_ones() == FEWEST && in_hand == 0
+}
+
 /// The points a stone of the mover's at `from` may go to: an empty
 /// neighbour, or any empty point when the mover is down to three stones.
 fn targets(board: &Board, from: usize, empty: u32, flying: bool) -> u32 {
@@ -116,17 +139,28 @@ fn targets(board: &Board, from: usize, empty: u32, flying: bool) -> u32 {
 /// Calls `emit` with every position one move of the mover leads to, those
 /// that take a stone (and so leave the layer of stones on the board)
 /// first, until `emit` returns false; a position reached by two moves
-/// comes twice. None when the game is over ([`decided`]).
-pub fn for_each_successor(board: &Board, stones: &Stones, mut emit: impl FnMut(Stones) -> bool) {
+/// comes twice. None when the game is over ([`decided`]). A mover with
+/// stones in hand places one; under [`OpeningRule::PlacingOrMoving`] its
+/// moves follow its placements (every placement leaves a layer of the
+/// opening, the moves that take no stone stay in it).
+pub fn for_each_successor(
+    board: &Board,
+    opening: OpeningRule,
+    stones: &Stones,
+    mut emit: impl FnMut(Stones) -> bool,
+) {
     if decided(stones) {
         return;
     }
     if stones.mover_in_hand() > 0 {
-        return for_each_placement(board, stones, emit);
+        let more = for_each_placement(board, stones, &mut emit);
+        if !more || opening == OpeningRule::Placing {
+            return;
+        }
     }
     let (mine, theirs) = stones.sides();
     let empty = !(mine | theirs) & BOARD;
-    let flying = mine.count_ones() == FEWEST;
+    let flying = flies(mine, stones.mover_in_hand());
     // Two sweeps over the moves, mills first, rather than a list of the
     // quiet ones kept for later: the list's allocation cost the solver
     // a tenth of its time.
@@ -148,8 +182,12 @@ pub fn for_each_successor(board: &Board, stones: &Stones, mut emit: impl FnMut(S
 
 /// [`for_each_successor`] for a mover with stones in hand: a stone on
 /// each empty point, those that close a mill first (once per stone it
-/// may take).
-fn for_each_placement(board: &Board, stones: &Stones, mut emit: impl FnMut(Stones) -> bool) {
+/// may take). False once `emit` asks to stop.
+fn for_each_placement(
+    board: &Board,
+    stones: &Stones,
+    mut emit: impl FnMut(Stones) -> bool,
+) -> bool {
     let (mine, theirs) = stones.sides();
     let empty = !(mine | theirs) & BOARD;
     let mut taking: Option<u32> = None;
@@ -160,10 +198,11 @@ fn for_each_placement(board: &Board, stones: &Stones, mut emit: impl FnMut(Stone
             if board.in_mill(placed, to) == closing
                 && !arrive(board, placed, theirs, closing, &mut taking, &mut next)
             {
-                return;
+                return false;
             }
         }
     }
+    true
 }
 
 /// Emits, as (the mover's stones, the opponent's), what a stone arriving
@@ -188,15 +227,16 @@ fn arrive(
     points(removable).all(|taken| emit(mine, theirs & !(1 << taken)))
 }
 
-/// Whether the mover has a move that takes no stone (one that stays in
-/// the layer of the moving phase; for moving-phase positions only).
+/// Whether the mover has a move of a stone on the board that takes none
+/// (one that stays in its layer: of the moving phase, or of Lasker
+/// Morris's opening).
 pub fn has_quiet_move(board: &Board, stones: &Stones) -> bool {
     if decided(stones) {
         return false;
     }
     let (mine, theirs) = stones.sides();
     let empty = !(mine | theirs) & BOARD;
-    let flying = mine.count_ones() == FEWEST;
+    let flying = flies(mine, stones.mover_in_hand());
     points(mine).any(|from| {
         points(targets(board, from, empty, flying))
             .any(|to| !board.in_mill(mine & !(1 << from) | 1 << to, to))
@@ -207,14 +247,17 @@ pub fn has_quiet_move(board: &Board, stones: &Stones) -> bool {
 /// leads to `stones`: the side that just moved (the one not to move)
 /// brought a stone to a point where it stands in no mill of its own (a
 /// mill would have taken a stone), from an empty neighbour, or from any
-/// empty point when it has three stones. None when the game is over.
+/// empty point when it flies. None when the game is over. The stones in
+/// hand stay as they are (a move places none): in the moving phase none,
+/// in Lasker Morris's opening those of the position.
 pub fn for_each_quiet_predecessor(board: &Board, stones: &Stones, mut emit: impl FnMut(Stones)) {
     if decided(stones) {
         return;
     }
     let (waiting, moved) = stones.sides();
     let empty = !(waiting | moved) & BOARD;
-    let flying = moved.count_ones() == FEWEST;
+    let moved_in_hand = stones.in_hand[usize::from(stones.white_to_move)];
+    let flying = flies(moved, moved_in_hand);
     for to in points(moved) {
         if board.in_mill(moved, to) {
             continue;
@@ -226,14 +269,14 @@ pub fn for_each_quiet_predecessor(board: &Board, stones: &Stones, mut emit: impl
                     white: waiting,
                     black: before,
                     white_to_move: false,
-                    in_hand: [0, 0],
+                    in_hand: stones.in_hand,
                 }
             } else {
                 Stones {
                     white: before,
                     black: waiting,
                     white_to_move: true,
-                    in_hand: [0, 0],
+                    in_hand: stones.in_hand,
                 }
             });
         }
@@ -242,9 +285,9 @@ pub fn for_each_quiet_predecessor(board: &Board, stones: &Stones, mut emit: impl
 
 /// Every position one move of the mover leads to (duplicates removed);
 /// none when the game is over ([`decided`]).
-pub fn successors(board: &Board, stones: &Stones) -> Vec<Stones> {
+pub fn successors(board: &Board, opening: OpeningRule, stones: &Stones) -> Vec<Stones> {
     let mut next = Vec::new();
-    for_each_successor(board, stones, |s| {
+    for_each_successor(board, opening, stones, |s| {
         next.push(s);
         true
     });
@@ -443,7 +486,7 @@ mod tests {
                     // Some without a stone of one side on the board.
                     stones.black = 0;
                 }
-                let ours: BTreeSet<_> = successors(&board, &stones)
+                let ours: BTreeSet<_> = successors(&board, OpeningRule::Placing, &stones)
                     .iter()
                     .map(|s| (names(s.white), names(s.black), s.white_to_move, s.in_hand))
                     .collect();
@@ -456,7 +499,7 @@ mod tests {
                 assert_eq!(ours, theirs, "{stones:?}");
                 // A placement that takes a stone leaves the opponent fewer.
                 let (_, opponent) = stones.sides();
-                removals += successors(&board, &stones)
+                removals += successors(&board, OpeningRule::Placing, &stones)
                     .iter()
                     .filter(|s| s.sides().0.count_ones() < opponent.count_ones())
                     .count();
@@ -494,7 +537,7 @@ mod tests {
             let mut removals = 0;
             for seed in 0..3000 {
                 let stones = random_stones(seed, if diagonals { 12 } else { 9 });
-                let ours: BTreeSet<_> = successors(&board, &stones)
+                let ours: BTreeSet<_> = successors(&board, OpeningRule::Placing, &stones)
                     .iter()
                     .map(|s| (names(s.white), names(s.black), s.white_to_move))
                     .collect();
@@ -505,7 +548,7 @@ mod tests {
                 );
                 assert_eq!(ours, theirs, "{stones:?}");
                 let (_, opponent) = stones.sides();
-                removals += successors(&board, &stones)
+                removals += successors(&board, OpeningRule::Placing, &stones)
                     .iter()
                     .filter(|s| s.sides().0.count_ones() < opponent.count_ones())
                     .count();
@@ -515,12 +558,15 @@ mod tests {
         }
     }
 
-    /// The moves that take no stone, as the set of positions they reach.
+    /// The moves that take no stone and place none, as the set of
+    /// positions they reach (under Lasker Morris's rule, which is the
+    /// other rules' where no stone is in hand).
     fn quiet_successors(board: &Board, stones: &Stones) -> BTreeSet<(u32, u32, bool)> {
         let counts = (stones.white.count_ones(), stones.black.count_ones());
         let mut found = BTreeSet::new();
-        for_each_successor(board, stones, |s| {
-            if (s.white.count_ones(), s.black.count_ones()) == counts {
+        for_each_successor(board, OpeningRule::PlacingOrMoving, stones, |s| {
+            if (s.white.count_ones(), s.black.count_ones()) == counts && s.in_hand == stones.in_hand
+            {
                 found.insert((s.white, s.black, s.white_to_move));
             }
             true
@@ -528,13 +574,34 @@ mod tests {
         found
     }
 
+    /// A random position of Lasker Morris's opening: up to 7 stones a side
+    /// on the board and up to 3 in hand, one side's hand not empty.
+    fn random_lasker_position(seed: u64) -> Stones {
+        let mut stones = random_stones(seed, 7);
+        let r = splitmix64(seed ^ 0x1a5c);
+        stones.in_hand = [(r % 4) as u8, (r >> 8) as u8 % 4];
+        if stones.in_hand == [0, 0] {
+            stones.in_hand[(r >> 16) as usize % 2] = 1;
+        }
+        if seed.is_multiple_of(7) {
+            // Some with (at most) three white stones on the board: no
+            // flying with stones in hand.
+            stones.white = points(stones.white).take(3).fold(0, |m, p| m | 1 << p);
+        }
+        stones
+    }
+
     #[test]
     fn quiet_predecessors_are_exactly_the_positions_with_a_quiet_move_here() {
-        for diagonals in [false, true] {
+        for (diagonals, lasker) in [(false, false), (true, false), (false, true)] {
             let board = Board::new(diagonals);
             let mut checked = 0;
             for seed in 0..2000 {
-                let stones = random_stones(seed, if diagonals { 12 } else { 9 });
+                let stones = if lasker {
+                    random_lasker_position(seed)
+                } else {
+                    random_stones(seed, if diagonals { 12 } else { 9 })
+                };
                 let here = (stones.white, stones.black, stones.white_to_move);
                 // Each predecessor has a quiet move here...
                 for_each_quiet_predecessor(&board, &stones, |before| {
@@ -551,7 +618,7 @@ mod tests {
                         white,
                         black,
                         white_to_move,
-                        in_hand: [0, 0],
+                        in_hand: stones.in_hand,
                     };
                     let mut listed = false;
                     for_each_quiet_predecessor(&board, &next, |before| listed |= before == stones);
@@ -567,17 +634,131 @@ mod tests {
         }
     }
 
+    impl Independent {
+        /// Every move of Lasker Morris's opening, as (white names, black
+        /// names, white to move, hands after): a mover with stones in hand
+        /// places one, or moves one on the board along a line, as any
+        /// mover does; a stone flies only for a mover with three on the
+        /// board and none in hand.
+        #[allow(clippy::type_complexity)]
+        fn lasker_moves(
+            &self,
+            white: &BTreeSet<String>,
+            black: &BTreeSet<String>,
+            white_to_move: bool,
+            hands: [u8; 2],
+        ) -> BTreeSet<(BTreeSet<String>, BTreeSet<String>, bool, [u8; 2])> {
+            if white.len() + (hands[0] as usize) < 3 || black.len() + (hands[1] as usize) < 3 {
+                return BTreeSet::new();
+            }
+            let my_hand = hands[usize::from(!white_to_move)];
+            let mut found = if my_hand > 0 {
+                self.placements(white, black, white_to_move, hands)
+            } else {
+                BTreeSet::new()
+            };
+            let (mine, theirs) = if white_to_move {
+                (white, black)
+            } else {
+                (black, white)
+            };
+            let all: Vec<String> = (0..POINTS).map(Board::name).collect();
+            let flies = mine.len() == 3 && my_hand == 0;
+            for from in mine {
+                for to in all
+                    .iter()
+                    .filter(|p| !mine.contains(*p) && !theirs.contains(*p))
+                {
+                    if !flies && !self.adjacent(from, to) {
+                        continue;
+                    }
+                    let mut moved = mine.clone();
+                    moved.remove(from);
+                    moved.insert(to.clone());
+                    for left in self.left_to_them(&moved, to, theirs) {
+                        found.insert(if white_to_move {
+                            (moved.clone(), left, false, hands)
+                        } else {
+                            (left, moved.clone(), true, hands)
+                        });
+                    }
+                }
+            }
+            found
+        }
+    }
+
     #[test]
-    fn moves_that_take_come_first() {
+    fn lasker_opening_moves_equal_an_independent_generator_on_random_positions() {
         let board = Board::new(false);
-        for seed in 0..500 {
-            let stones = random_stones(seed, 9);
-            let total = stones.white.count_ones() + stones.black.count_ones();
+        let independent = Independent::new(false);
+        let (mut placements, mut moves, mut removals) = (0, 0, 0);
+        for seed in 0..3000 {
+            let stones = random_lasker_position(seed);
+            let ours: Vec<Stones> = successors(&board, OpeningRule::PlacingOrMoving, &stones);
+            let mine = stones.sides().0.count_ones();
+            placements += ours
+                .iter()
+                .filter(|s| s.sides().1.count_ones() > mine)
+                .count();
+            moves += ours
+                .iter()
+                .filter(|s| s.sides().1.count_ones() == mine)
+                .count();
+            removals += ours
+                .iter()
+                .filter(|s| s.sides().0.count_ones() < stones.sides().1.count_ones())
+                .count();
+            let ours: BTreeSet<_> = ours
+                .iter()
+                .map(|s| (names(s.white), names(s.black), s.white_to_move, s.in_hand))
+                .collect();
+            let theirs = independent.lasker_moves(
+                &names(stones.white),
+                &names(stones.black),
+                stones.white_to_move,
+                stones.in_hand,
+            );
+            assert_eq!(ours, theirs, "{stones:?}");
+            // Placing only: the placements alone, when the mover has some.
+            if stones.mover_in_hand() > 0 {
+                let placing: BTreeSet<_> = successors(&board, OpeningRule::Placing, &stones)
+                    .iter()
+                    .map(|s| (names(s.white), names(s.black), s.white_to_move, s.in_hand))
+                    .collect();
+                let expected = independent.placements(
+                    &names(stones.white),
+                    &names(stones.black),
+                    stones.white_to_move,
+                    stones.in_hand,
+                );
+                assert_eq!(placing, expected, "{stones:?}");
+            }
+        }
+        // Both kinds of move occur, and mills that take.
+        assert!(
+            placements > 1000 && moves > 1000 && removals > 100,
+            "{placements} {moves} {removals}"
+        );
+    }
+
+    #[test]
+    fn moves_that_leave_the_layer_come_first() {
+        // A layer: the stones on the board and in hand. What takes a
+        // stone or places one leaves it; the quiet moves come last.
+        let board = Board::new(false);
+        for seed in 0..1000u64 {
+            let (stones, opening) = if seed.is_multiple_of(2) {
+                (random_stones(seed, 9), OpeningRule::Placing)
+            } else {
+                (random_lasker_position(seed), OpeningRule::PlacingOrMoving)
+            };
+            let layer = |s: &Stones| (s.white.count_ones() + s.black.count_ones(), s.in_hand);
             let mut left_layer = true;
-            for_each_successor(&board, &stones, |s| {
-                let took = s.white.count_ones() + s.black.count_ones() < total;
-                assert!(!took || left_layer, "{stones:?}");
-                left_layer &= took;
+            for_each_successor(&board, opening, &stones, |s| {
+                let leaves = layer(&s) != layer(&stones);
+                assert!(!leaves || left_layer, "{stones:?}");
+                left_layer &= leaves;
                 true
             });
         }
@@ -600,7 +781,7 @@ mod tests {
             white_to_move: true,
             in_hand: [0, 0],
         };
-        let closing: Vec<Stones> = successors(&board, &stones)
+        let closing: Vec<Stones> = successors(&board, OpeningRule::Placing, &stones)
             .into_iter()
             .filter(|s| s.white & mill == mill)
             .collect();
@@ -611,7 +792,7 @@ mod tests {
             black: at(&["g1", "g4", "g7"]),
             ..stones
         };
-        let closing = successors(&board, &stones)
+        let closing = successors(&board, OpeningRule::Placing, &stones)
             .into_iter()
             .filter(|s| s.white & mill == mill)
             .count();
@@ -626,7 +807,7 @@ mod tests {
         // Any of 3 stones to any of 17 empty points; the two that close a
         // mill (g7-a4, a1-d7) may take only b2, black's stone outside the
         // d1-d2-d3 mill.
-        let moves = successors(&board, &flying);
+        let moves = successors(&board, OpeningRule::Placing, &flying);
         assert_eq!(moves.len(), 3 * (POINTS - 7));
         let taking: Vec<&Stones> = moves.iter().filter(|s| s.black != flying.black).collect();
         assert_eq!(taking.len(), 2);
@@ -635,6 +816,6 @@ mod tests {
             white: at(&["a1", "a7"]),
             ..flying
         };
-        assert!(successors(&board, &two).is_empty());
+        assert!(successors(&board, OpeningRule::Placing, &two).is_empty());
     }
 }

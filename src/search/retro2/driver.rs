@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::LayeredGame;
-use super::seam::{PassCount, RetroBackend, RetroPass, RetroPasses};
+use super::seam::{Below, PassCount, RetroBackend, RetroPass, RetroPasses};
 use crate::error::{Error, Result};
 use crate::progress::check_stop;
 use crate::search::checkpoint::Checkpoint;
@@ -135,18 +135,27 @@ fn solve_range_keeping_top<G: LayeredGame, B: RetroBackend>(
         0 => None,
         _ if game.independent_layers() => None,
         // It reads the layers its moves reach itself.
-        _ if game.acyclic_layer(first).is_some() => None,
+        _ if reads_layers_itself(game, first) => None,
         _ => Some(solved_lower_layer(backend, game, first - 1, options)?),
     };
     let mut reports = Vec::with_capacity(layers.clone().count());
     let last = *layers.end();
     for layer in layers {
-        if game.acyclic_layer(layer).is_some() {
+        if reads_layers_itself(game, layer) {
             // It reads what it needs from the store, this one included
             // (whose writing handle must be closed first).
             drop(lower.take());
         }
-        let (values, report) = solve_layer(backend, game, layer, lower.as_ref(), options)?;
+        let several = game
+            .several_layers_below(layer)
+            .map(|reached| solved_layers_below(backend, game, layer, &reached, options))
+            .transpose()?;
+        let below = match &several {
+            Some(tables) => Below::Several(tables),
+            None => Below::Next(lower.as_ref()),
+        };
+        let (values, report) = solve_layer(backend, game, layer, below, options)?;
+        drop(several);
         (options.on_layer)(&report);
         reports.push(report);
         // The layer below is no longer needed: release it. The layer just
@@ -166,6 +175,54 @@ fn solve_range_keeping_top<G: LayeredGame, B: RetroBackend>(
         });
     }
     Ok((reports, lower.expect("a range holds a layer")))
+}
+
+/// Whether `layer` reads the solved layers its moves reach from the store
+/// rather than the layer below carried from the one solved before.
+fn reads_layers_itself<G: LayeredGame>(game: &G, layer: usize) -> bool {
+    game.acyclic_layer(layer).is_some() || game.several_layers_below(layer).is_some()
+}
+
+/// The layers whose solved values (and distances) the solving of `layer`
+/// reads: every layer its moves reach when the game names them
+/// ([`LayeredGame::acyclic_layer`], [`LayeredGame::several_layers_below`]),
+/// else the one below; none for layer 0 and for layers solved alone.
+pub fn layers_read<G: LayeredGame>(game: &G, layer: usize) -> Vec<usize> {
+    match game
+        .acyclic_layer(layer)
+        .or_else(|| game.several_layers_below(layer))
+    {
+        Some(reached) => reached,
+        None if layer == 0 || game.independent_layers() => Vec::new(),
+        None => vec![layer - 1],
+    }
+}
+
+/// The solved layers `reached` from the store, indexed by layer (the
+/// others `None`), for a layer that reads several.
+fn solved_layers_below<G: LayeredGame, B: RetroBackend>(
+    backend: &B,
+    game: &G,
+    layer: usize,
+    reached: &[usize],
+    options: &RetroOptions,
+) -> Result<Vec<Option<B::Layer>>> {
+    if matches!(options.backing, Backing::Heap) {
+        return Err(Error::InvalidParameter(format!(
+            "layer {layer} ({}) reads the solved layers its moves reach ({}) from a store: give --store DIR",
+            game.layer_descriptor(layer),
+            reached
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let mut lower: Vec<Option<B::Layer>> = (0..layer).map(|_| None).collect();
+    for &below in reached {
+        lower[below] = Some(solved_lower_layer(backend, game, below, options)?);
+    }
+    Ok(lower)
 }
 
 /// Whether a solved layer of `positions` two-bit cells is too big to keep
@@ -294,7 +351,7 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
     backend: &B,
     game: &G,
     layer: usize,
-    lower: Option<&B::Layer>,
+    lower: Below<'_, B::Layer>,
     options: &RetroOptions,
 ) -> Result<(B::Layer, LayerReport)> {
     let started = Instant::now();
@@ -406,10 +463,7 @@ fn sweep_acyclic_layer<G: LayeredGame, B: RetroBackend>(
     reached: &[usize],
     options: &RetroOptions,
 ) -> Result<Vec<u64>> {
-    let mut lower: Vec<Option<B::Layer>> = (0..layer).map(|_| None).collect();
-    for &below in reached {
-        lower[below] = Some(solved_lower_layer(backend, game, below, options)?);
-    }
+    let lower = solved_layers_below(backend, game, layer, reached, options)?;
     let pass = RetroPass {
         label: format!("layer {layer} sweep"),
         progress: options.progress,

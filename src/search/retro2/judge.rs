@@ -10,6 +10,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
+use super::seam::Below;
 use super::{LayeredGame, Player, Successor, Value};
 use crate::table::{OneBitTable, TwoBitTable};
 
@@ -332,7 +333,7 @@ pub struct Scratch<S> {
     /// of the frontier position it moves to and whether that wins for it.
     predecessors: Vec<(u64, Value, bool)>,
     /// Checks: the moves of the batch's open candidates, in order.
-    moves: Vec<(Place, bool)>,
+    moves: Vec<(Place, usize)>,
     /// Checks: each candidate to judge, its mover and its moves' end in
     /// `moves`, or its verdict when known without them.
     candidates: Vec<(u64, Player, usize, Option<Verdict>)>,
@@ -408,12 +409,12 @@ impl PassTables {
 }
 
 /// What a pass needs to judge positions of one layer: the game, the values
-/// held here of this layer and of the one below, and where every cell is.
+/// held here of this layer and of the layers below, and where every cell is.
 pub struct LayerJudge<'a, G, P> {
     pub game: &'a G,
     pub layer: usize,
     pub values: &'a TwoBitTable,
-    pub lower: Option<&'a TwoBitTable>,
+    pub lower: Below<'a, TwoBitTable>,
     pub placement: &'a P,
     /// The only value recorded before the final fill, if not every value.
     pub recorded: Option<Value>,
@@ -422,22 +423,24 @@ pub struct LayerJudge<'a, G, P> {
 const UNKNOWN: u8 = Value::Unknown as u8;
 
 impl<G: LayeredGame, P: Placement> LayerJudge<'_, G, P> {
-    /// The table holding the cells of this layer or of the one below.
+    /// The table holding the cells of layer `at`: this one or one below.
     #[inline(always)]
-    fn table(&self, lower: bool) -> &TwoBitTable {
-        if lower {
-            self.lower
-                .expect("a move to a lower layer needs that layer solved")
-        } else {
-            self.values
+    fn table(&self, at: usize) -> &TwoBitTable {
+        if at == self.layer {
+            return self.values;
         }
+        let lower = match self.lower {
+            Below::Next(lower) => lower,
+            Below::Several(tables) => tables.get(at).and_then(Option::as_ref),
+        };
+        lower.expect("a move to a lower layer needs that layer solved")
     }
 
-    /// Where a move's destination is, and whether it is in the layer below.
+    /// Where a move's destination is, and its layer.
     #[inline(always)]
-    fn place_of(&self, successor: Successor) -> (Place, bool) {
+    fn place_of(&self, successor: Successor) -> (Place, usize) {
         let lower = successor.layer != self.layer;
-        (self.placement.place(lower, successor.rank), lower)
+        (self.placement.place(lower, successor.rank), successor.layer)
     }
 
     /// Sees a move: its value if held here (false once the tally is
@@ -446,12 +449,13 @@ impl<G: LayeredGame, P: Placement> LayerJudge<'_, G, P> {
     fn see_move(
         &self,
         tally: &mut Tally,
-        (place, lower): (Place, bool),
+        (place, at): (Place, usize),
         asked: &mut Vec<Question>,
     ) -> bool {
         match place {
-            Place::Here(cell) => tally.see(Value::from_bits(self.table(lower).get(cell))),
+            Place::Here(cell) => tally.see(Value::from_bits(self.table(at).get(cell))),
             Place::Elsewhere { owner, cell } => {
+                let lower = at != self.layer;
                 asked.push(Question { owner, cell, lower });
                 true
             }
@@ -467,7 +471,7 @@ impl<G: LayeredGame, P: Placement> LayerJudge<'_, G, P> {
         asked: &mut Vec<Question>,
     ) -> bool {
         if P::HOLDS_ALL {
-            let table = self.table(successor.layer != self.layer);
+            let table = self.table(successor.layer);
             return tally.see(Value::from_bits(table.get(successor.rank)));
         }
         self.see_move(tally, self.place_of(successor), asked)
@@ -738,8 +742,8 @@ impl<G: LayeredGame, P: Placement> LayerJudge<'_, G, P> {
                 let first = moves.len();
                 self.game.successors(self.layer, state, |successor| {
                     let place = self.place_of(successor);
-                    if let (Place::Here(cell), lower) = place {
-                        self.table(lower).prefetch(cell);
+                    if let (Place::Here(cell), at) = place {
+                        self.table(at).prefetch(cell);
                     }
                     moves.push(place);
                     true

@@ -46,8 +46,9 @@ pub mod judge;
 pub mod seam;
 
 pub use driver::{
-    BITS_PER_POSITION, LayerReport, RECORD_EVERY, RetroOptions, lower_layer_needed, open_layer,
-    open_solved_layer, solve_layer_range, solve_layers, solve_layers_keeping_top, values_identity,
+    BITS_PER_POSITION, LayerReport, RECORD_EVERY, RetroOptions, layers_read, lower_layer_needed,
+    open_layer, open_solved_layer, solve_layer_range, solve_layers, solve_layers_keeping_top,
+    values_identity,
 };
 
 // The two-player game the solver runs on is the rules' side of the seam

@@ -38,6 +38,42 @@ pub struct PassCount {
     pub marked: u64,
 }
 
+/// The solved layers a layer's moves leave to, as a backend holds them.
+pub enum Below<'a, L> {
+    /// The layer just below (none for layer 0 and for layers solved alone).
+    Next(Option<&'a L>),
+    /// Several, indexed by layer: those
+    /// [`LayeredGame::several_layers_below`] names.
+    Several(&'a [Option<L>]),
+}
+
+impl<L> Clone for Below<'_, L> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<L> Copy for Below<'_, L> {}
+
+impl<'a, L> Below<'a, L> {
+    /// The layer just below, or a refusal naming the layer when its moves
+    /// leave to several (what a backend that holds one lower layer says).
+    pub fn only_next<G: LayeredGame>(
+        self,
+        game: &G,
+        layer: usize,
+        backend: &str,
+    ) -> Result<Option<&'a L>> {
+        match self {
+            Below::Next(lower) => Ok(lower),
+            Below::Several(_) => Err(crate::error::Error::Unsupported(format!(
+                "layer {layer} ({}) has moves leaving to several layers below, which the {backend} backend does not read: solve it on the CPU",
+                game.layer_descriptor(layer)
+            ))),
+        }
+    }
+}
+
 /// One pass as the driver names it.
 pub struct RetroPass<'p> {
     /// "layer 7 pass 3": for progress and per-pass reports (MPI traffic).
@@ -98,13 +134,13 @@ pub trait RetroBackend: Backend {
 
     /// The passes of `layer` over `values` (opened by
     /// [`open_layer`](Self::open_layer), writable and staged), reading the
-    /// solved layer below from `lower` when there is one.
+    /// solved layers below from `lower`.
     fn layer_passes<'a, G: LayeredGame>(
         &'a self,
         game: &'a G,
         layer: usize,
         values: &'a Self::Layer,
-        lower: Option<&'a Self::Layer>,
+        lower: Below<'a, Self::Layer>,
     ) -> Result<Box<dyn RetroPasses + 'a>>;
 
     /// Solves an [acyclic](LayeredGame::acyclic_layer) layer in one sweep
