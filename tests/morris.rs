@@ -14,7 +14,7 @@ mod common;
 use common::bitsolve_with_input;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU16, Ordering};
 
 use bitsolve::backend::CpuBackend;
 use bitsolve::games::TwoPlayerGame;
@@ -837,14 +837,91 @@ impl LaskerModel {
     }
 }
 
+/// The model's rule for Lasker Morris: a side with fewer than three
+/// stones, on the board and in hand, has lost.
+fn lasker_rule(c: &LaskerCell) -> Option<u8> {
+    if c.white.count_ones() as usize + c.hands[0] < 3 {
+        Some(BLACK_WINS)
+    } else if c.black.count_ones() as usize + c.hands[1] < 3 {
+        Some(WHITE_WINS)
+    } else {
+        None
+    }
+}
+
+/// The model's moves in Lasker Morris's opening: a mover with stones in
+/// hand places one on any empty point or moves a stone on the board along
+/// a line; a stone flies only with three on the board and none in hand; a
+/// mill takes as in the moving phase (nothing when the opponent has no
+/// stone on the board). Every position reached, once per way.
+fn lasker_children(model: &Model, c: &LaskerCell) -> Vec<LaskerCell> {
+    let me = usize::from(!c.white_to_move);
+    let (mine, theirs) = if c.white_to_move {
+        (c.white, c.black)
+    } else {
+        (c.black, c.white)
+    };
+    let empty = !(c.white | c.black) & 0xff_ffff;
+    let outside: u32 = (0..24)
+        .filter(|&p| theirs >> p & 1 == 1 && !model.in_mill(theirs, p))
+        .fold(0, |m, p| m | 1 << p);
+    let takeable = if outside == 0 { theirs } else { outside };
+    // (the mover's stones after, the point arrived at, the hands after)
+    let mut arrivals: Vec<(u32, usize, [usize; 2])> = Vec::new();
+    if c.hands[me] > 0 {
+        let mut hands = c.hands;
+        hands[me] -= 1;
+        arrivals.extend(
+            (0..24)
+                .filter(|&p| empty >> p & 1 == 1)
+                .map(|to| (mine | 1 << to, to, hands)),
+        );
+    }
+    let flies = mine.count_ones() == 3 && c.hands[me] == 0;
+    for from in (0..24).filter(|&p| mine >> p & 1 == 1) {
+        let targets = if flies {
+            empty
+        } else {
+            model.adjacent[from] & empty
+        };
+        arrivals.extend(
+            (0..24)
+                .filter(|&p| targets >> p & 1 == 1)
+                .map(|to| (mine & !(1 << from) | 1 << to, to, c.hands)),
+        );
+    }
+    let mut children = Vec::new();
+    for (after_mine, to, hands) in arrivals {
+        let closes = model.in_mill(after_mine, to) && theirs != 0;
+        let lefts: Vec<u32> = if closes {
+            (0..24)
+                .filter(|&p| takeable >> p & 1 == 1)
+                .map(|p| theirs & !(1 << p))
+                .collect()
+        } else {
+            vec![theirs]
+        };
+        for left in lefts {
+            let (white, black) = if c.white_to_move {
+                (after_mine, left)
+            } else {
+                (left, after_mine)
+            };
+            children.push(LaskerCell {
+                white,
+                black,
+                hands,
+                white_to_move: !c.white_to_move,
+            });
+        }
+    }
+    children
+}
+
 /// The model's values of Lasker Morris's opening with three stones a side
-/// by plain fixpoint iteration over every position at once: a mover with
-/// stones in hand places one on any empty point or moves a stone on the
-/// board along a line; a stone flies only with three on the board and
-/// none in hand; a mill takes as in the moving phase (nothing when the
-/// opponent has no stone on the board); a side with fewer than three
-/// stones, on the board and in hand, has lost; with both hands empty the
-/// 3–3 fixpoint `moving` answers.
+/// by plain fixpoint iteration over every position at once
+/// ([`lasker_rule`], [`lasker_children`]); with both hands empty the 3–3
+/// fixpoint `moving` answers.
 fn solve_lasker_opening(model: &Model, moving: &Pair) -> (LaskerModel, Vec<AtomicU8>) {
     let lasker = LaskerModel::new(model);
     let values: Vec<AtomicU8> = (0..lasker.len).map(|_| AtomicU8::new(UNKNOWN)).collect();
@@ -853,11 +930,8 @@ fn solve_lasker_opening(model: &Model, moving: &Pair) -> (LaskerModel, Vec<Atomi
         .filter(|c| c.white & c.black == 0)
         .collect();
     let value_of = |c: &LaskerCell| -> u8 {
-        if c.white.count_ones() as usize + c.hands[0] < 3 {
-            return BLACK_WINS;
-        }
-        if c.black.count_ones() as usize + c.hands[1] < 3 {
-            return WHITE_WINS;
+        if let Some(value) = lasker_rule(c) {
+            return value;
         }
         if c.hands == [0, 0] {
             return moving.values[moving.index(model, c.white, c.black, c.white_to_move)]
@@ -870,87 +944,24 @@ fn solve_lasker_opening(model: &Model, moving: &Pair) -> (LaskerModel, Vec<Atomi
             .par_iter()
             .filter(|c| values[lasker.index(model, c)].load(Ordering::Relaxed) == UNKNOWN)
             .map(|c| {
-                let rule = value_of(c);
-                if rule != UNKNOWN {
-                    values[lasker.index(model, c)].store(rule, Ordering::Relaxed);
-                    return 1;
-                }
-                let me = usize::from(!c.white_to_move);
-                let (mine, theirs) = if c.white_to_move {
-                    (c.white, c.black)
-                } else {
-                    (c.black, c.white)
-                };
-                let (win, loss) = if c.white_to_move {
-                    (WHITE_WINS, BLACK_WINS)
-                } else {
-                    (BLACK_WINS, WHITE_WINS)
-                };
-                let empty = !(c.white | c.black) & 0xff_ffff;
-                let outside: u32 = (0..24)
-                    .filter(|&p| theirs >> p & 1 == 1 && !model.in_mill(theirs, p))
-                    .fold(0, |m, p| m | 1 << p);
-                let takeable = if outside == 0 { theirs } else { outside };
-                // (the mover's stones after, the hands after)
-                let mut arrivals: Vec<(u32, usize, [usize; 2])> = Vec::new();
-                if c.hands[me] > 0 {
-                    let mut hands = c.hands;
-                    hands[me] -= 1;
-                    arrivals.extend(
-                        (0..24)
-                            .filter(|&p| empty >> p & 1 == 1)
-                            .map(|to| (mine | 1 << to, to, hands)),
-                    );
-                }
-                let flies = mine.count_ones() == 3 && c.hands[me] == 0;
-                for from in (0..24).filter(|&p| mine >> p & 1 == 1) {
-                    let targets = if flies {
-                        empty
-                    } else {
-                        model.adjacent[from] & empty
-                    };
-                    arrivals.extend(
-                        (0..24)
-                            .filter(|&p| targets >> p & 1 == 1)
-                            .map(|to| (mine & !(1 << from) | 1 << to, to, c.hands)),
-                    );
-                }
-                let (mut won, mut all_lost) = (false, true);
-                'moves: for (after_mine, to, hands) in arrivals {
-                    let closes = model.in_mill(after_mine, to) && theirs != 0;
-                    let lefts: Vec<u32> = if closes {
-                        (0..24)
-                            .filter(|&p| takeable >> p & 1 == 1)
-                            .map(|p| theirs & !(1 << p))
-                            .collect()
-                    } else {
-                        vec![theirs]
-                    };
-                    for left in lefts {
-                        let (white, black) = if c.white_to_move {
-                            (after_mine, left)
+                let value = match lasker_rule(c) {
+                    Some(value) => value,
+                    None => {
+                        let (win, loss) = if c.white_to_move {
+                            (WHITE_WINS, BLACK_WINS)
                         } else {
-                            (left, after_mine)
+                            (BLACK_WINS, WHITE_WINS)
                         };
-                        let next = value_of(&LaskerCell {
-                            white,
-                            black,
-                            hands,
-                            white_to_move: !c.white_to_move,
-                        });
-                        if next == win {
-                            won = true;
-                            break 'moves;
+                        let children: Vec<u8> =
+                            lasker_children(model, c).iter().map(&value_of).collect();
+                        if children.contains(&win) {
+                            win
+                        } else if children.iter().all(|&v| v == loss) {
+                            loss
+                        } else {
+                            return 0;
                         }
-                        all_lost &= next == loss;
                     }
-                }
-                let value = if won {
-                    win
-                } else if all_lost {
-                    loss
-                } else {
-                    return 0;
                 };
                 values[lasker.index(model, c)].store(value, Ordering::Relaxed);
                 1
@@ -963,16 +974,159 @@ fn solve_lasker_opening(model: &Model, moving: &Pair) -> (LaskerModel, Vec<Atomi
     (lasker, values)
 }
 
+/// No distance: a draw, or not reached yet.
+const FAR: u16 = u16::MAX;
+
+/// The model's distances to the end under optimal play of the decided
+/// positions of Lasker Morris's opening, level by level: the rules' ends
+/// and positions without a move at 0; a win at k when a move reaches a
+/// loss of the opponent at k − 1 (and none nearer); a loss at k when every
+/// move reaches a win of the opponent, the farthest at k − 1. With both
+/// hands empty `moving` answers (value and distance in the moving phase,
+/// the distance from the library: what is checked here is the opening).
+fn lasker_opening_distances(
+    model: &Model,
+    lasker: &LaskerModel,
+    values: &[AtomicU8],
+    moving: &(dyn Fn(&LaskerCell) -> (u8, u16) + Sync),
+) -> Vec<AtomicU16> {
+    let distances: Vec<AtomicU16> = (0..lasker.len).map(|_| AtomicU16::new(FAR)).collect();
+    let solution_of = |c: &LaskerCell| -> (u8, u16) {
+        if let Some(value) = lasker_rule(c) {
+            (value, 0)
+        } else if c.hands == [0, 0] {
+            moving(c)
+        } else {
+            let index = lasker.index(model, c);
+            (
+                values[index].load(Ordering::Relaxed),
+                distances[index].load(Ordering::Relaxed),
+            )
+        }
+    };
+    let mut left: Vec<LaskerCell> = lasker
+        .cells(model)
+        .filter(|c| c.white & c.black == 0)
+        .filter(|c| values[lasker.index(model, c)].load(Ordering::Relaxed) != UNKNOWN)
+        .collect();
+    for level in 0u16.. {
+        if left.is_empty() {
+            break;
+        }
+        assert!(level < 1000, "{} positions reach no distance", left.len());
+        let reached: Vec<usize> = left
+            .par_iter()
+            .filter(|c| {
+                if lasker_rule(c).is_some() {
+                    return level == 0;
+                }
+                let win = if c.white_to_move {
+                    WHITE_WINS
+                } else {
+                    BLACK_WINS
+                };
+                let children = lasker_children(model, c);
+                if values[lasker.index(model, c)].load(Ordering::Relaxed) == win {
+                    children.iter().any(|child| {
+                        let (value, distance) = solution_of(child);
+                        value == win && distance.checked_add(1) == Some(level)
+                    })
+                } else {
+                    let distances: Vec<u16> =
+                        children.iter().map(|child| solution_of(child).1).collect();
+                    !distances.contains(&FAR)
+                        && distances.iter().max().map_or(0, |&d| d + 1) == level
+                }
+            })
+            .map(|c| lasker.index(model, c))
+            .collect();
+        for index in reached {
+            distances[index].store(level, Ordering::Relaxed);
+        }
+        left.retain(|c| distances[lasker.index(model, c)].load(Ordering::Relaxed) == FAR);
+    }
+    distances
+}
+
 #[test]
 fn the_lasker_opening_with_three_stones_a_side_equals_an_independent_fixpoint_solver() {
+    assert_lasker_opening_equals_the_model(false);
+}
+
+#[test]
+#[ignore = "the model's distances, level by level: about 4 minutes on 2 cores"]
+fn the_lasker_opening_distances_with_three_stones_a_side_equal_the_models() {
+    assert_lasker_opening_equals_the_model(true);
+}
+
+/// Solves Lasker Morris with three stones a side, full and symmetric,
+/// and compares every opening position's value with the model's, and
+/// with `with_distances` its distance too.
+fn assert_lasker_opening_equals_the_model(with_distances: bool) {
+    use bitsolve::search::retro2::distances::{NO_DISTANCE, read_distances};
     let model = Model::new();
     let moving = solve(&model, &[(3, 3)]).pop().unwrap();
     let (lasker, values) = solve_lasker_opening(&model, &moving);
-    for symmetry in [true, false] {
+    let mut model_distances = None;
+    for symmetry in [false, true] {
         let game = Morris::with_men(Variant::Lasker, 3, symmetry).unwrap();
         let dir = scratch(&format!("lasker-3-{symmetry}"));
-        let tables = solved_layers(&game, game.max_layer(), &dir);
+        let store = dir.to_str().unwrap();
+        let mut args = vec![
+            "retro",
+            "nine-mens-morris",
+            "--variant",
+            "lasker",
+            "--men",
+            "3",
+            "--store",
+            store,
+        ];
+        if symmetry {
+            args.push("--symmetry");
+        }
+        if with_distances {
+            args.push("--distances");
+        }
+        let (ok, _, stderr) = bitsolve_with_input(&args, "");
+        assert!(ok, "{stderr}");
+        let tables: Vec<TwoBitTable> = (0..=game.max_layer())
+            .map(|layer| {
+                open_layer(&game, layer, &Backing::ReadOnly(dir.clone()), &Silent)
+                    .unwrap()
+                    .0
+            })
+            .collect();
+        let library_distances: Vec<Vec<u16>> = (0..=game.max_layer())
+            .filter(|_| with_distances)
+            .map(|layer| {
+                read_distances(&game, layer, &dir)
+                    .unwrap()
+                    .unwrap()
+                    .iter()
+                    .collect()
+            })
+            .collect();
+        let library_distance = |stones: &Stones| {
+            let (layer, rank) = game.locate(stones);
+            library_distances[layer][rank as usize]
+        };
+        // The opening's distances by the model's levels, reading the
+        // moving phase's from the full store.
+        let distances = with_distances.then(|| {
+            &*model_distances.get_or_insert_with(|| {
+                let moving = |c: &LaskerCell| {
+                    let value = moving.values
+                        [moving.index(&model, c.white, c.black, c.white_to_move)]
+                    .load(Ordering::Relaxed);
+                    let d = library_distance(&library_stones(c.white, c.black, c.white_to_move));
+                    (value, if d == NO_DISTANCE { FAR } else { d })
+                };
+                lasker_opening_distances(&model, &lasker, &values, &moving)
+            })
+        });
         let mut tally = [0u64; 4];
+        let mut longest = 0;
         for cell in lasker.cells(&model).filter(|c| c.white & c.black == 0) {
             let hands = cell.hands.map(|h| h as u8);
             let stones = library_position(cell.white, cell.black, cell.white_to_move, hands);
@@ -987,25 +1141,39 @@ fn the_lasker_opening_with_three_stones_a_side_equals_an_independent_fixpoint_so
                 );
                 continue;
             }
-            let expected = match values[lasker.index(&model, &cell)].load(Ordering::Relaxed) {
+            let index = lasker.index(&model, &cell);
+            let expected = match values[index].load(Ordering::Relaxed) {
                 UNKNOWN => Value::Draw,
                 known => Value::from_bits(known),
             };
             let (layer, rank) = game.locate(&stones);
+            let text = game.position_text(&stones);
             let got = Value::from_bits(tables[layer].get(rank));
-            assert_eq!(
-                got,
-                expected,
-                "symmetry {symmetry}: {}",
-                game.position_text(&stones)
-            );
+            assert_eq!(got, expected, "symmetry {symmetry}: {text}");
+            if let Some(distances) = distances {
+                let distance = distances[index].load(Ordering::Relaxed);
+                let expected_distance = if distance == FAR {
+                    NO_DISTANCE
+                } else {
+                    distance
+                };
+                assert_eq!(
+                    library_distance(&stones),
+                    expected_distance,
+                    "symmetry {symmetry}: distance of {text}"
+                );
+                if distance != FAR {
+                    longest = longest.max(distance);
+                }
+            }
             tally[expected as usize] += 1;
         }
         println!(
-            "Lasker Morris's opening with three stones: white wins {}, black wins {}, drawn {}",
+            "Lasker Morris's opening with three stones: white wins {}, black wins {}, drawn {}; longest distance {longest}",
             tally[1], tally[2], tally[3]
         );
         assert!(tally[1..].iter().all(|&n| n > 0), "{tally:?}");
+        assert!(!with_distances || longest > 20, "{longest}");
         let start = game.start_position(None).unwrap();
         let (layer, rank) = game.locate(&start);
         let start_cell = LaskerCell {
