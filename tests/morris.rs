@@ -709,28 +709,28 @@ fn retro_query_and_play_run_morris_through_the_generic_commands() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Runs `command` on `game` (its name and options) over the store
+/// `store`, then `rest`; asserts that it succeeds and returns its output.
+fn run_on_store(command: &str, game: &[&str], store: &str, rest: &[&str]) -> String {
+    let args: Vec<&str> = [command]
+        .into_iter()
+        .chain(game.iter().copied())
+        .chain(["--store", store])
+        .chain(rest.iter().copied())
+        .collect();
+    let (ok, stdout, stderr) = bitsolve_with_input(&args, "");
+    assert!(ok, "{args:?}: {stderr}");
+    stdout
+}
+
 #[test]
 fn the_opening_is_solved_queried_and_played_from_the_empty_board() {
     let dir = scratch("cli-opening");
     let store = dir.to_str().unwrap();
     let game = ["nine-mens-morris", "--men", "3", "--symmetry"];
-    let with = |command: &str, rest: &[&str]| -> Vec<String> {
-        [command]
-            .iter()
-            .chain(&game)
-            .chain(&["--store", store])
-            .chain(rest)
-            .map(|s| s.to_string())
-            .collect()
-    };
-    let run = |args: Vec<String>| {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let (ok, stdout, stderr) = bitsolve_with_input(&args, "");
-        assert!(ok, "{args:?}: {stderr}");
-        stdout
-    };
+    let run = |command: &str, rest: &[&str]| run_on_store(command, &game, store, rest);
     let solved: serde_json::Value =
-        serde_json::from_str(&run(with("retro", &["--layers", "1..12", "--json"]))).unwrap();
+        serde_json::from_str(&run("retro", &["--layers", "1..12", "--json"])).unwrap();
     let layers = solved["layers"].as_array().unwrap();
     // The moving phase (to 3-3), then one sweep per count in hand, the
     // start (six in hand) on top with its single position.
@@ -738,7 +738,7 @@ fn the_opening_is_solved_queried_and_played_from_the_empty_board() {
     assert!(layers[6..].iter().all(|l| l["passes"] == 1), "{solved}");
     assert_eq!(layers[11]["states"], 1);
     let answer: serde_json::Value =
-        serde_json::from_str(&run(with("query", &["--start", "--json"]))).unwrap();
+        serde_json::from_str(&run("query", &["--start", "--json"])).unwrap();
     assert_eq!(answer["position"], "/:white:hand=3,3", "{answer}");
     // (The independent solver's answer, in the test above.)
     assert_eq!(answer["value"], "won for white", "{answer}");
@@ -746,7 +746,7 @@ fn the_opening_is_solved_queried_and_played_from_the_empty_board() {
     assert_eq!(moves.len(), 24);
     assert!(moves.iter().all(|m| m["move"].as_str().unwrap().len() == 2));
     // The perfect player as white opens with a placement that wins.
-    let played = run(with("play", &["--side", "black"]));
+    let played = run("play", &["--side", "black"]);
     let first = played
         .split("bitsolve plays ")
         .nth(1)
@@ -1204,24 +1204,10 @@ fn lasker_morris_is_solved_queried_and_played_from_the_empty_board() {
         "3",
         "--symmetry",
     ];
-    let with = |command: &str, rest: &[&str]| -> Vec<String> {
-        [command]
-            .iter()
-            .chain(&game)
-            .chain(&["--store", store])
-            .chain(rest)
-            .map(|s| s.to_string())
-            .collect()
-    };
-    let run = |args: Vec<String>| {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let (ok, stdout, stderr) = bitsolve_with_input(&args, "");
-        assert!(ok, "{args:?}: {stderr}");
-        stdout
-    };
+    let run = |command: &str, rest: &[&str]| run_on_store(command, &game, store, rest);
     // The whole game by default (three stones a side), with distances.
     let solved: serde_json::Value =
-        serde_json::from_str(&run(with("retro", &["--distances", "--json"]))).unwrap();
+        serde_json::from_str(&run("retro", &["--distances", "--json"])).unwrap();
     let layers = solved["layers"].as_array().unwrap();
     // Above the moving phase, layers where a stone may move before all
     // are placed take passes, not one sweep.
@@ -1233,7 +1219,7 @@ fn lasker_morris_is_solved_queried_and_played_from_the_empty_board() {
         "{solved}"
     );
     let answer: serde_json::Value =
-        serde_json::from_str(&run(with("query", &["--start", "--json"]))).unwrap();
+        serde_json::from_str(&run("query", &["--start", "--json"])).unwrap();
     assert_eq!(answer["position"], "/:white:hand=3,3", "{answer}");
     // (The independent solver's value, in the test above.)
     assert_eq!(answer["value"], "won for white", "{answer}");
@@ -1241,7 +1227,7 @@ fn lasker_morris_is_solved_queried_and_played_from_the_empty_board() {
     // With stones in hand and on the board: placements and moves.
     let position = "a1,d2/g7:white:hand=1,2";
     let answer: serde_json::Value =
-        serde_json::from_str(&run(with("query", &["--position", position, "--json"]))).unwrap();
+        serde_json::from_str(&run("query", &["--position", position, "--json"])).unwrap();
     let moves = answer["moves"].as_array().unwrap();
     let names: Vec<&str> = moves.iter().map(|m| m["move"].as_str().unwrap()).collect();
     // 21 empty points to place on; a1 slides to a4 or d1, d2 to b2, f2, d1, d3.
@@ -1259,7 +1245,7 @@ fn lasker_morris_is_solved_queried_and_played_from_the_empty_board() {
         .unwrap();
     assert_eq!(answer["distance"].as_u64(), Some(fastest + 1), "{answer}");
     // The perfect player as white opens with a placement that wins.
-    let played = run(with("play", &["--side", "black"]));
+    let played = run("play", &["--side", "black"]);
     assert!(played.contains("bitsolve plays "), "{played}");
     // The GPU's rules know no stones in hand: refused with one line.
     let (ok, _, stderr) = bitsolve_with_input(
