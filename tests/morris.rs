@@ -416,7 +416,7 @@ fn opening_solution(
 
 #[test]
 fn the_whole_game_with_three_stones_a_side_equals_an_independent_solver() {
-    use bitsolve::search::retro2::distances::{NO_DISTANCE, read_distances};
+    use bitsolve::search::retro2::distances::NO_DISTANCE;
     let model = Model::new();
     let pair = solve(&model, &[(3, 3)]).pop().unwrap();
     for symmetry in [true, false] {
@@ -437,22 +437,8 @@ fn the_whole_game_with_three_stones_a_side_equals_an_independent_solver() {
         }
         let (ok, _, stderr) = bitsolve_with_input(&args, "");
         assert!(ok, "{stderr}");
-        let tables: Vec<TwoBitTable> = (0..=game.max_layer())
-            .map(|layer| {
-                open_layer(&game, layer, &Backing::ReadOnly(dir.clone()), &Silent)
-                    .unwrap()
-                    .0
-            })
-            .collect();
-        let distances: Vec<Vec<u16>> = (0..=game.max_layer())
-            .map(|layer| {
-                read_distances(&game, layer, &dir)
-                    .unwrap()
-                    .unwrap()
-                    .iter()
-                    .collect()
-            })
-            .collect();
+        let tables = stored_tables(&game, &dir);
+        let distances = stored_distances(&game, &dir);
         // The moving phase's values from the model, its distances from
         // the library: what is checked here is the opening.
         let moving = |w: u32, b: u32| -> Solution {
@@ -707,6 +693,30 @@ fn retro_query_and_play_run_morris_through_the_generic_commands() {
         assert_eq!(stderr.trim().lines().count(), 1, "{args:?}: {stderr}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Every layer's table of values in the store `dir`, read only.
+fn stored_tables(game: &Morris, dir: &Path) -> Vec<TwoBitTable> {
+    (0..=game.max_layer())
+        .map(|layer| {
+            open_layer(game, layer, &Backing::ReadOnly(dir.to_path_buf()), &Silent)
+                .unwrap()
+                .0
+        })
+        .collect()
+}
+
+/// Every layer's distances in the store `dir`, by rank.
+fn stored_distances(game: &Morris, dir: &Path) -> Vec<Vec<u16>> {
+    (0..=game.max_layer())
+        .map(|layer| {
+            bitsolve::search::retro2::distances::read_distances(game, layer, dir)
+                .unwrap()
+                .unwrap()
+                .iter()
+                .collect()
+        })
+        .collect()
 }
 
 /// Runs `command` on `game` (its name and options) over the store
@@ -1063,7 +1073,7 @@ fn the_lasker_opening_distances_with_three_stones_a_side_equal_the_models() {
 /// and compares every opening position's value with the model's, and
 /// with `with_distances` its distance too.
 fn assert_lasker_opening_equals_the_model(with_distances: bool) {
-    use bitsolve::search::retro2::distances::{NO_DISTANCE, read_distances};
+    use bitsolve::search::retro2::distances::NO_DISTANCE;
     let model = Model::new();
     let moving = solve(&model, &[(3, 3)]).pop().unwrap();
     let (lasker, values) = solve_lasker_opening(&model, &moving);
@@ -1090,23 +1100,12 @@ fn assert_lasker_opening_equals_the_model(with_distances: bool) {
         }
         let (ok, _, stderr) = bitsolve_with_input(&args, "");
         assert!(ok, "{stderr}");
-        let tables: Vec<TwoBitTable> = (0..=game.max_layer())
-            .map(|layer| {
-                open_layer(&game, layer, &Backing::ReadOnly(dir.clone()), &Silent)
-                    .unwrap()
-                    .0
-            })
-            .collect();
-        let library_distances: Vec<Vec<u16>> = (0..=game.max_layer())
-            .filter(|_| with_distances)
-            .map(|layer| {
-                read_distances(&game, layer, &dir)
-                    .unwrap()
-                    .unwrap()
-                    .iter()
-                    .collect()
-            })
-            .collect();
+        let tables = stored_tables(&game, &dir);
+        let library_distances = if with_distances {
+            stored_distances(&game, &dir)
+        } else {
+            Vec::new()
+        };
         let library_distance = |stones: &Stones| {
             let (layer, rank) = game.locate(stones);
             library_distances[layer][rank as usize]
