@@ -381,10 +381,10 @@ impl TwoPlayerGame for Morris {
         match self.hash.kind(layer) {
             LayerKind::Moving => format!("{layer} stones"),
             LayerKind::Placing => format!("opening, {} in hand", white + black),
-            LayerKind::PlacingOrMoving => {
-                let (w, b) = self.hash.counts_of_layer(layer)[0];
-                format!("opening, in hand {white},{black}, {} on the board", w + b)
-            }
+            LayerKind::PlacingOrMoving => format!(
+                "opening, in hand {white},{black}, {} on the board",
+                self.hash.on_board(layer).unwrap_or(0)
+            ),
         }
     }
 
@@ -646,13 +646,10 @@ impl LayeredGame for Morris {
             LayerKind::Placing => {
                 format!("morris {name} hand={} opening{symmetry}", white + black)
             }
-            LayerKind::PlacingOrMoving => {
-                let (w, b) = self.hash.counts_of_layer(layer)[0];
-                format!(
-                    "morris {name} hand={white},{black} stones={} opening{symmetry}",
-                    w + b
-                )
-            }
+            LayerKind::PlacingOrMoving => format!(
+                "morris {name} hand={white},{black} stones={} opening{symmetry}",
+                self.hash.on_board(layer).unwrap_or(0)
+            ),
         }
     }
 
@@ -878,19 +875,10 @@ impl LayeredGame for Morris {
             return None;
         }
         let in_hand = self.hash.in_hand(layer);
-        let (w, b) = self.hash.counts_of_layer(layer)[0];
-        let on_board = w + b;
-        let layer_of = |hands: [u8; 2], board: usize| {
-            if hands == [0, 0] {
-                (board <= self.hash.moving_top() && self.hash.layer_size(board) > 0)
-                    .then_some(board)
-            } else {
-                self.hash.mixed_layer(hands, board)
-            }
-        };
+        let on_board = self.hash.on_board(layer)?;
         let mut reached: Vec<usize> = on_board
             .checked_sub(1)
-            .and_then(|fewer| layer_of(in_hand, fewer))
+            .and_then(|fewer| self.hash.layer_holding(in_hand, fewer))
             .into_iter()
             .collect();
         for side in 0..2 {
@@ -902,7 +890,7 @@ impl LayeredGame for Morris {
             reached.extend(
                 [on_board, on_board + 1]
                     .into_iter()
-                    .filter_map(|board| layer_of(hands, board)),
+                    .filter_map(|board| self.hash.layer_holding(hands, board)),
             );
         }
         reached.sort_unstable();

@@ -494,9 +494,27 @@ impl MorrisHash {
         self.layers.len() - 1
     }
 
-    /// Whether `layer` is one of the opening's (stones in hand).
-    pub fn is_opening(&self, layer: usize) -> bool {
-        layer > self.moving_top()
+    /// The stones on the board of every position of `layer`, where the
+    /// layer fixes them (the moving phase, Lasker Morris's opening).
+    pub fn on_board(&self, layer: usize) -> Option<usize> {
+        match self.kind(layer) {
+            LayerKind::Placing => None,
+            _ => self
+                .blocks(layer)
+                .first()
+                .map(|block| block.white + block.black),
+        }
+    }
+
+    /// The layer of the positions with `in_hand` and `on_board` stones on
+    /// the board, when one layer holds them all: a moving layer (hands
+    /// empty) or one of Lasker Morris's opening; none where no position
+    /// of those counts is stored.
+    pub fn layer_holding(&self, in_hand: [u8; 2], on_board: usize) -> Option<usize> {
+        if in_hand != [0, 0] {
+            return self.mixed_layer(in_hand, on_board);
+        }
+        (on_board <= self.moving_top() && self.layer_size(on_board) > 0).then_some(on_board)
     }
 
     /// What `layer` holds.
@@ -847,7 +865,8 @@ mod tests {
                 // (The opening's small layers have patterns with many
                 // symmetries, and so fewer representatives.)
                 assert!(
-                    hash.is_opening(layer) || representatives > hash.layer_size(layer) / 2,
+                    hash.kind(layer) != LayerKind::Moving
+                        || representatives > hash.layer_size(layer) / 2,
                     "{representatives} of {}",
                     hash.layer_size(layer)
                 );
