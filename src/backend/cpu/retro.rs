@@ -12,8 +12,8 @@ use crate::search::Progress;
 use crate::search::checkpoint::Checkpoint;
 use crate::search::chunks::chunks_of;
 use crate::search::retro2::judge::{
-    CellRange, LayerJudge, Marks, PassTables, Remote, Scratch, Unit, WholeLayer, list_limit,
-    recorded_value, units,
+    CellRange, LayerJudge, LowerLayers, Marks, NextLayer, PassTables, Remote, Scratch,
+    SeveralLayers, Unit, WholeLayer, list_limit, recorded_value, units,
 };
 use crate::search::retro2::seam::{Below, PassCount, RetroBackend, RetroPass, RetroPasses};
 use crate::search::retro2::{LayeredGame, Player, Value, open_layer, open_solved_layer};
@@ -69,27 +69,30 @@ impl RetroBackend for CpuBackend {
         values: &'a TwoBitTable,
         lower: Below<'a, TwoBitTable>,
     ) -> Result<Box<dyn RetroPasses + 'a>> {
-        let ranges = chunks_of(&game.layer_blocks(layer))
+        let ranges: Vec<CellRange> = chunks_of(&game.layer_blocks(layer))
             .into_iter()
             .map(|chunk| CellRange {
                 first_rank: chunk.ranks.start,
                 cells: chunk.ranks,
             })
             .collect();
-        Ok(Box::new(CpuRetro {
-            judge: LayerJudge {
+        // One compiled judge per kind of lower layers (see `LowerLayers`).
+        Ok(match lower {
+            Below::Next(lower) => Box::new(CpuRetro::new(
                 game,
                 layer,
                 values,
-                lower,
-                placement: &WholeLayer,
-                recorded: recorded_value(game),
-            },
-            ranges,
-            tables: PassTables::new(values.len())?,
-            list_limit: list_limit(values.len()),
-            frontier_list: None,
-        }))
+                NextLayer(lower),
+                ranges,
+            )?),
+            Below::Several(tables) => Box::new(CpuRetro::new(
+                game,
+                layer,
+                values,
+                SeveralLayers(tables),
+                ranges,
+            )?),
+        })
     }
 
     fn count<G: LayeredGame>(&self, game: &G, layer: usize, values: &TwoBitTable) -> [u64; 3] {
@@ -107,8 +110,8 @@ impl RetroBackend for CpuBackend {
 }
 
 /// One layer's passes on the CPU.
-struct CpuRetro<'a, G> {
-    judge: LayerJudge<'a, G, WholeLayer>,
+struct CpuRetro<'a, G, L> {
+    judge: LayerJudge<'a, G, WholeLayer, L>,
     /// The layer's chunks, the units of a scanning pass.
     ranges: Vec<CellRange>,
     tables: PassTables,
@@ -120,7 +123,30 @@ struct CpuRetro<'a, G> {
 /// A unit's work: positions examined and the marks it made.
 type Done = (u64, Marks, Marks);
 
-impl<G: LayeredGame> CpuRetro<'_, G> {
+impl<'a, G: LayeredGame, L: LowerLayers> CpuRetro<'a, G, L> {
+    fn new(
+        game: &'a G,
+        layer: usize,
+        values: &'a TwoBitTable,
+        lower: L,
+        ranges: Vec<CellRange>,
+    ) -> Result<Self> {
+        Ok(CpuRetro {
+            judge: LayerJudge {
+                game,
+                layer,
+                values,
+                lower,
+                placement: &WholeLayer,
+                recorded: recorded_value(game),
+            },
+            ranges,
+            tables: PassTables::new(values.len())?,
+            list_limit: list_limit(values.len()),
+            frontier_list: None,
+        })
+    }
+
     fn marks(&self) -> Marks {
         Marks::new(self.list_limit)
     }
@@ -160,7 +186,7 @@ fn nothing_remote(remote: Remote) {
     debug_assert_eq!(remote.buffered(), 0, "one process holds every cell");
 }
 
-impl<G: LayeredGame> RetroPasses for CpuRetro<'_, G> {
+impl<G: LayeredGame, L: LowerLayers> RetroPasses for CpuRetro<'_, G, L> {
     fn units(&self) -> u64 {
         2 * self.ranges.len() as u64
     }

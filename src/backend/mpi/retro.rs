@@ -39,8 +39,8 @@ use crate::search::Progress;
 use crate::search::backend::Backend;
 use crate::search::checkpoint::Checkpoint;
 use crate::search::retro2::judge::{
-    CellRange, LayerJudge, Marks, PassTables, Place, Placement, Push, Remote, Scratch, Tally, Unit,
-    Verdict, list_limit, recorded_value, units,
+    CellRange, LayerJudge, Marks, NextLayer, PassTables, Place, Placement, Push, Remote, Scratch,
+    Tally, Unit, Verdict, list_limit, recorded_value, units,
 };
 use crate::search::retro2::seam::{Below, PassCount, RetroBackend, RetroPass, RetroPasses};
 use crate::search::retro2::{LayeredGame, Player, Value, lower_layer_needed, values_identity};
@@ -261,7 +261,7 @@ impl<G: LayeredGame> MpiRetro<'_, G> {
             game: self.game,
             layer: self.layer,
             values: &self.values.values,
-            lower: Below::Next(self.lower.map(|share| &share.values)),
+            lower: NextLayer(self.lower.map(|share| &share.values)),
             placement: &self.placement,
             recorded: recorded_value(self.game),
         }
