@@ -196,23 +196,26 @@ fn the_fox_wins_within_its_distance_when_a_capture_wins() {
     );
 }
 
-/// The playable check from a standard start, on a whole-game store of the
-/// default rule (`retro fox-geese --symmetry --layers 1..G --distances
-/// --store DIR`: about an hour for G = 13 here, about eight more for 17):
-/// with the geese to move and with the fox to move, the geese win in
-/// exactly the stated distance against the longest defence and within it
-/// against random foxes. Run with `BITSOLVE_FG_STORE=DIR cargo test
+/// The playable check from a standard start, on a whole-game store named
+/// by the environment variable `store` (`retro fox-geese [--geese-forward]
+/// --symmetry --layers 1..G --distances --store DIR`: for the default rule
+/// about an hour for G = 13 here, about eight more for 17; for
+/// `--geese-forward`, 71 minutes for 13, whose play-out holds layers 13
+/// and 12 with their distances in memory at once, about 29 GB): with the
+/// geese to move and with the fox to move, the geese win in exactly the
+/// stated distance against the longest defence and within it against
+/// random foxes. Run with
+/// `BITSOLVE_FG_STORE=DIR BITSOLVE_FG_FORWARD_STORE=DIR2 cargo test
 /// --release --test fox_geese_play -- --ignored --nocapture`.
-fn the_geese_win_from_the_start_within_its_distance(geese: usize) {
-    let dir = std::env::var_os("BITSOLVE_FG_STORE").unwrap_or_else(|| {
-        panic!("BITSOLVE_FG_STORE names the store of layers 1..{geese} with distances")
-    });
+fn the_geese_win_from_the_start_within_its_distance(rules: Rules, store: &str, geese: usize) {
+    let dir = std::env::var_os(store)
+        .unwrap_or_else(|| panic!("{store} names the store of layers 1..{geese} with distances"));
     // The layers' tables (up to 10 GB each with distances) are held in
     // memory: the starts share one cache and are played one at a time.
     static CACHE: LazyLock<TableCache> = LazyLock::new(TableCache::default);
     static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
-    let game = FoxGeese::with_rules(Rules::default(), true).unwrap();
+    let game = FoxGeese::with_rules(rules, true).unwrap();
     let mut database = Database::new(&game, "fox-geese", Path::new(&dir), &CACHE);
     let start = game.start_position(Some(geese)).unwrap();
     for mover in [Player::Second, Player::First] {
@@ -254,11 +257,21 @@ fn the_geese_win_from_the_start_within_its_distance(geese: usize) {
 #[test]
 #[ignore = "needs a store of the default rule's layers 1..13 with distances (BITSOLVE_FG_STORE)"]
 fn the_geese_win_from_the_13_geese_start_within_its_distance() {
-    the_geese_win_from_the_start_within_its_distance(13);
+    the_geese_win_from_the_start_within_its_distance(Rules::default(), "BITSOLVE_FG_STORE", 13);
 }
 
 #[test]
 #[ignore = "needs a store of the default rule's layers 1..17 with distances (BITSOLVE_FG_STORE)"]
 fn the_geese_win_from_the_17_geese_start_within_its_distance() {
-    the_geese_win_from_the_start_within_its_distance(17);
+    the_geese_win_from_the_start_within_its_distance(Rules::default(), "BITSOLVE_FG_STORE", 17);
+}
+
+#[test]
+#[ignore = "needs a store of the --geese-forward layers 1..13 with distances (BITSOLVE_FG_FORWARD_STORE) and about 29 GB of memory"]
+fn forward_geese_win_from_the_13_geese_start_within_its_distance() {
+    let rules = Rules {
+        capture_wins: false,
+        geese_forward: true,
+    };
+    the_geese_win_from_the_start_within_its_distance(rules, "BITSOLVE_FG_FORWARD_STORE", 13);
 }
