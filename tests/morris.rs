@@ -107,6 +107,31 @@ impl Model {
             .iter()
             .any(|&m| m >> at & 1 == 1 && stones & m == m)
     }
+
+    /// The stones of `theirs` a mill may take: those in no mill, else any.
+    fn takeable(&self, theirs: u32) -> u32 {
+        let outside: u32 = (0..24)
+            .filter(|&p| theirs >> p & 1 == 1 && !self.in_mill(theirs, p))
+            .fold(0, |m, p| m | 1 << p);
+        if outside == 0 { theirs } else { outside }
+    }
+
+    /// The opponent's stones after the mover's stones become `moved` by a
+    /// stone arriving on `to`: each choice of one `takeable` stone taken
+    /// when that closes a mill, else all of `theirs` kept.
+    fn after_arrival(
+        &self,
+        moved: u32,
+        to: usize,
+        theirs: u32,
+        takeable: u32,
+    ) -> impl Iterator<Item = u32> {
+        let closes = self.in_mill(moved, to) && theirs != 0;
+        (0..24)
+            .filter(move |&p| closes && takeable >> p & 1 == 1)
+            .map(move |p| theirs & !(1 << p))
+            .chain((!closes).then_some(theirs))
+    }
 }
 
 /// The values of the positions with `white` and `black` stones.
@@ -179,11 +204,7 @@ fn solve(model: &Model, counts: &[(usize, usize)]) -> Vec<Pair> {
                             (BLACK_WINS, WHITE_WINS)
                         };
                         let empty = !(w | b) & 0xff_ffff;
-                        // Stones a mill may take: those in no mill, else any.
-                        let outside: u32 = (0..24)
-                            .filter(|&p| theirs >> p & 1 == 1 && !model.in_mill(theirs, p))
-                            .fold(0, |m, p| m | 1 << p);
-                        let takeable = if outside == 0 { theirs } else { outside };
+                        let takeable = model.takeable(theirs);
                         let mut all_lost = true;
                         let mut won = false;
                         'moves: for from in (0..24).filter(|&p| mine >> p & 1 == 1) {
@@ -194,12 +215,7 @@ fn solve(model: &Model, counts: &[(usize, usize)]) -> Vec<Pair> {
                             };
                             for to in (0..24).filter(|&p| targets >> p & 1 == 1) {
                                 let moved = mine & !(1 << from) | 1 << to;
-                                let closes = model.in_mill(moved, to);
-                                let afters = (0..24)
-                                    .filter(|&p| closes && takeable >> p & 1 == 1)
-                                    .map(|p| theirs & !(1 << p))
-                                    .chain((!closes).then_some(theirs));
-                                for after in afters {
+                                for after in model.after_arrival(moved, to, theirs, takeable) {
                                     let next = if white_to_move {
                                         value_of(moved, after, false)
                                     } else {
@@ -370,25 +386,14 @@ fn opening_solution(
     } else {
         (BLACK_WINS, WHITE_WINS)
     };
-    let outside: u32 = (0..24)
-        .filter(|&p| theirs >> p & 1 == 1 && !model.in_mill(theirs, p))
-        .fold(0, |m, p| m | 1 << p);
-    let takeable = if outside == 0 { theirs } else { outside };
+    let takeable = model.takeable(theirs);
     let mut next_hand = hand;
     next_hand[usize::from(!white_to_move)] -= 1;
     let mut children = Vec::new();
     let empty = !(w | b) & 0xff_ffff;
     for to in (0..24).filter(|&p| empty >> p & 1 == 1) {
         let placed = mine | 1 << to;
-        let afters: Vec<u32> = if model.in_mill(placed, to) && theirs != 0 {
-            (0..24)
-                .filter(|&p| takeable >> p & 1 == 1)
-                .map(|p| theirs & !(1 << p))
-                .collect()
-        } else {
-            vec![theirs]
-        };
-        for after in afters {
+        for after in model.after_arrival(placed, to, theirs, takeable) {
             let next = if white_to_move {
                 (placed, after, next_hand, false)
             } else {
@@ -872,10 +877,7 @@ fn lasker_children(model: &Model, c: &LaskerCell) -> Vec<LaskerCell> {
         (c.black, c.white)
     };
     let empty = !(c.white | c.black) & 0xff_ffff;
-    let outside: u32 = (0..24)
-        .filter(|&p| theirs >> p & 1 == 1 && !model.in_mill(theirs, p))
-        .fold(0, |m, p| m | 1 << p);
-    let takeable = if outside == 0 { theirs } else { outside };
+    let takeable = model.takeable(theirs);
     // (the mover's stones after, the point arrived at, the hands after)
     let mut arrivals: Vec<(u32, usize, [usize; 2])> = Vec::new();
     if c.hands[me] > 0 {
@@ -902,16 +904,7 @@ fn lasker_children(model: &Model, c: &LaskerCell) -> Vec<LaskerCell> {
     }
     let mut children = Vec::new();
     for (after_mine, to, hands) in arrivals {
-        let closes = model.in_mill(after_mine, to) && theirs != 0;
-        let lefts: Vec<u32> = if closes {
-            (0..24)
-                .filter(|&p| takeable >> p & 1 == 1)
-                .map(|p| theirs & !(1 << p))
-                .collect()
-        } else {
-            vec![theirs]
-        };
-        for left in lefts {
+        for left in model.after_arrival(after_mine, to, theirs, takeable) {
             let (white, black) = if c.white_to_move {
                 (after_mine, left)
             } else {
