@@ -9,7 +9,9 @@
 //! Tables are held in memory, not mapped (see [`super::reading`]), so the
 //! cache keeps their total under a limit (by default half the memory
 //! available when it is made): past it, the tables used least recently
-//! are dropped, to be read and checked again when next asked for.
+//! are dropped, to be read and checked again when next asked for. A table
+//! larger than a quarter of the limit is not read whole but paged (see
+//! [`super::paged`]), its chunks kept within that quarter.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -61,14 +63,26 @@ impl Refusal {
     }
 }
 
-/// The memory a table takes while held.
+/// The memory a table takes while held, and damage found in it since it
+/// was opened (a paged table checks its chunks as it reads them: see
+/// [`super::paged`]).
 pub(super) trait InMemory {
     fn bytes(&self) -> u64;
+
+    /// Why the table's file at `path` is refused, once a lookup found it
+    /// damaged.
+    fn damage_in(&self, _path: &Path) -> Option<String> {
+        None
+    }
 }
 
 impl<T: InMemory> InMemory for Option<T> {
     fn bytes(&self) -> u64 {
         self.as_ref().map_or(0, InMemory::bytes)
+    }
+
+    fn damage_in(&self, path: &Path) -> Option<String> {
+        self.as_ref().and_then(|table| table.damage_in(path))
     }
 }
 
@@ -76,11 +90,9 @@ impl<T: InMemory> InMemory for Arc<T> {
     fn bytes(&self) -> u64 {
         self.as_ref().bytes()
     }
-}
 
-impl InMemory for crate::search::retro2::distances::LayerDistances {
-    fn bytes(&self) -> u64 {
-        self.memory_bytes()
+    fn damage_in(&self, path: &Path) -> Option<String> {
+        self.as_ref().damage_in(path)
     }
 }
 
@@ -279,9 +291,10 @@ impl<T: InMemory> Shelf<T> {
                         file.path == path && !matches!(file.state, FileState::Missing)
                     });
                     if let Some(file) = read {
-                        return Some(match file.change() {
-                            None => Examined::Intact,
-                            Some(how) => Examined::Changed(how),
+                        return Some(match (file.change(), held.table.damage_in(path)) {
+                            (Some(how), _) => Examined::Changed(how),
+                            (None, Some(why)) => Examined::Refused(why),
+                            (None, None) => Examined::Intact,
                         });
                     }
                 }
@@ -310,7 +323,7 @@ pub enum Examined {
 }
 
 /// A layer's distances to the end by rank (`None`: the store keeps none).
-pub(super) type LayerDistances = Option<crate::search::retro2::distances::LayerDistances>;
+pub(super) type LayerDistances = Option<super::two_player::StoredDistances>;
 
 /// Tables read and checked, by file; shared between databases and threads
 /// (a server keeps one for its whole run).
@@ -336,8 +349,8 @@ impl Default for TableCache {
 }
 
 impl TableCache {
-    /// A cache whose tables hold at most `limit` bytes together (one
-    /// table larger than that is still held, alone).
+    /// A cache whose tables hold at most `limit` bytes together (tables
+    /// larger than [`paged_above`](Self::paged_above) are paged).
     pub fn with_limit(limit: u64) -> Self {
         let ledger = Arc::new(Ledger {
             limit,
@@ -360,6 +373,14 @@ impl TableCache {
     /// The bytes the tables held take, and the most they may take.
     pub fn memory(&self) -> (u64, u64) {
         (self.ledger.held.load(Relaxed), self.ledger.limit)
+    }
+
+    /// Tables larger than this are paged, read a checked chunk at a time
+    /// (see [`super::paged`]), not read whole: a quarter of the limit, as
+    /// a question about a capture reads two layers' values and distances,
+    /// four tables, which must fit together.
+    pub fn paged_above(&self) -> u64 {
+        self.ledger.limit / 4
     }
 
     /// What the cache knows of the table file at `path`: read intact,

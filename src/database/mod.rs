@@ -2,11 +2,14 @@
 //! `serve`, and a Python binding) asks of the tables a solving run left in
 //! a store directory. Nothing here writes a file: tables are read into
 //! memory (never mapped, so a file cut short under a reader is an error,
-//! not a SIGBUS), each checked against its checksums in full when read,
-//! and one that is unfinished or damaged is refused with an error that says
-//! which run would finish it. A table is answered from only while its file
-//! is as it was read: one that changed on disk is read and checked again,
-//! or refused with an error that says it changed.
+//! not a SIGBUS), each checked against its checksums in full when read —
+//! or, when a table is larger than a quarter of the cache's limit, paged:
+//! read a chunk at a time, each chunk checked before it is answered from
+//! (see [`TableCache::paged_above`]) — and one that is unfinished or
+//! damaged is refused with an error that says which run would finish it. A
+//! table is answered from only while its file is as it was read: one that
+//! changed on disk is read and checked again, or refused with an error that
+//! says it changed.
 //!
 //! Two kinds of store are read:
 //!
@@ -27,10 +30,11 @@
 //!    [`crate::games::registry`] (`visit_two_player` or `visit`), which
 //!    hands a typed game to a visitor.
 //! 2. Keep one [`TableCache`] for the life of the process (or of a
-//!    server): every table read through it stays in memory, so only the
-//!    first question about a layer pays for checking its file (later ones
-//!    look at the file's length, inode, times and header, a few
-//!    microseconds). The cache is shared safely between threads.
+//!    server): every table read through it stays in memory (up to its
+//!    limit), so only the first question about a layer pays for checking
+//!    its file (later ones look at the file's length, inode, times and
+//!    header, a few microseconds). The cache is shared safely between
+//!    threads.
 //! 3. Two-player: make a [`Database`] for the game and the store (cheap;
 //!    one per request or per thread), then ask [`Database::value`],
 //!    [`Database::distance`], [`Database::moves`] (every move and what it
@@ -82,6 +86,7 @@
 
 mod cache;
 mod depths;
+mod paged;
 mod reading;
 mod stored_game;
 mod two_player;

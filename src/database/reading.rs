@@ -1,11 +1,12 @@
 //! Table files as a long-running reader holds them. A table is read whole
-//! into memory with positioned reads, never mapped: a file truncated under
-//! a mapping turns the next touch of a lost page into SIGBUS, which no
-//! error handling catches and which would kill a server answering many
-//! clients. Each chunk is checked against the file's checksums as it is
-//! read, and what was read is remembered with the [`FileState`] of the
-//! file it came from, so that a reader can make sure, before it answers
-//! from a table, that the file is still the one it read.
+//! into memory (or a chunk at a time: [`super::paged`]) with positioned
+//! reads, never mapped: a file truncated under a mapping turns the next
+//! touch of a lost page into SIGBUS, which no error handling catches and
+//! which would kill a server answering many clients. Each chunk is checked
+//! against the file's checksums as it is read, and what was read is
+//! remembered with the [`FileState`] of the file it came from, so that a
+//! reader can make sure, before it answers from a table, that the file is
+//! still the one it read.
 
 use std::io;
 use std::os::unix::fs::{FileExt, MetadataExt};
@@ -154,22 +155,22 @@ impl Watched {
     }
 }
 
-/// Reads the sealed table `wanted` (its body `words` long) from `path`, in
-/// pieces of whole checksum chunks: each piece is checked against the
-/// file's checksums, then handed to `keep` with the index of its first
-/// word. Refused: a file that is not a regular file, holds another table,
-/// is being written or was left unsealed, is damaged, or changed while it
-/// was read. Returns the header and the file as it was read.
-pub(super) fn read_table(
-    path: &Path,
-    wanted: &TableIdentity,
-    words: u64,
-    progress: &dyn Progress,
-    keep: &mut dyn FnMut(usize, &[u8]),
-) -> Result<(Header, Watched)> {
-    let before = FileState::of(path);
-    // A shared lock: a run writing the file holds it exclusively, and is
-    // refused here rather than read half-written.
+/// A sealed table's file opened for reading, with what vouches for its
+/// body: the header, and the checksum of every chunk from its trailer
+/// (the trailer itself checked against the header).
+pub(super) struct Opened {
+    pub file: std::fs::File,
+    pub header: Header,
+    pub layout: Layout,
+    pub expected: Vec<u64>,
+}
+
+/// Opens the sealed table `wanted` (its body `words` long) at `path`
+/// under a shared lock (a run writing the file holds it exclusively, and
+/// is refused here rather than read half-written), and reads its checksums.
+/// Refused: a file that is not a regular file, holds another table, is
+/// being written or was left unsealed, or whose trailer is damaged.
+pub(super) fn open_sealed(path: &Path, wanted: &TableIdentity, words: u64) -> Result<Opened> {
     let (file, header) = store_file::open_existing(path, wanted, words, false)?;
     if header.seal == Seal::Writing {
         return Err(bad(
@@ -182,7 +183,65 @@ pub(super) fn read_table(
     if trailer_hash(&trailer) != header.trailer_hash {
         store_file::require_intact(path, &header, &BodyVerdict::TrailerDamaged)?;
     }
-    let expected = decode_trailer(&trailer);
+    Ok(Opened {
+        expected: decode_trailer(&trailer),
+        file,
+        header,
+        layout,
+    })
+}
+
+/// The file at `path` as `file` was opened, provided the path still
+/// names that file unchanged since `before` (taken before it was opened);
+/// otherwise a writer was at work, and what was read may mix two versions
+/// of the table.
+pub(super) fn unchanged_since(
+    path: &Path,
+    file: &std::fs::File,
+    before: FileState,
+    doing: &str,
+) -> Result<Watched> {
+    let after = FileState::of(path);
+    let read_inode = file
+        .metadata()
+        .map_err(|e| Error::io(format!("cannot stat {}", path.display()), e))?
+        .ino();
+    let same_inode = matches!(after, FileState::Present { inode, .. } if inode == read_inode);
+    if after != before || !same_inode {
+        return Err(bad(
+            path,
+            format!(
+                "changed on disk while it was being {doing} ({}); ask again",
+                before.change_to(&after)
+            ),
+        ));
+    }
+    Ok(Watched {
+        path: path.to_path_buf(),
+        state: after,
+    })
+}
+
+/// Reads the sealed table `wanted` (its body `words` long) from `path`, in
+/// pieces of whole checksum chunks: each piece is checked against the
+/// file's checksums, then handed to `keep` with the index of its first
+/// word. Refused: what [`open_sealed`] refuses, a damaged body, and a file
+/// that changed while it was read. Returns the header and the file as it
+/// was read.
+pub(super) fn read_table(
+    path: &Path,
+    wanted: &TableIdentity,
+    words: u64,
+    progress: &dyn Progress,
+    keep: &mut dyn FnMut(usize, &[u8]),
+) -> Result<(Header, Watched)> {
+    let before = FileState::of(path);
+    let Opened {
+        file,
+        header,
+        layout,
+        expected,
+    } = open_sealed(path, wanted, words)?;
     let chunk_bytes = header.chunk_words.saturating_mul(8);
     let chunks_per_piece = (PIECE_BYTES / chunk_bytes).max(1);
     let name = path.file_name().unwrap_or_default().to_string_lossy();
@@ -218,28 +277,7 @@ pub(super) fn read_table(
         BodyVerdict::Damaged(damaged)
     };
     store_file::require_intact(path, &header, &verdict)?;
-    // The path must still name the file read, unchanged since before it
-    // was opened: otherwise a writer was at work and what was read may mix
-    // two versions of the table.
-    let after = FileState::of(path);
-    let read_inode = file
-        .metadata()
-        .map_err(|e| Error::io(format!("cannot stat {}", path.display()), e))?
-        .ino();
-    let same_inode = matches!(after, FileState::Present { inode, .. } if inode == read_inode);
-    if after != before || !same_inode {
-        return Err(bad(
-            path,
-            format!(
-                "changed on disk while it was being read ({}); ask again",
-                before.change_to(&after)
-            ),
-        ));
-    }
-    let watched = Watched {
-        path: path.to_path_buf(),
-        state: after,
-    };
+    let watched = unchanged_since(path, &file, before, "read")?;
     Ok((header, watched))
 }
 
@@ -263,6 +301,24 @@ pub(super) fn read_two_bit(
         }
     })?;
     Ok((table, header, watched))
+}
+
+/// Reads the sealed table `identity` (its body `words` long) from `path`
+/// into plain words (see [`read_table`]).
+pub(super) fn read_words(
+    path: &Path,
+    identity: &TableIdentity,
+    words: u64,
+    progress: &dyn Progress,
+) -> Result<(Vec<u64>, Header, Watched)> {
+    let mut body = vec![0u64; words as usize];
+    let mut keep = |start: usize, bytes: &[u8]| {
+        for (word, eight) in body[start..].iter_mut().zip(bytes.chunks_exact(8)) {
+            *word = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
+        }
+    };
+    let (header, watched) = read_table(path, identity, words, progress, &mut keep)?;
+    Ok((body, header, watched))
 }
 
 /// The progress record of a table read, as the checkpoint it holds

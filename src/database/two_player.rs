@@ -11,7 +11,8 @@ use std::sync::Arc;
 
 use super::TableCache;
 use super::cache::{Held, LayerDistances};
-use super::reading::{Watched, finished, read_table, read_two_bit};
+use super::paged::PagedWords;
+use super::reading::{Watched, finished, read_two_bit, read_words};
 use crate::backend::partition::Partition;
 use crate::error::{Error, Result};
 use crate::games::two_player::TwoPlayerGame;
@@ -21,38 +22,74 @@ use crate::search::retro2::distances::{NO_DISTANCE, StoredFormat};
 use crate::search::retro2::{Player, Value};
 use crate::search::{Progress, Silent};
 use crate::table::TwoBitTable;
+use crate::table::header::{Header, TableIdentity};
 use crate::table::shares::job_size_in_store;
 use crate::table::storage::file_name_for;
 use crate::table::store_file::table_exists;
+use crate::table::two_bit::CELLS_PER_WORD;
 
 /// A solved layer's values as the store holds them: one table, or the
 /// shares of the processes of the MPI job that solved it (`mpirun … retro
 /// --store`), each read where the job's partition puts a rank.
 pub(super) enum LayerTable {
-    Whole(TwoBitTable),
+    Whole(Box<Cells>),
     Shares {
         partition: Partition,
-        shares: Vec<TwoBitTable>,
+        shares: Vec<Cells>,
     },
 }
 
-impl super::cache::InMemory for LayerTable {
+/// One table file's two-bit cells: read whole into memory, or paged (see
+/// [`super::paged`]) when it is too large to hold beside the other tables
+/// a question reads.
+pub(super) enum Cells {
+    Read(TwoBitTable),
+    Paged(PagedWords),
+}
+
+impl Cells {
+    fn get(&self, rank: u64) -> Result<u8> {
+        match self {
+            Cells::Read(table) => Ok(table.get(rank)),
+            Cells::Paged(words) => {
+                let word = words.word(rank / CELLS_PER_WORD)?;
+                Ok(((word >> (2 * (rank % CELLS_PER_WORD))) & 3) as u8)
+            }
+        }
+    }
+
     fn bytes(&self) -> u64 {
-        let tables = match self {
-            LayerTable::Whole(table) => std::slice::from_ref(table),
-            LayerTable::Shares { shares, .. } => shares.as_slice(),
-        };
-        tables
-            .iter()
-            .map(|table| 8 * table.words().len() as u64)
-            .sum()
+        match self {
+            Cells::Read(table) => 8 * table.words().len() as u64,
+            Cells::Paged(words) => words.bytes(),
+        }
+    }
+
+    fn damage_in(&self, path: &Path) -> Option<String> {
+        match self {
+            Cells::Paged(words) if words.watched().path == path => words.damage(),
+            _ => None,
+        }
     }
 }
 
 impl LayerTable {
-    fn get(&self, rank: u64) -> u8 {
+    fn files(&self) -> &[Cells] {
         match self {
-            LayerTable::Whole(table) => table.get(rank),
+            LayerTable::Whole(cells) => std::slice::from_ref(cells),
+            LayerTable::Shares { shares, .. } => shares.as_slice(),
+        }
+    }
+
+    fn is_paged(&self) -> bool {
+        self.files()
+            .iter()
+            .any(|cells| matches!(cells, Cells::Paged(_)))
+    }
+
+    fn get(&self, rank: u64) -> Result<u8> {
+        match self {
+            LayerTable::Whole(cells) => cells.get(rank),
             LayerTable::Shares { partition, shares } => {
                 let (part, cell) = partition.locate(rank);
                 shares[part].get(cell)
@@ -61,10 +98,67 @@ impl LayerTable {
     }
 }
 
+impl super::cache::InMemory for LayerTable {
+    fn bytes(&self) -> u64 {
+        self.files().iter().map(Cells::bytes).sum()
+    }
+
+    fn damage_in(&self, path: &Path) -> Option<String> {
+        self.files().iter().find_map(|cells| cells.damage_in(path))
+    }
+}
+
+/// A layer's distances as a table file holds them: read whole, or paged
+/// (see [`Cells`]) in the format they were stored in.
+pub(super) enum StoredDistances {
+    Read(crate::search::retro2::distances::LayerDistances),
+    Paged {
+        words: Box<PagedWords>,
+        format: StoredFormat,
+        len: u64,
+    },
+}
+
+impl StoredDistances {
+    /// The distance at `rank` ([`NO_DISTANCE`] for none).
+    fn get(&self, rank: u64) -> Result<u16> {
+        match self {
+            StoredDistances::Read(table) => Ok(table.get(rank)),
+            StoredDistances::Paged { len, .. } if rank >= *len => Ok(NO_DISTANCE),
+            StoredDistances::Paged { words, format, .. } => {
+                let word = words.word(rank / format.per_word())?;
+                format.distance_in(word, rank).ok_or_else(|| Error::BadStore {
+                    path: words.watched().path.clone(),
+                    reason: format!(
+                        "position {rank}'s distance is marked as kept elsewhere, which a finished table in bytes never does"
+                    ),
+                })
+            }
+        }
+    }
+}
+
+impl super::cache::InMemory for StoredDistances {
+    fn bytes(&self) -> u64 {
+        match self {
+            StoredDistances::Read(table) => table.memory_bytes(),
+            StoredDistances::Paged { words, .. } => words.bytes(),
+        }
+    }
+
+    fn damage_in(&self, path: &Path) -> Option<String> {
+        match self {
+            StoredDistances::Paged { words, .. } if words.watched().path == path => words.damage(),
+            _ => None,
+        }
+    }
+}
+
 /// The solved layers of a store, read on demand for their values. A layer
 /// is read into memory (a query never writes a store, may read one on
 /// read-only media, and is never killed by a file cut short under it) and
-/// checked against its checksums in full when first read. Each question
+/// checked against its checksums in full when first read; a layer too
+/// large for the cache's limit is paged, each chunk checked as it is read. Each question
 /// (`value`, `distance`, `moves`, `best_moves`) first makes sure that the
 /// files of the layers it reads are as they were read (see
 /// [`TableCache`]), so a database kept for a long time answers from
@@ -236,14 +330,29 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
             return self.open_shares(layer, processes, unfinished);
         }
         let identity = layer_identity(self.game, layer, "retrograde values", 2);
-        let (table, header, watched) = read_two_bit(&file, identity, self.progress)?;
+        let (cells, header, watched) = self.read_cells(&file, identity)?;
         if !finished(&header, &watched)? {
             return Err(unfinished());
         }
         Ok(Held {
-            table: LayerTable::Whole(table),
+            table: LayerTable::Whole(Box::new(cells)),
             files: vec![watched],
         })
+    }
+
+    /// The two-bit table `identity` at `path`: read whole and checked, or
+    /// paged when it is larger than the cache lets one table be (see
+    /// [`TableCache::paged_above`]).
+    fn read_cells(&self, path: &Path, identity: TableIdentity) -> Result<(Cells, Header, Watched)> {
+        let words = identity.states.div_ceil(CELLS_PER_WORD);
+        if words.saturating_mul(8) > self.cache.paged_above() {
+            let (paged, header) =
+                PagedWords::open(path, &identity, words, self.cache.paged_above())?;
+            let watched = paged.watched().clone();
+            return Ok((Cells::Paged(paged), header, watched));
+        }
+        let (table, header, watched) = read_two_bit(path, identity, self.progress)?;
+        Ok((Cells::Read(table), header, watched))
     }
 
     /// Opens the shares of `layer` written by a job of `processes`, every
@@ -260,11 +369,11 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
         for part in 0..processes {
             let identity = partition.share_identity(&whole, part);
             let path = self.dir.join(file_name_for(&identity.descriptor));
-            let (table, header, watched) = read_two_bit(&path, identity, self.progress)?;
+            let (cells, header, watched) = self.read_cells(&path, identity)?;
             if !finished(&header, &watched)? {
                 return Err(unfinished());
             }
-            shares.push(table);
+            shares.push(cells);
             files.push(watched);
         }
         Ok(Held {
@@ -274,7 +383,8 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
     }
 
     /// Reads the distances of `layer`, if the store keeps them complete (at
-    /// one byte a position, or two: see [`StoredFormat`]).
+    /// one byte a position, or two: see [`StoredFormat`]); paged when the
+    /// table is larger than the cache lets one table be.
     fn read_distances(&self, layer: usize) -> Result<Held<LayerDistances>> {
         let size = self.game.layer_size(layer);
         let mut files = Vec::new();
@@ -287,18 +397,26 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
                 continue;
             }
             let words = format.words(size);
-            let mut body = vec![0u64; words as usize];
-            let mut keep = |start: usize, bytes: &[u8]| {
-                for (word, eight) in body[start..].iter_mut().zip(bytes.chunks_exact(8)) {
-                    *word = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
-                }
+            let (table, header, watched) = if words.saturating_mul(8) > self.cache.paged_above() {
+                let (paged, header) =
+                    PagedWords::open(&path, &identity, words, self.cache.paged_above())?;
+                let watched = paged.watched().clone();
+                let table = StoredDistances::Paged {
+                    words: Box::new(paged),
+                    format,
+                    len: size,
+                };
+                (table, header, watched)
+            } else {
+                let (body, header, watched) = read_words(&path, &identity, words, self.progress)?;
+                let table = StoredDistances::Read(format.decode(body, size));
+                (table, header, watched)
             };
-            let (header, watched) = read_table(&path, &identity, words, self.progress, &mut keep)?;
             let complete = finished(&header, &watched)?;
             files.push(watched);
             if complete {
                 return Ok(Held {
-                    table: Some(format.decode(body, size)),
+                    table: Some(table),
                     files,
                 });
             }
@@ -329,12 +447,13 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
             self.layers[layer] = Some(table);
         }
         let table = self.layers[layer].as_ref().expect("opened above");
-        Ok(Value::from_bits(table.table.get(rank)))
+        Ok(Value::from_bits(table.table.get(rank)?))
     }
 
     /// The stored two-bit values ([`Value::from_bits`] reads them) of
-    /// `layer`'s positions at `ranks`, read in parallel: bulk analysis
-    /// without a position per rank. The layer opens as for
+    /// `layer`'s positions at `ranks`, read in parallel (in order from a
+    /// paged table: ranks near one another then share their chunks): bulk
+    /// analysis without a position per rank. The layer opens as for
     /// [`value`](Self::value), from one table file or from the shares an
     /// MPI job wrote.
     pub fn values(&mut self, layer: usize, ranks: &[u64]) -> Result<Vec<u8>> {
@@ -355,10 +474,15 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
         self.begin_question();
         let file = self.layer_file(self.game, layer);
         let table = self.cache.values.get(&file, || self.open(layer))?;
-        Ok(ranks
+        if table.table.is_paged() {
+            // One chunk read at a time: threads reading different chunks
+            // would push one another's out of a small budget.
+            return ranks.iter().map(|&rank| table.table.get(rank)).collect();
+        }
+        ranks
             .par_iter()
             .map(|&rank| table.table.get(rank))
-            .collect())
+            .collect()
     }
 
     /// The position's distance to the end in plies, where the store keeps
@@ -379,11 +503,10 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
             self.distances[layer] = Some(found);
         }
         let found = self.distances[layer].as_ref().expect("read above");
-        Ok(found
-            .table
-            .as_ref()
-            .map(|table| table.get(rank))
-            .filter(|&d| d != NO_DISTANCE))
+        let Some(table) = &found.table else {
+            return Ok(None);
+        };
+        Ok(Some(table.get(rank)?).filter(|&d| d != NO_DISTANCE))
     }
 
     /// The file that names `layer`'s distances in the cache (the byte

@@ -143,8 +143,23 @@ impl StoredFormat {
         match self {
             StoredFormat::Bytes => LayerDistances::from_parts(words, size, Default::default()),
             StoredFormat::Pairs => LayerDistances::from_distances(
-                (0..size).map(|rank| (words[(rank / 4) as usize] >> (16 * (rank % 4))) as u16),
+                (0..size).map(|rank| pair_in(words[(rank / 4) as usize], rank)),
             ),
+        }
+    }
+
+    /// The distance of the position at `rank` from the stored word that
+    /// holds it ([`NO_DISTANCE`] for none; `None` for a byte that says the
+    /// distance is kept elsewhere, which a finished table in bytes never
+    /// holds: such a table is written in pairs instead).
+    pub fn distance_in(self, word: u64, rank: u64) -> Option<u16> {
+        match self {
+            StoredFormat::Bytes => match (word >> (8 * (rank % 8))) as u8 {
+                table::NONE_BYTE => Some(NO_DISTANCE),
+                table::FAR_BYTE => None,
+                near => Some(u16::from(near)),
+            },
+            StoredFormat::Pairs => Some(pair_in(word, rank)),
         }
     }
 
@@ -158,6 +173,11 @@ impl StoredFormat {
             }),
         }
     }
+}
+
+/// The distance of the position at `rank` in its word of pairs.
+fn pair_in(word: u64, rank: u64) -> u16 {
+    (word >> (16 * (rank % 4))) as u16
 }
 
 /// The stored distances of a layer, if its store holds them complete (in
@@ -383,8 +403,9 @@ fn open_table<G: LayeredGame>(
 mod tests {
     use super::*;
 
-    /// Both stored formats give back what they were given (the two-byte
-    /// one is also how stores of earlier versions hold every layer).
+    /// Both stored formats give back what they were given, whole and one
+    /// distance at a time (the two-byte one is also how stores of earlier
+    /// versions hold every layer).
     #[test]
     fn stored_formats_round_trip() {
         let near = [0, 7, NO_DISTANCE, 253, 1, 2, 3, 4, 5, 6, 9];
@@ -396,9 +417,15 @@ mod tests {
         ] {
             let table = LayerDistances::from_distances(given.iter().copied());
             let size = given.len() as u64;
-            let words = (0..format.words(size))
+            let words: Vec<u64> = (0..format.words(size))
                 .map(|index| format.encode(&table, index))
                 .collect();
+            // One at a time from its word, as a paged reader reads them.
+            let one_by_one: Vec<Option<u16>> = (0..size)
+                .map(|rank| format.distance_in(words[(rank / format.per_word()) as usize], rank))
+                .collect();
+            let expected: Vec<Option<u16>> = given.iter().copied().map(Some).collect();
+            assert_eq!(one_by_one, expected, "{format:?}");
             let back = format.decode(words, size);
             assert_eq!(back.iter().collect::<Vec<_>>(), given, "{format:?}");
         }
