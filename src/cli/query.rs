@@ -104,7 +104,7 @@ impl TwoPlayerVisitor for Query<'_> {
     fn visit<G: TwoPlayerGame>(self, game: &G) -> Result<()> {
         let args = self.args;
         let dir = store_of(&args.store)?;
-        let (cache, display) = (TableCache::default(), Display::new(None, None));
+        let (cache, display) = (TableCache::for_few_questions(), Display::new(None, None));
         let start = match args.start {
             Some(pieces) => Some(chosen_start(game, pieces, args.to_move.as_deref())?),
             None => None,
@@ -349,7 +349,7 @@ impl TwoPlayerVisitor for Play<'_> {
             Some(text) => game.parse_position(text)?,
             None => chosen_start(game, args.geese, args.to_move.as_deref())?,
         };
-        let (cache, display) = (TableCache::default(), Display::new(None, None));
+        let (cache, display) = (TableCache::for_few_questions(), Display::new(None, None));
         let mut database = Database::new(game, args.game.name(), dir, &cache).showing(&display);
         // Check the database answers before the first move.
         database.value(&position)?;

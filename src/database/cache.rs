@@ -337,6 +337,10 @@ pub struct TableCache {
     depths: Shelf<Option<Arc<StoredDepths>>>,
 }
 
+/// The limit of [`TableCache::for_few_questions`]: tables above a quarter
+/// of it are paged.
+const FEW_QUESTIONS_LIMIT: u64 = 64 << 20;
+
 /// The default limit when the available memory cannot be read.
 const FALLBACK_LIMIT: u64 = 4 << 30;
 
@@ -363,6 +367,15 @@ impl TableCache {
             depths: Shelf::new(ledger.clone()),
             ledger,
         }
+    }
+
+    /// A cache for a process that asks a few questions and ends (`query`,
+    /// `play` in a terminal): every table above 16 MiB is paged, so an
+    /// answer reads the chunks it needs (milliseconds) instead of whole
+    /// layers of gigabytes (seconds to minutes, and memory). A table read
+    /// whole pays off only over many questions, as in a server.
+    pub fn for_few_questions() -> Self {
+        TableCache::with_limit(FEW_QUESTIONS_LIMIT)
     }
 
     /// Two-player layer tables held.
