@@ -11,11 +11,12 @@ use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use bitsolve::database::{Database, Examined, TableCache};
+use bitsolve::database::{Database, Examined, StoredDepths, TableCache};
+use bitsolve::games::Pancake;
 use bitsolve::games::fox_geese::{FoxGeese, Rules};
 use bitsolve::games::two_player::TwoPlayerGame;
 use bitsolve::hash::splitmix64;
-use bitsolve::space::LayeredGame;
+use bitsolve::space::{LayeredGame, Space};
 use bitsolve::table::header::HEADER_LEN;
 
 const LAYER: usize = 6;
@@ -226,5 +227,50 @@ fn a_damaged_chunk_refuses_the_paged_table_and_a_truncated_file_is_an_error() {
         paging.values(LAYER, &[late]).unwrap(),
         vec![expected[late as usize]]
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One-player stores take the same path: Pancake with 11 pancakes keeps a
+/// table of depths of 10 MB, paged under a limit of 4 MiB, and every
+/// walk to the target from sampled stacks is the one the table read whole
+/// gives.
+#[test]
+fn a_paged_table_of_depths_walks_as_one_read_whole() {
+    let dir = std::env::temp_dir().join(format!("bitsolve-paged-depths-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
+        .args(["solve", "pancake", "--n", "11", "--position"])
+        .arg("11 10 9 8 7 6 5 4 3 2 1")
+        .arg("--store")
+        .arg(&dir)
+        .output()
+        .expect("run bitsolve");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let space = Pancake::new(11, false).unwrap();
+    let (whole, paged) = (TableCache::default(), TableCache::with_limit(SMALL_LIMIT));
+    let read = whole.stored_depths(&space, &dir).unwrap().expect("kept");
+    let by_pages = paged.stored_depths(&space, &dir).unwrap().expect("kept");
+    let file = StoredDepths::file(&space, &dir);
+    assert!(std::fs::metadata(&file).unwrap().len() > paged.paged_above());
+    let mut state = space.new_state();
+    let mut longest = 0;
+    for sample in 0..300u64 {
+        space.unrank(splitmix64(sample) % space.size(), &mut state);
+        let ranks = |path: Option<Vec<_>>| {
+            path.map(|states: Vec<_>| states.iter().map(|s| space.rank(s)).collect::<Vec<_>>())
+        };
+        let expected = ranks(read.solution_if_reachable(&space, &state).unwrap());
+        let found = ranks(by_pages.solution_if_reachable(&space, &state).unwrap());
+        assert_eq!(found, expected, "sample {sample}");
+        longest = longest.max(expected.map_or(0, |path| path.len()));
+    }
+    assert!(longest > 8, "walks of up to {longest} states");
+    let (held, limit) = paged.memory();
+    assert!(held <= limit, "{held} bytes held, limit {limit}");
+    assert_eq!(paged.examined(&file), Some(Examined::Intact));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -415,7 +415,9 @@ impl TableCache {
         dir: &Path,
     ) -> Result<Option<Arc<StoredDepths>>> {
         let file = StoredDepths::file(space, dir);
-        let held = self.depths.get(&file, || StoredDepths::read(space, dir))?;
+        let held = self
+            .depths
+            .get(&file, || StoredDepths::read(space, dir, self.paged_above()))?;
         Ok(held.table.clone())
     }
 }

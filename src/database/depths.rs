@@ -8,22 +8,23 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::cache::Held;
-use super::reading::{Watched, checkpoint_of, read_two_bit};
+use super::paged::Cells;
+use super::reading::{Watched, checkpoint_of};
 use crate::error::{Error, Result};
 use crate::search::identity::space_identity;
 use crate::search::solve::{broken, cell_rank, walk};
 use crate::search::two_bit_bfs::{KEEPING_DEPTHS, UNSEEN};
 use crate::search::{Silent, Target};
 use crate::space::Space;
-use crate::table::TwoBitTable;
 use crate::table::storage::file_name_for;
 
 /// A finished table of depths that `solve --store` kept, read into memory
-/// (checked against its checksums) to answer walks without a search: what
+/// (checked against its checksums) or paged when large, to answer walks
+/// without a search: what
 /// the explorer reads for one-player games. Open it through
 /// [`super::TableCache::stored_depths`] to open it once per process.
 pub struct StoredDepths {
-    table: TwoBitTable,
+    table: Cells,
     target: Target,
     ends: Vec<u64>,
     /// States per BFS layer, from the table's record.
@@ -33,7 +34,11 @@ pub struct StoredDepths {
 
 impl super::cache::InMemory for StoredDepths {
     fn bytes(&self) -> u64 {
-        8 * (self.table.words().len() + self.ends.len() + self.layers.len()) as u64
+        self.table.bytes() + 8 * (self.ends.len() + self.layers.len()) as u64
+    }
+
+    fn damage_in(&self, path: &Path) -> Option<String> {
+        self.table.damage_in(path)
     }
 }
 
@@ -48,15 +53,21 @@ impl StoredDepths {
     /// The table of depths of `space` in `dir`, or `None` when the store
     /// has none; an unfinished or damaged one is an error. The table is
     /// read into memory and checked (see [`super::TableCache`], which
-    /// reads it once per process and again when its file changes).
+    /// reads it once per process and again when its file changes, and
+    /// pages it when it is large).
     pub fn open<S: Space>(space: &S, dir: &Path) -> Result<Option<Self>> {
-        let held = Self::read(space, dir)?;
+        let held = Self::read(space, dir, u64::MAX)?;
         Ok(held.table.and_then(Arc::into_inner))
     }
 
-    /// [`open`](Self::open), with the file it read (or found missing) as
-    /// it was then.
-    pub(super) fn read<S: Space>(space: &S, dir: &Path) -> Result<Held<Option<Arc<Self>>>> {
+    /// [`open`](Self::open), paged when the table is larger than
+    /// `paged_above` bytes (see [`Cells`]), with the file it read (or
+    /// found missing) as it was then.
+    pub(super) fn read<S: Space>(
+        space: &S,
+        dir: &Path,
+        paged_above: u64,
+    ) -> Result<Held<Option<Arc<Self>>>> {
         let target = Target::of(space)?;
         let identity = space_identity(space, KEEPING_DEPTHS, 2);
         let path = dir.join(file_name_for(&identity.descriptor));
@@ -66,7 +77,7 @@ impl StoredDepths {
                 files: vec![Watched::now(path)],
             });
         }
-        let (table, header, watched) = read_two_bit(&path, identity, &Silent)?;
+        let (table, header, watched) = Cells::open(&path, identity, paged_above, &Silent)?;
         let Some(checkpoint) = checkpoint_of(&header, &watched)?.filter(|c| c.complete) else {
             return Err(Error::BadStore {
                 path,
@@ -108,7 +119,7 @@ impl StoredDepths {
                 .iter()
                 .map(|&rank| {
                     if rank < size {
-                        Ok(table.get(rank))
+                        table.get(rank)
                     } else {
                         Err(broken(
                             space,
@@ -140,7 +151,7 @@ impl StoredDepths {
         from: &S::State,
     ) -> Result<Option<Vec<S::State>>> {
         let rank = cell_rank(space, self.target, from);
-        if rank < self.table.len() && self.table.get(rank) == UNSEEN {
+        if rank < self.table.len() && self.table.get(rank)? == UNSEEN {
             return Ok(None);
         }
         self.solution(space, from).map(Some)

@@ -22,16 +22,80 @@ use std::os::unix::io::AsRawFd;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use super::reading::{FileState, Opened, Watched, open_sealed, unchanged_since};
+use super::reading::{FileState, Opened, Watched, open_sealed, read_two_bit, unchanged_since};
 use crate::error::{Error, Result};
+use crate::progress::Progress;
+use crate::table::TwoBitTable;
 use crate::table::checksums::{chunk_checksums, chunk_words_range};
 use crate::table::header::{HEADER_LEN, Header, TableIdentity};
 use crate::table::store_file::{BodyVerdict, require_intact};
+use crate::table::two_bit::CELLS_PER_WORD;
 
 /// The most chunks (of 1 MiB in the tables `retro` writes) a paged table
 /// keeps in memory: lookups near one another (a position's moves) mostly
 /// fall in a few chunks. Fewer where the cache's limit is small.
 const MOST_CHUNKS_KEPT: u64 = 32;
+
+/// One table file's two-bit cells: read whole into memory, or paged
+/// when it is too large to hold beside the other tables
+/// a question reads.
+pub(super) enum Cells {
+    Read(TwoBitTable),
+    Paged(PagedWords),
+}
+
+impl Cells {
+    /// The two-bit table `identity` at `path`: read whole and checked
+    /// (shown on `progress`), or paged when its body is larger than
+    /// `paged_above` bytes, keeping that many bytes of its chunks at most.
+    pub fn open(
+        path: &Path,
+        identity: TableIdentity,
+        paged_above: u64,
+        progress: &dyn Progress,
+    ) -> Result<(Cells, Header, Watched)> {
+        let words = identity.states.div_ceil(CELLS_PER_WORD);
+        if words.saturating_mul(8) > paged_above {
+            let (paged, header) = PagedWords::open(path, &identity, words, paged_above)?;
+            let watched = paged.watched().clone();
+            return Ok((Cells::Paged(paged), header, watched));
+        }
+        let (table, header, watched) = read_two_bit(path, identity, progress)?;
+        Ok((Cells::Read(table), header, watched))
+    }
+
+    /// Cells in the table.
+    pub fn len(&self) -> u64 {
+        match self {
+            Cells::Read(table) => table.len(),
+            Cells::Paged(words) => words.cells(),
+        }
+    }
+
+    pub fn get(&self, rank: u64) -> Result<u8> {
+        match self {
+            Cells::Read(table) => Ok(table.get(rank)),
+            Cells::Paged(words) => {
+                let word = words.word(rank / CELLS_PER_WORD)?;
+                Ok(((word >> (2 * (rank % CELLS_PER_WORD))) & 3) as u8)
+            }
+        }
+    }
+
+    pub fn bytes(&self) -> u64 {
+        match self {
+            Cells::Read(table) => 8 * table.words().len() as u64,
+            Cells::Paged(words) => words.bytes(),
+        }
+    }
+
+    pub fn damage_in(&self, path: &Path) -> Option<String> {
+        match self {
+            Cells::Paged(words) if words.watched().path == path => words.damage(),
+            _ => None,
+        }
+    }
+}
 
 /// The words of a sealed table, read a checked chunk at a time.
 pub(super) struct PagedWords {
@@ -99,9 +163,14 @@ impl PagedWords {
         &self.watched
     }
 
+    /// Two-bit cells its words hold.
+    pub fn cells(&self) -> u64 {
+        self.header.identity.states
+    }
+
     /// The most memory its kept chunks take.
     pub fn bytes(&self) -> u64 {
-        self.chunks_kept as u64 * self.header.chunk_words * 8
+        (self.chunks_kept as u64 * self.header.chunk_words).min(self.words) * 8
     }
 
     /// Why the table is refused, once a chunk of it failed its checksum.

@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use super::TableCache;
 use super::cache::{Held, LayerDistances};
-use super::paged::PagedWords;
-use super::reading::{Watched, finished, read_two_bit, read_words};
+use super::paged::{Cells, PagedWords};
+use super::reading::{Watched, finished, read_words};
 use crate::backend::partition::Partition;
 use crate::error::{Error, Result};
 use crate::games::two_player::TwoPlayerGame;
@@ -21,12 +21,10 @@ use crate::search::identity::layer_identity;
 use crate::search::retro2::distances::{NO_DISTANCE, StoredFormat};
 use crate::search::retro2::{Player, Value};
 use crate::search::{Progress, Silent};
-use crate::table::TwoBitTable;
 use crate::table::header::{Header, TableIdentity};
 use crate::table::shares::job_size_in_store;
 use crate::table::storage::file_name_for;
 use crate::table::store_file::table_exists;
-use crate::table::two_bit::CELLS_PER_WORD;
 
 /// A solved layer's values as the store holds them: one table, or the
 /// shares of the processes of the MPI job that solved it (`mpirun … retro
@@ -37,40 +35,6 @@ pub(super) enum LayerTable {
         partition: Partition,
         shares: Vec<Cells>,
     },
-}
-
-/// One table file's two-bit cells: read whole into memory, or paged (see
-/// [`super::paged`]) when it is too large to hold beside the other tables
-/// a question reads.
-pub(super) enum Cells {
-    Read(TwoBitTable),
-    Paged(PagedWords),
-}
-
-impl Cells {
-    fn get(&self, rank: u64) -> Result<u8> {
-        match self {
-            Cells::Read(table) => Ok(table.get(rank)),
-            Cells::Paged(words) => {
-                let word = words.word(rank / CELLS_PER_WORD)?;
-                Ok(((word >> (2 * (rank % CELLS_PER_WORD))) & 3) as u8)
-            }
-        }
-    }
-
-    fn bytes(&self) -> u64 {
-        match self {
-            Cells::Read(table) => 8 * table.words().len() as u64,
-            Cells::Paged(words) => words.bytes(),
-        }
-    }
-
-    fn damage_in(&self, path: &Path) -> Option<String> {
-        match self {
-            Cells::Paged(words) if words.watched().path == path => words.damage(),
-            _ => None,
-        }
-    }
 }
 
 impl LayerTable {
@@ -340,19 +304,10 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
         })
     }
 
-    /// The two-bit table `identity` at `path`: read whole and checked, or
-    /// paged when it is larger than the cache lets one table be (see
-    /// [`TableCache::paged_above`]).
+    /// The two-bit table `identity` at `path`, read whole or paged (see
+    /// [`Cells::open`]).
     fn read_cells(&self, path: &Path, identity: TableIdentity) -> Result<(Cells, Header, Watched)> {
-        let words = identity.states.div_ceil(CELLS_PER_WORD);
-        if words.saturating_mul(8) > self.cache.paged_above() {
-            let (paged, header) =
-                PagedWords::open(path, &identity, words, self.cache.paged_above())?;
-            let watched = paged.watched().clone();
-            return Ok((Cells::Paged(paged), header, watched));
-        }
-        let (table, header, watched) = read_two_bit(path, identity, self.progress)?;
-        Ok((Cells::Read(table), header, watched))
+        Cells::open(path, identity, self.cache.paged_above(), self.progress)
     }
 
     /// Opens the shares of `layer` written by a job of `processes`, every
