@@ -1077,8 +1077,8 @@ fn games_within(server: &Server, patience: Duration) -> Option<u16> {
 
 /// With room for about one layer at a time (`--table-memory 1`: 1 MiB;
 /// layer 5's values alone take 3.3 MB, its distances 27 MB), tables are
-/// dropped and read again as questions move between layers, and every
-/// answer stays the command line's.
+/// paged, dropped and opened again as questions move between layers, and
+/// every answer stays the command line's.
 #[test]
 fn a_memory_limit_drops_tables_and_every_answer_stays_exact() {
     let stores = stores();
@@ -1099,6 +1099,21 @@ fn a_memory_limit_drops_tables_and_every_answer_stays_exact() {
         let listed = api(&server, "/api/stores", &[], 200);
         assert_eq!(listed["table_memory"]["limit"], 1 << 20, "{listed}");
         assert_eq!(listed["open_tables"], 1, "{listed}");
+        // Larger than a quarter of the limit, the layer just asked about
+        // is paged, and listed so.
+        let layer = if position == five { 5 } else { 4 };
+        let file = format!("fox-geese-g-{layer}-retrograde-values.bst");
+        let entry = listed["stores"][0]["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|entry| entry["file"] == file.as_str())
+            .unwrap_or_else(|| panic!("{file} in {listed}"));
+        assert_eq!(
+            (&entry["paged"], &entry["checked"]),
+            (&json!(true), &json!(true)),
+            "{entry}"
+        );
     }
     release_stores();
 }

@@ -20,6 +20,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::depths::StoredDepths;
+use super::paged::PagedWords;
 use super::reading::{FileState, Watched};
 use super::two_player::LayerTable;
 use crate::error::{Error, Result};
@@ -63,15 +64,14 @@ impl Refusal {
     }
 }
 
-/// The memory a table takes while held, and damage found in it since it
-/// was opened (a paged table checks its chunks as it reads them: see
-/// [`super::paged`]).
+/// The memory a table takes while held, and which of its files it pages
+/// (a paged table checks its chunks as it reads them, and may find one
+/// damaged after it was opened: see [`super::paged`]).
 pub(super) trait InMemory {
     fn bytes(&self) -> u64;
 
-    /// Why the table's file at `path` is refused, once a lookup found it
-    /// damaged.
-    fn damage_in(&self, _path: &Path) -> Option<String> {
+    /// The paged reader of its file at `path`, if it pages that file.
+    fn paged(&self, _path: &Path) -> Option<&PagedWords> {
         None
     }
 }
@@ -81,8 +81,8 @@ impl<T: InMemory> InMemory for Option<T> {
         self.as_ref().map_or(0, InMemory::bytes)
     }
 
-    fn damage_in(&self, path: &Path) -> Option<String> {
-        self.as_ref().and_then(|table| table.damage_in(path))
+    fn paged(&self, path: &Path) -> Option<&PagedWords> {
+        self.as_ref().and_then(|table| table.paged(path))
     }
 }
 
@@ -91,8 +91,8 @@ impl<T: InMemory> InMemory for Arc<T> {
         self.as_ref().bytes()
     }
 
-    fn damage_in(&self, path: &Path) -> Option<String> {
-        self.as_ref().damage_in(path)
+    fn paged(&self, path: &Path) -> Option<&PagedWords> {
+        self.as_ref().paged(path)
     }
 }
 
@@ -291,9 +291,11 @@ impl<T: InMemory> Shelf<T> {
                         file.path == path && !matches!(file.state, FileState::Missing)
                     });
                     if let Some(file) = read {
-                        return Some(match (file.change(), held.table.damage_in(path)) {
+                        let paged = held.table.paged(path);
+                        return Some(match (file.change(), paged.map(PagedWords::damage)) {
                             (Some(how), _) => Examined::Changed(how),
-                            (None, Some(why)) => Examined::Refused(why),
+                            (None, Some(Some(why))) => Examined::Refused(why),
+                            (None, Some(None)) => Examined::Paged,
                             (None, None) => Examined::Intact,
                         });
                     }
@@ -315,6 +317,11 @@ impl<T: InMemory> Shelf<T> {
 pub enum Examined {
     /// Read, checked against its checksums, and unchanged since.
     Intact,
+    /// Paged (too large to read whole within the cache's limit): its
+    /// header and checksum trailer checked when opened, every chunk
+    /// answered from checked as it was read, all intact so far, and
+    /// unchanged since it was opened.
+    Paged,
     /// Read and checked, but the file changed on disk since (how): it is
     /// read and checked again before anything is answered from it.
     Changed(String),

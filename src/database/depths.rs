@@ -37,8 +37,8 @@ impl super::cache::InMemory for StoredDepths {
         self.table.bytes() + 8 * (self.ends.len() + self.layers.len()) as u64
     }
 
-    fn damage_in(&self, path: &Path) -> Option<String> {
-        self.table.damage_in(path)
+    fn paged(&self, path: &Path) -> Option<&super::paged::PagedWords> {
+        self.table.paged(path)
     }
 }
 

@@ -89,9 +89,10 @@ impl Cells {
         }
     }
 
-    pub fn damage_in(&self, path: &Path) -> Option<String> {
+    /// Its paged reader, if it pages the file at `path`.
+    pub fn paged(&self, path: &Path) -> Option<&PagedWords> {
         match self {
-            Cells::Paged(words) if words.watched().path == path => words.damage(),
+            Cells::Paged(words) if words.watched().path == path => Some(words),
             _ => None,
         }
     }

@@ -67,8 +67,8 @@ impl super::cache::InMemory for LayerTable {
         self.files().iter().map(Cells::bytes).sum()
     }
 
-    fn damage_in(&self, path: &Path) -> Option<String> {
-        self.files().iter().find_map(|cells| cells.damage_in(path))
+    fn paged(&self, path: &Path) -> Option<&PagedWords> {
+        self.files().iter().find_map(|cells| cells.paged(path))
     }
 }
 
@@ -110,9 +110,9 @@ impl super::cache::InMemory for StoredDistances {
         }
     }
 
-    fn damage_in(&self, path: &Path) -> Option<String> {
+    fn paged(&self, path: &Path) -> Option<&PagedWords> {
         match self {
-            StoredDistances::Paged { words, .. } if words.watched().path == path => words.damage(),
+            StoredDistances::Paged { words, .. } if words.watched().path == path => Some(words),
             _ => None,
         }
     }

@@ -94,11 +94,14 @@ impl Stores {
 
 /// A store's table files, each with what its header says: JSON objects
 /// `{file, descriptor, kind, states, bits_per_state, status, checked,
-/// problem, complete, layers}` (`layers`: states per BFS layer of a
+/// paged, problem, complete, layers}` (`layers`: states per BFS layer of a
 /// finished BFS table). `status` is the header's (`sealed`, `being
 /// written`), or `unreadable`, or what the cache found when it last read
 /// the file: `changed on disk` since, or `refused`; `problem` says why, and
-/// `checked` is true while the file is as the cache read and checked it.
+/// `checked` is true while the file is as the cache read and checked it
+/// (`paged` true: too large to read whole, it is read a checked chunk at a
+/// time, and `checked` covers its header, its checksums and the chunks
+/// read so far).
 /// Anything named like a table is listed (a FIFO or a directory is
 /// `unreadable`, with why).
 pub fn tables(store: &Store, cache: &TableCache) -> Vec<Json> {
@@ -148,7 +151,7 @@ fn table(path: &Path, cache: &TableCache) -> Json {
             )),
         ),
         Some(Examined::Refused(why)) => ("refused", Some(why.clone())),
-        Some(Examined::Intact) | None => (sealed, None),
+        Some(Examined::Intact | Examined::Paged) | None => (sealed, None),
     };
     json!({
         "file": file,
@@ -157,7 +160,8 @@ fn table(path: &Path, cache: &TableCache) -> Json {
         "states": identity.states,
         "bits_per_state": identity.bits_per_state,
         "status": status,
-        "checked": examined == Some(Examined::Intact),
+        "checked": matches!(examined, Some(Examined::Intact | Examined::Paged)),
+        "paged": examined == Some(Examined::Paged),
         "problem": problem,
         "complete": complete,
         "layers": layers,
