@@ -201,7 +201,7 @@ fn a_damaged_chunk_refuses_the_paged_table_and_a_truncated_file_is_an_error() {
         error
     );
     assert!(
-        matches!(paged.examined(&file), Some(Examined::Refused(why)) if error.contains(&why)),
+        paged.examined(&file) == Some(Examined::Refused(error.clone())),
         "{:?}",
         paged.examined(&file)
     );

@@ -294,7 +294,10 @@ impl<T: InMemory> Shelf<T> {
                         let paged = held.table.paged(path);
                         return Some(match (file.change(), paged.map(PagedWords::damage)) {
                             (Some(how), _) => Examined::Changed(how),
-                            (None, Some(Some(why))) => Examined::Refused(why),
+                            (None, Some(Some(reason))) => {
+                                let path = path.to_path_buf();
+                                Examined::Refused(Error::BadStore { path, reason }.to_string())
+                            }
                             (None, Some(None)) => Examined::Paged,
                             (None, None) => Examined::Intact,
                         });
@@ -404,8 +407,8 @@ impl TableCache {
     }
 
     /// What the cache knows of the table file at `path`: read intact,
-    /// changed since it was read, or refused; `None` when it has not
-    /// read it (or is reading it now).
+    /// paged, changed since it was read, or refused; `None` when it has
+    /// not read it (or is reading it now).
     pub fn examined(&self, path: &Path) -> Option<Examined> {
         self.values
             .examined(path)

@@ -5,7 +5,7 @@
 //! process would be killed for memory instead of answering.
 //!
 //! Opening such a table checks its header and its trailer of checksums
-//! (seconds where reading the body would take minutes); each chunk a
+//! (milliseconds, where reading the body would take minutes); each chunk a
 //! lookup needs is then read with a positioned read (never mapped: a file
 //! cut short under the reader is an error, not a SIGBUS) and checked
 //! against its checksum before any cell of it is answered, and the chunks
@@ -36,9 +36,8 @@ use crate::table::two_bit::CELLS_PER_WORD;
 /// fall in a few chunks. Fewer where the cache's limit is small.
 const MOST_CHUNKS_KEPT: u64 = 32;
 
-/// One table file's two-bit cells: read whole into memory, or paged
-/// when it is too large to hold beside the other tables
-/// a question reads.
+/// One table file's two-bit cells: read whole into memory, or paged when
+/// it is too large to hold beside the other tables a question reads.
 pub(super) enum Cells {
     Read(TwoBitTable),
     Paged(PagedWords),
@@ -72,6 +71,7 @@ impl Cells {
         }
     }
 
+    /// The cell at `rank` (below [`len`](Self::len)).
     pub fn get(&self, rank: u64) -> Result<u8> {
         match self {
             Cells::Read(table) => Ok(table.get(rank)),
@@ -82,6 +82,7 @@ impl Cells {
         }
     }
 
+    /// The memory it takes (a paged table's: its kept chunks at most).
     pub fn bytes(&self) -> u64 {
         match self {
             Cells::Read(table) => 8 * table.words().len() as u64,
@@ -187,7 +188,12 @@ impl PagedWords {
 
     /// Word `index` of the body, from its chunk read and checked.
     pub fn word(&self, index: u64) -> Result<u64> {
-        debug_assert!(index < self.words);
+        if index >= self.words {
+            return Err(self.refusal(format!(
+                "holds {} words, and word {index} was asked for",
+                self.words
+            )));
+        }
         let chunk_words = self.header.chunk_words;
         let chunk = index / chunk_words;
         {
