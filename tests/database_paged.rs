@@ -22,14 +22,14 @@ use bitsolve::table::header::HEADER_LEN;
 const LAYER: usize = 6;
 const SMALL_LIMIT: u64 = 4 << 20;
 
-/// A store of layers `layers` solved with `flags` and `--symmetry`.
-fn solved_store(name: &str, layers: &str, flags: &[&str]) -> PathBuf {
+/// A fresh store directory named `name`, filled by running bitsolve with
+/// `args` and then `--store DIR`.
+fn store_from(name: &str, args: &[&str]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("bitsolve-paged-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let output = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(["retro", "fox-geese", "--symmetry", "--layers", layers])
-        .args(flags)
-        .args(["--distances", "--store"])
+        .args(args)
+        .arg("--store")
         .arg(&dir)
         .output()
         .expect("run bitsolve");
@@ -39,6 +39,15 @@ fn solved_store(name: &str, layers: &str, flags: &[&str]) -> PathBuf {
         String::from_utf8_lossy(&output.stderr)
     );
     dir
+}
+
+/// A store of layers `layers` solved with `flags`, `--symmetry` and
+/// `--distances`.
+fn solved_store(name: &str, layers: &str, flags: &[&str]) -> PathBuf {
+    let mut args = vec!["retro", "fox-geese", "--symmetry", "--layers", layers];
+    args.extend_from_slice(flags);
+    args.push("--distances");
+    store_from(name, &args)
 }
 
 fn game(rules: Rules) -> FoxGeese {
@@ -240,19 +249,10 @@ fn a_damaged_chunk_refuses_the_paged_table_and_a_truncated_file_is_an_error() {
 /// gives.
 #[test]
 fn a_paged_table_of_depths_walks_as_one_read_whole() {
-    let dir = std::env::temp_dir().join(format!("bitsolve-paged-depths-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let output = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(["solve", "pancake", "--n", "11", "--position"])
-        .arg("11 10 9 8 7 6 5 4 3 2 1")
-        .arg("--store")
-        .arg(&dir)
-        .output()
-        .expect("run bitsolve");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let solve = ["solve", "pancake", "--n", "11", "--position"];
+    let dir = store_from(
+        "depths",
+        &[&solve[..], &["11 10 9 8 7 6 5 4 3 2 1"]].concat(),
     );
     let space = Pancake::new(11, false).unwrap();
     let (whole, paged) = (TableCache::default(), TableCache::with_limit(SMALL_LIMIT));
