@@ -19,7 +19,9 @@
 // `values_or` of the layer's table, `lower_load` of the layer below's (a
 // dummy without one), and `changed_*` and `candidates_*`, and consts
 // RETRO_BLOCK_STARTS_AT / RETRO_LOWER_STARTS_AT (each block's first rank in
-// its table, as (low, high)), RETRO_HAS_LOWER, RETRO_REDUCED (symmetry: only
+// its table, as (low, high)), RETRO_HAS_LOWER, RETRO_MARKS (0: the mark
+// tables are one-word stand-ins, and every pass judges all unknown
+// positions), RETRO_REDUCED (symmetry: only
 // representatives are judged) and RETRO_RECORDED (the only value recorded
 // before the final fill, 0 if every value is).
 
@@ -232,7 +234,8 @@ fn judge(
                 decided += 1u;
             }
         }
-        if (changed != 0u) {
+        // Without marks (RETRO_MARKS 0) every pass judges all again.
+        if (RETRO_MARKS == 1u && changed != 0u) {
             _ = changed_or(half, gather(changed) << shift);
         }
     }

@@ -391,6 +391,57 @@ fn layers_beyond_the_device_memory_are_refused_in_one_line() {
     );
 }
 
+/// The notes a run gives (and nothing else it reports).
+#[derive(Default)]
+struct Notes(std::sync::Mutex<Vec<String>>);
+
+impl Progress for Notes {
+    fn note(&self, message: &str) {
+        self.0.lock().unwrap().push(message.to_string());
+    }
+}
+
+#[test]
+fn layers_whose_pass_marks_do_not_fit_rescan_and_give_the_cpu_values() {
+    // A limit between layer 5's values and layer 4's, and the same with
+    // layer 5's two one-bit mark tables: its passes rescan, the layers
+    // below (a fifth of its size or less) keep their marks.
+    let top = FOX_GEESE_TOP;
+    for (name, game) in fox_geese_variants() {
+        let table_bytes = |layer: usize, bits: u64| game.layer_size(layer).div_ceil(64) * 8 * bits;
+        let limit = table_bytes(top, 2) + table_bytes(top - 1, 2) + table_bytes(top, 1);
+        let Some(device) = device(GpuOptions {
+            device_bytes: Some(limit),
+            ..Default::default()
+        }) else {
+            return;
+        };
+        let (on_gpu, on_cpu) = (
+            scratch(&format!("rescan-{name}-gpu")),
+            scratch(&format!("rescan-{name}-cpu")),
+        );
+        let notes = Notes::default();
+        let gpu = solve_into(&GpuBackend::new(&device), &game, 0..=top, &on_gpu, &notes).unwrap();
+        let cpu = solve_into(&CpuBackend, &game, 0..=top, &on_cpu, &Silent).unwrap();
+        let notes = notes.0.into_inner().unwrap();
+        // One note a pass 0 of layer 5 (one run, no resume), none before.
+        assert!(
+            notes.len() == 1
+                && notes[0].starts_with(&game.layer_descriptor(top))
+                && notes[0].contains("pass marks")
+                && notes[0].contains("judges all"),
+            "{name}: {notes:?}"
+        );
+        assert_eq!(counts(&gpu), counts(&cpu), "{name}");
+        assert!(
+            stored_words(&game, 0..=top, &on_gpu) == stored_words(&game, 0..=top, &on_cpu),
+            "{name}: the values differ"
+        );
+        std::fs::remove_dir_all(&on_gpu).unwrap();
+        std::fs::remove_dir_all(&on_cpu).unwrap();
+    }
+}
+
 /// The command's JSON on stdout.
 fn bitsolve_json(args: &[&str]) -> serde_json::Value {
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_bitsolve"))

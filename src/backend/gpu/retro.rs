@@ -12,8 +12,13 @@
 //! before decided, marked in two one-bit tables on the device (changed,
 //! candidates): Fox-and-Geese g = 6 takes 14 passes, and rescanning its 60
 //! M positions in each was 40 times slower on lavapipe. The driver repeats
-//! passes until one decides nothing. Tables that do not fit the device are
-//! refused with their sizes (no streaming).
+//! passes until one decides nothing. Where the mark tables do not fit
+//! beside the values (device memory, an allocation refused, the storage
+//! bindings), every pass judges all unknown positions instead, as the
+//! paper's scan does: slower, in two thirds of the memory. The values and
+//! the layer below are not streamed: a position's moves reach any cell of
+//! both, so a layer whose values and layer below do not fit the device
+//! together is refused with their sizes.
 
 use std::path::Path;
 
@@ -159,6 +164,48 @@ fn in_units(bytes: u64) -> String {
     }
 }
 
+/// The layer's two one-bit mark tables (changed, candidates) on the device,
+/// reading as zero; or, where they do not fit — more than `room` bytes,
+/// an allocation refused, more than `max_bindings` storage bindings beside
+/// the `bound` ones — one-word stand-ins and why, and then every pass
+/// rescans the layer.
+fn mark_tables(
+    gpu: &GpuDevice,
+    bit_words: usize,
+    bound: usize,
+    max_bindings: usize,
+    room: Option<u64>,
+) -> Result<([DeviceTable; 2], Option<String>)> {
+    let create = |words: usize| {
+        Ok::<_, Error>([
+            DeviceTable::create(gpu, words, 1, "the changed marks")?,
+            DeviceTable::create(gpu, words, 1, "the candidates")?,
+        ])
+    };
+    let stand_ins = |why: String| Ok((create(1)?, Some(why)));
+    if let Some(room) = room
+        && 2 * 8 * bit_words as u64 > room
+    {
+        return stand_ins(format!(
+            "more than the {} allowed",
+            in_units(gpu.device_bytes().unwrap_or(0))
+        ));
+    }
+    match create(bit_words) {
+        Ok(marks) => {
+            let used = bound + marks.iter().map(|t| t.windows().len()).sum::<usize>();
+            if used > max_bindings {
+                drop(marks);
+                return stand_ins(format!(
+                    "{used} storage bindings, more than the {max_bindings} a kernel may use"
+                ));
+            }
+            Ok((marks, None))
+        }
+        Err(refused) => stand_ins(refused.to_string()),
+    }
+}
+
 /// One layer's passes on the device.
 struct GpuRetro<'a> {
     gpu: &'a GpuDevice,
@@ -168,6 +215,10 @@ struct GpuRetro<'a> {
     /// The layer below, the changed marks and the candidates: bound to the
     /// kernels, kept while they run.
     _bound: [DeviceTable; 3],
+    /// Why the pass marks are not on the device, where they are not: then
+    /// every pass judges all unknown positions (Algorithm 4's scan), as
+    /// pass 0 does, said once to the person running it.
+    rescan: Option<String>,
     reduced: bool,
     kernels: RetroKernels,
     /// The pieces of the layer's blocks, and of the whole device table
@@ -194,14 +245,15 @@ impl<'a> GpuRetro<'a> {
         let marks_bytes = 2 * 8 * bit_words as u64;
         let refused = |why: String| {
             Error::Gpu(format!(
-                "{descriptor}: its values ({}), the layer below's ({}) and its pass marks ({}) stay in device memory during its passes (they are not streamed), {why} {CPU_HINT}",
+                "{descriptor}: its values ({}) and the layer below's ({}) stay in device memory during its passes (they are not streamed; its pass marks, {}, only where they fit), {why} {CPU_HINT}",
                 in_units(values_bytes),
                 in_units(lower_bytes),
                 in_units(marks_bytes)
             ))
         };
-        if let Some(limit) = gpu.device_bytes()
-            && values_bytes + lower_bytes + marks_bytes > limit
+        let limit = gpu.device_bytes();
+        if let Some(limit) = limit
+            && values_bytes + lower_bytes > limit
         {
             return Err(refused(format!(
                 "more than the {} allowed",
@@ -218,17 +270,27 @@ impl<'a> GpuRetro<'a> {
         if let Some(lower) = lower {
             lower_table.upload(gpu, lower.words())?;
         }
-        // New buffers read as zero: no marks.
-        let changed = create(bit_words, 1, "the changed marks")?;
-        let candidates = create(bit_words, 1, "the candidates")?;
-        let tables = [&values, &lower_table, &changed, &candidates];
-        let bindings = tables.iter().map(|t| t.windows().len()).sum::<usize>() + 2;
-        let limit = gpu.limits().max_storage_buffers_per_shader_stage as usize;
-        if bindings > limit {
+        let max_bindings = gpu.limits().max_storage_buffers_per_shader_stage as usize;
+        // The windows of the values and the layer below, the rule tables
+        // and the counters.
+        let bound = values.windows().len() + lower_table.windows().len() + 2;
+        let room = limit.map(|limit| limit - values_bytes - lower_bytes);
+        let (marks, rescan) = mark_tables(gpu, bit_words, bound, max_bindings, room)?;
+        let used = bound + marks.iter().map(|t| t.windows().len()).sum::<usize>();
+        if used > max_bindings {
             return Err(refused(format!(
-                "in {bindings} storage bindings, more than the {limit} a kernel may use"
+                "in {used} storage bindings, more than the {max_bindings} a kernel may use"
             )));
         }
+        let rescan = rescan.map(|why| {
+            format!(
+                "{descriptor}: its pass marks ({}) do not fit beside its values ({}) and the layer below's ({}): {why}; every pass judges all of its unknown positions again",
+                in_units(marks_bytes),
+                in_units(values_bytes),
+                in_units(lower_bytes)
+            )
+        });
+        let tables = [&values, &lower_table, &marks[0], &marks[1]];
 
         let starts = |blocks: &[Block]| -> Vec<u32> {
             blocks
@@ -247,6 +309,7 @@ impl<'a> GpuRetro<'a> {
             .table("RETRO_LOWER_STARTS_AT", &starts(&lower_blocks))
             .constant("RETRO_HAS_LOWER", lower.is_some() as u32)
             .constant("RETRO_REDUCED", reduced as u32)
+            .constant("RETRO_MARKS", rescan.is_none() as u32)
             .constant(
                 "RETRO_RECORDED",
                 recorded_value(game).map_or(0, |v| v as u32),
@@ -271,16 +334,25 @@ impl<'a> GpuRetro<'a> {
             tables,
             block_pieces.len().max(whole_pieces.len()),
         )?;
+        let [changed, candidates] = marks;
         Ok(GpuRetro {
             gpu,
             host,
             values,
             _bound: [lower_table, changed, candidates],
+            rescan,
             reduced,
             kernels,
             block_pieces,
             whole_pieces,
         })
+    }
+
+    /// Judges every unknown position of the layer.
+    fn judge_all(&mut self, pass: &RetroPass) -> Result<PassCount> {
+        // As many units as a later pass's two halves.
+        pass.progress.advance(self.block_pieces.len() as u64);
+        self.judge(pass, JUDGE_ALL)
     }
 
     /// Judges the layer's unknown positions, all or the candidates only.
@@ -308,13 +380,18 @@ impl RetroPasses for GpuRetro<'_> {
     /// Every unknown position, judged from the layer below's values and
     /// the layer's own (a resumed layer's, where they are held).
     fn initial(&mut self, pass: &RetroPass) -> Result<PassCount> {
-        // As many units as a later pass's two halves.
-        pass.progress.advance(self.block_pieces.len() as u64);
-        self.judge(pass, JUDGE_ALL)
+        if let Some(why) = &self.rescan {
+            pass.progress.note(why);
+        }
+        self.judge_all(pass)
     }
 
-    /// The predecessors of what the pass before decided, judged again.
+    /// The predecessors of what the pass before decided, judged again; or,
+    /// without pass marks, every unknown position.
     fn later(&mut self, pass: &RetroPass) -> Result<PassCount> {
+        if self.rescan.is_some() {
+            return self.judge_all(pass);
+        }
         let [generated, _, _] =
             self.kernels
                 .dispatch(self.gpu, "propagate", &self.block_pieces, 0, &|| {
