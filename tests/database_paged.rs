@@ -119,6 +119,19 @@ fn compare_paged_with_whole(dir: &Path, rules: Rules, rule: &str, (step, distanc
     let expected = reading.values(LAYER, &ranks).unwrap();
     assert_eq!(paging.values(LAYER, &ranks).unwrap(), expected);
     assert!(expected.iter().any(|&bits| bits != expected[0]));
+    // And in a scrambled order (a stride coprime to the layer's size).
+    let size = game.layer_size(LAYER);
+    let stride = (size / 3..)
+        .find(|s| num_integer::gcd(*s, size) == 1)
+        .unwrap();
+    let scrambled: Vec<u64> = (0..size).map(|i| i * stride % size).collect();
+    let values = paging.values(LAYER, &scrambled).unwrap();
+    assert!(
+        scrambled
+            .iter()
+            .zip(&values)
+            .all(|(&r, &v)| expected[r as usize] == v)
+    );
 
     // Values and distances of positions spread over the layer, and every
     // move (captures reach layer 5) of some of them and of each with a

@@ -406,8 +406,8 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
     }
 
     /// The stored two-bit values ([`Value::from_bits`] reads them) of
-    /// `layer`'s positions at `ranks`, read in parallel (in order from a
-    /// paged table: ranks near one another then share their chunks): bulk
+    /// `layer`'s positions at `ranks`, read in parallel (in rank order from
+    /// a paged table, one chunk after another, each read once): bulk
     /// analysis without a position per rank. The layer opens as for
     /// [`value`](Self::value), from one table file or from the shares an
     /// MPI job wrote.
@@ -430,9 +430,19 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
         let file = self.layer_file(self.game, layer);
         let table = self.cache.values.get(&file, || self.open(layer))?;
         if table.table.is_paged() {
-            // One chunk read at a time: threads reading different chunks
-            // would push one another's out of a small budget.
-            return ranks.iter().map(|&rank| table.table.get(rank)).collect();
+            // One chunk read at a time (threads reading different chunks
+            // would push one another's out of a small budget), in rank
+            // order: each chunk is then read once, however the ranks come.
+            if ranks.is_sorted() {
+                return ranks.iter().map(|&rank| table.table.get(rank)).collect();
+            }
+            let mut order: Vec<usize> = (0..ranks.len()).collect();
+            order.sort_unstable_by_key(|&index| ranks[index]);
+            let mut values = vec![0; ranks.len()];
+            for index in order {
+                values[index] = table.table.get(ranks[index])?;
+            }
+            return Ok(values);
         }
         ranks
             .par_iter()
