@@ -122,6 +122,36 @@ fn a_run_without_a_terminal_prints_plain_progress_lines() {
         "{line}"
     );
     assert!(!stderr.contains('\r'), "no bar drawn: {stderr}");
+    // A line per layer as it finishes (the object comes only at the end),
+    // with the object's figures.
+    let group = |n: &serde_json::Value| {
+        let digits = n.as_u64().unwrap().to_string();
+        let mut grouped = String::new();
+        for (i, digit) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                grouped.push(',');
+            }
+            grouped.push(digit);
+        }
+        grouped
+    };
+    for layer in json["layers"].as_array().unwrap() {
+        let start = format!(
+            "bitsolve: layer {} solved: {} positions, won for fox {}, for geese {}, drawn {}; {} passes, ",
+            layer["layer"],
+            group(&layer["states"]),
+            group(&layer["won_for_fox"]),
+            group(&layer["won_for_geese"]),
+            group(&layer["draws"]),
+            layer["passes"]
+        );
+        assert!(
+            stderr
+                .lines()
+                .any(|l| l.starts_with(&start) && l.contains(" s, peak RSS ")),
+            "{start}\n{stderr}"
+        );
+    }
 }
 
 #[test]
