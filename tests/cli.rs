@@ -128,7 +128,7 @@ fn a_run_without_a_terminal_prints_plain_progress_lines() {
         let digits = n.as_u64().unwrap().to_string();
         let mut grouped = String::new();
         for (i, digit) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
                 grouped.push(',');
             }
             grouped.push(digit);
