@@ -441,6 +441,43 @@ fn bad_boards_and_positions_get_one_line() {
         "move-alternation",
     );
     assert_clear_error(&["bfs", "peg-solitaire", "--inversion"], "--algo one-bit");
+    // The GPU's memory bound, where there is no GPU run to bound (refused
+    // before any device is opened), or no room at all.
+    assert_clear_error(
+        &["retro", "fox-geese", "--device-memory", "4M"],
+        "add --backend gpu",
+    );
+    assert_clear_error(
+        &["bfs", "pancake", "--n", "8", "--device-memory", "1G"],
+        "add --backend gpu",
+    );
+    assert_clear_error(
+        &[
+            "bench",
+            "pancake",
+            "--n",
+            "8",
+            "--no-gpu",
+            "--device-memory",
+            "1G",
+        ],
+        "--no-gpu leaves out",
+    );
+    assert_clear_error(
+        &[
+            "retro",
+            "fox-geese",
+            "--backend",
+            "gpu",
+            "--device-memory",
+            "0",
+        ],
+        "no room",
+    );
+    assert_clear_error(
+        &["retro", "fox-geese", "--device-memory", "3Q"],
+        "not a size",
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

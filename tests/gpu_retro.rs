@@ -442,6 +442,73 @@ fn layers_whose_pass_marks_do_not_fit_rescan_and_give_the_cpu_values() {
     }
 }
 
+#[test]
+fn the_command_line_bounds_the_device_memory() {
+    if device(GpuOptions::default()).is_none() {
+        return;
+    }
+    // 4 MiB: layer 5's marks do not fit beside its values (3.2 MiB) and
+    // layer 4's (0.6 MiB), so its passes rescan; 3 MiB refuses it.
+    let args = |backend: &str, memory: Option<&str>| {
+        let mut args = vec![
+            "retro",
+            "fox-geese",
+            "--layers",
+            "1..5",
+            "--json",
+            "--backend",
+        ];
+        args.push(backend);
+        if let Some(memory) = memory {
+            args.extend(["--device-memory", memory]);
+        }
+        args.iter().map(|a| a.to_string()).collect::<Vec<_>>()
+    };
+    let run = |args: Vec<String>| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_bitsolve"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let bounded = run(args("gpu", Some("4M")));
+    let stderr = String::from_utf8_lossy(&bounded.stderr);
+    assert!(bounded.status.success(), "{stderr}");
+    let notes: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("pass marks"))
+        .collect();
+    assert!(
+        notes.len() == 1 && notes[0].contains("fox-geese g=5") && notes[0].contains("4.0 MiB"),
+        "{stderr}"
+    );
+    let layers = |output: &std::process::Output| {
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        json["layers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| {
+                (
+                    l["states"].clone(),
+                    l["won_for_fox"].clone(),
+                    l["won_for_geese"].clone(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(layers(&bounded), layers(&run(args("cpu", None))));
+    let refused = run(args("gpu", Some("3M")));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        !refused.status.success()
+            && stderr
+                .lines()
+                .last()
+                .is_some_and(|l| l.contains("fox-geese g=5") && l.contains("3.0 MiB allowed")),
+        "{stderr}"
+    );
+}
+
 /// The command's JSON on stdout.
 fn bitsolve_json(args: &[&str]) -> serde_json::Value {
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_bitsolve"))

@@ -10,12 +10,13 @@ use std::time::Instant;
 use clap::{Args, ValueEnum};
 use serde_json::json;
 
+use super::device::DeviceArgs;
 use super::format::{group_digits, si};
 use super::games::{AnyGameSpec, TwoPlayerSpec};
 use super::progress::Display;
 use super::retro::parse_layers;
 use super::{AlgorithmArg, refuse_layer_flags, thread_pool};
-use crate::backend::gpu::{GpuDevice, GpuOptions, check_device_layer};
+use crate::backend::gpu::{GpuDevice, check_device_layer};
 use crate::backend::{CpuBackend, GpuBackend};
 use crate::error::{Error, Result};
 use crate::games::registry::{GameKind, SpaceVisitor};
@@ -76,6 +77,8 @@ pub struct BenchArgs {
     /// threads), without a Vulkan device.
     #[arg(long, global = true)]
     no_gpu: bool,
+    #[command(flatten)]
+    device: DeviceArgs,
     /// Stop every run once layer D is complete.
     #[arg(long, value_name = "D", global = true)]
     max_depth: Option<usize>,
@@ -121,9 +124,14 @@ pub(super) fn run(args: BenchArgs) -> Result<()> {
     }
     let device_opened = Instant::now();
     let device = if args.no_gpu {
+        if args.device.device_memory.is_some() {
+            return Err(Error::InvalidParameter(
+                "--device-memory bounds the GPU's run, which --no-gpu leaves out".into(),
+            ));
+        }
         None
     } else {
-        Some(GpuDevice::open(&GpuOptions::default()).map_err(for_bench)?)
+        Some(GpuDevice::open(&args.device.options()?).map_err(for_bench)?)
     };
     let device_seconds = device
         .as_ref()

@@ -15,7 +15,7 @@ use super::{
     AlgorithmArg, BackendArg, BfsArgs, GameSpec, SpaceVisitor, note, refuse_layer_flags,
     thread_pool,
 };
-use crate::backend::gpu::{GpuDevice, GpuOptions};
+use crate::backend::gpu::GpuDevice;
 use crate::backend::{CpuBackend, DiskBackend, GpuBackend};
 use crate::error::{Error, Result};
 use crate::progress::Stoppable;
@@ -58,6 +58,7 @@ pub fn bfs_json(game: GameSpec, request: BfsRequest) -> Result<serde_json::Value
         game,
         algo: request.algo,
         backend: request.backend,
+        device: super::device::DeviceArgs::default(),
         threads: request.threads,
         store: request.store,
         json: true,
@@ -101,19 +102,11 @@ fn search(
             .open(path)
             .map_err(|e| Error::io(format!("cannot write --plot {}", path.display()), e))?;
     }
-    if job.processes() > 1 && args.backend == BackendArg::Gpu {
-        return Err(Error::Unsupported(
-            "--backend gpu runs in one process; across MPI processes the passes run on each process's CPU cores".into(),
-        ));
-    }
     if let Some(memory) = args.memory {
         refuse_disk_mode(&args, job)?;
         crate::backend::disk::DiskPlan::new(1, memory)?;
     }
-    let device = match args.backend {
-        BackendArg::Cpu => None,
-        BackendArg::Gpu => Some(GpuDevice::open(&GpuOptions::default())?),
-    };
+    let device = args.device.open(args.backend, job)?;
     let backend = job.backend(device.is_none());
     args.game.visit(BfsCommand {
         args: &args,

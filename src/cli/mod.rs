@@ -3,6 +3,7 @@
 
 mod bench;
 mod bfs;
+mod device;
 mod format;
 mod games;
 mod games_list;
@@ -125,6 +126,8 @@ struct BfsArgs {
     /// Where the search's passes run.
     #[arg(long, value_enum, default_value = "cpu", global = true)]
     backend: BackendArg,
+    #[command(flatten)]
+    device: device::DeviceArgs,
     /// Worker threads (default: all cores).
     #[arg(long, global = true)]
     threads: Option<usize>,

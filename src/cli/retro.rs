@@ -13,6 +13,7 @@ use std::time::Duration;
 use clap::Args;
 use serde_json::json;
 
+use super::device::DeviceArgs;
 use super::format::{bytes, group_digits};
 use super::games::TwoPlayerSpec;
 use super::interrupt::stop_on_signals;
@@ -21,7 +22,7 @@ use super::mpi_job::{Distributed, Job};
 use super::progress::Display;
 use super::{BackendArg, thread_pool};
 use crate::backend::GpuBackend;
-use crate::backend::gpu::{GpuDevice, GpuOptions, check_device_layer};
+use crate::backend::gpu::{GpuDevice, check_device_layer};
 use crate::error::{Error, Result};
 use crate::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
 use crate::progress::Stoppable;
@@ -60,6 +61,8 @@ pub struct RetroArgs {
     /// Dodgem).
     #[arg(long, value_enum, default_value = "cpu", global = true)]
     backend: BackendArg,
+    #[command(flatten)]
+    device: DeviceArgs,
     /// Worker threads (default: all cores).
     #[arg(long, global = true)]
     threads: Option<usize>,
@@ -108,6 +111,7 @@ pub fn retro_json(game: TwoPlayerSpec, request: RetroRequest) -> Result<serde_js
         layers: request.layers,
         store: request.store,
         backend: BackendArg::Cpu,
+        device: DeviceArgs::default(),
         threads: request.threads,
         checkpoint_every: request.checkpoint_every,
         distances: request.distances,
@@ -195,15 +199,7 @@ struct Retro<'a> {
 }
 
 pub(super) fn run_retro(args: RetroArgs, job: &Job) -> Result<()> {
-    if job.processes() > 1 && args.backend == BackendArg::Gpu {
-        return Err(Error::Unsupported(
-            "--backend gpu runs in one process; across MPI processes the passes run on each process's CPU cores".into(),
-        ));
-    }
-    let device = match args.backend {
-        BackendArg::Cpu => None,
-        BackendArg::Gpu => Some(GpuDevice::open(&GpuOptions::default())?),
-    };
+    let device = args.device.open(args.backend, job)?;
     let backend = job.backend(device.is_none());
     let json = args.game.visit(Retro {
         args: &args,
