@@ -24,6 +24,16 @@
 // positions), RETRO_REDUCED (symmetry: only
 // representatives are judged) and RETRO_RECORDED (the only value recorded
 // before the final fill, 0 if every value is).
+//
+// A streamed layer (RETRO_STREAMED 1, src/backend/gpu/retro_windows.rs):
+// `values` holds one window of the layer's table (the target) and `lower`
+// one window of the layer below's or of the layer's own (the source), as
+// the five words at RETRO_WINDOWS_AT say (target's first word and words,
+// source's first word and words, 1 if the source is the layer below); a
+// move into neither is ABSENT this round. `judge` with JUDGE_ROUND folds
+// what the moves present say into `tallies` (two bits a position, one
+// invocation a word as for the values), deciding only wins and the rules'
+// values, and `settle` decides the rest after the target's last round.
 
 struct Params {
     block: u32,
@@ -35,8 +45,9 @@ struct Params {
     // Low-bit masks of the block's cells in its first and last words.
     head_mask: u32,
     tail_mask: u32,
-    // The value `fill_unknown` writes; for `judge`, 0 to judge every
-    // unknown position (pass 0), 1 only the candidates.
+    // The value `fill_unknown` writes; for `judge`, JUDGE_ALL to judge
+    // every unknown position (pass 0), JUDGE_CANDIDATES only the
+    // candidates, JUDGE_ROUND every unknown position, by its moves present.
     value: u32,
     unused: u32,
 }
@@ -51,6 +62,17 @@ const LOW_BITS: u32 = 0x55555555u;
 const CELL_BITS: u32 = 2u;
 const ALL_CELLS: u32 = LOW_BITS;
 const DRAW: u32 = 3u;
+const JUDGE_ALL: u32 = 0u;
+const JUDGE_CANDIDATES: u32 = 1u;
+const JUDGE_ROUND: u32 = 2u;
+// A move's value in a round where its cell is in neither window.
+const ABSENT: u32 = 4u;
+const NOT_HERE: u32 = 0xffffffffu;
+// The tally codes, ordered: seeing a move twice changes nothing.
+const NO_MOVE: u32 = 0u;
+const ALL_LOST: u32 = 1u;
+const A_DRAW: u32 = 2u;
+const OPEN: u32 = 3u;
 
 // The tally of one position's moves (judge.rs's Tally).
 var<private> tally_win: u32;
@@ -112,9 +134,38 @@ fn retro_predecessor(block: u32, local: u32) {
     generated += 1u;
 }
 
+// The offset of table word `word` in the window described at `at` (its
+// first word, its words), or NOT_HERE.
+fn window_offset(word: u32, at: u32) -> u32 {
+    let offset = word - tables[at];
+    if (offset < tables[at + 1u]) {
+        return offset;
+    }
+    return NOT_HERE;
+}
+
+// The value of the cell at `at` (word, shift) of the source window, if the
+// source is the layer below (`lower` 1) or the layer itself (0).
+fn source_value(at: vec2<u32>, lower: u32) -> u32 {
+    if (tables[RETRO_WINDOWS_AT + 4u] == lower) {
+        let offset = window_offset(at.x, RETRO_WINDOWS_AT + 2u);
+        if (offset != NOT_HERE) {
+            return (lower_load(offset) >> at.y) & 3u;
+        }
+    }
+    return ABSENT;
+}
+
 fn value_here(block: u32, local: u32) -> u32 {
     let at = cell_address(RETRO_BLOCK_STARTS_AT, block, local);
-    return (values_load(at.x) >> at.y) & 3u;
+    if (RETRO_STREAMED == 0u) {
+        return (values_load(at.x) >> at.y) & 3u;
+    }
+    let offset = window_offset(at.x, RETRO_WINDOWS_AT);
+    if (offset != NOT_HERE) {
+        return (values_load(offset) >> at.y) & 3u;
+    }
+    return source_value(at, 0u);
 }
 
 fn value_below(block: u32, local: u32) -> u32 {
@@ -123,7 +174,10 @@ fn value_below(block: u32, local: u32) -> u32 {
         return 0u;
     }
     let at = cell_address(RETRO_LOWER_STARTS_AT, block, local);
-    return (lower_load(at.x) >> at.y) & 3u;
+    if (RETRO_STREAMED == 0u) {
+        return (lower_load(at.x) >> at.y) & 3u;
+    }
+    return source_value(at, 1u);
 }
 
 // Called by the game's `retro_moves` for each move: sees its value; false
@@ -134,6 +188,9 @@ fn retro_move(lower: bool, block: u32, local: u32) -> bool {
         value = value_below(block, local);
     } else {
         value = value_here(block, local);
+    }
+    if (value == ABSENT) {
+        return true;
     }
     tally_moves += 1u;
     if (value == tally_win) {
@@ -152,34 +209,81 @@ fn retro_move(lower: bool, block: u32, local: u32) -> bool {
     return RETRO_RECORDED == 0u || RETRO_RECORDED == tally_win;
 }
 
+// Tallies the unranked position's moves (those present, on a streamed
+// layer).
+fn tally_position() {
+    tally_win = retro_mover();
+    tally_loss = 3u - tally_win;
+    tally_moves = 0u;
+    tally_draws = false;
+    tally_open = false;
+    tally_won = false;
+    retro_moves();
+}
+
+// What the tallied moves say short of a win, as a tally code.
+fn tally_code() -> u32 {
+    if (tally_open) {
+        return OPEN;
+    }
+    if (tally_draws) {
+        return A_DRAW;
+    }
+    if (tally_moves > 0u) {
+        return ALL_LOST;
+    }
+    return NO_MOVE;
+}
+
+// The value of the unranked position when every move has been seen and
+// none wins, by its tally code (0 while a move is open).
+fn value_of_tally(code: u32) -> u32 {
+    switch (code) {
+        case NO_MOVE: { return retro_no_move_value(); }
+        case ALL_LOST: { return 3u - retro_mover(); }
+        case A_DRAW: { return DRAW; }
+        default: { return 0u; }
+    }
+}
+
+// `value` if it is recorded before the final fill, else 0.
+fn recorded(value: u32) -> u32 {
+    if (RETRO_RECORDED != 0u && value != RETRO_RECORDED) {
+        return 0u;
+    }
+    return value;
+}
+
 // The value to record for the unranked position, or 0 (still unknown, or
 // a value that is not recorded).
 fn judge_position() -> u32 {
     var verdict = retro_rule_value();
     if (verdict == 0u) {
-        tally_win = retro_mover();
-        tally_loss = 3u - tally_win;
-        tally_moves = 0u;
-        tally_draws = false;
-        tally_open = false;
-        tally_won = false;
-        retro_moves();
+        tally_position();
         if (tally_won) {
             verdict = tally_win;
-        } else if (tally_open) {
-            verdict = 0u;
-        } else if (tally_moves == 0u) {
-            verdict = retro_no_move_value();
-        } else if (tally_draws) {
-            verdict = DRAW;
         } else {
-            verdict = tally_loss;
+            verdict = value_of_tally(tally_code());
         }
     }
-    if (RETRO_RECORDED != 0u && verdict != RETRO_RECORDED) {
-        return 0u;
+    return recorded(verdict);
+}
+
+// One round of the unranked position on a streamed layer, with tally code
+// `code` from the rounds before: the value to record now (the rules', or a
+// win) or 0, and the new code (OPEN where a value is known that is not
+// recorded, so that `settle` leaves the position alone).
+fn judge_in_round(code: u32) -> vec2<u32> {
+    var known = retro_rule_value();
+    if (known == 0u) {
+        tally_position();
+        if (!tally_won) {
+            return vec2<u32>(0u, max(code, tally_code()));
+        }
+        known = tally_win;
     }
-    return verdict;
+    let value = recorded(known);
+    return vec2<u32>(value, select(code, OPEN, value == 0u));
 }
 
 // Adds the invocations' counts to the counters, a sum per workgroup.
@@ -192,8 +296,10 @@ fn flush_counts(local_index: u32, examined: u32, decided: u32) {
 }
 
 // Judges the unknown (representative) positions of the word: all of them
-// (pass 0) or the candidates, whose marks it clears. A decision is written
-// at once, so later judgements of the pass see it, and marked as changed.
+// (pass 0) or the candidates, whose marks it clears; or, in a round of a
+// streamed layer, all of them by the moves present, their tallies kept. A
+// decision is written at once, so later judgements of the pass see it, and
+// marked as changed.
 @compute @workgroup_size(256)
 fn judge(
     @builtin(workgroup_id) group: vec3<u32>,
@@ -211,7 +317,12 @@ fn judge(
         let shift = 16u * (word & 1u);
         let cells = block_cells(index);
         var unknown = cells_equal(values_load(word), 0u) & cells;
-        if (params.value == 1u) {
+        let round = params.value == JUDGE_ROUND;
+        var tallies = 0u;
+        if (round) {
+            tallies = tallies_load(word);
+        }
+        if (params.value == JUDGE_CANDIDATES) {
             unknown &= spread(candidates_load(half) >> shift);
             // Only this block's cells: a neighbouring block's piece may
             // come later in the pass.
@@ -227,7 +338,14 @@ fn judge(
                 continue;
             }
             examined += 1u;
-            let value = judge_position();
+            var value = 0u;
+            if (round) {
+                let judged = judge_in_round((tallies >> bit) & 3u);
+                value = judged.x;
+                tallies = (tallies & ~(3u << bit)) | (judged.y << bit);
+            } else {
+                value = judge_position();
+            }
             if (value != 0u) {
                 _ = values_or(word, value << bit);
                 changed |= 1u << bit;
@@ -238,8 +356,51 @@ fn judge(
         if (RETRO_MARKS == 1u && changed != 0u) {
             _ = changed_or(half, gather(changed) << shift);
         }
+        if (round) {
+            // The invocation owns the word: and, then or, is a store.
+            _ = tallies_and(word, tallies);
+            _ = tallies_or(word, tallies);
+        }
     }
     flush_counts(local_index, examined, decided);
+}
+
+// After the last round of a streamed layer's target: every unknown
+// (representative) position whose moves were all seen, none of them won,
+// takes the value its tally gives.
+@compute @workgroup_size(256)
+fn settle(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local_index: u32,
+) {
+    missed = 0u;
+    var decided = 0u;
+    let index = invocation_index(group, groups, local_index);
+    if (index < params.words) {
+        let word = params.first_word + index;
+        let tallies = tallies_load(word);
+        var unknown = cells_equal(values_load(word), 0u) & block_cells(index)
+            & ~cells_equal(tallies, OPEN);
+        var values = 0u;
+        while (unknown != 0u) {
+            let bit = firstTrailingBit(unknown);
+            unknown &= unknown - 1u;
+            retro_unrank(params.block, local_rank(index, bit));
+            if (RETRO_REDUCED == 1u && !retro_is_representative()) {
+                continue;
+            }
+            let value = recorded(value_of_tally((tallies >> bit) & 3u));
+            if (value != 0u) {
+                values |= value << bit;
+                decided += 1u;
+            }
+        }
+        if (values != 0u) {
+            _ = values_or(word, values);
+        }
+    }
+    flush_counts(local_index, 0u, decided);
 }
 
 // The first half of a later pass: the predecessors of the positions the
@@ -292,7 +453,8 @@ fn fill_unknown(
 
 // With symmetry, after the fill: every position that is not its own
 // representative takes its twin's value (pulled: only representatives are
-// read, only the others written).
+// read, only the others written; on a streamed layer, those whose twin is
+// present this round).
 @compute @workgroup_size(256)
 fn copy_from_twins(
     @builtin(workgroup_id) group: vec3<u32>,
@@ -311,8 +473,11 @@ fn copy_from_twins(
             retro_unrank(params.block, local_rank(index, bit));
             if (!retro_is_representative()) {
                 let twin = retro_twin();
-                cleared |= 3u << bit;
-                copied |= value_here(twin.x, twin.y) << bit;
+                let value = value_here(twin.x, twin.y);
+                if (value != ABSENT) {
+                    cleared |= 3u << bit;
+                    copied |= value << bit;
+                }
             }
         }
         if (cleared != 0u) {

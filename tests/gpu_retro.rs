@@ -373,9 +373,10 @@ fn a_store_started_on_one_backend_resumes_on_the_other() {
 #[test]
 fn layers_beyond_the_device_memory_are_refused_in_one_line() {
     let Some(device) = device(GpuOptions {
-        // Layer 2's passes take 16.5 KiB (values, layer 1's, marks),
-        // layer 3's 168 KiB.
-        device_bytes: Some(32 << 10),
+        // Layer 1's passes take about 1 KiB; layer 2's values (8.0 KiB) and
+        // layer 1's do not fit, nor do windows of 4 KiB beside a tally
+        // table and a source window as large.
+        device_bytes: Some(8 << 10),
         ..Default::default()
     }) else {
         return;
@@ -386,7 +387,10 @@ fn layers_beyond_the_device_memory_are_refused_in_one_line() {
         .unwrap_err()
         .to_string();
     assert!(
-        error.contains("fox-geese g=3") && error.contains("not streamed") && !error.contains('\n'),
+        error.contains("fox-geese g=2")
+            && error.contains("8.0 KiB allowed")
+            && error.contains("windows")
+            && !error.contains('\n'),
         "{error}"
     );
 }
@@ -442,19 +446,121 @@ fn layers_whose_pass_marks_do_not_fit_rescan_and_give_the_cpu_values() {
     }
 }
 
+/// Layers `0..=top` solved on the GPU under `options` (a device memory
+/// that layer `top` does not fit) and on the CPU hold the same words, and
+/// the GPU run said once, for layer `top`, that it streams.
+fn assert_streamed_layer_agrees(name: &str, game: &FoxGeese, top: usize, options: GpuOptions) {
+    let Some(device) = device(options) else {
+        return;
+    };
+    let (on_gpu, on_cpu) = (
+        scratch(&format!("stream-{name}-gpu")),
+        scratch(&format!("stream-{name}-cpu")),
+    );
+    let notes = Notes::default();
+    let gpu = solve_into(&GpuBackend::new(&device), game, 0..=top, &on_gpu, &notes).unwrap();
+    let cpu = solve_into(&CpuBackend, game, 0..=top, &on_cpu, &Silent).unwrap();
+    let notes = notes.0.into_inner().unwrap();
+    let streamed: Vec<&String> = notes
+        .iter()
+        .filter(|n| n.contains("stream through it in windows"))
+        .collect();
+    assert!(
+        streamed.len() == 1 && streamed[0].starts_with(&game.layer_descriptor(top)),
+        "{name}: {notes:?}"
+    );
+    assert_eq!(counts(&gpu), counts(&cpu), "{name}");
+    assert!(
+        stored_words(game, 0..=top, &on_gpu) == stored_words(game, 0..=top, &on_cpu),
+        "{name}: the values differ"
+    );
+    std::fs::remove_dir_all(&on_gpu).unwrap();
+    std::fs::remove_dir_all(&on_cpu).unwrap();
+}
+
+/// Bytes of a layer's host table of `bits`-bit cells.
+fn table_bytes(game: &FoxGeese, layer: usize, bits: u64) -> u64 {
+    game.layer_size(layer).div_ceil(64) * 8 * bits
+}
+
+#[test]
+fn layers_that_do_not_fit_stream_in_windows_and_give_the_cpu_values() {
+    // Two thirds of layer 4's values and layer 3's: 4 windows of the
+    // layer (each judged in 4 rounds: the 3 others, the layer below), the
+    // layers below whole.
+    let top = 4;
+    for (name, game) in fox_geese_variants() {
+        let limit = (table_bytes(&game, top, 2) + table_bytes(&game, top - 1, 2)) * 2 / 3;
+        let options = GpuOptions {
+            device_bytes: Some(limit),
+            ..Default::default()
+        };
+        assert_streamed_layer_agrees(&name, &game, top, options);
+    }
+}
+
+#[test]
+fn streamed_layers_in_small_bindings_and_pieces_give_the_cpu_values() {
+    // 1 KiB bindings and no device limit: layer 4's values (123 KiB)
+    // would take more bindings than a kernel has, so they stream, in
+    // windows of 9 KiB (9 bindings each), the layer below in two, the
+    // windows' blocks in pieces of 64 words; layer 3's marks do not fit
+    // the bindings (a note of its own).
+    let top = 4;
+    let game = FoxGeese::new(false, true).unwrap();
+    let options = GpuOptions {
+        window_bytes: Some(1 << 10),
+        piece_words: Some(64),
+        ..Default::default()
+    };
+    assert_streamed_layer_agrees("small-bindings", &game, top, options);
+}
+
+#[test]
+fn a_streamed_layer_resumes_on_the_cpu_and_the_cpu_s_on_a_streamed_device() {
+    let game = FoxGeese::new(false, false).unwrap();
+    let top = 4;
+    let limit = (table_bytes(&game, top, 2) + table_bytes(&game, top - 1, 2)) / 2;
+    let Some(device) = device(GpuOptions {
+        device_bytes: Some(limit),
+        ..Default::default()
+    }) else {
+        return;
+    };
+    let gpu = GpuBackend::new(&device);
+    let reference = scratch("stream-resume-reference");
+    let expected = solve_into(&CpuBackend, &game, 0..=top, &reference, &Silent).unwrap();
+    let words = stored_words(&game, 0..=top, &reference);
+    // Stopped after layer 4's pass 0 on one backend, resumed from that
+    // record on the other.
+    let dir = scratch("stream-resume-gpu-then-cpu");
+    let resumed = started_and_resumed(&game, top, &gpu, "layer 4 pass 1", &CpuBackend, &dir);
+    assert_eq!(counts(&resumed), counts(&expected));
+    assert!(resumed[4].passes() > 1, "layer 4 was resumed after pass 0");
+    assert!(stored_words(&game, 0..=top, &dir) == words, "GPU, then CPU");
+    std::fs::remove_dir_all(&dir).unwrap();
+    let dir = scratch("stream-resume-cpu-then-gpu");
+    let resumed = started_and_resumed(&game, top, &CpuBackend, "layer 4 pass 1", &gpu, &dir);
+    assert_eq!(counts(&resumed), counts(&expected));
+    assert!(stored_words(&game, 0..=top, &dir) == words, "CPU, then GPU");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&reference).unwrap();
+}
+
 #[test]
 fn the_command_line_bounds_the_device_memory() {
     if device(GpuOptions::default()).is_none() {
         return;
     }
-    // 4 MiB: layer 5's marks do not fit beside its values (3.2 MiB) and
-    // layer 4's (0.6 MiB), so its passes rescan; 3 MiB refuses it.
+    // Layer 4's values take 579 KiB, layer 3's 80 KiB, layer 4's pass
+    // marks 579 KiB: at 800K its passes rescan, at 400K they stream, at
+    // 8K layer 2 (8 KiB) is refused.
     let args = |backend: &str, memory: Option<&str>| {
         let mut args = vec![
             "retro",
             "fox-geese",
             "--layers",
-            "1..5",
+            "1..4",
             "--json",
             "--backend",
         ];
@@ -470,17 +576,6 @@ fn the_command_line_bounds_the_device_memory() {
             .output()
             .unwrap()
     };
-    let bounded = run(args("gpu", Some("4M")));
-    let stderr = String::from_utf8_lossy(&bounded.stderr);
-    assert!(bounded.status.success(), "{stderr}");
-    let notes: Vec<&str> = stderr
-        .lines()
-        .filter(|l| l.contains("pass marks"))
-        .collect();
-    assert!(
-        notes.len() == 1 && notes[0].contains("fox-geese g=5") && notes[0].contains("4.0 MiB"),
-        "{stderr}"
-    );
     let layers = |output: &std::process::Output| {
         let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
         json["layers"]
@@ -496,15 +591,30 @@ fn the_command_line_bounds_the_device_memory() {
             })
             .collect::<Vec<_>>()
     };
-    assert_eq!(layers(&bounded), layers(&run(args("cpu", None))));
-    let refused = run(args("gpu", Some("3M")));
+    let on_cpu = layers(&run(args("cpu", None)));
+    for (memory, says) in [
+        ("800K", "pass marks"),
+        ("400K", "stream through it in windows"),
+    ] {
+        let bounded = run(args("gpu", Some(memory)));
+        let stderr = String::from_utf8_lossy(&bounded.stderr);
+        assert!(bounded.status.success(), "{stderr}");
+        let notes: Vec<&str> = stderr.lines().filter(|l| l.contains(says)).collect();
+        let allowed = format!("{}.0 KiB allowed", memory.trim_end_matches('K'));
+        assert!(
+            notes.len() == 1 && notes[0].contains("fox-geese g=4") && notes[0].contains(&allowed),
+            "{memory}: {stderr}"
+        );
+        assert_eq!(layers(&bounded), on_cpu, "{memory}");
+    }
+    let refused = run(args("gpu", Some("8K")));
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(
         !refused.status.success()
             && stderr
                 .lines()
                 .last()
-                .is_some_and(|l| l.contains("fox-geese g=5") && l.contains("3.0 MiB allowed")),
+                .is_some_and(|l| l.contains("fox-geese g=2") && l.contains("8.0 KiB allowed")),
         "{stderr}"
     );
 }

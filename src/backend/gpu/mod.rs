@@ -16,7 +16,9 @@
 //! - [`hash_check`]: the device's rank/unrank, run on lists for comparison
 //!   with the Rust hashes.
 //! - `retro`: the passes of two-bit retrograde analysis, over a two-player
-//!   game's WGSL rules; [`retro_check`] runs those rules on lists of
+//!   game's WGSL rules (`retro_tables`: where a layer's tables lie,
+//!   whole or in windows as `retro_windows` plans; `retro_passes`: the
+//!   passes over them); [`retro_check`] runs those rules on lists of
 //!   positions for comparison with the Rust rules.
 
 pub mod device;
@@ -27,6 +29,9 @@ mod one_bit;
 mod residency;
 mod retro;
 pub mod retro_check;
+mod retro_passes;
+mod retro_tables;
+mod retro_windows;
 pub mod shader;
 pub(crate) mod table;
 mod two_bit;

@@ -148,6 +148,20 @@ impl DeviceTable {
         pieces
     }
 
+    /// Sets every cell to 0 (queued before the next submission's work).
+    pub fn clear(&self, gpu: &GpuDevice) -> Result<()> {
+        let mut encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        for window in &self.windows {
+            encoder.clear_buffer(window, 0, None);
+        }
+        gpu.checked("clearing a table on the device", || {
+            gpu.queue.submit([encoder.finish()])
+        })?;
+        Ok(())
+    }
+
     /// Copies the host table's words to the device.
     pub fn upload(&self, gpu: &GpuDevice, host: &[AtomicU64]) -> Result<()> {
         for piece in self.pieces(0..self.bytes.min(host.len() as u64 * 8)) {

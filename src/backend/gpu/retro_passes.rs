@@ -1,0 +1,471 @@
+//! One retrograde layer's passes as the kernels of `shaders/retro.wgsl`
+//! over its device tables ([`super::retro_tables`]): resident, with or
+//! without pass marks, or streamed in windows ([`super::retro_windows`]).
+
+use std::cell::RefCell;
+
+use super::device::GpuDevice;
+use super::kernel_set::{FIRST_WINDOW_BINDING, KernelSet, KernelSpec};
+use super::kernels::{Piece, pieces_of};
+use super::retro::retro_program;
+use super::retro_tables::{LayerTables, Placement, layer_tables};
+use super::retro_windows::{Source, WindowPlan, Words, clip};
+use super::shader::{self, named_window_accessors};
+use super::table::DeviceTable;
+use crate::error::{Error, Result};
+use crate::kernel::{Program, U64};
+use crate::search::retro2::judge::recorded_value;
+use crate::search::retro2::seam::{PassCount, RetroPass, RetroPasses};
+use crate::search::retro2::{LayeredGame, Value};
+use crate::space::Block;
+use crate::table::TwoBitTable;
+
+/// Three 64-bit counters: judged (or predecessors generated), decided,
+/// moves into a missing layer.
+const COUNTERS: usize = 3;
+const ENTRY_POINTS: [&str; 5] = [
+    "judge",
+    "propagate",
+    "settle",
+    "fill_unknown",
+    "copy_from_twins",
+];
+/// `judge`'s parameter (the shader's constants of the same names).
+const JUDGE_ALL: u32 = 0;
+const JUDGE_CANDIDATES: u32 = 1;
+const JUDGE_ROUND: u32 = 2;
+/// The five words at RETRO_WINDOWS_AT: target's first word and words,
+/// source's first word and words, 1 when the source is the layer below.
+const WINDOW_WORDS: usize = 5;
+
+/// One layer's passes on the device.
+pub(super) struct GpuRetro<'a> {
+    gpu: &'a GpuDevice,
+    /// The host table the driver records: current after `sync`, and after
+    /// every pass of a streamed layer.
+    host: &'a TwoBitTable,
+    lower: Option<&'a TwoBitTable>,
+    tables: LayerTables,
+    reduced: bool,
+    kernels: RetroKernels,
+    /// The pieces of the layer's blocks, and of the whole table (the fill
+    /// also reaches the padding cells, as the CPU's does, so the stored
+    /// bytes are the same).
+    block_pieces: Vec<Piece>,
+    whole_pieces: Vec<Piece>,
+    /// A streamed layer's pieces of each target window: the blocks', the
+    /// whole table's.
+    window_pieces: Vec<[Vec<Piece>; 2]>,
+    /// The window of the layer below now in the source table: it is final,
+    /// so it is not uploaded again while it stays.
+    placed_lower: RefCell<Option<Words>>,
+}
+
+impl<'a> GpuRetro<'a> {
+    pub fn open<G: LayeredGame>(
+        gpu: &'a GpuDevice,
+        game: &G,
+        layer: usize,
+        host: &'a TwoBitTable,
+        lower: Option<&'a TwoBitTable>,
+    ) -> Result<Self> {
+        let mut program = retro_program(game, layer)?;
+        let tables = layer_tables(gpu, &game.layer_descriptor(layer), host, lower)?;
+        let (marks, streamed) = match &tables.placement {
+            Placement::Resident { rescan } => (rescan.is_none(), false),
+            Placement::Streamed { .. } => (false, true),
+        };
+        let starts = |blocks: &[Block]| -> Vec<u32> {
+            blocks
+                .iter()
+                .flat_map(|b| [b.start as u32, (b.start >> 32) as u32])
+                .collect()
+        };
+        let blocks = game.layer_blocks(layer);
+        let lower_blocks = match (lower, layer) {
+            (Some(_), 1..) => game.layer_blocks(layer - 1),
+            _ => Vec::new(),
+        };
+        let reduced = game.reduced_by_symmetry();
+        let windows_at = program.tables().len() as u64;
+        program
+            .table("RETRO_WINDOWS_AT", &[0; WINDOW_WORDS])
+            .table("RETRO_BLOCK_STARTS_AT", &starts(&blocks))
+            .table("RETRO_LOWER_STARTS_AT", &starts(&lower_blocks))
+            .constant("RETRO_HAS_LOWER", lower.is_some() as u32)
+            .constant("RETRO_REDUCED", reduced as u32)
+            .constant("RETRO_MARKS", marks as u32)
+            .constant("RETRO_STREAMED", streamed as u32)
+            .constant(
+                "RETRO_RECORDED",
+                recorded_value(game).map_or(0, |v| v as u32),
+            )
+            .source(U64)
+            .source(shader::PIECES)
+            .source(shader::RETRO);
+        let piece_words = gpu.piece_words();
+        let block_pieces: Vec<Piece> = blocks
+            .iter()
+            .enumerate()
+            .flat_map(|(index, block)| pieces_of(index, block, piece_words, 2))
+            .collect();
+        let whole = Block {
+            start: 0,
+            len: host.words().len() as u64 * 32,
+        };
+        let whole_pieces = pieces_of(0, &whole, piece_words, 2);
+        let window_pieces: Vec<[Vec<Piece>; 2]> = match &tables.placement {
+            Placement::Streamed { plan, .. } => plan
+                .targets
+                .iter()
+                .map(|window| [clip(&block_pieces, window), clip(&whole_pieces, window)])
+                .collect(),
+            Placement::Resident { .. } => Vec::new(),
+        };
+        let max_pieces = window_pieces
+            .iter()
+            .flatten()
+            .chain([&block_pieces, &whole_pieces])
+            .map(Vec::len)
+            .max()
+            .unwrap_or(0);
+        let kernels = RetroKernels::new(
+            gpu,
+            &program,
+            tables.in_binding_order(),
+            windows_at,
+            max_pieces,
+        )?;
+        Ok(GpuRetro {
+            gpu,
+            host,
+            lower,
+            tables,
+            reduced,
+            kernels,
+            block_pieces,
+            whole_pieces,
+            window_pieces,
+            placed_lower: RefCell::new(None),
+        })
+    }
+
+    /// Judges every unknown position of a resident layer.
+    fn judge_all(&self, pass: &RetroPass) -> Result<PassCount> {
+        // As many units as a later pass's two halves.
+        pass.progress.advance(self.block_pieces.len() as u64);
+        self.judge(pass, &self.block_pieces, JUDGE_ALL)
+    }
+
+    /// Judges the unknown positions of `pieces`: all, the candidates only,
+    /// or those of a streamed layer's round.
+    fn judge(&self, pass: &RetroPass, pieces: &[Piece], which: u32) -> Result<PassCount> {
+        let [examined, marked, missed] =
+            self.kernels
+                .dispatch(self.gpu, "judge", pieces, which, &|| {
+                    pass.progress.advance(1)
+                })?;
+        if missed > 0 {
+            return Err(Error::Gpu(format!(
+                "{}: {missed} moves led into a layer below that is not there (a game's layering is wrong)",
+                pass.label
+            )));
+        }
+        Ok(PassCount { examined, marked })
+    }
+
+    /// One pass over a streamed layer: each target window in its rounds,
+    /// then settled, then copied back to the host.
+    fn streamed_pass(&self, plan: &WindowPlan, pass: &RetroPass) -> Result<PassCount> {
+        let mut count = PassCount::default();
+        for (target, [pieces, _]) in self.window_pieces.iter().enumerate() {
+            self.place_target(plan, target)?;
+            self.tables.tallies.clear(self.gpu)?;
+            for (round, source) in plan.rounds(target).iter().enumerate() {
+                self.place_source(plan, target, source)?;
+                let judged = self.judge(pass, pieces, JUDGE_ROUND)?;
+                // Each round looks at the same positions (less those won).
+                if round == 0 {
+                    count.examined += judged.examined;
+                }
+                count.marked += judged.marked;
+            }
+            let [_, settled, _] = self
+                .kernels
+                .dispatch(self.gpu, "settle", pieces, 0, &|| pass.progress.advance(1))?;
+            count.marked += settled;
+            self.retrieve_target(plan, target)?;
+        }
+        Ok(count)
+    }
+
+    /// Uploads the host's values of target window `target`.
+    fn place_target(&self, plan: &WindowPlan, target: usize) -> Result<()> {
+        let window = &plan.targets[target];
+        self.tables
+            .values
+            .upload(self.gpu, &self.host.words()[host_words(window)])
+    }
+
+    /// Copies target window `target` back into the host table.
+    fn retrieve_target(&self, plan: &WindowPlan, target: usize) -> Result<()> {
+        let window = &plan.targets[target];
+        let cells = 16 * (window.end - window.start);
+        self.tables.values.download(
+            self.gpu,
+            &self.host.words()[host_words(window)],
+            std::slice::from_ref(&(0..cells)),
+        )
+    }
+
+    /// Puts `source` in the source table (from the host) and says where
+    /// the two windows lie.
+    fn place_source(&self, plan: &WindowPlan, target: usize, source: &Source) -> Result<()> {
+        let (window, lower) = match source {
+            Source::Nothing => (0..0, 0),
+            Source::Own(window) => {
+                self.tables
+                    .source
+                    .upload(self.gpu, &self.host.words()[host_words(window)])?;
+                *self.placed_lower.borrow_mut() = None;
+                (window.clone(), 0)
+            }
+            Source::Lower(window) => {
+                let mut placed = self.placed_lower.borrow_mut();
+                if placed.as_ref() != Some(window) {
+                    let below = self.lower.expect("a layer below to stream");
+                    self.tables
+                        .source
+                        .upload(self.gpu, &below.words()[host_words(window)])?;
+                    *placed = Some(window.clone());
+                }
+                (window.clone(), 1)
+            }
+        };
+        let target = &plan.targets[target];
+        let words = [
+            target.start,
+            target.end - target.start,
+            window.start,
+            window.end - window.start,
+            lower,
+        ]
+        .map(|w| w as u32);
+        self.kernels.set_windows(self.gpu, &words);
+        Ok(())
+    }
+
+    /// Runs `entry` over each target window of a streamed layer in the
+    /// rounds `rounds` gives it (the pieces of the blocks, or of the whole
+    /// table), copying each back to the host.
+    fn each_window(
+        &self,
+        plan: &WindowPlan,
+        entry: &str,
+        whole: bool,
+        value: u32,
+        rounds: impl Fn(usize) -> Vec<Source>,
+    ) -> Result<()> {
+        for (target, pieces) in self.window_pieces.iter().enumerate() {
+            self.place_target(plan, target)?;
+            for source in rounds(target) {
+                self.place_source(plan, target, &source)?;
+                self.kernels
+                    .dispatch(self.gpu, entry, &pieces[whole as usize], value, &|| {})?;
+            }
+            self.retrieve_target(plan, target)?;
+        }
+        Ok(())
+    }
+}
+
+/// The host words (u64) of a window of u32 words.
+fn host_words(window: &Words) -> std::ops::Range<usize> {
+    (window.start / 2) as usize..(window.end / 2) as usize
+}
+
+impl RetroPasses for GpuRetro<'_> {
+    fn units(&self) -> u64 {
+        match &self.tables.placement {
+            Placement::Resident { .. } => 2 * self.block_pieces.len() as u64,
+            Placement::Streamed { plan, .. } => self
+                .window_pieces
+                .iter()
+                .enumerate()
+                .map(|(target, [pieces, _])| {
+                    pieces.len() as u64 * (plan.rounds(target).len() as u64 + 1)
+                })
+                .sum(),
+        }
+    }
+
+    /// Every unknown position, judged from the layer below's values and
+    /// the layer's own (a resumed layer's, where they are held).
+    fn initial(&mut self, pass: &RetroPass) -> Result<PassCount> {
+        match &self.tables.placement {
+            Placement::Resident { rescan } => {
+                if let Some(why) = rescan {
+                    pass.progress.note(why);
+                }
+                self.judge_all(pass)
+            }
+            Placement::Streamed { plan, note } => {
+                pass.progress.note(note);
+                self.streamed_pass(plan, pass)
+            }
+        }
+    }
+
+    /// The predecessors of what the pass before decided, judged again; or,
+    /// without pass marks, every unknown position.
+    fn later(&mut self, pass: &RetroPass) -> Result<PassCount> {
+        match &self.tables.placement {
+            Placement::Resident { rescan: Some(_) } => self.judge_all(pass),
+            Placement::Streamed { plan, .. } => self.streamed_pass(plan, pass),
+            Placement::Resident { rescan: None } => {
+                let [generated, _, _] =
+                    self.kernels
+                        .dispatch(self.gpu, "propagate", &self.block_pieces, 0, &|| {
+                            pass.progress.advance(1)
+                        })?;
+                let judged = self.judge(pass, &self.block_pieces, JUDGE_CANDIDATES)?;
+                Ok(PassCount {
+                    examined: generated + judged.examined,
+                    marked: judged.marked,
+                })
+            }
+        }
+    }
+
+    fn fill_undecided(&mut self, value: Value) -> Result<()> {
+        match &self.tables.placement {
+            Placement::Resident { .. } => {
+                self.kernels.dispatch(
+                    self.gpu,
+                    "fill_unknown",
+                    &self.whole_pieces,
+                    value as u32,
+                    &|| {},
+                )?;
+            }
+            Placement::Streamed { plan, .. } => {
+                self.each_window(plan, "fill_unknown", true, value as u32, |_| {
+                    vec![Source::Nothing]
+                })?
+            }
+        }
+        Ok(())
+    }
+
+    fn fill_from_twins(&mut self, _pass: &RetroPass) -> Result<()> {
+        if !self.reduced {
+            return Ok(());
+        }
+        match &self.tables.placement {
+            Placement::Resident { .. } => {
+                self.kernels.dispatch(
+                    self.gpu,
+                    "copy_from_twins",
+                    &self.block_pieces,
+                    0,
+                    &|| {},
+                )?;
+            }
+            // A twin is in the layer: the rounds of each other window.
+            Placement::Streamed { plan, .. } => {
+                self.each_window(plan, "copy_from_twins", false, 0, |target| {
+                    plan.own_rounds(target)
+                })?
+            }
+        }
+        Ok(())
+    }
+
+    /// A streamed layer's host table is current after every pass.
+    fn sync(&mut self) -> Result<()> {
+        match self.tables.placement {
+            Placement::Resident { .. } => self.tables.values.download(
+                self.gpu,
+                self.host.words(),
+                std::slice::from_ref(&(0..self.host.len())),
+            ),
+            Placement::Streamed { .. } => Ok(()),
+        }
+    }
+}
+
+/// The kernels of `shaders/retro.wgsl` for one layer's program, bound to
+/// its tables.
+struct RetroKernels {
+    set: KernelSet,
+    /// Where the window words are in the rule tables.
+    windows_at: u64,
+}
+
+impl RetroKernels {
+    /// `tables`: the layer's values, the layer below's (or the source),
+    /// the changed marks, the candidates and the tallies.
+    fn new(
+        gpu: &GpuDevice,
+        program: &Program,
+        tables: [&DeviceTable; 5],
+        windows_at: u64,
+        max_pieces: usize,
+    ) -> Result<Self> {
+        let mut accessors = String::new();
+        let mut binding = FIRST_WINDOW_BINDING;
+        for (table, name) in
+            tables
+                .iter()
+                .zip(["values", "lower", "changed", "candidates", "tallies"])
+        {
+            accessors.push_str(&named_window_accessors(
+                &format!("{name}_window"),
+                name,
+                table.windows().len(),
+                table.window_words_log2(),
+                binding,
+            ));
+            binding += table.windows().len() as u32;
+        }
+        let module = shader::compile(program, gpu, "retrograde", &accessors)?;
+        let windows: Vec<&wgpu::Buffer> = tables.iter().flat_map(|t| t.windows()).collect();
+        let set = KernelSet::new(
+            gpu,
+            KernelSpec {
+                label: "retrograde",
+                module: &module,
+                entry_points: &ENTRY_POINTS,
+                rule_tables: program.tables(),
+                windows: &windows,
+                max_pieces,
+                counters: COUNTERS,
+            },
+        )?;
+        Ok(RetroKernels { set, windows_at })
+    }
+
+    /// Writes the window words the next dispatches read.
+    fn set_windows(&self, gpu: &GpuDevice, words: &[u32; WINDOW_WORDS]) {
+        gpu.queue.write_buffer(
+            self.set.rule_tables(),
+            self.windows_at * 4,
+            bytemuck::cast_slice(words),
+        );
+    }
+
+    /// Runs entry point `entry` over `pieces` with `value` in the
+    /// parameters, one submission per piece, calling `advance` as each
+    /// completes; returns the three counters.
+    fn dispatch(
+        &self,
+        gpu: &GpuDevice,
+        entry: &str,
+        pieces: &[Piece],
+        value: u32,
+        advance: &dyn Fn(),
+    ) -> Result<[u64; 3]> {
+        let counts = self.set.dispatch(gpu, entry, pieces, [value, 0], advance)?;
+        Ok([counts[0], counts[1], counts[2]])
+    }
+}
