@@ -291,7 +291,7 @@ fn dodgem_values_are_the_cpu_values() {
 }
 
 /// Stops a solve as a crash would, when the driver begins pass `label`.
-struct CrashAt(&'static str);
+struct CrashAt(String);
 
 impl Progress for CrashAt {
     fn begin_pass(&self, label: &str, _units: u64) {
@@ -307,15 +307,47 @@ fn started_and_resumed<G: LayeredGame>(
     game: &G,
     top: usize,
     first: &impl RetroBackend,
-    stop: &'static str,
+    stop: &str,
     then: &impl RetroBackend,
     dir: &Path,
 ) -> Vec<LayerReport> {
     let stopped = catch_unwind(AssertUnwindSafe(|| {
-        solve_into(first, game, 0..=top, dir, &CrashAt(stop))
+        solve_into(first, game, 0..=top, dir, &CrashAt(stop.to_string()))
     }));
     assert!(stopped.is_err(), "the run stopped before {stop}");
     solve_into(then, game, 0..=top, dir, &Silent).unwrap()
+}
+
+/// Layers 0..=`top` of `game` stopped after layer `top`'s pass 0 on one
+/// backend and resumed from that record on the other, both ways, give a
+/// CPU run's counts and stored words; returns those words.
+fn assert_resumes_both_ways(
+    gpu: &GpuBackend,
+    game: &FoxGeese,
+    top: usize,
+    name: &str,
+) -> Vec<Vec<u64>> {
+    let reference = scratch(&format!("{name}-reference"));
+    let expected = solve_into(&CpuBackend, game, 0..=top, &reference, &Silent).unwrap();
+    let words = stored_words(game, 0..=top, &reference);
+    std::fs::remove_dir_all(&reference).unwrap();
+    let stop = &format!("layer {top} pass 1");
+    let dir = scratch(&format!("{name}-gpu-then-cpu"));
+    let resumed = started_and_resumed(game, top, gpu, stop, &CpuBackend, &dir);
+    assert_eq!(counts(&resumed), counts(&expected));
+    assert!(resumed[top - 1].already_solved && !resumed[top].already_solved);
+    assert!(
+        resumed[top].passes() > 1,
+        "layer {top} was resumed after its pass 0"
+    );
+    assert!(stored_words(game, 0..=top, &dir) == words, "GPU, then CPU");
+    std::fs::remove_dir_all(&dir).unwrap();
+    let dir = scratch(&format!("{name}-cpu-then-gpu"));
+    let resumed = started_and_resumed(game, top, &CpuBackend, stop, gpu, &dir);
+    assert_eq!(counts(&resumed), counts(&expected));
+    assert!(stored_words(game, 0..=top, &dir) == words, "CPU, then GPU");
+    std::fs::remove_dir_all(&dir).unwrap();
+    words
 }
 
 #[test]
@@ -327,26 +359,7 @@ fn a_store_started_on_one_backend_resumes_on_the_other() {
     let game = FoxGeese::new(false, false).unwrap();
     // Layer 4 is the first with a pass 1 (3 passes on either backend).
     let top = 4;
-    let reference = scratch("resume-reference");
-    let expected = solve_into(&CpuBackend, &game, 0..=top, &reference, &Silent).unwrap();
-    let words = stored_words(&game, 0..=top, &reference);
-
-    // Within a layer: stopped after its pass 0 on one backend, resumed
-    // from that record on the other.
-    let dir = scratch("resume-gpu-then-cpu");
-    let resumed = started_and_resumed(&game, top, &gpu, "layer 4 pass 1", &CpuBackend, &dir);
-    assert_eq!(counts(&resumed), counts(&expected));
-    assert!(resumed[3].already_solved && !resumed[4].already_solved);
-    assert!(
-        resumed[4].passes() > 1,
-        "layer 4 was resumed after its pass 0"
-    );
-    assert!(stored_words(&game, 0..=top, &dir) == words, "GPU, then CPU");
-    std::fs::remove_dir_all(&dir).unwrap();
-    let dir = scratch("resume-cpu-then-gpu");
-    let resumed = started_and_resumed(&game, top, &CpuBackend, "layer 4 pass 1", &gpu, &dir);
-    assert_eq!(counts(&resumed), counts(&expected));
-    assert!(stored_words(&game, 0..=top, &dir) == words, "CPU, then GPU");
+    let words = assert_resumes_both_ways(&gpu, &game, top, "resume");
 
     // Between layers: a range starting above layer 2 or 3 reads it from
     // the store the other backend wrote.
@@ -367,7 +380,6 @@ fn a_store_started_on_one_backend_resumes_on_the_other() {
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }
-    std::fs::remove_dir_all(&reference).unwrap();
 }
 
 #[test]
@@ -527,24 +539,7 @@ fn a_streamed_layer_resumes_on_the_cpu_and_the_cpu_s_on_a_streamed_device() {
     }) else {
         return;
     };
-    let gpu = GpuBackend::new(&device);
-    let reference = scratch("stream-resume-reference");
-    let expected = solve_into(&CpuBackend, &game, 0..=top, &reference, &Silent).unwrap();
-    let words = stored_words(&game, 0..=top, &reference);
-    // Stopped after layer 4's pass 0 on one backend, resumed from that
-    // record on the other.
-    let dir = scratch("stream-resume-gpu-then-cpu");
-    let resumed = started_and_resumed(&game, top, &gpu, "layer 4 pass 1", &CpuBackend, &dir);
-    assert_eq!(counts(&resumed), counts(&expected));
-    assert!(resumed[4].passes() > 1, "layer 4 was resumed after pass 0");
-    assert!(stored_words(&game, 0..=top, &dir) == words, "GPU, then CPU");
-    std::fs::remove_dir_all(&dir).unwrap();
-    let dir = scratch("stream-resume-cpu-then-gpu");
-    let resumed = started_and_resumed(&game, top, &CpuBackend, "layer 4 pass 1", &gpu, &dir);
-    assert_eq!(counts(&resumed), counts(&expected));
-    assert!(stored_words(&game, 0..=top, &dir) == words, "CPU, then GPU");
-    std::fs::remove_dir_all(&dir).unwrap();
-    std::fs::remove_dir_all(&reference).unwrap();
+    assert_resumes_both_ways(&GpuBackend::new(&device), &game, top, "stream-resume");
 }
 
 #[test]
