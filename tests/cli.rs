@@ -137,13 +137,14 @@ fn a_run_without_a_terminal_prints_plain_progress_lines() {
     };
     for layer in json["layers"].as_array().unwrap() {
         let start = format!(
-            "bitsolve: layer {} solved: {} positions, won for fox {}, for geese {}, drawn {}; {} passes, ",
+            "bitsolve: layer {} solved: {} positions, won for fox {}, for geese {}, drawn {}; {} pass{}, ",
             layer["layer"],
             group(&layer["states"]),
             group(&layer["won_for_fox"]),
             group(&layer["won_for_geese"]),
             group(&layer["draws"]),
-            layer["passes"]
+            layer["passes"],
+            if layer["passes"] == 1 { "" } else { "es" }
         );
         assert!(
             stderr

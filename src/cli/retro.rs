@@ -609,7 +609,9 @@ fn layer_line<G: TwoPlayerGame>(game: &G, report: &LayerReport, peak: Option<u64
     let how = if report.already_solved {
         "read from the store".to_string()
     } else {
-        format!("{} passes, {:.2} s", report.passes(), report.seconds)
+        let passes = report.passes();
+        let plural = if passes == 1 { "" } else { "es" };
+        format!("{passes} pass{plural}, {:.2} s", report.seconds)
     };
     format!(
         "layer {} {}: {} positions, won for {} {}, for {} {}, drawn {}; {how}, peak RSS {}",
