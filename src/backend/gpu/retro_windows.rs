@@ -92,12 +92,15 @@ impl WindowPlan {
         })
     }
 
-    /// The rounds that judge target `target`: each other window of the
-    /// layer, then each window of the layer below; one round with
-    /// nothing beside it when there is neither.
+    /// The rounds that judge target `target`: each window of the layer
+    /// below, then each other window of the layer; one round with nothing
+    /// beside it when there is neither. The layer below comes first: its
+    /// values are final, so the wins it gives (a capture into a lost
+    /// position) are decided in the first rounds, and the positions they
+    /// decide are not judged again in the later ones.
     pub fn rounds(&self, target: usize) -> Vec<Source> {
-        let mut rounds = self.own_rounds(target);
-        rounds.extend(self.lower.iter().cloned().map(Source::Lower));
+        let mut rounds: Vec<Source> = self.lower.iter().cloned().map(Source::Lower).collect();
+        rounds.extend(self.own_rounds(target));
         if rounds.len() > 1 {
             rounds.retain(|r| *r != Source::Nothing);
         }
@@ -192,10 +195,10 @@ mod tests {
         assert_eq!(
             plan.rounds(1),
             [
+                Source::Lower(0..1000),
                 Source::Own(0..3000),
                 Source::Own(6000..9000),
                 Source::Own(9000..10_000),
-                Source::Lower(0..1000),
             ]
         );
         // Odd budgets and binding limits give even windows.
