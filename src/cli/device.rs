@@ -15,8 +15,9 @@ pub struct DeviceArgs {
     /// a K, M, G or T suffix: 6G), to leave the rest to other work. A BFS
     /// table larger than that streams its layers' blocks through it (games
     /// layered by blocks); a retrograde layer whose pass marks do not fit
-    /// rescans in every pass; what cannot fit either way is refused with
-    /// its sizes. Default: what the device allocates.
+    /// rescans in every pass, and one whose values and layer below do not
+    /// fit streams them in windows; what cannot fit either way is refused
+    /// with its sizes. Default: what the device allocates.
     #[arg(long, value_name = "SIZE", value_parser = parse_size, global = true)]
     pub device_memory: Option<u64>,
 }
