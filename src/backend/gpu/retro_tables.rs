@@ -177,14 +177,7 @@ fn mark_tables(
             in_units(gpu.device_bytes().unwrap_or(0))
         ));
     }
-    let words = (bytes / 16) as usize;
-    let create = || {
-        Ok::<_, Error>([
-            DeviceTable::create(gpu, words, 1, "the changed marks")?,
-            DeviceTable::create(gpu, words, 1, "the candidates")?,
-        ])
-    };
-    match create() {
+    match mark_pair(gpu, (bytes / 16) as usize) {
         Ok(marks) => {
             let used = bound + marks.iter().map(|t| t.windows().len()).sum::<usize>();
             if used > max_bindings {
@@ -199,12 +192,17 @@ fn mark_tables(
     }
 }
 
+/// The changed marks and the candidates, `words` host words each.
+fn mark_pair(gpu: &GpuDevice, words: usize) -> Result<[DeviceTable; 2]> {
+    Ok([
+        DeviceTable::create(gpu, words, 1, "the changed marks")?,
+        DeviceTable::create(gpu, words, 1, "the candidates")?,
+    ])
+}
+
 /// One-word tables bound where the marks would be.
 fn mark_stand_ins(gpu: &GpuDevice) -> Result<[DeviceTable; 2]> {
-    Ok([
-        DeviceTable::create(gpu, 1, 1, "the changed marks")?,
-        DeviceTable::create(gpu, 1, 1, "the candidates")?,
-    ])
+    mark_pair(gpu, 1)
 }
 
 /// The layer in windows, in the device memory allowed or, without a
