@@ -246,11 +246,19 @@ impl BinomialRanker {
     /// at a time from [`CHUNK_RANKS`].
     #[inline]
     pub fn rank(&self, bits: u64) -> u64 {
-        debug_assert!(bits & !low_bits(self.n) == 0);
         debug_assert_eq!(bits.count_ones() as usize, self.ones);
+        Self::rank_of_bits(self.n, bits)
+    }
+
+    /// [`rank`](Self::rank) among `n` cells, of any count of ones (the
+    /// sum does not depend on it): for a caller that knows both, so that
+    /// no ranker need be loaded on its hot path.
+    #[inline]
+    pub fn rank_of_bits(n: usize, bits: u64) -> u64 {
+        debug_assert!(bits & !low_bits(n) == 0);
         let mut rank = 0u64;
         let mut below = 0usize;
-        for c in 0..self.n.div_ceil(8) {
+        for c in 0..n.div_ceil(8) {
             let byte = (bits >> (8 * c)) as usize & 0xff;
             rank += CHUNK_RANKS[CHUNK_STARTS[c] + byte * (8 * c + 1) + below];
             below += byte.count_ones() as usize;

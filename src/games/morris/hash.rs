@@ -25,6 +25,7 @@
 use super::board::{POINTS, apply, symmetries};
 use super::rules::{OpeningRule, Stones};
 use crate::error::{Error, Result};
+use crate::hash::binomial::BINOMIALS;
 use crate::hash::bits::{compress, expand};
 use crate::hash::{BinomialRanker, BinomialRun};
 
@@ -33,6 +34,24 @@ const BOARD: u32 = (1 << POINTS) - 1;
 
 /// The fewest stones a side has in a stored position.
 pub const FEWEST_STORED: usize = 2;
+
+/// Counts of one side's stones a layer's flat tables make room for: 0 up
+/// to Morabaraba's 12.
+const COUNTS: usize = 13;
+
+/// Pattern groups a count of white stones has at most: one per orbit
+/// size of the 16 symmetries (16, 8, 4, 2, 1).
+const GROUPS: usize = 5;
+
+/// Where a flat per-layer table keeps the block of `w` white and `b`
+/// black stones whose white patterns are of group `group`.
+#[inline]
+fn count_slot(w: usize, b: usize, group: usize) -> usize {
+    (w * COUNTS + b) * GROUPS + group
+}
+
+/// [`HashLayer::block_at`] where the layer has no such block.
+const NO_BLOCK: u32 = u32::MAX;
 
 /// The 16 symmetries as lookup tables, a byte of points at a time.
 #[derive(Clone, Debug)]
@@ -255,8 +274,12 @@ pub enum LayerKind {
 struct HashLayer {
     kind: LayerKind,
     blocks: Vec<HashBlock>,
-    /// `block_at[w][b][group]`: the block's index in the layer.
-    block_at: Vec<Vec<Vec<usize>>>,
+    /// At [`count_slot`]`(w, b, group)`: the block's index in the layer
+    /// ([`NO_BLOCK`] where the layer has none) and its first rank. Flat,
+    /// because the solver ranks every move it looks at: nested vectors
+    /// cost it a chain of dependent loads a rank.
+    block_at: Vec<u32>,
+    block_start: Vec<u64>,
     /// 1 when a rank's last bit is the side to move (the moving phase),
     /// 0 when the stones in hand say who moves (the opening).
     side_bits: u32,
@@ -417,13 +440,15 @@ impl MorrisHash {
         // say it (a placing-only opening).
         let side_bits = u32::from(kind != LayerKind::Placing);
         let mut blocks = Vec::new();
-        let mut block_at = vec![vec![Vec::new(); self.stones + 1]; self.stones + 1];
+        let mut block_at = vec![NO_BLOCK; COUNTS * COUNTS * GROUPS];
+        let mut block_start = vec![0; COUNTS * COUNTS * GROUPS];
         let mut start = 0;
         for &(white, black) in counts {
             let per_pattern = self.blacks[white][black].size() << side_bits;
             for (group, patterns) in self.groups[white].iter().enumerate() {
                 let len = patterns.len() * per_pattern;
-                block_at[white][black].push(blocks.len());
+                block_at[count_slot(white, black, group)] = blocks.len() as u32;
+                block_start[count_slot(white, black, group)] = start;
                 blocks.push(HashBlock {
                     white,
                     black,
@@ -439,6 +464,7 @@ impl MorrisHash {
             kind,
             blocks,
             block_at,
+            block_start,
             side_bits,
             in_hand,
         }
@@ -575,28 +601,37 @@ impl MorrisHash {
             && side_fits
             && w <= self.stones
             && b <= self.stones
-            && !hash_layer.block_at[w][b].is_empty()
+            && hash_layer.block_at[count_slot(w, b, 0)] != NO_BLOCK
     }
 
     /// The rank of the stored position `stones` (white's pattern is the
     /// stored one of index `index` in group `group`) in its layer.
-    #[inline]
+    ///
+    /// Always inlined, as is [`stored`](Self::stored): the solver ranks
+    /// every move it looks at, and as calls their positions and results
+    /// went through the stack (an opening layer's sweep took a fifth
+    /// longer).
+    #[inline(always)]
     pub fn stored_rank(&self, group: usize, index: u64, stones: &Stones) -> u64 {
         let w = stones.white.count_ones() as usize;
         let b = stones.black.count_ones() as usize;
         let layer = &self.layers[self.layer_of(stones)];
-        let block = &layer.blocks[layer.block_at[w][b][group]];
-        let blacks = &self.blacks[w][b];
+        let start = layer.block_start[count_slot(w, b, group)];
+        // The black stones' ranker of (w, b) is C(24 − w, b): computed
+        // here rather than loaded from `blacks`, a load less on each rank.
+        let free_points = POINTS - w;
+        let patterns_of_black = BINOMIALS[free_points][b];
         let free = (!stones.white & BOARD) as u64;
-        let pattern = index * blacks.size() + blacks.rank(compress(stones.black as u64, free));
+        let pattern = index * patterns_of_black
+            + BinomialRanker::rank_of_bits(free_points, compress(stones.black as u64, free));
         // The side's bit is masked off where the layer fixes the side.
         let side = u64::from(!stones.white_to_move) & u64::from(layer.side_bits);
-        block.start + (pattern << layer.side_bits) + side
+        start + (pattern << layer.side_bits) + side
     }
 
     /// The stored position that stands for `stones`, with its white
     /// pattern's group and index there.
-    #[inline]
+    #[inline(always)]
     pub fn stored(&self, stones: &Stones) -> (Stones, usize, u64) {
         let w = stones.white.count_ones() as usize;
         let white_rank = self.whites[w].rank(stones.white as u64);
@@ -717,13 +752,11 @@ impl MorrisHash {
             .collect();
         // A moving layer's counts and the layer below's are disjoint (one
         // total each), so one map serves the moves and the captures.
-        let mut block_of = vec![u32::MAX; 13 * 13 * 5];
+        let mut block_of = vec![u32::MAX; COUNTS * COUNTS * GROUPS];
         for below in [layer.checked_sub(1), Some(layer)].into_iter().flatten() {
-            for (w, row) in self.layers[below].block_at.iter().enumerate() {
-                for (b, groups) in row.iter().enumerate() {
-                    for (group, &index) in groups.iter().enumerate() {
-                        block_of[(13 * w + b) * 5 + group] = index as u32;
-                    }
+            for (slot, &index) in self.layers[below].block_at.iter().enumerate() {
+                if index != NO_BLOCK {
+                    block_of[slot] = index;
                 }
             }
         }

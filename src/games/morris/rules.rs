@@ -79,9 +79,16 @@ impl Stones {
 
     /// [`after`](Self::after) a stone of the mover's hand was placed.
     fn after_placing(&self, mine: u32, theirs: u32) -> Stones {
-        let mut next = self.after(mine, theirs);
-        next.in_hand[usize::from(!self.white_to_move)] -= 1;
-        next
+        debug_assert!(self.mover_in_hand() > 0);
+        // Both hands as one word, so that they are stored as one: a hand
+        // written a byte at a time and then read with the other (the
+        // layer of the position) stalled the sweep's store forwarding
+        // (an opening layer's sweep took 5 % longer).
+        let taken: u16 = if self.white_to_move { 1 } else { 1 << 8 };
+        Stones {
+            in_hand: (u16::from_le_bytes(self.in_hand) - taken).to_le_bytes(),
+            ..self.after(mine, theirs)
+        }
     }
 }
 
