@@ -590,6 +590,15 @@ fn retro_query_and_play_run_morris_through_the_generic_commands() {
         .unwrap();
     assert_eq!(three_three["states"], 13_459_600);
 
+    // A game of hours without --layers is the user's call: one line
+    // naming the layers.
+    let (ok, _, stderr) = bitsolve_with_input(&["retro", "nine-mens-morris", "--men", "5"], "");
+    assert!(!ok);
+    assert_eq!(
+        stderr.trim(),
+        "bitsolve: error: invalid parameter: give --layers A..B: layers 1..20 run from 1 stone to opening, 10 in hand"
+    );
+
     // White to move closes a mill by flying to g7: a win.
     let position = "a7,d7,b4/g1,g4,d2:white";
     let (ok, stdout, stderr) = bitsolve_with_input(

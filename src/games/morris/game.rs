@@ -379,7 +379,13 @@ impl TwoPlayerGame for Morris {
     fn layer_name(&self, layer: usize) -> String {
         let [white, black] = self.hash.in_hand(layer);
         match self.hash.kind(layer) {
-            LayerKind::Moving => format!("{layer} stones"),
+            LayerKind::Moving => {
+                if layer == 1 {
+                    "1 stone".to_string()
+                } else {
+                    format!("{layer} stones")
+                }
+            }
             LayerKind::Placing => format!("opening, {} in hand", white + black),
             LayerKind::PlacingOrMoving => format!(
                 "opening, in hand {white},{black}, {} on the board",
