@@ -36,9 +36,21 @@ pub struct Board {
     /// `neighbours[i]`: a bit per point next to point `i`.
     neighbours: [u32; POINTS],
     mills: Vec<Line>,
-    /// `mills_through[i]`: the indices in `mills` of those through `i`.
-    mills_through: [Vec<u8>; POINTS],
+    /// Each mill's points, a bit each.
+    mill_masks: Vec<u32>,
+    /// `mills_through[i]`: the masks of the mills through point `i`,
+    /// padded with [`NO_MILL`]. Masks rather than lists of points: every
+    /// move the solver generates asks whether it closes a mill (a fifth
+    /// of the judging of a moving layer went to walking the lists).
+    mills_through: [[u32; MOST_MILLS_THROUGH]; POINTS],
 }
+
+/// Mills through one point at most: two sides of a square and, on
+/// Morabaraba's board, a diagonal.
+const MOST_MILLS_THROUGH: usize = 3;
+
+/// A mask no set of stones fills (the points are bits 0..24).
+const NO_MILL: u32 = 1 << 31;
 
 impl Board {
     /// The board of Nine Men's Morris and Lasker Morris (`diagonals`
@@ -67,16 +79,25 @@ impl Board {
                 neighbours[b] |= 1 << a;
             }
         }
-        let mut mills_through: [Vec<u8>; POINTS] = Default::default();
-        for (index, line) in mills.iter().enumerate() {
+        let mill_masks: Vec<u32> = mills
+            .iter()
+            .map(|line| line.iter().fold(0, |mask, &at| mask | 1 << at))
+            .collect();
+        let mut mills_through = [[NO_MILL; MOST_MILLS_THROUGH]; POINTS];
+        for (line, &mask) in mills.iter().zip(&mill_masks) {
             for &at in line {
-                mills_through[at as usize].push(index as u8);
+                let free = mills_through[at as usize]
+                    .iter_mut()
+                    .find(|slot| **slot == NO_MILL)
+                    .expect("at most three mills run through a point");
+                *free = mask;
             }
         }
         Board {
             diagonals,
             neighbours,
             mills,
+            mill_masks,
             mills_through,
         }
     }
@@ -98,11 +119,20 @@ impl Board {
 
     /// Whether the stones `stones` (a bit per point) fill a mill through
     /// `point` (itself among them).
+    #[inline]
     pub fn in_mill(&self, stones: u32, point: usize) -> bool {
-        self.mills_through[point].iter().any(|&m| {
-            let line = self.mills[m as usize];
-            line.iter().all(|&at| stones >> at & 1 == 1)
-        })
+        self.mills_through[point]
+            .iter()
+            .any(|&mask| stones & mask == mask)
+    }
+
+    /// The points of `stones` that stand in a mill of theirs.
+    #[inline]
+    pub fn in_mills(&self, stones: u32) -> u32 {
+        self.mill_masks
+            .iter()
+            .filter(|&&mask| stones & mask == mask)
+            .fold(0, |points, &mask| points | mask)
     }
 
     /// The algebraic name of `point` ("a7", "d2").
@@ -195,7 +225,8 @@ mod tests {
         let edges: u32 = (0..POINTS).map(|p| board.neighbours(p).count_ones()).sum();
         assert_eq!(edges / 2, 32);
         for p in 0..POINTS {
-            assert_eq!(board.mills_through[p].len(), 2, "{}", Board::name(p));
+            let through = board.mills_through[p].iter().filter(|&&m| m != NO_MILL);
+            assert_eq!(through.count(), 2, "{}", Board::name(p));
             for q in 0..POINTS {
                 assert_eq!(board.neighbours(p) >> q & 1, board.neighbours(q) >> p & 1);
             }
@@ -214,6 +245,37 @@ mod tests {
             .map(Board::name)
             .collect();
         assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn mill_masks_say_what_the_lines_say() {
+        // The masks against the lines' points, on both boards, over
+        // pseudo-random sets of stones of every density.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for diagonals in [false, true] {
+            let board = Board::new(diagonals);
+            let full = |stones: u32, line: &Line| line.iter().all(|&at| stones >> at & 1 == 1);
+            for _ in 0..20_000 {
+                seed = crate::hash::splitmix64(seed);
+                let stones = (seed & (seed >> 24) | seed >> 40) as u32 & ((1 << POINTS) - 1);
+                let mut in_mills = 0;
+                for point in 0..POINTS {
+                    let expected = board
+                        .mills()
+                        .iter()
+                        .any(|line| line.contains(&(point as u8)) && full(stones, line));
+                    assert_eq!(
+                        board.in_mill(stones, point),
+                        expected,
+                        "{stones:#x} {point}"
+                    );
+                    if expected && stones >> point & 1 == 1 {
+                        in_mills |= 1 << point;
+                    }
+                }
+                assert_eq!(board.in_mills(stones), in_mills, "{stones:#x}");
+            }
+        }
     }
 
     #[test]

@@ -116,9 +116,7 @@ pub fn decided(stones: &Stones) -> bool {
 /// The points of `stones` a mill may take from: those in no mill of their
 /// own, or all of them when every one stands in a mill.
 fn removable(board: &Board, stones: u32) -> u32 {
-    let outside_mills = points(stones)
-        .filter(|&at| !board.in_mill(stones, at))
-        .fold(0u32, |m, at| m | 1 << at);
+    let outside_mills = stones & !board.in_mills(stones);
     if outside_mills == 0 {
         stones
     } else {
