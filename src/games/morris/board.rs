@@ -123,7 +123,7 @@ impl Board {
     pub fn in_mill(&self, stones: u32, point: usize) -> bool {
         self.mills_through[point]
             .iter()
-            .any(|&mask| stones & mask == mask)
+            .any(|&mask| mask & !stones == 0)
     }
 
     /// The points of `stones` that stand in a mill of theirs.
@@ -131,7 +131,7 @@ impl Board {
     pub fn in_mills(&self, stones: u32) -> u32 {
         self.mill_masks
             .iter()
-            .filter(|&&mask| stones & mask == mask)
+            .filter(|&&mask| mask & !stones == 0)
             .fold(0, |points, &mask| points | mask)
     }
 
