@@ -16,6 +16,20 @@ pub struct Block {
     pub len: u64,
 }
 
+/// Most blocks a space lays out. Every search lists its blocks (and a
+/// few words for each) before its table is allocated, so a space of more
+/// is refused when it is opened: at 2^31 ranks a block, 2^51 positions,
+/// a two-bit table of 512 TiB, far past any machine.
+pub const MAX_BLOCKS: u64 = 1 << 20;
+
+/// The number of a space's blocks and the longest one's length
+/// ([`Space::block_shape`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockShape {
+    pub count: u64,
+    pub longest: u64,
+}
+
 impl Block {
     pub fn end(&self) -> u64 {
         self.start + self.len
@@ -87,6 +101,23 @@ pub trait Space: Sync {
             start: 0,
             len: self.size(),
         }]
+    }
+
+    /// Whether [`Space::layering`] gives a layering, decided without
+    /// building one (whose lists run over every block).
+    fn has_layering(&self) -> bool {
+        self.layering().is_some()
+    }
+
+    /// How many blocks [`Space::blocks`] lists and the longest one's
+    /// length, without listing them: a space too large to search (a
+    /// definition file of 2^62 positions) is described, never laid out.
+    fn block_shape(&self) -> BlockShape {
+        let blocks = self.blocks();
+        BlockShape {
+            count: blocks.len() as u64,
+            longest: blocks.iter().map(|b| b.len).max().unwrap_or(0),
+        }
     }
 
     /// Ranks of the states the search starts from (layer 0).

@@ -9,7 +9,7 @@ use super::{InfoArgs, SpaceVisitor};
 use crate::backend::disk::{MIN_MEMORY, disk_needed, successors_reserve};
 use crate::error::Result;
 use crate::search::Algorithm;
-use crate::space::{Picture, Space};
+use crate::space::{BlockShape, Picture, Space};
 use crate::table::storage::{available_memory, free_disk};
 
 pub(super) fn run(args: InfoArgs) -> Result<()> {
@@ -33,9 +33,12 @@ impl SpaceVisitor for InfoCommand {
     type Output = ();
 
     fn visit<S: Space + Picture>(self, space: &S) -> Result<()> {
-        let blocks = space.blocks();
-        let largest_block = blocks.iter().map(|b| b.len).max().unwrap_or(0);
-        let one_bit_bfs = space.layering().is_some();
+        // Computed, not listed: `info` allocates no table and no block list.
+        let BlockShape {
+            count: blocks,
+            longest: largest_block,
+        } = space.block_shape();
+        let one_bit_bfs = space.has_layering();
         let algorithms: Vec<Algorithm> = [
             Algorithm::TwoBitBfs,
             Algorithm::OneBitBfs,
@@ -61,7 +64,7 @@ impl SpaceVisitor for InfoCommand {
                 json!({
                     "game": space.descriptor(),
                     "states": space.size(),
-                    "blocks": blocks.len(),
+                    "blocks": blocks,
                     "largest_block": largest_block,
                     "table_bytes": memory,
                     "algorithms": algorithms.iter().map(|a| a.name()).collect::<Vec<_>>(),
@@ -85,7 +88,7 @@ impl SpaceVisitor for InfoCommand {
         println!("states        {} ranks", group_digits(space.size()));
         println!(
             "blocks        {} (largest {} ranks)",
-            group_digits(blocks.len() as u64),
+            group_digits(blocks),
             group_digits(largest_block)
         );
         for (name, value) in space.details() {

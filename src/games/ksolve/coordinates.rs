@@ -71,6 +71,12 @@ fn permutation_rank(value: u64, half: u64) -> u64 {
 /// A coordinate with at most this many values times moves gets a table of
 /// its values after each move (4 bytes an entry).
 pub const MAX_TABLE_ENTRIES: u64 = 1 << 26;
+/// Most bytes the move tables of one definition take together (real
+/// puzzles' take a few MiB: the pocket cube's 3 MiB).
+pub const MAX_TABLES_BYTES: u64 = 512 << 20;
+/// Most bytes the tables of merged groups take together; past it the
+/// expansion reads each coordinate's own table.
+pub const MAX_GROUP_TABLES_BYTES: u64 = 256 << 20;
 
 #[derive(Clone, Debug)]
 pub enum Kind {
@@ -373,11 +379,33 @@ pub struct Coordinates {
 }
 
 impl Coordinates {
+    /// The hash of `definition` under `moves` (the search's moves, powers
+    /// included), with its move tables built.
     pub fn new(definition: &Definition, moves: &[NamedMove], file: &str) -> Result<Self> {
+        let mut built = Coordinates::layout(definition, moves, file)?;
+        built.build_tables(file)?;
+        Ok(built)
+    }
+
+    /// The coordinates, their sizes and folds without the move tables.
+    /// Everything it decides (orbits, twists that keep their sum, parities
+    /// that follow one another) holds for the powers of moves when it
+    /// holds for the moves, so under a definition's listed moves alone it
+    /// finds the same layout: the cheap check that refuses a space too
+    /// large before the powers of its moves are made.
+    pub fn layout(definition: &Definition, moves: &[NamedMove], file: &str) -> Result<Self> {
         let mut coordinates = Vec::new();
         for (set_index, set) in definition.sets.iter().enumerate() {
             let solved = &definition.solved[set_index];
             for slots in orbits(set.pieces, set_index, moves) {
+                // An orbit of alike, unturnable pieces has one arrangement:
+                // no coordinate (and no copy of every move for it).
+                let alike = slots
+                    .iter()
+                    .all(|&slot| solved.labels[slot] == solved.labels[slots[0]]);
+                if alike && set.orientations == 1 {
+                    continue;
+                }
                 let local_moves: Vec<LocalMove> = moves
                     .iter()
                     .map(|named| {
@@ -542,23 +570,43 @@ impl Coordinates {
             weights.reverse();
             weights
         };
-        let mut built = Coordinates {
+        Ok(Coordinates {
             weights,
             coordinates,
             product_space,
             size,
             unfold_order,
             alternating,
-        };
-        built.build_tables();
-        Ok(built)
+        })
     }
 
-    fn build_tables(&mut self) {
+    /// Builds a move table for every coordinate small enough to have one,
+    /// after checking that all of them together stay within
+    /// [`MAX_TABLES_BYTES`] (many coordinates times many moves would
+    /// otherwise take what a small file asks for).
+    fn build_tables(&mut self, file: &str) -> Result<()> {
+        let tabled = |c: &Coordinate| {
+            let moves = c.moves.len() as u64;
+            c.values <= u32::MAX as u64 && c.values * moves <= MAX_TABLE_ENTRIES
+        };
+        let planned: u64 = self
+            .coordinates
+            .iter()
+            .filter(|c| tabled(c))
+            .map(|c| 4 * c.values * c.moves.len() as u64 + c.values.div_ceil(8))
+            .sum();
+        if planned > MAX_TABLES_BYTES {
+            return Err(Error::SpaceTooLarge(format!(
+                "{file}: the move tables of its {} coordinates under {} moves would take {} MiB, more than the {} MiB a definition's tables may take",
+                self.coordinates.len(),
+                self.coordinates.first().map_or(0, |c| c.moves.len()),
+                planned >> 20,
+                MAX_TABLES_BYTES >> 20
+            )));
+        }
         for coordinate in &mut self.coordinates {
             let moves = coordinate.moves.len() as u64;
-            if coordinate.values > u32::MAX as u64 || coordinate.values * moves > MAX_TABLE_ENTRIES
-            {
+            if !tabled(coordinate) {
                 continue;
             }
             let values = coordinate.values;
@@ -592,6 +640,7 @@ impl Coordinates {
             }
             coordinate.table = Some(table);
         }
+        Ok(())
     }
 
     /// The expansion's groups, when every coordinate has a table.
@@ -604,6 +653,7 @@ impl Coordinates {
             |c: &Coordinate| c.radix == c.values && !matches!(c.kind, Kind::Alternation);
         let mut groups = Vec::new();
         let mut start = 0;
+        let mut group_bytes = 0u64;
         while start < self.coordinates.len() {
             let mut end = start + 1;
             let mut values = self.coordinates[start].values;
@@ -615,6 +665,11 @@ impl Coordinates {
                     values *= self.coordinates[end].values;
                     end += 1;
                 }
+            }
+            // Groups copy or merge tables: past their budget, none.
+            group_bytes += 4 * values * moves as u64;
+            if group_bytes > MAX_GROUP_TABLES_BYTES {
+                return None;
             }
             let members = start..end;
             let last = end - 1;

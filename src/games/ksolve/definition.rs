@@ -14,7 +14,7 @@
 //!
 //! Everything else is refused with the file, the line and what is wrong.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::error::{Error, Result, quoted};
 
@@ -214,6 +214,11 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
     let mut listed: Vec<NamedMove> = Vec::new();
     let mut scrambles: Vec<Scramble> = Vec::new();
     let mut blocks_begun = false;
+    // Names looked up by hash, not by a walk over those read so far: a
+    // file of many sets or moves reads in time linear in its length.
+    let mut set_index: HashMap<String, usize> = HashMap::new();
+    let mut move_names: HashSet<String> = HashSet::new();
+    let mut scramble_names: HashSet<String> = HashSet::new();
     while let Some(line) = reader.next_line() {
         let number = line.number;
         let words = line.words.clone();
@@ -245,7 +250,7 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
                     ));
                 }
                 let set_name = arguments[0].to_string();
-                if sets.iter().any(|set| set.name == set_name) {
+                if set_index.contains_key(&set_name) {
                     return Err(reader.error(
                         number,
                         format!("set {} is defined twice", quoted(&set_name)),
@@ -255,6 +260,7 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
                     .map_err(|message| reader.error(number, message))?;
                 let orientations = parse_count(arguments[2], 1, MAX_ORIENTATIONS, "orientations")
                     .map_err(|message| reader.error(number, message))?;
+                set_index.insert(set_name.clone(), sets.len());
                 sets.push(PieceSet {
                     name: set_name,
                     pieces,
@@ -270,6 +276,7 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
                 solved = Some(read_state_block(
                     &mut reader,
                     &sets,
+                    &set_index,
                     "the Solved block",
                     number,
                 )?);
@@ -278,14 +285,14 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
                 expect_arguments(1, "Scramble NAME")?;
                 blocks_begun = true;
                 let scramble_name = arguments[0].to_string();
-                if scrambles.iter().any(|s| s.name == scramble_name) {
+                if !scramble_names.insert(scramble_name.clone()) {
                     return Err(reader.error(
                         number,
                         format!("scramble {} is defined twice", quoted(&scramble_name)),
                     ));
                 }
                 let what = format!("scramble {}", quoted(&scramble_name));
-                let state = read_state_block(&mut reader, &sets, &what, number)?;
+                let state = read_state_block(&mut reader, &sets, &set_index, &what, number)?;
                 scrambles.push(Scramble {
                     name: scramble_name,
                     state,
@@ -295,14 +302,14 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
                 expect_arguments(1, "Move NAME")?;
                 blocks_begun = true;
                 let move_name = arguments[0].to_string();
-                if listed.iter().any(|m| m.name == move_name) {
+                if !move_names.insert(move_name.clone()) {
                     return Err(reader.error(
                         number,
                         format!("move {} is defined twice", quoted(&move_name)),
                     ));
                 }
                 let what = format!("move {}", quoted(&move_name));
-                let transform = read_move_block(&mut reader, &sets, &what, number)?;
+                let transform = read_move_block(&mut reader, &sets, &set_index, &what, number)?;
                 listed.push(NamedMove {
                     name: move_name,
                     transform,
@@ -381,6 +388,7 @@ struct BlockPart {
 fn read_block(
     reader: &mut Reader,
     sets: &[PieceSet],
+    set_index: &HashMap<String, usize>,
     what: &str,
     opened: usize,
 ) -> Result<Vec<BlockPart>> {
@@ -405,7 +413,7 @@ fn read_block(
                 ),
             ));
         }
-        let Some(index) = sets.iter().position(|set| set.name == words[0]) else {
+        let Some(&index) = set_index.get(words[0]) else {
             return Err(reader.error(
                 number,
                 format!(
@@ -507,10 +515,11 @@ fn read_block(
 fn read_state_block(
     reader: &mut Reader,
     sets: &[PieceSet],
+    set_index: &HashMap<String, usize>,
     what: &str,
     opened: usize,
 ) -> Result<Vec<SetState>> {
-    let parts = read_block(reader, sets, what, opened)?;
+    let parts = read_block(reader, sets, set_index, what, opened)?;
     parts
         .into_iter()
         .zip(sets)
@@ -548,10 +557,11 @@ fn read_state_block(
 fn read_move_block(
     reader: &mut Reader,
     sets: &[PieceSet],
+    set_index: &HashMap<String, usize>,
     what: &str,
     opened: usize,
 ) -> Result<Transform> {
-    let parts = read_block(reader, sets, what, opened)?;
+    let parts = read_block(reader, sets, set_index, what, opened)?;
     let moves = parts
         .into_iter()
         .zip(sets)
@@ -642,41 +652,95 @@ fn power_name(name: &str, k: usize, order: usize) -> String {
 /// megaminx face has order 5).
 pub const MAX_ORDER: usize = 1 << 12;
 
-/// The moves a search makes: the listed moves with their powers (or
-/// inverses), in the order listed.
-pub fn expand_moves(definition: &Definition, metric: Metric, file: &str) -> Result<Vec<NamedMove>> {
-    let mut moves: Vec<NamedMove> = Vec::new();
-    let mut names: HashMap<String, String> = HashMap::new();
-    for listed in &definition.moves {
-        let identity = Transform::identity(&definition.sets);
-        let mut powers = vec![listed.transform.clone()];
-        while !powers.last().expect("one power").is_identity() {
-            if powers.len() > MAX_ORDER {
-                return Err(Error::InvalidParameter(format!(
-                    "{file}: move {} has an order above {MAX_ORDER}",
-                    quoted(&listed.name)
-                )));
+/// Most bytes the moves of a search may take, each power a permutation
+/// and twists of every set (with two vectors' bookkeeping per set): far
+/// above any real puzzle's, and it keeps a small file (one move of order
+/// 4,096 beside thousands of sets) from asking for gigabytes.
+pub const MAX_MOVE_BYTES: u64 = 64 << 20;
+
+/// The order of `transform`, computed from its cycles (a cycle of length
+/// `l` whose twists add to `t` modulo `o` comes back after `l * o /
+/// gcd(t, o)` steps; the move after the least common multiple of its
+/// cycles'), or `None` when it exceeds [`MAX_ORDER`].
+pub fn order_of(transform: &Transform, sets: &[PieceSet]) -> Option<usize> {
+    let mut order = 1usize;
+    for (part, set) in transform.sets.iter().zip(sets) {
+        let mut seen = vec![false; part.from.len()];
+        for start in 0..part.from.len() {
+            if seen[start] {
+                continue;
             }
-            let next = powers
-                .last()
-                .expect("one power")
-                .then(&listed.transform, &definition.sets);
-            powers.push(next);
+            let (mut length, mut twist, mut slot) = (0usize, 0usize, start);
+            while !seen[slot] {
+                seen[slot] = true;
+                twist += part.twist[slot] as usize;
+                length += 1;
+                slot = part.from[slot] as usize;
+            }
+            let o = set.orientations as usize;
+            let cycle = length * (o / num_integer::gcd(twist % o, o));
+            order = num_integer::lcm(order, cycle);
+            if order > MAX_ORDER {
+                return None;
+            }
         }
-        let order = powers.len();
+    }
+    Some(order)
+}
+
+/// The moves a search makes: the listed moves with their powers (or
+/// inverses), in the order listed. Orders are computed before any power
+/// is, and the moves' memory is bounded ([`MAX_ORDER`],
+/// [`MAX_MOVE_BYTES`]) before one is built.
+pub fn expand_moves(definition: &Definition, metric: Metric, file: &str) -> Result<Vec<NamedMove>> {
+    let sets = &definition.sets;
+    let mut orders = Vec::with_capacity(definition.moves.len());
+    for listed in &definition.moves {
+        let order = order_of(&listed.transform, sets).ok_or_else(|| {
+            Error::InvalidParameter(format!(
+                "{file}: move {} has an order above {MAX_ORDER}",
+                quoted(&listed.name)
+            ))
+        })?;
         if order == 1 {
             return Err(Error::InvalidParameter(format!(
                 "{file}: move {} moves nothing",
                 quoted(&listed.name)
             )));
         }
-        debug_assert!(powers[order - 1] == identity);
-        let chosen: Vec<usize> = match metric {
-            Metric::Powers => (1..order).collect(),
-            Metric::Quarter if order == 2 => vec![1],
-            Metric::Quarter => vec![1, order - 1],
-        };
-        for k in chosen {
+        orders.push(order);
+    }
+    // Whether power `k` of a move of order `order` is a move of the search.
+    let chosen = |k: usize, order: usize| match metric {
+        Metric::Powers => true,
+        Metric::Quarter => k == 1 || k == order - 1,
+    };
+    let search_moves: u64 = orders
+        .iter()
+        .map(|&order| (1..order).filter(|&k| chosen(k, order)).count() as u64)
+        .sum();
+    let bytes_per_move: u64 = sets.iter().map(|set| 2 * set.pieces as u64 + 64).sum();
+    let bytes = search_moves.saturating_mul(bytes_per_move);
+    if bytes > MAX_MOVE_BYTES {
+        return Err(Error::SpaceTooLarge(format!(
+            "{file}: the {search_moves} moves of the search (each listed move with its powers) over {} sets would take {} MiB, more than the {} MiB a definition's moves may take",
+            sets.len(),
+            bytes >> 20,
+            MAX_MOVE_BYTES >> 20
+        )));
+    }
+    let mut moves: Vec<NamedMove> = Vec::new();
+    let mut names: HashMap<String, String> = HashMap::new();
+    for (listed, &order) in definition.moves.iter().zip(&orders) {
+        // One power at a time, kept only where the metric makes it a move.
+        let mut power = listed.transform.clone();
+        for k in 1..order {
+            if k > 1 {
+                power = power.then(&listed.transform, sets);
+            }
+            if !chosen(k, order) {
+                continue;
+            }
             let name = power_name(&listed.name, k, order);
             if let Some(owner) = names.insert(name.clone(), listed.name.clone()) {
                 return Err(Error::InvalidParameter(format!(
@@ -688,9 +752,10 @@ pub fn expand_moves(definition: &Definition, metric: Metric, file: &str) -> Resu
             }
             moves.push(NamedMove {
                 name,
-                transform: powers[k - 1].clone(),
+                transform: power.clone(),
             });
         }
+        debug_assert!(power.then(&listed.transform, sets).is_identity());
     }
     Ok(moves)
 }

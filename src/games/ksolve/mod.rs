@@ -18,7 +18,7 @@ use super::text_file::read_text;
 use crate::diagram::{Cell, Diagram, Style};
 use crate::error::{Error, Result, quoted};
 use crate::kernel::Program;
-use crate::space::{Block, BlockLayering, MoveFilter, Picture, Space};
+use crate::space::{Block, BlockLayering, BlockShape, MAX_BLOCKS, MoveFilter, Picture, Space};
 
 /// The GPU expansion (see [`crate::kernel`]).
 const KSOLVE_KERNEL: &str = include_str!("ksolve.wgsl");
@@ -69,6 +69,16 @@ impl Ksolve {
     /// The puzzle `text` defines (`file` names it in errors).
     pub fn from_text(text: &str, file: &str, metric: Metric) -> Result<Self> {
         let definition = definition::parse(text, file)?;
+        // A space too large is refused from the listed moves, before their
+        // powers are made (thousands of them for a move of a high order).
+        let layout = Coordinates::layout(&definition, &definition.moves, file)?;
+        let blocks = layout.size.div_ceil(block_len(&layout));
+        if blocks > MAX_BLOCKS {
+            return Err(Error::SpaceTooLarge(format!(
+                "{file}: the folded space has {} positions in {blocks} blocks, more than the {MAX_BLOCKS} blocks a search lays out",
+                coordinates::scientific(layout.size as f64)
+            )));
+        }
         let moves = definition::expand_moves(&definition, metric, file)?;
         let hash = Coordinates::new(&definition, &moves, file)?;
         let fingerprint = crate::hash::splitmix64(xxhash_rust::xxh3::xxh3_64(
@@ -96,6 +106,11 @@ impl Ksolve {
             ))
         })?;
         Self::from_text(&text, &path.display().to_string(), metric)
+    }
+
+    /// The length of every block but perhaps the last.
+    fn block_len(&self) -> u64 {
+        block_len(&self.hash)
     }
 
     pub fn definition(&self) -> &Definition {
@@ -321,12 +336,20 @@ fn canonical(definition: &Definition) -> String {
     text
 }
 
+/// The length of every block but perhaps the last of the index `hash`.
+fn block_len(hash: &Coordinates) -> u64 {
+    match hash.block_split() {
+        Some((len, _)) => len,
+        None => BLOCK_LEN.min(hash.size),
+    }
+}
+
 impl Registered for Ksolve {
     const NAME: &'static str = "ksolve";
     const SUMMARY: &'static str =
         "any permutation puzzle from a ksolve/twsearch definition file (--file PUZZLE.tws)";
     const OPTIONS: &'static [OptionSpec] = &[
-        OptionSpec::value("file", "FILE", "the puzzle's definition (Name, Set, Solved, Move, Scramble blocks)"),
+        OptionSpec::file("file", "FILE", "the puzzle's definition (Name, Set, Solved, Move, Scramble blocks)"),
         OptionSpec::value(
             "metric",
             "METRIC",
@@ -379,16 +402,21 @@ impl Space for Ksolve {
 
     fn blocks(&self) -> Vec<Block> {
         let size = self.hash.size;
-        let len = match self.hash.block_split() {
-            Some((len, _)) => len,
-            None => BLOCK_LEN.min(size),
-        };
+        let len = self.block_len();
         (0..size.div_ceil(len))
             .map(|b| Block {
                 start: b * len,
                 len: len.min(size - b * len),
             })
             .collect()
+    }
+
+    fn block_shape(&self) -> BlockShape {
+        let len = self.block_len();
+        BlockShape {
+            count: self.hash.size.div_ceil(len),
+            longest: len,
+        }
     }
 
     fn start_ranks(&self) -> Vec<u64> {
@@ -497,6 +525,10 @@ impl Space for Ksolve {
             rank_preserving: vec![Vec::new(); blocks.len()],
             exact: false,
         })
+    }
+
+    fn has_layering(&self) -> bool {
+        self.hash.alternating.is_some()
     }
 
     fn reversible(&self) -> bool {
@@ -671,7 +703,7 @@ fn gpu_program(puzzle: &Ksolve) -> Result<Program> {
             "its coordinates give no blocks of at most 2^32 positions".into(),
         ));
     };
-    if puzzle.size().div_ceil(puzzle.blocks()[0].len) > u32::MAX as u64 {
+    if puzzle.block_shape().count > u32::MAX as u64 {
         return Err(unsupported("more than 2^32 blocks".into()));
     }
     let coordinates = &puzzle.hash.coordinates;
