@@ -284,7 +284,7 @@ impl Registered for FrogsToads {
     const SUMMARY: &'static str = "Frogs-and-Toads: k x k squares of black and white pieces change places by sliding and jumping (k = 3 is Sam Loyd's Fore and Aft)";
     const OPTIONS: &'static [OptionSpec] = &[
         OptionSpec::value("k", "K", "Size of the squares (2..=5); the standard board"),
-        OptionSpec::value(
+        OptionSpec::file(
             "board",
             "BOARD",
             "A board file with 'b' and 'w' pieces and one empty cell '_'",

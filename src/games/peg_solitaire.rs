@@ -365,7 +365,7 @@ impl Registered for PegSolitaire {
     const SUMMARY: &'static str =
         "Peg Solitaire: jump a peg over a neighbour into a hole, removing the neighbour";
     const OPTIONS: &'static [OptionSpec] = &[
-        OptionSpec::value(
+        OptionSpec::file(
             "board",
             "BOARD",
             "Board: english (33 holes), french (37 holes), or a board file",

@@ -31,6 +31,10 @@ pub struct OptionSpec {
     /// The value when the option is not given.
     pub default: Option<&'static str>,
     pub help: &'static str,
+    /// The value may name a file to read (a definition, a board): a
+    /// server never takes such a value from a client as a path.
+    #[serde(skip)]
+    pub names_file: bool,
 }
 
 impl OptionSpec {
@@ -40,6 +44,15 @@ impl OptionSpec {
             value: Some(value),
             default: None,
             help,
+            names_file: false,
+        }
+    }
+
+    /// An option whose value is (or may be) the path of a file to read.
+    pub const fn file(name: &'static str, value: &'static str, help: &'static str) -> Self {
+        OptionSpec {
+            names_file: true,
+            ..OptionSpec::value(name, value, help)
         }
     }
 
@@ -49,6 +62,7 @@ impl OptionSpec {
             value: None,
             default: None,
             help,
+            names_file: false,
         }
     }
 

@@ -17,6 +17,7 @@
 
 use serde_json::{Value as Json, json};
 
+use super::definitions::Definitions;
 use super::positional;
 use super::request::{Failure, Parameters, printable};
 use super::stores::{Store, Stores, game, tables};
@@ -65,9 +66,13 @@ fn only(parameters: &Parameters, allowed: &[&str]) -> Result<(), Failure> {
     }
 }
 
-fn games(_: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
+fn games(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
     only(parameters, &[])?;
-    Ok(json!({ "games": registry::catalog(), "boards": Board::built_in_names() }))
+    Ok(json!({
+        "games": registry::catalog(),
+        "boards": Board::built_in_names(),
+        "definitions": stores.definitions.names(),
+    }))
 }
 
 fn stores(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
@@ -127,9 +132,14 @@ fn layers(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
 
 /// The game's options from the parameters other than [`RESERVED`] ones:
 /// `name=value`, or for a flag `name`, `name=1` or `name=true` (`0` and
-/// `false` leave it off). Boards are built-in ones only: a board file
-/// would be a path on the server.
-fn game_options(name: &str, parameters: &Parameters) -> Result<GameOptions, Failure> {
+/// `false` leave it off). An option that names a file never takes a path
+/// from the client: boards are built-in ones only, and a definition is
+/// one the server was started with, by name.
+fn game_options(
+    name: &str,
+    parameters: &Parameters,
+    definitions: &Definitions,
+) -> Result<GameOptions, Failure> {
     let entry = registry::entry(name).map_err(|e| Failure::not_found(e.to_string()))?;
     let mut options = GameOptions::default();
     for (key, value) in parameters.iter() {
@@ -166,6 +176,9 @@ fn game_options(name: &str, parameters: &Parameters) -> Result<GameOptions, Fail
                     Board::built_in_names().join(", ")
                 )));
             }
+            Some(_) if spec.names_file && key != "board" => {
+                options = options.with(key, definitions.path(key, value)?);
+            }
             Some(_) => options = options.with(key, value),
         }
     }
@@ -175,12 +188,13 @@ fn game_options(name: &str, parameters: &Parameters) -> Result<GameOptions, Fail
 /// The game the parameters name, opened with their options, handed to a
 /// one- or a two-player visitor.
 fn visit_game<O>(
+    stores: &Stores,
     parameters: &Parameters,
     one: impl SpaceVisitor<Output = O>,
     two: impl TwoPlayerVisitor<Output = O>,
 ) -> Result<O, Failure> {
     let name = parameters.required("game")?;
-    let options = game_options(name, parameters)?;
+    let options = game_options(name, parameters, &stores.definitions)?;
     let found = match registry::entry(name).map_err(|e| Failure::not_found(e.to_string()))? {
         entry if entry.kind == GameKind::OnePlayer => registry::visit(name, &options, one),
         _ => registry::visit_two_player(name, &options, two),
@@ -208,7 +222,7 @@ fn start(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
         name,
         store: store.map(|store| (store, &stores.tables)),
     };
-    visit_game(parameters, StartOne { size }, two)
+    visit_game(stores, parameters, StartOne { size }, two)
 }
 
 struct StartOne {
@@ -284,7 +298,7 @@ fn position(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
         name,
         parameters,
     };
-    let mut answer = visit_game(parameters, one, two)??;
+    let mut answer = visit_game(stores, parameters, one, two)??;
     answer["game"] = name.into();
     answer["store"] = store.map(|s| s.name.clone()).into();
     Ok(answer)

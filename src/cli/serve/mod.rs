@@ -19,9 +19,12 @@
 //!   library's cache of tables read ([`crate::database::TableCache`]).
 //! - [`request`]: decoded query parameters, and the failure an endpoint
 //!   answers with.
+//! - [`definitions`]: the definition files the server was started with,
+//!   the only files a request may open as a game.
 //! - [`static_files`]: the page, its script and its style.
 
 mod api;
+mod definitions;
 mod http;
 mod positional;
 mod request;
@@ -46,6 +49,11 @@ pub struct ServeArgs {
     /// or `retro --store`); repeat for several. Read only.
     #[arg(long = "store", value_name = "DIR")]
     stores: Vec<PathBuf>,
+    /// A puzzle definition (ksolve/twsearch format) clients may open as
+    /// `game=ksolve&file=NAME`, NAME its file name; repeat for several.
+    /// No request opens any other file.
+    #[arg(long = "definition", value_name = "FILE")]
+    definitions: Vec<PathBuf>,
     /// The port to listen on (0: any free port; the URL printed says which).
     #[arg(long, default_value_t = 8080)]
     port: u16,
@@ -91,7 +99,8 @@ pub(super) fn run(args: ServeArgs) -> Result<()> {
         ));
     }
     let table_memory = args.table_memory.map(|mib| mib.saturating_mul(1 << 20));
-    let stores = Arc::new(Stores::open(&args.stores, table_memory)?);
+    let definitions = definitions::Definitions::open(&args.definitions)?;
+    let stores = Arc::new(Stores::open(&args.stores, table_memory, definitions)?);
     let address = SocketAddr::new(args.bind, args.port);
     let listener = TcpListener::bind(address)
         .map_err(|e| Error::InvalidParameter(format!("cannot listen on {address}: {e}")))?;

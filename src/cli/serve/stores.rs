@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value as Json, json};
 
+use super::definitions::Definitions;
 use super::request::{Failure, Parameters};
 use crate::database::{Database, Examined, StoredGame, TableCache, game_of};
 use crate::error::{Error, Result};
@@ -27,6 +28,8 @@ pub struct Store {
 
 pub struct Stores {
     pub list: Vec<Store>,
+    /// The definition files requests may open (`serve --definition`).
+    pub definitions: Definitions,
     /// The tables opened so far (two-player layers and distances,
     /// one-player tables of depths), opened once for every worker.
     pub tables: TableCache,
@@ -48,7 +51,11 @@ impl Stores {
     /// The stores named on the command line: each must be a directory.
     /// Their tables take at most `table_memory` bytes (default: the
     /// cache's own).
-    pub fn open(dirs: &[PathBuf], table_memory: Option<u64>) -> Result<Stores> {
+    pub fn open(
+        dirs: &[PathBuf],
+        table_memory: Option<u64>,
+        definitions: Definitions,
+    ) -> Result<Stores> {
         let mut list = Vec::new();
         for dir in dirs {
             if !dir.is_dir() {
@@ -67,6 +74,7 @@ impl Stores {
         }
         Ok(Stores {
             list,
+            definitions,
             tables: table_memory.map_or_else(TableCache::default, TableCache::with_limit),
         })
     }
