@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use serde_json::json;
 
 use super::format::{bytes, group_digits, si};
-use super::interrupt::stop_on_signals;
+use super::interrupt::{arm, stop_on_signals};
 use super::mpi_job::{Distributed, Job};
 use super::plot::plot_layers;
 use super::progress::{Display, RowFormat};
@@ -255,6 +255,8 @@ impl SpaceVisitor for BfsCommand<'_> {
     type Output = Option<serde_json::Value>;
 
     fn visit<S: Space + Picture>(self, space: &S) -> Result<Option<serde_json::Value>> {
+        // The game is read: a signal now stops the work, not the process.
+        arm(self.stop);
         let algorithm: Algorithm = self.args.algo.into();
         let table_bytes = space.size().div_ceil(64 / algorithm.bits_per_state()) * 8;
         let human = !self.args.json;

@@ -1,21 +1,45 @@
-//! Ctrl-C (SIGINT) and SIGTERM during `bfs` and `retro`: the first asks the
+//! Ctrl-C (SIGINT) and SIGTERM during `bfs`, `retro` and `solve`: the first asks the
 //! run to stop at its next chunk of work (the search's
 //! [`Progress::stop_requested`](crate::progress::Progress::stop_requested)),
 //! so that it ends with a one-line error and its store written out and
 //! sealed as far as it got: a table worked on in memory between records
 //! (retro's layers), which a kill would lose back to its last record,
 //! reaches its file. The handler then restores the default action, so a
-//! second signal kills at once.
+//! second signal kills at once. Until the command's work begins (while it
+//! reads its game) a signal ends the process at once.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::mpi_job::Job;
 
 static STOP: AtomicBool = AtomicBool::new(false);
+/// Set once the command's work has begun ([`arm`]). Before it (reading
+/// the game: a definition file of megabytes) nothing is written that a
+/// stop would have to save, so a signal ends the process at once, as
+/// without a handler.
+static ARMED: AtomicBool = AtomicBool::new(false);
 
-extern "C" fn request_stop(_signal: libc::c_int) {
-    // Async-signal-safe: one atomic store.
-    STOP.store(true, Ordering::Relaxed);
+extern "C" fn request_stop(signal: libc::c_int) {
+    if ARMED.load(Ordering::Relaxed) {
+        // Async-signal-safe: one atomic store.
+        STOP.store(true, Ordering::Relaxed);
+    } else {
+        // SA_RESETHAND has restored the default action: the signal,
+        // raised again, ends the process once this handler returns.
+        // SAFETY: raise is async-signal-safe.
+        unsafe {
+            libc::raise(signal);
+        }
+    }
+}
+
+/// The command's work begins: from now on a signal asks it to stop
+/// between chunks of work (its store left resumable) instead of ending
+/// the process.
+pub(super) fn arm(stop: Option<&AtomicBool>) {
+    if stop.is_some() {
+        ARMED.store(true, Ordering::Relaxed);
+    }
 }
 
 /// Installs the handler and returns the flag it sets; `None` in a job of

@@ -16,7 +16,7 @@ use serde_json::json;
 use super::device::DeviceArgs;
 use super::format::{bytes, group_digits};
 use super::games::TwoPlayerSpec;
-use super::interrupt::stop_on_signals;
+use super::interrupt::{arm, stop_on_signals};
 use super::memory::peak_rss;
 use super::mpi_job::{Distributed, Job};
 use super::progress::Display;
@@ -258,6 +258,8 @@ impl TwoPlayerVisitor for Retro<'_> {
     /// finishes), adds their distances where asked, then reports: with
     /// `--json`, the report is returned for the caller to print.
     fn visit<G: TwoPlayerGame>(self, game: &G) -> Result<Option<serde_json::Value>> {
+        // The game is read: a signal now stops the work, not the process.
+        arm(self.stop);
         let args = self.args;
         let layers = layer_range(args, game)?;
         self.check_distance_flags()?;

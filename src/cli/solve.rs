@@ -3,16 +3,21 @@
 //! read from a store that holds it).
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use clap::Args;
 use serde_json::json;
 
 use super::format::{bytes, group_digits};
+use super::interrupt::{arm, stop_on_signals};
+use super::mpi_job::Job;
 use super::progress::Display;
 use super::{GameSpec, SpaceVisitor, thread_pool};
 use crate::backend::CpuBackend;
 use crate::error::{Error, Result};
+use crate::progress::Stoppable;
 use crate::search::{DepthTable, SearchOptions, Target};
 use crate::space::{Picture, Space};
 use crate::table::Backing;
@@ -45,19 +50,25 @@ pub struct SolveArgs {
 }
 
 pub(super) fn run(args: SolveArgs) -> Result<()> {
-    if let Some(json) = solve(args)? {
+    // Ctrl-C stops the build of the table at its next chunk of work (a
+    // stored table is left resumable) and the command exits 130.
+    let stop = stop_on_signals(&Job::none());
+    if let Some(json) = solve(args, stop)? {
         println!("{json}");
     }
     Ok(())
 }
 
 /// A `solve` run as a library call (the Python binding's `Game.solve`):
-/// what `bitsolve solve GAME --position TEXT --json` prints.
+/// what `bitsolve solve GAME --position TEXT --json` prints. Once `stop`
+/// is set (by another thread), the table's build stops at its next chunk
+/// of work with [`Error::Interrupted`].
 pub fn solve_json(
     game: GameSpec,
     position: &str,
     store: Option<PathBuf>,
     threads: Option<usize>,
+    stop: Option<Arc<AtomicBool>>,
 ) -> Result<serde_json::Value> {
     let args = SolveArgs {
         game,
@@ -68,12 +79,12 @@ pub fn solve_json(
         threads,
         json: true,
     };
-    Ok(solve(args)?.expect("a solve with --json reports"))
+    Ok(solve(args, stop.as_deref())?.expect("a solve with --json reports"))
 }
 
 /// Solves what `args` ask; with `--json`, returns the JSON instead of
 /// printing it.
-fn solve(mut args: SolveArgs) -> Result<Option<serde_json::Value>> {
+fn solve(mut args: SolveArgs, stop: Option<&AtomicBool>) -> Result<Option<serde_json::Value>> {
     // A definition file's scrambles and move names are positions in the
     // text form its puzzle reads.
     if args.scramble.is_some() || args.moves.is_some() {
@@ -96,29 +107,35 @@ fn solve(mut args: SolveArgs) -> Result<Option<serde_json::Value>> {
     args.game.visit(SolveCommand {
         args: &args,
         pool: &pool,
+        stop,
     })
 }
 
 struct SolveCommand<'a> {
     args: &'a SolveArgs,
     pool: &'a rayon::ThreadPool,
+    stop: Option<&'a AtomicBool>,
 }
 
 impl SpaceVisitor for SolveCommand<'_> {
     type Output = Option<serde_json::Value>;
 
     fn visit<S: Space + Picture>(self, space: &S) -> Result<Option<serde_json::Value>> {
+        // The game is read: a signal now stops the work, not the process.
+        arm(self.stop);
         let text = self.args.position.as_deref().unwrap_or_default();
         let from = space.parse_position(text)?;
         // Refused before any table is built: the space has nothing to walk.
         Target::of(space)?;
         let display = Display::new(None, None);
+        let mut stoppable = None;
+        let progress = Stoppable::wrap(&display, self.stop, &mut stoppable);
         let options = SearchOptions {
             backing: match &self.args.store {
                 Some(dir) => Backing::Directory(dir.clone()),
                 None => Backing::Heap,
             },
-            progress: &display,
+            progress,
             ..SearchOptions::default()
         };
         let backend = CpuBackend;
