@@ -355,7 +355,7 @@ impl TwoPlayerVisitor for Play<'_> {
         database.value(&position)?;
         display.finish();
         let stdin = std::io::stdin();
-        let mut lines = stdin.lock().lines();
+        let mut input = stdin.lock();
         let mut seed = 0x2545_f491_4f6c_dd1du64 ^ game.locate(&position).1;
         loop {
             print!("{}", game.draw(&position));
@@ -379,10 +379,9 @@ impl TwoPlayerVisitor for Play<'_> {
                     moves.iter().map(|m| game.move_name(&position, m)).collect();
                 print!("your move ({}), or 'quit': ", names.join(" "));
                 std::io::stdout().flush().ok();
-                let Some(line) = lines.next() else {
+                let Some(line) = read_move_line(&mut input)? else {
                     return Ok(());
                 };
-                let line = line.map_err(|e| Error::io("cannot read the move", e))?;
                 let answer = line.trim().replace('X', "x");
                 if answer == "quit" {
                     return Ok(());
@@ -408,6 +407,34 @@ impl TwoPlayerVisitor for Play<'_> {
             position = next;
         }
     }
+}
+
+/// Most bytes of one line of `play`'s input: the longest move name is a
+/// few characters, and a line is held whole before it is read.
+const MAX_MOVE_LINE: usize = 256;
+
+/// The next line of `input` without its line end, or `None` at the end of
+/// the input. A line longer than [`MAX_MOVE_LINE`] bytes (say, `/dev/zero`
+/// piped in) is refused without reading on, so input never fills memory.
+fn read_move_line<R: BufRead>(input: &mut R) -> Result<Option<String>> {
+    let mut line = Vec::new();
+    let limit = MAX_MOVE_LINE as u64 + 1;
+    std::io::Read::take(input, limit)
+        .read_until(b'\n', &mut line)
+        .map_err(|e| Error::io("cannot read the move", e))?;
+    if line.is_empty() {
+        return Ok(None);
+    }
+    if line.last() == Some(&b'\n') {
+        line.pop();
+    } else if line.len() as u64 == limit {
+        return Err(Error::InvalidParameter(format!(
+            "a move line longer than {MAX_MOVE_LINE} bytes: no move is that long"
+        )));
+    }
+    String::from_utf8(line)
+        .map(Some)
+        .map_err(|_| Error::InvalidParameter("the move line is not UTF-8".into()))
 }
 
 /// The database directory `query` and `play` both need. A path that is
@@ -443,4 +470,34 @@ fn not_a_store(path: &Path, is_file: bool) -> Error {
         ));
     }
     Error::InvalidParameter(message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_lines_are_read_whole_and_endless_ones_refused() {
+        let mut input = std::io::Cursor::new(b"a1-b2\nquit".to_vec());
+        assert_eq!(
+            read_move_line(&mut input).unwrap().as_deref(),
+            Some("a1-b2")
+        );
+        assert_eq!(read_move_line(&mut input).unwrap().as_deref(), Some("quit"));
+        assert_eq!(read_move_line(&mut input).unwrap(), None);
+        // A line of exactly the limit is still a line.
+        let mut longest = vec![b'x'; MAX_MOVE_LINE];
+        longest.push(b'\n');
+        let mut input = std::io::Cursor::new(longest);
+        assert_eq!(
+            read_move_line(&mut input).unwrap().unwrap().len(),
+            MAX_MOVE_LINE
+        );
+        // /dev/zero: refused after the limit, not read to the end.
+        let mut zeros = std::io::BufReader::new(std::io::repeat(0));
+        let message = read_move_line(&mut zeros).unwrap_err().to_string();
+        assert!(message.contains("longer than 256 bytes"), "{message}");
+        let mut input = std::io::Cursor::new(vec![0xff, b'\n']);
+        assert!(read_move_line(&mut input).is_err());
+    }
 }

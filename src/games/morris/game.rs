@@ -254,6 +254,8 @@ impl Morris {
     /// "8,8": the stones in hand, white's and black's.
     fn parse_hand(&self, text: &str) -> Result<[u8; 2]> {
         let most = self.men();
+        // An example in this game's own counts (`--men 3`: 'hand=2,2').
+        let example = format!("hand={0},{0}", most.saturating_sub(1));
         let count = |part: &str| {
             part.trim()
                 .parse::<usize>()
@@ -262,14 +264,14 @@ impl Morris {
                 .map(|n| n as u8)
                 .ok_or_else(|| {
                     Error::InvalidParameter(format!(
-                        "stones in hand are two counts from 0 to {most} ('hand=8,8', white's first), got {}",
+                        "stones in hand are two counts from 0 to {most} ('{example}', white's first), got {}",
                         quoted(text)
                     ))
                 })
         };
         let (white, black) = text.split_once(',').ok_or_else(|| {
             Error::InvalidParameter(format!(
-                "stones in hand are white's and black's count ('hand=8,8'), got {}",
+                "stones in hand are white's and black's count ('{example}'), got {}",
                 quoted(text)
             ))
         })?;
@@ -1081,6 +1083,19 @@ mod tests {
             .collect();
         assert!(names.contains(&"b4-a4xd2".to_string()), "{names:?}");
         assert!(names.contains(&"d6-d7".to_string()), "{names:?}");
+    }
+
+    #[test]
+    fn a_bad_hand_is_explained_in_the_games_own_counts() {
+        let small = Morris::with_men(Variant::NineMensMorris, 3, false).unwrap();
+        for bad in ["a7/g1:white:hand=4,4", "a7/g1:white:hand=2"] {
+            let message = small.parse_position(bad).unwrap_err().to_string();
+            assert!(message.contains("'hand=2,2'"), "{message}");
+            assert!(!message.contains("8,8"), "{message}");
+        }
+        let nine = Morris::new(Variant::NineMensMorris, false).unwrap();
+        let message = nine.parse_position("a7/g1:white:hand=10,1").unwrap_err();
+        assert!(message.to_string().contains("'hand=8,8'"), "{message}");
     }
 
     #[test]
