@@ -20,7 +20,7 @@ use serde_json::{Value as Json, json};
 use super::definitions::Definitions;
 use super::positional;
 use super::request::{Failure, Parameters, printable};
-use super::stores::{Store, Stores, game, tables};
+use super::stores::{Store, Stores};
 use crate::database::{Database, TableCache, describe};
 use crate::diagram::sketch;
 use crate::games::board::Board;
@@ -82,8 +82,7 @@ fn stores(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
         .iter()
         .enumerate()
         .map(|(id, store)| {
-            let listed = tables(store, &stores.tables);
-            let game = game(store, &listed, &stores.tables);
+            let (listed, game) = store.listing(&stores.tables);
             json!({"id": id, "name": store.name, "game": game, "tables": listed})
         })
         .collect();
@@ -103,7 +102,9 @@ fn layers(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
     let file = parameters.required("table")?;
     // The name is looked up among the files the store lists, never joined
     // onto a path: "../x" or "%2e%2e/x" simply is not one of them.
-    let table = tables(store, &stores.tables)
+    let table = store
+        .listing(&stores.tables)
+        .0
         .into_iter()
         .find(|t| t["file"] == file)
         .ok_or_else(|| {

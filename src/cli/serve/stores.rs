@@ -6,6 +6,8 @@
 //! unchanged.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::SystemTime;
 
 use serde_json::{Value as Json, json};
 
@@ -24,6 +26,68 @@ pub struct Store {
     /// The directory's own name, for people (its path stays on the server).
     pub name: String,
     pub dir: PathBuf,
+    /// The last listing of the store's tables and game, with what it was
+    /// made from: answered again while nothing it depends on has changed.
+    listing: Mutex<Option<Listing>>,
+}
+
+/// A store's tables and game as `/api/stores` lists them, and the key it
+/// was made under.
+#[derive(Clone)]
+struct Listing {
+    key: Vec<FileKey>,
+    tables: Vec<Json>,
+    game: Json,
+}
+
+/// What a table file's entry in a listing depends on: its name, length,
+/// modification time and inode (a rewrite or a swap changes one of them),
+/// and what the cache found when it last read it.
+#[derive(Clone, PartialEq, Eq)]
+struct FileKey {
+    path: PathBuf,
+    len: u64,
+    modified: Option<SystemTime>,
+    inode: u64,
+    examined: Option<Examined>,
+}
+
+impl Store {
+    /// The store's table files ([`tables`]) and game ([`game`]), made
+    /// again only when a table file appeared, went, changed on disk or
+    /// was read by the cache since the last listing: a listing reads every
+    /// header and looks for every layer's file (a Fox-and-Geese store:
+    /// hundreds of milliseconds), its key a directory read and a stat per
+    /// table.
+    pub fn listing(&self, cache: &TableCache) -> (Vec<Json>, Json) {
+        let key = table_paths(&self.dir)
+            .into_iter()
+            .map(|path| {
+                let metadata = std::fs::metadata(&path).ok();
+                FileKey {
+                    len: metadata.as_ref().map_or(0, |m| m.len()),
+                    modified: metadata.as_ref().and_then(|m| m.modified().ok()),
+                    inode: metadata
+                        .as_ref()
+                        .map_or(0, std::os::unix::fs::MetadataExt::ino),
+                    examined: cache.examined(&path),
+                    path,
+                }
+            })
+            .collect::<Vec<FileKey>>();
+        let mut held = self.listing.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(listing) = held.as_ref().filter(|l| l.key == key) {
+            return (listing.tables.clone(), listing.game.clone());
+        }
+        let tables = tables(self, cache);
+        let game = game(self, &tables, cache);
+        *held = Some(Listing {
+            key,
+            tables: tables.clone(),
+            game: game.clone(),
+        });
+        (tables, game)
+    }
 }
 
 pub struct Stores {
@@ -70,7 +134,11 @@ impl Stores {
             let name = dir
                 .file_name()
                 .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into());
-            list.push(Store { name, dir });
+            list.push(Store {
+                name,
+                dir,
+                listing: Mutex::new(None),
+            });
         }
         Ok(Stores {
             list,
@@ -112,8 +180,16 @@ impl Stores {
 /// read so far).
 /// Anything named like a table is listed (a FIFO or a directory is
 /// `unreadable`, with why).
-pub fn tables(store: &Store, cache: &TableCache) -> Vec<Json> {
-    let Ok(entries) = std::fs::read_dir(&store.dir) else {
+fn tables(store: &Store, cache: &TableCache) -> Vec<Json> {
+    table_paths(&store.dir)
+        .iter()
+        .map(|path| table(path, cache))
+        .collect()
+}
+
+/// The files in `dir` named like tables, in order.
+fn table_paths(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
     let mut files: Vec<PathBuf> = entries
@@ -122,7 +198,7 @@ pub fn tables(store: &Store, cache: &TableCache) -> Vec<Json> {
         .filter(|path| path.extension().is_some_and(|x| x == "bst"))
         .collect();
     files.sort();
-    files.iter().map(|path| table(path, cache)).collect()
+    files
 }
 
 fn table(path: &Path, cache: &TableCache) -> Json {
@@ -181,7 +257,7 @@ fn table(path: &Path, cache: &TableCache) -> Json {
 /// for a two-player game listing those the store holds, `[{layer, name,
 /// states}]` (states: positions stored, one per symmetry class where the
 /// game is reduced); `null` when no table names a registered game.
-pub fn game(store: &Store, listed: &[Json], cache: &TableCache) -> Json {
+fn game(store: &Store, listed: &[Json], cache: &TableCache) -> Json {
     let Some(found) = listed
         .iter()
         .filter_map(|table| table["descriptor"].as_str())
