@@ -331,12 +331,23 @@ fn the_disk_mode_refuses_what_it_cannot_do_in_one_line() {
             ],
             "not a size",
         ),
+        // Pancake 15's table is 304 GiB: a window of a terabyte's budget
+        // cannot be held, and --store, given already, is no advice.
+        (
+            vec![
+                "bfs", "pancake", "--n", "15", "--memory", "1T", "--store", &store,
+            ],
+            "give a smaller --memory",
+        ),
     ] {
         let output = bitsolve(&args);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(!output.status.success(), "{args:?} was accepted");
         assert!(stderr.contains(says), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        if args.contains(&"--store") {
+            assert!(!stderr.contains("use --store"), "{args:?}: {stderr}");
+        }
         assert_eq!(
             stderr
                 .lines()

@@ -31,7 +31,7 @@ use crate::search::chunks::CHUNK_STATES;
 use crate::search::two_bit_bfs::UNSEEN;
 use crate::space::Space;
 use crate::table::header::file_name_for;
-use crate::table::storage::free_disk;
+use crate::table::storage::{available_memory, free_disk};
 use crate::table::two_bit::{CELLS_PER_WORD, broadcast};
 use crate::table::{Backing, WordStorage};
 
@@ -124,6 +124,18 @@ impl Backend for DiskBackend {
         };
         let cells = request.identity.states;
         let plan = DiskPlan::new(cells, self.memory)?;
+        // The window is the one part held in memory: a budget above what
+        // the machine has is refused as such (the table is on disk already,
+        // so the usual advice, --store, would not help).
+        let window_bytes = plan.window_cells / 4;
+        if let Some(available) = available_memory().filter(|&a| window_bytes > a) {
+            return Err(Error::InvalidParameter(format!(
+                "--memory {:.2} GiB keeps windows of {:.2} GiB in memory, but only {:.2} GiB is available: give a smaller --memory",
+                gib(self.memory),
+                gib(window_bytes),
+                gib(available)
+            )));
+        }
         let words = cells.div_ceil(CELLS_PER_WORD);
         let file = dir.join(file_name_for(&request.identity.descriptor));
         let needed = disk_needed(cells) - if file.exists() { words * 8 } else { 0 };
