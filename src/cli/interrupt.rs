@@ -8,7 +8,7 @@
 //! second signal kills at once. Until the command's work begins (while it
 //! reads its game) a signal ends the process at once.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use super::mpi_job::Job;
 
@@ -19,9 +19,13 @@ static STOP: AtomicBool = AtomicBool::new(false);
 /// without a handler.
 static ARMED: AtomicBool = AtomicBool::new(false);
 
+/// The signal that asked the run to stop (SIGINT until one has).
+static SIGNAL: AtomicI32 = AtomicI32::new(libc::SIGINT);
+
 extern "C" fn request_stop(signal: libc::c_int) {
     if ARMED.load(Ordering::Relaxed) {
-        // Async-signal-safe: one atomic store.
+        // Async-signal-safe: atomic stores.
+        SIGNAL.store(signal, Ordering::Relaxed);
         STOP.store(true, Ordering::Relaxed);
     } else {
         // SA_RESETHAND has restored the default action: the signal,
@@ -61,4 +65,10 @@ pub(super) fn stop_on_signals(job: &Job) -> Option<&'static AtomicBool> {
         }
     }
     Some(&STOP)
+}
+
+/// The exit status of a run stopped by a signal: the shells' 128 + the
+/// signal (130 for Ctrl-C, 143 for SIGTERM).
+pub(super) fn exit_code() -> u8 {
+    (128 + SIGNAL.load(Ordering::Relaxed)) as u8
 }

@@ -225,9 +225,9 @@ pub fn main() -> ExitCode {
 fn fail(job: &mpi_job::Job, error: &Error) -> ExitCode {
     // Escaped: a file name or a solver's words may hold line breaks.
     eprintln!("bitsolve: error: {}", escape_controls(&error.to_string()));
-    // Stopped by Ctrl-C or SIGTERM: the shells' 128 + SIGINT.
+    // Stopped by Ctrl-C or SIGTERM: the shells' 128 + the signal.
     job.fail(if matches!(error, Error::Interrupted) {
-        130
+        interrupt::exit_code()
     } else {
         1
     })
