@@ -104,36 +104,13 @@ pub fn lock(file: &File, path: &Path, exclusive: bool) -> Result<()> {
 /// created if missing; an identity too large for a header is refused.
 pub fn table_path(dir: &Path, identity: &TableIdentity) -> Result<PathBuf> {
     super::header::check_fits(identity).map_err(Error::InvalidParameter)?;
-    create_store_dir(dir)?;
+    fs::create_dir_all(dir).map_err(|e| {
+        Error::io(
+            format!("cannot create store directory {}", dir.display()),
+            e,
+        )
+    })?;
     Ok(dir.join(super::header::file_name_for(&identity.descriptor)))
-}
-
-/// Creates the store directory `dir` if it is not there: the last level
-/// only, so that a mistyped path is an error, not a new tree of folders.
-pub fn create_store_dir(dir: &Path) -> Result<()> {
-    if dir.is_dir() {
-        return Ok(());
-    }
-    fs::create_dir(dir).or_else(|error| {
-        // Made meanwhile by another run.
-        if error.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() {
-            return Ok(());
-        }
-        let parent = match dir.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent,
-            _ => Path::new("."),
-        };
-        let context = if error.kind() == std::io::ErrorKind::NotFound {
-            format!(
-                "cannot create store directory {}: its parent {} is missing",
-                dir.display(),
-                parent.display()
-            )
-        } else {
-            format!("cannot create store directory {}", dir.display())
-        };
-        Err(Error::io(context, error))
-    })
 }
 
 /// Whether something is at `path` where a table file belongs: `false` when
