@@ -45,7 +45,7 @@ impl Stores {
 }
 
 /// The tests of this file that use the stores; the last one removes them.
-const USERS: usize = 4;
+const USERS: usize = 5;
 static DONE: AtomicUsize = AtomicUsize::new(0);
 static STORES: OnceLock<Stores> = OnceLock::new();
 
@@ -1063,6 +1063,55 @@ fn a_table_changed_on_disk_is_refused_until_intact_and_never_stops_the_server() 
     drop(server);
     let _ = std::fs::remove_file(&reference);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `/api/stores` is answered from a listing cached per store (made again
+/// when a table file changes), so listings cost no more than the other
+/// requests: 2,016 connections from 32 clients at once, a quarter of them
+/// listings, the rest positions, starts and games, are every one answered
+/// (`http::request` fails on a reset or a connection closed unanswered).
+/// Before: a listing took about 170 ms per Fox-and-Geese store, 300 at
+/// once starved the workers, and of 2,000 mixed connections 43 were reset
+/// and 39 closed unanswered.
+#[test]
+fn two_thousand_mixed_connections_are_all_answered() {
+    let stores = stores();
+    let server = Server::start(&stores.all());
+    let start = api(
+        &server,
+        "/api/start",
+        &[("game", "fox-geese"), ("store", "0")],
+        200,
+    );
+    let position = start["position"].as_str().unwrap();
+    let targets = std::sync::Arc::new(vec![
+        "/api/stores".to_string(),
+        format!(
+            "/api/position?{}",
+            query(&[("game", "fox-geese"), ("store", "0"), ("position", position)])
+        ),
+        "/api/start?game=fox-geese&store=0".to_string(),
+        "/api/games".to_string(),
+    ]);
+    let clients: Vec<_> = (0..32)
+        .map(|client| {
+            let (address, targets) = (server.address, targets.clone());
+            std::thread::spawn(move || {
+                for n in 0..63 {
+                    let target = &targets[(client + n) % targets.len()];
+                    let reply = http::request(address, "GET", target, None);
+                    assert_eq!(reply.status, 200, "{target}: {}", reply.text());
+                }
+            })
+        })
+        .collect();
+    for client in clients {
+        client.join().unwrap();
+    }
+    let listed = api(&server, "/api/stores", &[], 200);
+    assert_eq!(listed["stores"].as_array().unwrap().len(), 3);
+    drop(server);
+    release_stores();
 }
 
 /// A request that asks for the games, on a connection of its own, with
