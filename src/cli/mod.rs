@@ -351,7 +351,24 @@ fn refuse_layer_flags(algo: AlgorithmArg, flags: &[(&str, bool)]) -> Result<()> 
 
 /// Most worker threads a run may ask for: far beyond any machine's cores, far
 /// below the thousands of OS threads that would stall the start of a run.
-const MAX_THREADS: usize = 1024;
+pub const MAX_THREADS: usize = 1024;
+
+/// Refuses a thread count as `--threads` is refused (0, or more than
+/// [`MAX_THREADS`]) and a thread count from the environment above it: the
+/// one check of every shell (the command line, Python's `threads=`).
+pub fn check_threads(threads: Option<usize>) -> Result<()> {
+    if threads == Some(0) {
+        return Err(Error::InvalidParameter(
+            "--threads must be at least 1".into(),
+        ));
+    }
+    if let Some(threads) = threads.filter(|&t| t > MAX_THREADS) {
+        return Err(Error::InvalidParameter(format!(
+            "--threads {threads} is more than the {MAX_THREADS} a run may use"
+        )));
+    }
+    threads_from_environment()
+}
 
 /// Refuses a thread count from the environment above [`MAX_THREADS`], as
 /// `--threads` is refused: rayon reads `RAYON_NUM_THREADS` (or the older
@@ -380,16 +397,7 @@ fn threads_from_environment() -> Result<()> {
 
 /// A rayon pool of the requested size.
 fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
-    if threads == Some(0) {
-        return Err(Error::InvalidParameter(
-            "--threads must be at least 1".into(),
-        ));
-    }
-    if let Some(threads) = threads.filter(|&t| t > MAX_THREADS) {
-        return Err(Error::InvalidParameter(format!(
-            "--threads {threads} is more than the {MAX_THREADS} a run may use"
-        )));
-    }
+    check_threads(threads)?;
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .build()

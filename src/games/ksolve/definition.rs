@@ -792,6 +792,51 @@ mod tests {
     }
 
     #[test]
+    fn a_moves_order_from_its_cycles_is_the_count_of_its_powers() {
+        let sets = vec![
+            PieceSet {
+                name: "A".into(),
+                pieces: 7,
+                orientations: 6,
+            },
+            PieceSet {
+                name: "B".into(),
+                pieces: 5,
+                orientations: 1,
+            },
+        ];
+        // Seeded moves of every shape: random permutations and twists.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |below: usize| {
+            seed = crate::hash::splitmix64(seed);
+            (seed % below as u64) as usize
+        };
+        for _ in 0..200 {
+            let parts = sets
+                .iter()
+                .map(|set| {
+                    let mut from: Vec<u8> = (0..set.pieces as u8).collect();
+                    for i in (1..from.len()).rev() {
+                        from.swap(i, next(i + 1));
+                    }
+                    let twist = (0..set.pieces)
+                        .map(|_| next(set.orientations as usize) as u8)
+                        .collect();
+                    SetMove { from, twist }
+                })
+                .collect();
+            let transform = Transform { sets: parts };
+            let mut power = transform.clone();
+            let mut counted = 1;
+            while !power.is_identity() {
+                power = power.then(&transform, &sets);
+                counted += 1;
+            }
+            assert_eq!(order_of(&transform, &sets), Some(counted));
+        }
+    }
+
+    #[test]
     fn powers_are_named_as_twsearch_names_them() {
         let definition = parse(SQUARE, "ring.tws").unwrap();
         let names = |metric| {
