@@ -12,6 +12,16 @@ is ``True``. Reports hold what the command's ``--json`` prints. Errors are
 (files) and ``MemoryError`` (a table the machine cannot hold), with the
 command line's one-line message.
 
+Arrays of ranks, masks, cells and positions may be numpy arrays of any
+integer type, or Python ints, whose values fit the type the library reads
+(``uint64`` ranks and masks, ``uint8`` cells, ``int64`` positions): a value
+out of that range, a float (even a whole one), a bool or anything else
+raises ``ValueError`` naming it, never cast. ``threads`` is 1 to 1024, as
+the command line's ``--threads``. A result the memory available cannot
+hold raises ``MemoryError`` (with the bytes it would need) before any of it
+is allocated. A ``store`` is created if missing, with its parent
+directories, as the command line's ``--store`` creates it.
+
 >>> import bitsolve, numpy as np
 >>> g = bitsolve.game("pancake", n=9)
 >>> report = g.bfs()
@@ -22,6 +32,7 @@ command line's one-line message.
 from __future__ import annotations
 
 import json
+import operator
 import os
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
@@ -77,6 +88,108 @@ def _options(options: Dict[str, Any]) -> List[Tuple[str, Optional[str]]]:
 
 def _path(path: Optional[PathLike]) -> Optional[str]:
     return None if path is None else os.fspath(path)
+
+
+def _invalid(message: str) -> ValueError:
+    """A ``ValueError`` worded as the library's ``InvalidParameter``."""
+    return ValueError(f"invalid parameter: {message}")
+
+
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, (bool, np.bool_))
+
+
+def _whole(value: Any, what: str, low: int = 0, high: int = 2**64 - 1) -> int:
+    """``value`` as a Python int in ``low .. high``: an int or numpy
+    integer, never a float or a bool cast to one (``ValueError`` otherwise,
+    naming ``what`` and the value)."""
+    if _is_bool(value):
+        raise _invalid(f"{what} must be a whole number, got the boolean {value!r}")
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise _invalid(f"{what} must be a whole number, got {value!r}") from None
+    if not low <= number <= high:
+        raise _invalid(f"{what} {number} is out of range ({low}..{high})")
+    return number
+
+
+def _threads(threads: Any) -> Optional[int]:
+    """A ``threads`` argument checked as the command line checks
+    ``--threads`` (at least 1, at most ``MAX_THREADS``, the same messages);
+    ``None`` for all cores."""
+    if threads is None:
+        return None
+    if _is_bool(threads):
+        raise _invalid(f"--threads takes a whole number, got the boolean {threads!r}")
+    try:
+        count = operator.index(threads)
+    except TypeError:
+        raise _invalid(f"--threads takes a whole number, got {threads!r}") from None
+    if count < 1:
+        raise _invalid("--threads must be at least 1")
+    if count > _bitsolve.MAX_THREADS:
+        raise _invalid(f"--threads {count} is more than the {_bitsolve.MAX_THREADS} a run may use")
+    return count
+
+
+def _where(index: Tuple[int, ...]) -> str:
+    return str(int(index[0])) if len(index) == 1 else str(tuple(int(i) for i in index))
+
+
+def _integers(values: Any, dtype: Any, what: str) -> np.ndarray:
+    """``values`` as a C-contiguous array of integer type ``dtype``, never
+    cast silently: an integer array of any type whose values fit, or Python
+    ints; a value out of ``dtype``'s range, a float (even a whole one), a
+    bool or anything else that is no integer raises ``ValueError`` naming
+    it and its index."""
+    target = np.dtype(dtype)
+    info = np.iinfo(target)
+    if isinstance(values, (np.ndarray, np.generic)) or hasattr(values, "__array__"):
+        array = np.asarray(values)
+    else:
+        # Python numbers: as objects, so that no int is made a float (numpy
+        # reads [-1, 2**63] as float64) and no bool an int ([1, True]).
+        if not hasattr(values, "__len__") and hasattr(values, "__iter__"):
+            values = list(values)
+        try:
+            array = np.array(values, dtype=object)
+        except ValueError as error:
+            raise _invalid(f"{what}: {error}") from None
+    if array.size == 0:
+        return np.zeros(array.shape, dtype=target)
+    kind = array.dtype.kind
+    if kind in "iu":
+        if np.can_cast(array.dtype, target, casting="safe"):
+            # Every value of the type fits: nothing to look at (a large
+            # uint64 array of ranks is passed on without being read here).
+            return np.ascontiguousarray(array, dtype=target)
+        low, high = int(array.min()), int(array.max())
+        if low < info.min or high > info.max:
+            value, at = (low, array.argmin()) if low < info.min else (high, array.argmax())
+            raise _invalid(
+                f"{what}: value {value} (at index {_where(np.unravel_index(at, array.shape))}) "
+                f"is out of range for {target} ({info.min}..{info.max})"
+            )
+        return np.ascontiguousarray(array, dtype=target)
+    if kind == "O":
+        numbers = []
+        for index, value in zip(np.ndindex(array.shape), array.flat):
+            if _is_bool(value) or not isinstance(value, (int, np.integer)):
+                raise _invalid(f"{what}: {value!r} (at index {_where(index)}) is not an integer")
+            if not info.min <= value <= info.max:
+                raise _invalid(
+                    f"{what}: value {int(value)} (at index {_where(index)}) "
+                    f"is out of range for {target} ({info.min}..{info.max})"
+                )
+            numbers.append(int(value))
+        return np.array(numbers, dtype=target).reshape(array.shape)
+    if kind == "b":
+        raise _invalid(f"{what} must be integers, got an array of booleans")
+    raise _invalid(
+        f"{what} must be integers, got an array of {array.dtype} (first value {array.flat[0]!r}); "
+        "convert it explicitly (e.g. with .astype) if that is meant"
+    )
 
 
 def games() -> List[Dict[str, Any]]:
@@ -235,32 +348,30 @@ class Game:
         ``int64`` array, one row each (see the class's description), computed
         in Rust on ``threads`` cores (all when ``None``). Raises ``ValueError``
         for a rank that is not below :attr:`size`."""
-        array = np.ascontiguousarray(ranks, dtype=np.uint64).reshape(-1)
-        return self._game.unrank(array, threads)
+        return self._game.unrank(_ranks(ranks), _threads(threads))
 
     def rank(self, states: Any, threads: Optional[int] = None) -> np.ndarray:
         """The ranks (a 1-D ``uint64`` array) of ``states``, a 2-D array of
         positions, one row each as :meth:`unrank` gives them; a single row
         may be given as a 1-D array. Raises ``ValueError`` naming the first
         row that is no position of the game."""
-        array = np.asarray(states)
+        array = _integers(states, np.int64, "positions")
         if array.ndim == 1:
             array = array.reshape(1, -1)
-        array = np.ascontiguousarray(array, dtype=np.int64)
-        return self._game.rank(array, threads)
+        return self._game.rank(np.ascontiguousarray(array), _threads(threads))
 
     def successors(self, rank: int) -> np.ndarray:
         """The ranks one move from ``rank``, sorted, each once (``uint64``)."""
-        return self._game.successors(int(rank))
+        return self._game.successors(_whole(rank, "rank"))
 
     def position_text(self, rank: int) -> str:
         """The position of ``rank`` in the one-line text form :meth:`parse` reads
         and ``bitsolve show --position`` takes."""
-        return self._game.position_text(int(rank))
+        return self._game.position_text(_whole(rank, "rank"))
 
     def draw(self, rank: int) -> str:
         """The position of ``rank`` drawn for a terminal, as ``bitsolve show``."""
-        return self._game.draw(int(rank))
+        return self._game.draw(_whole(rank, "rank"))
 
     def parse(self, text: str) -> int:
         """The rank of the position written ``text`` (the game's text form);
@@ -296,7 +407,7 @@ class Game:
         text = self._game.bfs(
             algo,
             backend,
-            threads,
+            _threads(threads),
             _path(store),
             max_depth,
             inversion,
@@ -317,8 +428,8 @@ class Game:
         ``store`` where an earlier solve kept it. Returns a :class:`Solution`.
         """
         if not isinstance(position, str):
-            position = self.position_text(int(position))
-        return Solution(json.loads(self._game.solve(position, _path(store), threads)))
+            position = self.position_text(_whole(position, "position"))
+        return Solution(json.loads(self._game.solve(position, _path(store), _threads(threads))))
 
     def __len__(self) -> int:
         return self.size
@@ -383,8 +494,7 @@ class TwoPlayerGame:
     def unrank(self, ranks: Iterable[int]) -> List[str]:
         """The position texts of ``ranks`` (a 1-D array of ``uint64``) of this
         layer; ``ValueError`` for a rank not below :attr:`size`."""
-        array = np.ascontiguousarray(ranks, dtype=np.uint64).reshape(-1)
-        return self._game.unrank(array)
+        return self._game.unrank(_ranks(ranks))
 
     def rank(self, positions: Union[str, Iterable[str]]) -> np.ndarray:
         """The ranks (``uint64``) of position texts in this layer;
@@ -403,22 +513,25 @@ class TwoPlayerGame:
 
     def position_text(self, rank: int, layer: Optional[int] = None) -> str:
         """The position of ``rank`` (of ``layer``, this one by default) as text."""
-        return self._game.show(self.layer if layer is None else int(layer), int(rank))[0]
+        return self._game.show(self._layer(layer), _whole(rank, "rank"))[0]
 
     def draw(self, rank: int, layer: Optional[int] = None) -> str:
         """The position of ``rank`` drawn for a terminal, the side to move included."""
-        return self._game.show(self.layer if layer is None else int(layer), int(rank))[1]
+        return self._game.show(self._layer(layer), _whole(rank, "rank"))[1]
 
     def moves(self, rank: int, layer: Optional[int] = None) -> List[Tuple[str, int, int]]:
         """Each move from ``rank`` (of ``layer``): its name as ``query``
         prints it (``"a2-b2"``), and the (layer, rank) it leads to."""
-        return self._game.moves(self.layer if layer is None else int(layer), int(rank))
+        return self._game.moves(self._layer(layer), _whole(rank, "rank"))
 
     def successors(self, rank: int) -> np.ndarray:
         """The positions one move from ``rank`` of this layer as a ``uint64``
         array of rows (layer, rank), sorted, each once: a capture leads to
         the layer below."""
-        return self._game.successors(int(rank))
+        return self._game.successors(_whole(rank, "rank"))
+
+    def _layer(self, layer: Any) -> int:
+        return self.layer if layer is None else _whole(layer, "layer")
 
     def __len__(self) -> int:
         return self.size
@@ -444,19 +557,25 @@ def game(name: str, **options: Any) -> Union[Game, TwoPlayerGame]:
         layer = options.pop("layer", None)
         if name == "fox-geese" and "geese" in options:
             layer = options.pop("geese")
-        return TwoPlayerGame(name, None if layer is None else int(layer), **options)
+        return TwoPlayerGame(name, None if layer is None else _whole(layer, "layer"), **options)
     return Game(name, **options)
 
 
-def _ranks(ranks: Any) -> np.ndarray:
-    return np.ascontiguousarray(ranks, dtype=np.uint64).reshape(-1)
+def _ranks(ranks: Any, what: str = "ranks") -> np.ndarray:
+    """Ranks (or masks) as a 1-D ``uint64`` array, checked by :func:`_integers`."""
+    return _integers(ranks, np.uint64, what).reshape(-1)
 
 
-def _rows(rows: Any) -> np.ndarray:
-    array = np.asarray(rows)
+def _rows(rows: Any, what: str) -> np.ndarray:
+    """Rows of ``uint8`` cells (one row may be 1-D), checked by :func:`_integers`."""
+    array = _integers(rows, np.uint8, what)
     if array.ndim == 1:
         array = array.reshape(1, -1)
-    return np.ascontiguousarray(array, dtype=np.uint8)
+    return np.ascontiguousarray(array)
+
+
+def _counts(counts: Sequence[int]) -> List[int]:
+    return [_whole(c, "a colour's count", 0, 255) for c in counts]
 
 
 def permutation_unrank(
@@ -468,48 +587,51 @@ def permutation_unrank(
     ``game("pancake", n=n).unrank(r) == permutation_unrank(n, r) + 1``),
     ``"myrvold-ruskey"`` or ``"lex"``; ``threads``: cores (one by default;
     ``None`` for all)."""
-    return _bitsolve.permutation_unrank(int(n), _ranks(ranks), order, threads)
+    return _bitsolve.permutation_unrank(_whole(n, "n"), _ranks(ranks), order, _threads(threads))
 
 
 def permutation_rank(perms: Any, order: str = "prefix-lehmer", threads: Optional[int] = 1) -> np.ndarray:
     """The ranks (``uint64``) of permutation rows of ``0 .. n-1`` (a 2-D
     array, or one row) in ``order`` (see :func:`permutation_unrank`);
     ``ValueError`` naming the first row that is no permutation."""
-    return _bitsolve.permutation_rank(_rows(perms), order, threads)
+    return _bitsolve.permutation_rank(_rows(perms, "permutations"), order, _threads(threads))
 
 
 def binomial_unrank(n: int, k: int, ranks: Any, threads: Optional[int] = 1) -> np.ndarray:
     """The ``k``-subsets of ``n`` cells (``n`` at most 64) with ``ranks``
     (``0 .. C(n, k) - 1``) as ``uint64`` masks, bit ``i`` for cell ``i`` (the
     hash of board games' occupancy)."""
-    return _bitsolve.binomial_unrank(int(n), int(k), _ranks(ranks), threads)
+    return _bitsolve.binomial_unrank(_whole(n, "n"), _whole(k, "k"), _ranks(ranks), _threads(threads))
 
 
 def binomial_rank(n: int, k: int, masks: Any, threads: Optional[int] = 1) -> np.ndarray:
     """The ranks of ``k``-subset masks of ``n`` cells (see
     :func:`binomial_unrank`); ``ValueError`` naming the first mask that has
     not ``k`` ones below bit ``n``."""
-    return _bitsolve.binomial_rank(int(n), int(k), _ranks(masks), threads)
+    return _bitsolve.binomial_rank(
+        _whole(n, "n"), _whole(k, "k"), _ranks(masks, "masks"), _threads(threads)
+    )
 
 
 def multinomial_unrank(counts: Sequence[int], ranks: Any, threads: Optional[int] = 1) -> np.ndarray:
     """The cell vectors with ``counts[c]`` cells of colour ``c`` with ``ranks``
     (``0 .. multinomial - 1``) as a ``(len(ranks), sum(counts))`` ``uint8``
     array of colours."""
-    return _bitsolve.multinomial_unrank([int(c) for c in counts], _ranks(ranks), threads)
+    return _bitsolve.multinomial_unrank(_counts(counts), _ranks(ranks), _threads(threads))
 
 
 def multinomial_rank(counts: Sequence[int], cells: Any, threads: Optional[int] = 1) -> np.ndarray:
     """The ranks of cell vectors (rows of colours) with ``counts[c]`` cells of
     colour ``c``; ``ValueError`` naming the first row with other counts."""
-    return _bitsolve.multinomial_rank([int(c) for c in counts], _rows(cells), threads)
+    return _bitsolve.multinomial_rank(_counts(counts), _rows(cells, "cells"), _threads(threads))
 
 
 def _layers(layers: Any) -> Optional[Tuple[int, int]]:
     if layers is None:
         return None
-    if isinstance(layers, int):
-        return (layers, layers)
+    if isinstance(layers, (int, np.integer)) and not _is_bool(layers):
+        layer = _whole(layers, "layer")
+        return (layer, layer)
     if isinstance(layers, str):
         first, _, last = layers.partition("..")
         last = last.lstrip("=") or first
@@ -520,7 +642,7 @@ def _layers(layers: Any) -> Optional[Tuple[int, int]]:
                 f"invalid parameter: '{layers}' is not a range of layers like 27..31"
             ) from None
     first, last = layers
-    return (int(first), int(last))
+    return (_whole(first, "layer"), _whole(last, "layer"))
 
 
 def retro(
@@ -553,7 +675,7 @@ def retro(
         _options(options),
         _layers(layers),
         _path(store),
-        threads,
+        _threads(threads),
         checkpoint_every,
         distances,
         progress,
@@ -591,12 +713,11 @@ class Database:
         blue) wins, 2 the second wins, 3 draw (:data:`VALUE_NAMES`). With
         ``symmetry=True`` only the stored representatives hold values. Reads
         a layer stored as one file (not the shares of an MPI job)."""
-        array = np.ascontiguousarray(ranks, dtype=np.uint64).reshape(-1)
-        return self._database.values(array, int(layer))
+        return self._database.values(_ranks(ranks), _whole(layer, "layer"))
 
     def layer_size(self, layer: int) -> int:
         """The number of ranks of ``layer``."""
-        return self._database.layer_size(int(layer))
+        return self._database.layer_size(_whole(layer, "layer"))
 
     def __repr__(self) -> str:
         return f"bitsolve.open_database({self.name!r}, store={self.store!r})"

@@ -6,6 +6,8 @@ import numpy as np
 import numpy.typing as npt
 
 __version__: str
+#: Most worker threads a call may ask for (the command line's --threads limit).
+MAX_THREADS: int
 
 Options = List[Tuple[str, Optional[str]]]
 

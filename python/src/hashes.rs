@@ -17,6 +17,7 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2}
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
+use crate::memory::{Failure, NoRoom, filled};
 use crate::{check_ranks, invalid, pool, to_python};
 
 /// Rows per unit of parallel work.
@@ -40,20 +41,43 @@ fn order(text: &str) -> PyResult<Order> {
     }
 }
 
-/// Runs `work` on a pool of `threads` (all cores when `None`) without the GIL.
+/// Runs `work` on a pool of `threads` (all cores when `None`, at most
+/// [`crate::MAX_THREADS`]) without the GIL.
 fn run<T: Send>(
     py: Python<'_>,
     threads: Option<usize>,
-    work: impl FnOnce() -> bitsolve::Result<T> + Send,
+    work: impl FnOnce() -> Result<T, Failure> + Send,
 ) -> PyResult<T> {
     let pool = pool(threads)?;
-    py.detach(|| pool.install(work)).map_err(to_python)
+    Ok(py.detach(|| pool.install(work))?)
 }
 
-/// Fills `rows` (`width` cells each) from `ranks` with `unrank`, a block of
-/// rows per task.
-fn unrank_rows(ranks: &[u64], width: usize, unrank: impl Fn(u64, &mut [u8]) + Sync) -> Vec<u8> {
-    let mut rows = vec![0u8; ranks.len() * width];
+/// The zeroed bytes of `count` rows of `width` cells, the result of an
+/// unrank: refused with `MemoryError` (before any rank is read) where the
+/// machine has not the memory for them.
+fn result_rows(count: usize, width: usize) -> Result<Vec<u8>, NoRoom> {
+    let what = || format!("the result ({count} rows of {width} uint8 cells)");
+    let cells = count
+        .checked_mul(width)
+        .ok_or_else(|| NoRoom::new(format!("{} has more cells than an array may", what())))?;
+    filled(cells, 0u8, &what)
+}
+
+/// The zeroed uint64 result of `count` ranks or masks (see [`result_rows`]).
+fn result_words(count: usize, what: &str) -> Result<Vec<u64>, NoRoom> {
+    filled(count, 0u64, &|| {
+        format!("the result ({count} uint64 {what})")
+    })
+}
+
+/// Fills `rows` (`width` cells each, zeroed, one row per rank) from
+/// `ranks` with `unrank`, a block of rows per task.
+fn unrank_rows(
+    mut rows: Vec<u8>,
+    ranks: &[u64],
+    width: usize,
+    unrank: impl Fn(u64, &mut [u8]) + Sync,
+) -> Vec<u8> {
     if width > 0 {
         rows.par_chunks_mut(BLOCK * width)
             .zip(ranks.par_chunks(BLOCK))
@@ -72,9 +96,9 @@ fn rank_rows(
     rows: &[u8],
     width: usize,
     rank: impl Fn(usize, &[u8]) -> bitsolve::Result<u64> + Sync,
-) -> bitsolve::Result<Vec<u64>> {
+) -> Result<Vec<u64>, Failure> {
     let count = rows.len().checked_div(width).unwrap_or(0);
-    let mut ranks = vec![0u64; count];
+    let mut ranks = result_words(count, "ranks")?;
     ranks
         .par_chunks_mut(BLOCK)
         .enumerate()
@@ -83,7 +107,7 @@ fn rank_rows(
                 let index = block * BLOCK + i;
                 *out = rank(index, &rows[index * width..(index + 1) * width])?;
             }
-            Ok(())
+            Ok::<(), Error>(())
         })?;
     Ok(ranks)
 }
@@ -92,15 +116,15 @@ fn rank_rows(
 /// `[u8; N]` first: with the length known at compile time the hash's loops
 /// unroll, which made prefix Lehmer's unrank 1.7x faster at n = 12 (33 ns
 /// a row with a runtime length, 19 ns as in `cargo bench --bench hashing`).
-fn unrank_permutations<U>(ranks: &[u64], n: usize, unrank: U) -> Vec<u8>
+fn unrank_permutations<U>(rows: Vec<u8>, ranks: &[u64], n: usize, unrank: U) -> Vec<u8>
 where
     U: Fn(u64, &mut [u8]) + Sync + Copy,
 {
-    fn fixed<const N: usize, U>(ranks: &[u64], unrank: U) -> Vec<u8>
+    fn fixed<const N: usize, U>(rows: Vec<u8>, ranks: &[u64], unrank: U) -> Vec<u8>
     where
         U: Fn(u64, &mut [u8]) + Sync + Copy,
     {
-        unrank_rows(ranks, N, |rank, row| {
+        unrank_rows(rows, ranks, N, |rank, row| {
             let mut perm = [0u8; N];
             unrank(rank, &mut perm);
             row.copy_from_slice(&perm);
@@ -109,8 +133,8 @@ where
     macro_rules! by_length {
         ($($n:literal)*) => {
             match n {
-                $($n => fixed::<$n, U>(ranks, unrank),)*
-                _ => unrank_rows(ranks, n, unrank),
+                $($n => fixed::<$n, U>(rows, ranks, unrank),)*
+                _ => unrank_rows(rows, ranks, n, unrank),
             }
         };
     }
@@ -142,13 +166,14 @@ pub fn permutation_unrank<'py>(
     }
     let size = factorial(n).map_err(to_python)?;
     let rows = run(py, threads, || {
+        let rows = result_rows(ranks.len(), n)?;
         check_ranks(ranks, size)?;
         Ok(match order {
-            Order::PrefixLehmer => unrank_permutations(ranks, n, prefix_lehmer::unrank),
-            Order::MyrvoldRuskey => unrank_permutations(ranks, n, |r, p: &mut [u8]| {
+            Order::PrefixLehmer => unrank_permutations(rows, ranks, n, prefix_lehmer::unrank),
+            Order::MyrvoldRuskey => unrank_permutations(rows, ranks, n, |r, p: &mut [u8]| {
                 unrank_mr(r, p);
             }),
-            Order::Lexicographic => unrank_permutations(ranks, n, |r, p: &mut [u8]| {
+            Order::Lexicographic => unrank_permutations(rows, ranks, n, |r, p: &mut [u8]| {
                 unrank_lex(r, p);
             }),
         })
@@ -209,8 +234,8 @@ pub fn binomial_unrank<'py>(
     let ranker = binomial(n, k)?;
     let ranks = ranks.as_slice()?;
     let masks = run(py, threads, || {
+        let mut masks = result_words(ranks.len(), "masks")?;
         check_ranks(ranks, ranker.size())?;
-        let mut masks = vec![0u64; ranks.len()];
         masks
             .par_chunks_mut(BLOCK)
             .zip(ranks.par_chunks(BLOCK))
@@ -237,7 +262,7 @@ pub fn binomial_rank<'py>(
     let ranker = binomial(n, k)?;
     let masks = masks.as_slice()?;
     let ranks = run(py, threads, || {
-        let mut ranks = vec![0u64; masks.len()];
+        let mut ranks = result_words(masks.len(), "ranks")?;
         ranks
             .par_chunks_mut(BLOCK)
             .zip(masks.par_chunks(BLOCK))
@@ -251,7 +276,7 @@ pub fn binomial_rank<'py>(
                         ))
                     })?;
                 }
-                Ok(())
+                Ok::<(), Error>(())
             })?;
         Ok(ranks)
     })?;
@@ -275,8 +300,9 @@ pub fn multinomial_unrank<'py>(
     let width = ranker.len();
     let ranks = ranks.as_slice()?;
     let rows = run(py, threads, || {
+        let rows = result_rows(ranks.len(), width)?;
         check_ranks(ranks, ranker.size())?;
-        Ok(unrank_rows(ranks, width, |r, cells| {
+        Ok(unrank_rows(rows, ranks, width, |r, cells| {
             ranker.unrank(r, cells)
         }))
     })?;

@@ -6,6 +6,7 @@
 //! keyword arguments and docstrings.
 
 mod hashes;
+mod memory;
 mod two_player;
 
 use std::path::PathBuf;
@@ -15,8 +16,8 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::Duration;
 
 use bitsolve::cli::{
-    AlgorithmArg, BackendArg, BfsRequest, GameSpec, RetroRequest, TwoPlayerSpec, bfs_json,
-    database_query_json, parse_size, retro_json, solve_json, verify_json,
+    AlgorithmArg, BackendArg, BfsRequest, GameSpec, MAX_THREADS, RetroRequest, TwoPlayerSpec,
+    bfs_json, database_query_json, parse_size, retro_json, solve_json, verify_json,
 };
 use bitsolve::database::TableCache;
 use bitsolve::error::{Error, escape_controls};
@@ -31,6 +32,8 @@ use pyo3::exceptions::{
 };
 use pyo3::prelude::*;
 use rayon::prelude::*;
+
+use crate::memory::{Failure, NoRoom, filled, with_room};
 
 /// A library error as the Python exception a user expects, its message the
 /// line the CLI prints after "bitsolve: error: ".
@@ -179,11 +182,17 @@ fn parse_backend(text: &str) -> PyResult<BackendArg> {
     }
 }
 
-/// A rayon pool of `threads` workers (all cores when `None`).
+/// Refuses a thread count as the command line refuses `--threads` (0, or
+/// more than [`MAX_THREADS`]), and a `RAYON_NUM_THREADS` above it: the
+/// library's one check.
+pub(crate) fn check_threads(threads: Option<usize>) -> PyResult<()> {
+    bitsolve::cli::check_threads(threads).map_err(to_python)
+}
+
+/// A rayon pool of `threads` workers (all cores when `None`), the count
+/// checked by [`check_threads`].
 pub(crate) fn pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
-    if threads == Some(0) {
-        return Err(invalid("--threads must be at least 1".into()));
-    }
+    check_threads(threads)?;
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .build()
@@ -386,9 +395,20 @@ enum GameOut {
 struct Visit<'a>(GameOp<'a>);
 
 impl SpaceVisitor for Visit<'_> {
-    type Output = GameOut;
+    /// A call's answer, or why it has no room for it.
+    type Output = Result<GameOut, NoRoom>;
 
-    fn visit<S: Space + Picture>(self, space: &S) -> bitsolve::Result<GameOut> {
+    fn visit<S: Space + Picture>(self, space: &S) -> bitsolve::Result<Self::Output> {
+        match self.visit_space(space) {
+            Ok(out) => Ok(Ok(out)),
+            Err(Failure::NoRoom(no_room)) => Ok(Err(no_room)),
+            Err(Failure::Library(error)) => Err(error),
+        }
+    }
+}
+
+impl Visit<'_> {
+    fn visit_space<S: Space + Picture>(self, space: &S) -> Result<GameOut, Failure> {
         let size = space.size();
         match self.0 {
             GameOp::Info => Ok(GameOut::Info {
@@ -399,10 +419,22 @@ impl SpaceVisitor for Visit<'_> {
                 width: codec_of(space).ok().map(|c| c.width()),
             }),
             GameOp::Unrank(ranks) => {
-                check_ranks(ranks, size)?;
                 let codec = codec_of(space)?;
                 let width = codec.width();
-                let mut rows = vec![0i64; ranks.len() * width];
+                // Sized before anything is read or allocated.
+                let cells = ranks.len().checked_mul(width).ok_or_else(|| {
+                    NoRoom::new(format!(
+                        "unrank's result ({} rows of {width} numbers) has more cells than an array may",
+                        ranks.len()
+                    ))
+                })?;
+                let mut rows = filled(cells, 0i64, &|| {
+                    format!(
+                        "unrank's result ({} rows of {width} int64 numbers)",
+                        ranks.len()
+                    )
+                })?;
+                check_ranks(ranks, size)?;
                 // Chunks of rows, each with one reused state.
                 const CHUNK: usize = 4096;
                 rows.par_chunks_mut(CHUNK * width.max(1))
@@ -427,29 +459,41 @@ impl SpaceVisitor for Visit<'_> {
                         "positions of {} are rows of {} numbers, got rows of {width}",
                         space.descriptor(),
                         codec.width()
-                    )));
+                    ))
+                    .into());
                 }
                 let count = rows.len().checked_div(width).unwrap_or(0);
-                let ranks: bitsolve::Result<Vec<u64>> = (0..count)
-                    .into_par_iter()
-                    .map(|i| {
-                        let row = &rows[i * width..(i + 1) * width];
-                        if let Some(state) = space.read_numbers(row) {
-                            let state = state.map_err(|e| {
-                                Error::InvalidParameter(format!(
-                                    "row {i} ({row:?}) is no position: {e}"
-                                ))
-                            })?;
-                            return Ok(space.rank(&state));
-                        }
-                        let text = codec.decode(row)?;
-                        let state = space.parse_position(&text).map_err(|e| {
-                            Error::InvalidParameter(format!("row {i} ({text}) is no position: {e}"))
+                let mut ranks = filled(count, 0u64, &|| {
+                    format!("rank's result ({count} uint64 ranks)")
+                })?;
+                let rank_of = |i: usize| -> bitsolve::Result<u64> {
+                    let row = &rows[i * width..(i + 1) * width];
+                    if let Some(state) = space.read_numbers(row) {
+                        let state = state.map_err(|e| {
+                            Error::InvalidParameter(format!(
+                                "row {i} ({row:?}) is no position: {e}"
+                            ))
                         })?;
-                        Ok(space.rank(&state))
-                    })
-                    .collect();
-                Ok(GameOut::Ranks(ranks?))
+                        return Ok(space.rank(&state));
+                    }
+                    let text = codec.decode(row)?;
+                    let state = space.parse_position(&text).map_err(|e| {
+                        Error::InvalidParameter(format!("row {i} ({text}) is no position: {e}"))
+                    })?;
+                    Ok(space.rank(&state))
+                };
+                // Blocks of rows per task, each row's rank written in place.
+                const CHUNK: usize = 4096;
+                ranks
+                    .par_chunks_mut(CHUNK)
+                    .enumerate()
+                    .try_for_each(|(block, ranks)| {
+                        for (i, out) in ranks.iter_mut().enumerate() {
+                            *out = rank_of(block * CHUNK + i)?;
+                        }
+                        Ok::<(), Error>(())
+                    })?;
+                Ok(GameOut::Ranks(ranks))
             }
             GameOp::Successors(rank) => {
                 check_ranks(&[rank], size)?;
@@ -502,7 +546,7 @@ impl Game {
     }
 
     fn run(&self, op: GameOp<'_>) -> PyResult<GameOut> {
-        registry::visit(&self.name, &self.options, Visit(op)).map_err(to_python)
+        Ok(registry::visit(&self.name, &self.options, Visit(op)).map_err(to_python)??)
     }
 }
 
@@ -511,7 +555,7 @@ impl Game {
     #[new]
     fn new(name: &str, options: Vec<(String, Option<String>)>) -> PyResult<Self> {
         let options = game_options(name, options)?;
-        match registry::visit(name, &options, Visit(GameOp::Info)).map_err(to_python)? {
+        match registry::visit(name, &options, Visit(GameOp::Info)).map_err(to_python)?? {
             GameOut::Info {
                 descriptor,
                 size,
@@ -626,10 +670,13 @@ impl Game {
         store: Option<PathBuf>,
         threads: Option<usize>,
     ) -> PyResult<String> {
+        check_threads(threads)?;
         let spec = self.spec();
-        let json = py
-            .detach(|| solve_json(spec, text, store, threads))
-            .map_err(to_python)?;
+        // On a thread of its own, so that Ctrl-C stops the table's build
+        // at its next chunk of work, as the command line's does.
+        let json = interruptible(py, |stop| {
+            solve_json(spec, text, store, threads, Some(stop))
+        })?;
         Ok(json.to_string())
     }
 
@@ -653,6 +700,7 @@ impl Game {
             .map(parse_size)
             .transpose()
             .map_err(PyValueError::new_err)?;
+        check_threads(threads)?;
         let spec = self.spec();
         let json = interruptible(py, |stop| {
             let request = BfsRequest {
@@ -701,6 +749,7 @@ fn retro(
             "the range {first}..{last} is empty (its first layer is above its last)"
         )));
     }
+    check_threads(threads)?;
     let spec = TwoPlayerSpec(GameSpec {
         name: name.to_string(),
         options,
@@ -884,8 +933,13 @@ impl Database {
         ranks: PyReadonlyArray1<'py, u64>,
         layer: usize,
     ) -> PyResult<Bound<'py, PyArray1<u8>>> {
-        let ranks = ranks.as_slice()?.to_vec();
-        let values = self.ask(py, |answer| Request::Values(ranks, layer, answer))?;
+        let ranks = ranks.as_slice()?;
+        // The copy the database's thread reads, and the values it answers.
+        let what = || format!("values of {} ranks", ranks.len());
+        memory::room_for(ranks.len() as u128 * 9, &what)?;
+        let mut copy = with_room(ranks.len(), 0, &what)?;
+        copy.extend_from_slice(ranks);
+        let values = self.ask(py, |answer| Request::Values(copy, layer, answer))?;
         Ok(PyArray1::from_vec(py, values))
     }
 
@@ -910,5 +964,6 @@ fn _bitsolve(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(retro, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("MAX_THREADS", MAX_THREADS)?;
     Ok(())
 }

@@ -12,7 +12,8 @@ use numpy::{PyArray1, PyArray2, PyReadonlyArray1};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
-use crate::{check_ranks, game_options, to_python};
+use crate::memory::{NoRoom, room_for, with_room};
+use crate::{check_ranks, check_threads, game_options, to_python};
 
 /// One call; [`Visit::visit`] opens the game and does it.
 enum Op<'a> {
@@ -42,6 +43,10 @@ enum Out {
 
 struct Visit<'a>(Op<'a>);
 
+/// Python's bytes for a str of `len` ASCII characters beyond them (its
+/// object header), and for its place in a list.
+const PY_STR_OVERHEAD: u128 = 49 + 8;
+
 /// The layer's size, after checking `layer` is one.
 fn checked_layer<G: TwoPlayerGame>(game: &G, layer: usize) -> bitsolve::Result<u64> {
     if layer > game.max_layer() {
@@ -60,9 +65,63 @@ fn text_of<G: TwoPlayerGame>(game: &G, layer: usize, rank: u64, state: &mut G::S
 }
 
 impl TwoPlayerVisitor for Visit<'_> {
-    type Output = Out;
+    /// A call's answer, or why it has no room for it.
+    type Output = Result<Out, NoRoom>;
 
-    fn visit<G: TwoPlayerGame>(self, game: &G) -> bitsolve::Result<Out> {
+    fn visit<G: TwoPlayerGame>(self, game: &G) -> bitsolve::Result<Self::Output> {
+        if let Op::Unrank(layer, ranks) = self.0 {
+            return unrank(game, layer, ranks);
+        }
+        self.answer(game).map(Ok)
+    }
+}
+
+/// The position texts of `ranks` of `layer`, sized first: each is held
+/// twice at the end, as a Rust string and as the Python str made of it.
+fn unrank<G: TwoPlayerGame>(
+    game: &G,
+    layer: usize,
+    ranks: &[u64],
+) -> bitsolve::Result<Result<Out, NoRoom>> {
+    let size = checked_layer(game, layer)?;
+    // A layer's positions are written alike (the board, then the side to
+    // move), so rank 0's text stands for every length; it is counted
+    // three times: the Rust string, the Python str, the allocators'
+    // rounding.
+    let len = if size == 0 || ranks.is_empty() {
+        0
+    } else {
+        text_of(game, layer, 0, &mut game.new_state()).len() as u128
+    };
+    let what = || {
+        format!(
+            "unrank's result ({} position texts of {len} characters)",
+            ranks.len()
+        )
+    };
+    let room = room_for(
+        ranks.len() as u128 * (size_of::<String>() as u128 + 3 * len + PY_STR_OVERHEAD),
+        &what,
+    )
+    .and_then(|()| with_room::<String>(ranks.len(), 0, &what));
+    let mut texts = match room {
+        Ok(texts) => texts,
+        Err(no_room) => return Ok(Err(no_room)),
+    };
+    check_ranks(ranks, size)?;
+    ranks
+        .par_iter()
+        .with_min_len(4096)
+        .map_init(
+            || game.new_state(),
+            |state, &rank| text_of(game, layer, rank, state),
+        )
+        .collect_into_vec(&mut texts);
+    Ok(Ok(Out::Texts(texts)))
+}
+
+impl Visit<'_> {
+    fn answer<G: TwoPlayerGame>(self, game: &G) -> bitsolve::Result<Out> {
         match self.0 {
             Op::Info(layer) => {
                 // A game whose tables do not hold its start (Lasker Morris,
@@ -78,20 +137,7 @@ impl TwoPlayerVisitor for Visit<'_> {
                     start,
                 })
             }
-            Op::Unrank(layer, ranks) => {
-                check_ranks(ranks, checked_layer(game, layer)?)?;
-                let texts = ranks
-                    .par_chunks(4096)
-                    .flat_map_iter(|ranks| {
-                        let mut state = game.new_state();
-                        ranks
-                            .iter()
-                            .map(|&rank| text_of(game, layer, rank, &mut state))
-                            .collect::<Vec<_>>()
-                    })
-                    .collect();
-                Ok(Out::Texts(texts))
-            }
+            Op::Unrank(..) => unreachable!("unrank is answered by unrank()"),
             Op::Rank(layer, texts) => {
                 checked_layer(game, layer)?;
                 let ranks: bitsolve::Result<Vec<u64>> = texts
@@ -166,7 +212,10 @@ pub struct TwoPlayer {
 
 impl TwoPlayer {
     fn run(&self, op: Op<'_>) -> PyResult<Out> {
-        registry::visit_two_player(&self.name, &self.options, Visit(op)).map_err(to_python)
+        Ok(
+            registry::visit_two_player(&self.name, &self.options, Visit(op))
+                .map_err(to_python)??,
+        )
     }
 }
 
@@ -181,7 +230,7 @@ impl TwoPlayer {
     ) -> PyResult<Self> {
         let options = game_options(name, options)?;
         match registry::visit_two_player(name, &options, Visit(Op::Info(layer)))
-            .map_err(to_python)?
+            .map_err(to_python)??
         {
             Out::Info {
                 layer,
@@ -211,6 +260,8 @@ impl TwoPlayer {
 
     /// The position texts of `ranks` of this layer.
     fn unrank(&self, py: Python<'_>, ranks: PyReadonlyArray1<'_, u64>) -> PyResult<Vec<String>> {
+        // On rayon's global pool, which RAYON_NUM_THREADS sizes.
+        check_threads(None)?;
         let ranks = ranks.as_slice()?;
         match py.detach(|| self.run(Op::Unrank(self.layer, ranks)))? {
             Out::Texts(texts) => Ok(texts),
@@ -224,6 +275,7 @@ impl TwoPlayer {
         py: Python<'py>,
         texts: Vec<String>,
     ) -> PyResult<Bound<'py, PyArray1<u64>>> {
+        check_threads(None)?;
         match py.detach(|| self.run(Op::Rank(self.layer, &texts)))? {
             Out::Ranks(ranks) => Ok(PyArray1::from_vec(py, ranks)),
             _ => unreachable!("Rank answers with ranks"),
