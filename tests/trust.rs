@@ -168,11 +168,12 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 fn hostile_definition_files_are_answered_in_bounded_memory() {
     let dir = scratch("definitions");
     const CAP_MIB: u64 = 1024;
-    for moves in [1, 5, 12] {
+    // Growing in moves (1, 5, 12) and in sets (10 to 8,000).
+    for (moves, sets) in [(1, 10), (1, 2000), (5, 2000), (12, 2000), (3, 8000)] {
         let file = write(
             &dir,
-            &format!("big-{moves}.tws"),
-            &big_definition(moves, 2000),
+            &format!("big-{moves}-{sets}.tws"),
+            &big_definition(moves, sets),
         );
         for command in ["info", "bfs"] {
             let output = bitsolve_capped(&[command, "ksolve", "--file", &file], CAP_MIB);
