@@ -3,8 +3,11 @@
 //! ORIENTATIONS`, one `Solved` block, `Move NAME` blocks and `Scramble
 //! NAME` blocks, each closed by `End`; `#` starts a comment.
 //!
-//! Inside a block every set is given once, as its name, a permutation line
-//! and an optional orientation line (all zeros when left out). Numbers are
+//! Inside a block each set is given at most once, as its name, a
+//! permutation line and an optional orientation line (all zeros when left
+//! out). A set a block leaves out reads as twsearch and ksolve read it: a
+//! move leaves it alone, a scramble has it solved, and the Solved block
+//! has piece i in slot i. Numbers are
 //! 1-based. Permutations are *passive*: after a move whose permutation is
 //! `p`, slot `i` holds the piece that was in slot `p[i]`. The orientation
 //! line of a state gives each slot's orientation; that of a move gives,
@@ -212,7 +215,7 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
     let mut sets: Vec<PieceSet> = Vec::new();
     let mut solved: Option<Vec<SetState>> = None;
     let mut listed: Vec<NamedMove> = Vec::new();
-    let mut scrambles: Vec<Scramble> = Vec::new();
+    let mut partial_scrambles: Vec<(String, Vec<Option<SetState>>)> = Vec::new();
     let mut blocks_begun = false;
     // Names looked up by hash, not by a walk over those read so far: a
     // file of many sets or moves reads in time linear in its length.
@@ -273,13 +276,21 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
                 if solved.is_some() {
                     return Err(reader.error(number, "a second Solved block".into()));
                 }
-                solved = Some(read_state_block(
-                    &mut reader,
-                    &sets,
-                    &set_index,
-                    "the Solved block",
-                    number,
-                )?);
+                let given =
+                    read_state_block(&mut reader, &sets, &set_index, "the Solved block", number)?;
+                // A set left out is solved as numbered: piece i in slot i.
+                solved = Some(
+                    given
+                        .into_iter()
+                        .zip(&sets)
+                        .map(|(part, set)| {
+                            part.unwrap_or_else(|| SetState {
+                                labels: (0..set.pieces as u8).collect(),
+                                orientations: vec![0; set.pieces],
+                            })
+                        })
+                        .collect(),
+                );
             }
             "Scramble" => {
                 expect_arguments(1, "Scramble NAME")?;
@@ -293,10 +304,9 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
                 }
                 let what = format!("scramble {}", quoted(&scramble_name));
                 let state = read_state_block(&mut reader, &sets, &set_index, &what, number)?;
-                scrambles.push(Scramble {
-                    name: scramble_name,
-                    state,
-                });
+                // Sets left out are filled from the Solved block at the end
+                // (it may come later in the file).
+                partial_scrambles.push((scramble_name, state));
             }
             "Move" => {
                 expect_arguments(1, "Move NAME")?;
@@ -334,6 +344,18 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
     if listed.is_empty() {
         return Err(reader.error(end, "the definition has no Move".into()));
     }
+    // A set a scramble leaves out is as solved (twsearch's reading).
+    let scrambles: Vec<Scramble> = partial_scrambles
+        .into_iter()
+        .map(|(name, parts)| Scramble {
+            name,
+            state: parts
+                .into_iter()
+                .zip(&solved)
+                .map(|(part, home)| part.unwrap_or_else(|| home.clone()))
+                .collect(),
+        })
+        .collect();
     for scramble in &scrambles {
         for ((state, home), set) in scramble.state.iter().zip(&solved).zip(&sets) {
             let mut have = state.labels.clone();
@@ -382,16 +404,17 @@ struct BlockPart {
 }
 
 /// The lines of one block up to its `End`: each set's name, its
-/// permutation and its optional orientation line, every set exactly once.
-/// Returns the sets' parts in the definition's order, numbers as written
-/// (not yet checked against the set's kind).
+/// permutation and its optional orientation line, each set at most once.
+/// Returns the sets' parts in the definition's order (`None` for a set the
+/// block leaves out), numbers as written (not yet checked against the
+/// set's kind).
 fn read_block(
     reader: &mut Reader,
     sets: &[PieceSet],
     set_index: &HashMap<String, usize>,
     what: &str,
     opened: usize,
-) -> Result<Vec<BlockPart>> {
+) -> Result<Vec<Option<BlockPart>>> {
     let mut parts: Vec<Option<BlockPart>> = (0..sets.len()).map(|_| None).collect();
     loop {
         let Some(line) = reader.next_line() else {
@@ -498,18 +521,7 @@ fn read_block(
             line: at,
         });
     }
-    parts
-        .into_iter()
-        .zip(sets)
-        .map(|(part, set)| {
-            part.ok_or_else(|| {
-                reader.error(
-                    opened,
-                    format!("{what} does not give set {}", quoted(&set.name)),
-                )
-            })
-        })
-        .collect()
+    Ok(parts)
 }
 
 fn read_state_block(
@@ -518,20 +530,21 @@ fn read_state_block(
     set_index: &HashMap<String, usize>,
     what: &str,
     opened: usize,
-) -> Result<Vec<SetState>> {
+) -> Result<Vec<Option<SetState>>> {
     let parts = read_block(reader, sets, set_index, what, opened)?;
     parts
         .into_iter()
         .zip(sets)
-        .map(
-            |(
-                BlockPart {
-                    permutation,
-                    orientations,
-                    line: at,
-                },
-                set,
-            )| {
+        .map(|(part, set)| {
+            let Some(BlockPart {
+                permutation,
+                orientations,
+                line: at,
+            }) = part
+            else {
+                return Ok(None);
+            };
+            {
                 if let Some(bad) = permutation
                     .iter()
                     .find(|&&v| v == 0 || v as usize > set.pieces)
@@ -545,12 +558,12 @@ fn read_state_block(
                         ),
                     ));
                 }
-                Ok(SetState {
+                Ok(Some(SetState {
                     labels: permutation.iter().map(|&v| (v - 1) as u8).collect(),
                     orientations: orientations.iter().map(|&v| v as u8).collect(),
-                })
-            },
-        )
+                }))
+            }
+        })
         .collect()
 }
 
@@ -565,7 +578,15 @@ fn read_move_block(
     let moves = parts
         .into_iter()
         .zip(sets)
-        .map(|(BlockPart { permutation, orientations, line: at }, set)| {
+        .map(|(part, set)| {
+            // A set the block leaves out is one the move leaves alone (as
+            // twsearch and ksolve read it).
+            let Some(BlockPart { permutation, orientations, line: at }) = part else {
+                return Ok(SetMove {
+                    from: (0..set.pieces as u8).collect(),
+                    twist: vec![0; set.pieces],
+                });
+            };
             let mut seen = vec![false; set.pieces];
             for &value in &permutation {
                 if value == 0 || value as usize > set.pieces || std::mem::replace(&mut seen[value as usize - 1], true) {
@@ -837,6 +858,33 @@ mod tests {
     }
 
     #[test]
+    fn a_set_left_out_of_a_block_reads_as_twsearch_reads_it() {
+        // Q left out of the Solved block (piece i in slot i), of move T
+        // (left alone) and of the scramble (solved), against the same
+        // definition written out in full.
+        let short = format!(
+            "{}Move U\nQ\n2 1\nEnd\n",
+            SQUARE.replace("Set P 4 2", "Set P 4 2\nSet Q 2 1")
+        );
+        let full = format!(
+            "{}Move U\nP\n1 2 3 4\nQ\n2 1\nEnd\n",
+            SQUARE
+                .replace("Set P 4 2", "Set P 4 2\nSet Q 2 1")
+                .replace("1 2 3 4\nEnd", "1 2 3 4\nQ\n1 2\nEnd")
+                .replace("1 0 0 1\nEnd", "1 0 0 1\nQ\n1 2\n0 0\nEnd")
+                .replace("0 0 1 1\nEnd", "0 0 1 1\nQ\n1 2\nEnd")
+        );
+        let (short, full) = (
+            parse(&short, "short.tws").unwrap(),
+            parse(&full, "full.tws").unwrap(),
+        );
+        assert_eq!(short, full);
+        assert_eq!(short.solved[1].labels, vec![0, 1]);
+        assert!(short.moves[0].transform.sets[1] == full.moves[0].transform.sets[1]);
+        assert_eq!(short.scrambles[0].state[1], short.solved[1]);
+    }
+
+    #[test]
     fn powers_are_named_as_twsearch_names_them() {
         let definition = parse(SQUARE, "ring.tws").unwrap();
         let names = |metric| {
@@ -881,13 +929,10 @@ mod tests {
                 good.replace("1 0 0 1", "1 0 0 2"),
                 "ring.tws:11: move 'T': orientation 2 of set 'P' is out of range",
             ),
+            // A move that leaves out every set leaves everything alone.
             (
                 good.replace("Move T\nP\n2 3 4 1\n1 0 0 1\n", "Move T\n"),
-                "ring.tws:8: move 'T' does not give set 'P'",
-            ),
-            (
-                good.replace("Set P 4 2", "Set P 4 2\nSet Q 2 1"),
-                "ring.tws:5: the Solved block does not give set 'Q'",
+                "ring.tws: move 'T' moves nothing",
             ),
             (
                 good.replace("1 2 3 4", "1 2 3"),
