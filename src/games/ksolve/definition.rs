@@ -885,6 +885,15 @@ mod tests {
     }
 
     #[test]
+    fn windows_line_ends_tabs_and_comments_read_as_the_plain_file() {
+        let plain = parse(SQUARE, "ring.tws").unwrap();
+        let windows = SQUARE.replace('\n', "\r\n").replace(' ', "\t");
+        assert_eq!(parse(&windows, "ring.tws").unwrap(), plain);
+        let commented = SQUARE.replace("\nEnd", "  # the block ends\n\n  End");
+        assert_eq!(parse(&commented, "ring.tws").unwrap(), plain);
+    }
+
+    #[test]
     fn powers_are_named_as_twsearch_names_them() {
         let definition = parse(SQUARE, "ring.tws").unwrap();
         let names = |metric| {
