@@ -431,16 +431,11 @@ fn serve_opens_no_file_a_client_names() {
     ];
     let mut messages = Vec::new();
     for name in names {
-        for endpoint in ["start", "position"] {
-            let target = format!(
-                "/api/{endpoint}?game=ksolve&file={}&position=x&rank=0",
-                encoded(name)
-            );
-            let target = if endpoint == "start" {
-                format!("/api/start?game=ksolve&file={}", encoded(name))
-            } else {
-                target
-            };
+        let file = encoded(name);
+        for target in [
+            format!("/api/start?game=ksolve&file={file}"),
+            format!("/api/position?game=ksolve&file={file}&position=x"),
+        ] {
             let reply = request(server.address, "GET", &target, None);
             let text = reply.text();
             assert_eq!(reply.status, 400, "{target}: {text}");
@@ -455,7 +450,7 @@ fn serve_opens_no_file_a_client_names() {
             );
             // The same words whatever the path: nothing tells whether it
             // exists, or what it is.
-            messages.push(text.replace(&*encoded_json(name), "NAME"));
+            messages.push(text.replace(&format!("'{name}'"), "'NAME'"));
         }
     }
     messages.dedup();
@@ -524,9 +519,4 @@ fn serve_opens_no_file_a_client_names() {
         assert_one_line_refusal(&output, says, &format!("{flags:?}"));
     }
     std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// `name` as the server's message prints it (within quotes, escaped).
-fn encoded_json(name: &str) -> String {
-    format!("'{name}'")
 }
