@@ -93,15 +93,20 @@ fn assert_one_line_refusal(output: &Output, says: &str, what: &str) {
     );
 }
 
+/// `count` sets of one piece (`S0`, `S1`, ...): their `Set` lines, and
+/// their part of a block (each solved, each left alone by a move).
+fn one_piece_sets(count: usize) -> (String, String) {
+    let sets = (0..count).map(|i| format!("Set S{i} 1 1\n")).collect();
+    let parts = (0..count).map(|i| format!("S{i}\n1\n")).collect();
+    (sets, parts)
+}
+
 /// One set `BIG` of 64 pieces with 64 orientations and `sets` sets of one
 /// piece, and `moves` moves each turning BIG's 64 pieces once round with
 /// one twist (order 4,096).
 fn big_definition(moves: usize, sets: usize) -> String {
-    let mut text = String::from("Name Big\nSet BIG 64 64\n");
-    for i in 0..sets {
-        text.push_str(&format!("Set S{i} 1 1\n"));
-    }
-    let ones: String = (0..sets).map(|i| format!("S{i}\n1\n")).collect();
+    let (set_lines, ones) = one_piece_sets(sets);
+    let mut text = format!("Name Big\nSet BIG 64 64\n{set_lines}");
     let identity: Vec<String> = (1..=64).map(|i| i.to_string()).collect();
     let turned: Vec<String> = (1..=64).map(|i| (i % 64 + 1).to_string()).collect();
     let twist: Vec<&str> = (0..64).map(|i| if i == 0 { "1" } else { "0" }).collect();
@@ -141,12 +146,8 @@ fn swaps_definition(sets: usize) -> String {
 /// `sets` one-piece sets beside one set of two pieces and a move that
 /// swaps them: a file of many megabytes with a space of two positions.
 fn many_sets_definition(sets: usize) -> String {
-    let mut text = String::from("Name Many\n");
-    for i in 0..sets {
-        text.push_str(&format!("Set S{i} 1 1\n"));
-    }
-    text.push_str("Set P 2 1\n");
-    let ones: String = (0..sets).map(|i| format!("S{i}\n1\n")).collect();
+    let (set_lines, ones) = one_piece_sets(sets);
+    let mut text = format!("Name Many\n{set_lines}Set P 2 1\n");
     text.push_str(&format!("Solved\n{ones}P\n1 2\nEnd\n"));
     text.push_str(&format!("Move X\n{ones}P\n2 1\nEnd\n"));
     text
@@ -183,11 +184,8 @@ fn hostile_definition_files_are_answered_in_bounded_memory() {
     // A move of order 336 (a 16-cycle of alike pieces with a twist, 7
     // orientations, beside a 3-cycle) over a space small enough to search,
     // beside 20,000 sets: its 335 powers would take 536 MB.
-    let mut wide = String::from("Name Wide\nSet R 16 7\nSet Q 3 1\n");
-    for i in 0..20_000 {
-        wide.push_str(&format!("Set S{i} 1 1\n"));
-    }
-    let ones: String = (0..20_000).map(|i| format!("S{i}\n1\n")).collect();
+    let (set_lines, ones) = one_piece_sets(20_000);
+    let mut wide = format!("Name Wide\nSet R 16 7\nSet Q 3 1\n{set_lines}");
     let alike = vec!["1"; 16].join(" ");
     let ring: Vec<String> = (1..=16).map(|i| (i % 16 + 1).to_string()).collect();
     let mut twist = vec!["0"; 16];

@@ -99,16 +99,22 @@ def _is_bool(value: Any) -> bool:
     return isinstance(value, (bool, np.bool_))
 
 
-def _whole(value: Any, what: str, low: int = 0, high: int = 2**64 - 1) -> int:
-    """``value`` as a Python int in ``low .. high``: an int or numpy
-    integer, never a float or a bool cast to one (``ValueError`` otherwise,
-    naming ``what`` and the value)."""
+def _integer(value: Any, refusal: str) -> int:
+    """``value`` as a Python int: an int or numpy integer, never a float or
+    a bool cast to one (``ValueError`` otherwise: ``refusal``, then what
+    was given)."""
     if _is_bool(value):
-        raise _invalid(f"{what} must be a whole number, got the boolean {value!r}")
+        raise _invalid(f"{refusal}, got the boolean {value!r}")
     try:
-        number = operator.index(value)
+        return operator.index(value)
     except TypeError:
-        raise _invalid(f"{what} must be a whole number, got {value!r}") from None
+        raise _invalid(f"{refusal}, got {value!r}") from None
+
+
+def _whole(value: Any, what: str, low: int = 0, high: int = 2**64 - 1) -> int:
+    """``value`` as a Python int in ``low .. high`` (``ValueError``
+    otherwise, naming ``what`` and the value)."""
+    number = _integer(value, f"{what} must be a whole number")
     if not low <= number <= high:
         raise _invalid(f"{what} {number} is out of range ({low}..{high})")
     return number
@@ -120,12 +126,7 @@ def _threads(threads: Any) -> Optional[int]:
     ``None`` for all cores."""
     if threads is None:
         return None
-    if _is_bool(threads):
-        raise _invalid(f"--threads takes a whole number, got the boolean {threads!r}")
-    try:
-        count = operator.index(threads)
-    except TypeError:
-        raise _invalid(f"--threads takes a whole number, got {threads!r}") from None
+    count = _integer(threads, "--threads takes a whole number")
     if count < 1:
         raise _invalid("--threads must be at least 1")
     if count > _bitsolve.MAX_THREADS:
