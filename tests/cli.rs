@@ -1,7 +1,7 @@
 //! The command line as a user meets it: JSON output, error lines, and a run
 //! killed with SIGKILL and started again.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};

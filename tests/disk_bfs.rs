@@ -3,7 +3,7 @@
 //! an eighth of the table so that windows really move; resumes in either
 //! mode from the other's store, and after kills at random instants.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

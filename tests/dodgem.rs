@@ -4,9 +4,9 @@
 //! against the published values: 3 x 3 is a first-player win (Winning
 //! Ways), 4 x 4 a draw (des Jardins).
 
-mod common;
+use crate::common;
 
-use common::bitsolve_with_input;
+use crate::common::bitsolve_with_input;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

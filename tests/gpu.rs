@@ -4,7 +4,7 @@
 //! missing adapter fails these tests; elsewhere they are skipped with the
 //! reason printed.
 
-mod common;
+use crate::common;
 
 use bitsolve::backend::gpu::{GpuDevice, GpuOptions, hash_check};
 use bitsolve::backend::{CpuBackend, GpuBackend};

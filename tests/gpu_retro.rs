@@ -261,7 +261,7 @@ fn fox_and_geese_values_are_the_cpu_values() {
 
 /// The whole comparison, Fox-and-Geese layers 0..8 in every
 /// variant: minutes on lavapipe, so run on demand
-/// (`cargo test --test gpu_retro -- --ignored`).
+/// (`cargo test --test suite gpu_retro:: -- --ignored`).
 #[test]
 #[ignore]
 fn fox_and_geese_layers_up_to_8_are_the_cpu_values() {
@@ -417,13 +417,35 @@ impl Progress for Notes {
     }
 }
 
+/// Two of the six Fox-and-Geese variants, `picks` into
+/// [`fox_geese_variants`]: the memory-bound paths below do not depend on
+/// the rules (those are checked in every variant above), and lavapipe
+/// takes minutes a variant; the ignored tests run all six.
+fn some_variants(picks: [usize; 2]) -> Vec<(String, FoxGeese)> {
+    let all = fox_geese_variants();
+    picks.iter().map(|&i| all[i].clone()).collect()
+}
+
 #[test]
 fn layers_whose_pass_marks_do_not_fit_rescan_and_give_the_cpu_values() {
+    // The default rule without symmetry, capture-wins with it.
+    assert_rescanned_layers_agree(some_variants([0, 3]));
+}
+
+/// [`layers_whose_pass_marks_do_not_fit_rescan_and_give_the_cpu_values`] in
+/// every variant (`cargo test --test suite gpu_retro:: -- --ignored`).
+#[test]
+#[ignore]
+fn every_variant_rescans_as_the_cpu() {
+    assert_rescanned_layers_agree(fox_geese_variants());
+}
+
+fn assert_rescanned_layers_agree(variants: Vec<(String, FoxGeese)>) {
     // A limit between layer 5's values and layer 4's, and the same with
     // layer 5's two one-bit mark tables: its passes rescan, the layers
     // below (a fifth of its size or less) keep their marks.
     let top = FOX_GEESE_TOP;
-    for (name, game) in fox_geese_variants() {
+    for (name, game) in variants {
         let table_bytes = |layer: usize, bits: u64| game.layer_size(layer).div_ceil(64) * 8 * bits;
         let limit = table_bytes(top, 2) + table_bytes(top - 1, 2) + table_bytes(top, 1);
         let Some(device) = device(GpuOptions {
@@ -502,11 +524,24 @@ fn table_bytes<G: LayeredGame>(game: &G, layer: usize, bits: u64) -> u64 {
 
 #[test]
 fn layers_that_do_not_fit_stream_in_windows_and_give_the_cpu_values() {
+    // The default rule with symmetry, geese-forward without.
+    assert_streamed_layers_agree(some_variants([1, 4]));
+}
+
+/// [`layers_that_do_not_fit_stream_in_windows_and_give_the_cpu_values`] in
+/// every variant (`cargo test --test suite gpu_retro:: -- --ignored`).
+#[test]
+#[ignore]
+fn every_variant_streams_as_the_cpu() {
+    assert_streamed_layers_agree(fox_geese_variants());
+}
+
+fn assert_streamed_layers_agree(variants: Vec<(String, FoxGeese)>) {
     // Two thirds of layer 4's values and layer 3's: 4 windows of the
     // layer (each judged in 4 rounds: the 3 others, the layer below), the
     // layers below whole.
     let top = 4;
-    for (name, game) in fox_geese_variants() {
+    for (name, game) in variants {
         let limit = (table_bytes(&game, top, 2) + table_bytes(&game, top - 1, 2)) * 2 / 3;
         let options = GpuOptions {
             device_bytes: Some(limit),

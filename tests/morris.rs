@@ -9,9 +9,9 @@
 //! Morris's opening (place or move) with three stones a side against the
 //! model's fixpoint over every one of its positions.
 
-mod common;
+use crate::common;
 
-use common::bitsolve_with_input;
+use crate::common::bitsolve_with_input;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU8, AtomicU16, Ordering};

@@ -5,7 +5,7 @@
 //! Needs Open MPI's `mpirun` (the test script installs it).
 #![cfg(feature = "mpi")]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

@@ -2,14 +2,14 @@
 //! Games in Parallel with Linear-Time Perfect Hash Functions* (TZI report 52,
 //! Bremen, 2009), section 4 and Tables 1-3, and the pancake numbers.
 
-mod common;
+use crate::common;
 
+use crate::common::{layers, run, thread_counts};
 use bitsolve::backend::CpuBackend;
 use bitsolve::games::{Pancake, SlidingTile, TopSpin};
 use bitsolve::hash::permutation::factorial;
 use bitsolve::search::Algorithm::{OneBitBfs, OneBitReachability, TwoBitBfs};
 use bitsolve::space::Space;
-use common::{layers, run, thread_counts};
 
 #[test]
 fn pancake_numbers_for_1_to_10_and_every_stack_reachable() {

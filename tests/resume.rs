@@ -1,7 +1,7 @@
 //! An interrupted file-backed search, run again, ends with the same table as
 //! an uninterrupted one, for every algorithm.
 
-mod common;
+use crate::common;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;

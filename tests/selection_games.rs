@@ -3,16 +3,16 @@
 //! Bremen, 2009), section 7.2 and Tables 4-6: Peg Solitaire, Fore and Aft,
 //! Frogs-and-Toads.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 
+use crate::common::{layers, run, thread_counts};
 use bitsolve::backend::CpuBackend;
 use bitsolve::games::{Board, FrogsToads, PegSolitaire};
 use bitsolve::search::Algorithm::{OneBitBfs, OneBitReachability, TwoBitBfs};
 use bitsolve::search::{SearchOptions, SearchReport};
 use bitsolve::space::Space;
-use common::{layers, run, thread_counts};
 
 /// Table 5 with its "Depth d" read as distance d - 1, and the two entries an
 /// independent count corrects: distance 2 has 12 patterns (printed 13) and

@@ -6,7 +6,7 @@
 //! here, small: Fox-and-Geese layers 1..5 with distances, Dodgem 3x3,
 //! Pancake-8 (and Fox-and-Geese layers 1..6 for the changed files).
 
-mod common;
+use crate::common;
 
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -15,8 +15,8 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use common::http::{self, Raw, Server, get, query};
-use common::webdriver::{Browser, find_browser};
+use crate::common::http::{self, Raw, Server, get, query};
+use crate::common::webdriver::{Browser, find_browser};
 use serde_json::{Value, json};
 
 /// Pancake-8's layers (the README's published numbers).

@@ -4,7 +4,7 @@
 //! with the plain two-bit BFS, resumes after a crash, and is reused from a
 //! store.
 
-mod common;
+use crate::common;
 
 use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};

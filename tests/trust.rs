@@ -4,14 +4,14 @@
 //! client naming files on the server (`tests/serve.rs` holds the rest of
 //! the explorer's hostile clients).
 
-mod common;
+use crate::common;
 
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::http::{Server, request};
+use crate::common::http::{Server, request};
 
 const BITSOLVE: &str = env!("CARGO_BIN_EXE_bitsolve");
 

@@ -5,9 +5,11 @@ pub mod bits;
 pub mod multinomial;
 pub mod permutation;
 pub mod prefix_lehmer;
+pub mod stones;
 
 pub use binomial::{BinomialRanker, BinomialRun};
 pub use multinomial::MultinomialRanker;
+pub use stones::{Stone, StoneRanker};
 
 /// One step of the SplitMix64 generator: a tiny, dependency-free source of
 /// sample ranks for tests and benchmarks.

@@ -1,13 +1,15 @@
 //! The exhaustive solver of positional games, the answer every formula is
-//! checked against: the boards reachable in d
-//! moves, ranked per number of stones placed with the multinomial hash over
-//! the free cells (empty / black / white), solved backwards layer by layer
-//! by the generic two-bit retrograde analysis. Layer r holds the boards
-//! with r moves left; every move goes one layer down.
+//! checked against: the boards reachable in d moves, ranked per number of
+//! stones placed by the three-colour stone hash over the free cells
+//! ([`StoneRanker`]: every placement's rank by table steps), solved
+//! backwards layer by layer by the generic two-bit retrograde analysis.
+//! Layer r holds the boards with r moves left; every move goes one layer
+//! down.
 
 use crate::error::{Error, Result};
-use crate::games::positional::{PositionalGame, Query, Side, mask_of};
-use crate::hash::MultinomialRanker;
+use crate::games::positional::{PositionalGame, Query, Side, connects_masks, mask_of};
+use crate::hash::bits::{compress, expand};
+use crate::hash::{Stone, StoneRanker};
 use crate::search::retro2::{
     LayeredGame, Player, RetroOptions, Successor, Value, solve_layers_keeping_top,
 };
@@ -33,39 +35,70 @@ pub struct ExhaustiveReport {
 /// two-bit tables); beyond it a clear error, not an out-of-memory crash.
 pub const MAX_STATES: u64 = 1 << 34;
 
+/// The winning sets that can be complete once k stones are placed: those
+/// whose cells beyond the side's fixed stones are no more than it has
+/// placed, clear of the other side's fixed stones (a 6×6 Hein puzzle lists
+/// up to 1,806 sets; after 5 black placements 31 of them can be complete),
+/// each as the free cells it still needs, packed as the rankers see them.
+#[derive(Clone, Debug, Default)]
+struct Sets {
+    black: Vec<u64>,
+    white: Vec<u64>,
+}
+
+/// A connection goal (Hex without listed sets): Black joins `start` to
+/// `end` through its cells (board cells, not packed).
+struct Connection {
+    neighbours: Vec<u64>,
+    start: u64,
+    end: u64,
+}
+
 struct Layers<'a> {
     game: &'a PositionalGame,
     turns: Vec<Side>,
-    /// Board cell of each free index.
-    free: Vec<usize>,
-    rankers: Vec<MultinomialRanker>,
+    /// The board's cells free at the start; the rankers, the sets and the
+    /// states see them packed low (bit i = the i-th free cell).
+    free: u64,
+    /// By stones placed.
+    rankers: Vec<StoneRanker>,
+    sets: Vec<Sets>,
+    connection: Option<Connection>,
     depth: usize,
-    black_sets: Vec<u64>,
-    white_sets: Vec<u64>,
     black_stones: u64,
-    white_stones: u64,
-    /// The cells the game's first move may take (symmetry breaking).
+    /// The cells the game's first move may take (symmetry breaking),
+    /// packed.
     first_move: Option<u64>,
 }
 
-/// A board as the black and white masks of its cells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Board {
+/// A board as the stones placed on the free cells (packed): which cells
+/// are taken and which of those are black; with the rank of the occupied
+/// set the last unrank found (the ranks of a layer share one occupied set
+/// C(k, b) at a time, and a sweep walks them in order).
+#[derive(Clone, Copy, Debug)]
+pub struct State {
+    occupied: u64,
     black: u64,
-    white: u64,
+    cached_stones: usize,
+    cached_rank: u64,
+}
+
+impl State {
+    fn stones(&self) -> usize {
+        self.occupied.count_ones() as usize
+    }
 }
 
 impl<'a> Layers<'a> {
     fn new(game: &'a PositionalGame, query: &Query) -> Result<Self> {
         game.validate()?;
-        let free = game.free_cells();
-        let depth = query.depth().min(free.len());
+        let free_cells = game.free_cells();
+        let free = mask_of(&free_cells);
+        let depth = query.depth().min(free_cells.len());
         let turns = query.turns[..depth].to_vec();
+        let blacks_after = |k: usize| turns[..k].iter().filter(|&&s| s == Side::Black).count();
         let rankers = (0..=depth)
-            .map(|k| {
-                let black = turns[..k].iter().filter(|&&s| s == Side::Black).count();
-                MultinomialRanker::new(&[(free.len() - k) as u8, black as u8, (k - black) as u8])
-            })
+            .map(|k| StoneRanker::new(free_cells.len(), k, blacks_after(k)))
             .collect::<Result<Vec<_>>>()?;
         let states = rankers
             .iter()
@@ -74,61 +107,87 @@ impl<'a> Layers<'a> {
             return Err(Error::SpaceTooLarge(format!(
                 "{}: {} free cells to depth {depth} is beyond the exhaustive solver ({} positions at most)",
                 game.name,
-                free.len(),
+                free_cells.len(),
                 MAX_STATES
             )));
         }
+        let black_stones = mask_of(&game.black_stones);
+        let white_stones = mask_of(&game.white_stones);
+        let black_sets: Vec<u64> = game.black_wins.iter().map(|s| mask_of(s)).collect();
+        let white_sets: Vec<u64> = game.white_wins.iter().map(|s| mask_of(s)).collect();
+        let sets = (0..=depth)
+            .map(|k| {
+                // A set can be complete after k placements only if its
+                // free cells are no more than the side has placed and the
+                // other side's fixed stones hold none of it.
+                let possible = |sets: &[u64], placed: usize, blocked: u64| {
+                    sets.iter()
+                        .filter(|&&set| {
+                            (set & free).count_ones() as usize <= placed && set & blocked == 0
+                        })
+                        .map(|&set| compress(set & free, free))
+                        .collect()
+                };
+                Sets {
+                    black: possible(&black_sets, blacks_after(k), white_stones),
+                    white: possible(&white_sets, k - blacks_after(k), black_stones),
+                }
+            })
+            .collect();
+        let connection = match &game.graph {
+            Some(graph) if game.black_wins.is_empty() => Some(Connection {
+                neighbours: graph.neighbour_masks(),
+                start: mask_of(&graph.start),
+                end: mask_of(&graph.end),
+            }),
+            _ => None,
+        };
         // The restriction is symmetry breaking for the game's first move,
         // whoever makes it (`.pg` #firstmoves); restricting Black's first
         // move after a White opening would not be sound.
-        let first_move = game.first_moves.as_ref().map(|cells| mask_of(cells));
+        let first_move = game
+            .first_moves
+            .as_ref()
+            .map(|cells| compress(mask_of(cells), free));
         Ok(Layers {
             game,
             depth,
             free,
             rankers,
-            black_sets: game.black_wins.iter().map(|s| mask_of(s)).collect(),
-            white_sets: game.white_wins.iter().map(|s| mask_of(s)).collect(),
-            black_stones: mask_of(&game.black_stones),
-            white_stones: mask_of(&game.white_stones),
+            sets,
+            connection,
+            black_stones,
             turns,
             first_move,
         })
     }
 
-    fn stones_placed(&self, board: &Board) -> usize {
-        ((board.black | board.white).count_ones()
-            - (self.black_stones | self.white_stones).count_ones()) as usize
-    }
-
-    fn black_won(&self, black: u64) -> bool {
-        match &self.game.graph {
-            Some(_) if self.black_sets.is_empty() => self.game.black_has_won(black),
-            _ => self.black_sets.iter().any(|&set| set & !black == 0),
+    /// Black's cells (packed) complete one of its sets, or connect its
+    /// borders.
+    fn black_won(&self, stones: usize, black: u64) -> bool {
+        match &self.connection {
+            Some(goal) => connects_masks(
+                &goal.neighbours,
+                self.black_stones | expand(black, self.free),
+                goal.start,
+                goal.end,
+            ),
+            None => self.sets[stones].black.iter().any(|&set| set & !black == 0),
         }
     }
 
-    fn white_won(&self, white: u64) -> bool {
-        self.white_sets.iter().any(|&set| set & !white == 0)
+    fn white_won(&self, stones: usize, white: u64) -> bool {
+        self.sets[stones].white.iter().any(|&set| set & !white == 0)
     }
 
-    fn colours(&self, board: &Board) -> [u8; 64] {
-        let mut colours = [0u8; 64];
-        for (i, &cell) in self.free.iter().enumerate() {
-            colours[i] = if board.black >> cell & 1 == 1 {
-                1
-            } else if board.white >> cell & 1 == 1 {
-                2
-            } else {
-                0
-            };
-        }
-        colours
+    fn decided(&self, state: &State) -> bool {
+        let stones = state.stones();
+        self.black_won(stones, state.black) || self.white_won(stones, state.occupied & !state.black)
     }
 }
 
 impl LayeredGame for Layers<'_> {
-    type State = Board;
+    type State = State;
 
     fn layer_descriptor(&self, layer: usize) -> String {
         format!("{} depth={} moves-left={layer}", self.game.name, self.depth)
@@ -138,33 +197,33 @@ impl LayeredGame for Layers<'_> {
         self.rankers[self.depth - layer].size()
     }
 
-    fn new_state(&self) -> Board {
-        Board {
-            black: self.black_stones,
-            white: self.white_stones,
+    fn new_state(&self) -> State {
+        State {
+            occupied: 0,
+            black: 0,
+            cached_stones: usize::MAX,
+            cached_rank: u64::MAX,
         }
     }
 
-    fn unrank(&self, layer: usize, rank: u64, board: &mut Board) {
-        let mut colours = [0u8; 64];
-        self.rankers[self.depth - layer].unrank(rank, &mut colours[..self.free.len()]);
-        board.black = self.black_stones;
-        board.white = self.white_stones;
-        for (i, &cell) in self.free.iter().enumerate() {
-            match colours[i] {
-                1 => board.black |= 1 << cell,
-                2 => board.white |= 1 << cell,
-                _ => {}
-            }
+    fn unrank(&self, layer: usize, rank: u64, state: &mut State) {
+        let stones = self.depth - layer;
+        let ranker = &self.rankers[stones];
+        let (occupied_rank, black_rank) = ranker.split(rank);
+        if state.cached_stones != stones || state.cached_rank != occupied_rank {
+            state.cached_stones = stones;
+            state.cached_rank = occupied_rank;
+            state.occupied = ranker.unrank_occupied(occupied_rank);
         }
+        state.black = ranker.unrank_black(state.occupied, black_rank);
     }
 
-    fn rank(&self, layer: usize, board: &Board) -> u64 {
-        self.rankers[self.depth - layer].rank(&self.colours(board)[..self.free.len()])
+    fn rank(&self, layer: usize, state: &State) -> u64 {
+        self.rankers[self.depth - layer].rank(state.occupied, state.black)
     }
 
-    fn mover(&self, board: &Board) -> Player {
-        match self.turns.get(self.stones_placed(board)) {
+    fn mover(&self, state: &State) -> Player {
+        match self.turns.get(state.stones()) {
             Some(Side::White) => Player::Second,
             _ => Player::First,
         }
@@ -178,46 +237,34 @@ impl LayeredGame for Layers<'_> {
         })
     }
 
-    fn successors<F: FnMut(Successor) -> bool>(&self, layer: usize, board: &Board, mut emit: F) {
-        if layer == 0 || self.black_won(board.black) || self.white_won(board.white) {
+    fn successors<F: FnMut(Successor) -> bool>(&self, layer: usize, state: &State, mut emit: F) {
+        if layer == 0 || self.decided(state) {
             return;
         }
         let k = self.depth - layer;
-        let side = self.turns[k];
-        let mut choices = !(board.black | board.white) & mask_of(&self.free);
-        if let Some(allowed) = self.first_move
-            && k == 0
-        {
-            choices &= allowed;
-        }
-        while choices != 0 {
-            let cell = choices.trailing_zeros();
-            choices &= choices - 1;
-            let next = match side {
-                Side::Black => Board {
-                    black: board.black | 1 << cell,
-                    ..*board
-                },
-                Side::White => Board {
-                    white: board.white | 1 << cell,
-                    ..*board
-                },
-            };
-            if !emit(Successor {
+        let stone = match self.turns[k] {
+            Side::Black => Stone::Black,
+            Side::White => Stone::White,
+        };
+        let cells = match self.first_move {
+            Some(allowed) if k == 0 => allowed,
+            _ => u64::MAX,
+        };
+        self.rankers[k + 1].placements(state.occupied, state.black, stone, cells, |_, rank| {
+            emit(Successor {
                 layer: layer - 1,
-                rank: self.rank(layer - 1, &next),
-            }) {
-                return;
-            }
-        }
+                rank,
+            })
+        });
     }
 
-    fn predecessors<F: FnMut(u64)>(&self, _layer: usize, _board: &Board, _emit: F) {}
+    fn predecessors<F: FnMut(u64)>(&self, _layer: usize, _state: &State, _emit: F) {}
 
-    fn no_move_value(&self, board: &Board) -> Value {
-        if self.black_won(board.black) {
+    fn no_move_value(&self, state: &State) -> Value {
+        let stones = state.stones();
+        if self.black_won(stones, state.black) {
             Value::FirstWins
-        } else if self.white_won(board.white) {
+        } else if self.white_won(stones, state.occupied & !state.black) {
             Value::SecondWins
         } else if self.game.is_maker_maker() {
             Value::Draw

@@ -33,6 +33,13 @@ pub struct Graph {
     pub white_end: Vec<usize>,
 }
 
+impl Graph {
+    /// Each cell's neighbours as a mask.
+    pub fn neighbour_masks(&self) -> Vec<u64> {
+        self.neighbours.iter().map(|cells| mask_of(cells)).collect()
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PositionalGame {
     pub name: String,
@@ -190,11 +197,16 @@ impl PositionalGame {
 
 /// True when `owned` connects a cell of `from` to a cell of `to` in the graph.
 pub fn connects(graph: &Graph, owned: u64, from: &[usize], to: &[usize]) -> bool {
-    let mut reached = mask_of(from) & owned;
-    let target = mask_of(to);
+    connects_masks(&graph.neighbour_masks(), owned, mask_of(from), mask_of(to))
+}
+
+/// [`connects`] over the graph's neighbour masks (one per cell), for
+/// callers that test many boards of one graph.
+pub fn connects_masks(neighbours: &[u64], owned: u64, from: u64, to: u64) -> bool {
+    let mut reached = from & owned;
     let mut frontier = reached;
     while frontier != 0 {
-        if reached & target != 0 {
+        if reached & to != 0 {
             return true;
         }
         let mut next = 0u64;
@@ -202,10 +214,10 @@ pub fn connects(graph: &Graph, owned: u64, from: &[usize], to: &[usize]) -> bool
         while rest != 0 {
             let cell = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            next |= mask_of(&graph.neighbours[cell]);
+            next |= neighbours[cell];
         }
         frontier = next & owned & !reached;
         reached |= frontier;
     }
-    reached & target != 0
+    reached & to != 0
 }

@@ -1,0 +1,38 @@
+//! Every integration test of the crate, in one test binary.
+//!
+//! Each file beside this one is a module of it (`cargo test --test suite
+//! morris::` runs one). One binary instead of one per file: the library's
+//! generic drivers are compiled and optimised once, not once per file, and
+//! linked once, which took the test build from about ten minutes to a
+//! fraction of that on two cores. The tests of every file run side by side
+//! on the test threads.
+
+mod common;
+
+mod cli;
+mod database_paged;
+mod disk_bfs;
+mod dodgem;
+mod faults;
+mod fox_geese_play;
+mod fox_geese_rules;
+mod fuzz_inputs;
+mod gpu;
+mod gpu_retro;
+mod ksolve;
+mod ksolve_oracle;
+mod layering;
+mod morris;
+mod mpi;
+mod permutation_games;
+mod pocket_cube;
+mod qbf;
+mod qbf_cleanup;
+mod resume;
+mod retro_memory;
+mod retrograde;
+mod selection_games;
+mod serve;
+mod solve;
+mod store_trust;
+mod trust;
