@@ -4,8 +4,6 @@
 //! against the published values: 3 x 3 is a first-player win (Winning
 //! Ways), 4 x 4 a draw (des Jardins).
 
-use crate::common;
-
 use crate::common::bitsolve_with_input;
 
 use std::collections::HashMap;

@@ -9,8 +9,6 @@
 //! Morris's opening (place or move) with three stones a side against the
 //! model's fixpoint over every one of its positions.
 
-use crate::common;
-
 use crate::common::bitsolve_with_input;
 
 use std::path::{Path, PathBuf};

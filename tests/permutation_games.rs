@@ -2,8 +2,6 @@
 //! Games in Parallel with Linear-Time Perfect Hash Functions* (TZI report 52,
 //! Bremen, 2009), section 4 and Tables 1-3, and the pancake numbers.
 
-use crate::common;
-
 use crate::common::{layers, run, thread_counts};
 use bitsolve::backend::CpuBackend;
 use bitsolve::games::{Pancake, SlidingTile, TopSpin};

@@ -3,8 +3,6 @@
 //! Bremen, 2009), section 7.2 and Tables 4-6: Peg Solitaire, Fore and Aft,
 //! Frogs-and-Toads.
 
-use crate::common;
-
 use std::collections::HashSet;
 
 use crate::common::{layers, run, thread_counts};

@@ -6,8 +6,6 @@
 //! here, small: Fox-and-Geese layers 1..5 with distances, Dodgem 3x3,
 //! Pancake-8 (and Fox-and-Geese layers 1..6 for the changed files).
 
-use crate::common;
-
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -4,8 +4,6 @@
 //! client naming files on the server (`tests/serve.rs` holds the rest of
 //! the explorer's hostile clients).
 
-use crate::common;
-
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Output, Stdio};

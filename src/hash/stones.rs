@@ -115,6 +115,22 @@ impl StoneRanker {
         (rank / self.colourings, rank % self.colourings)
     }
 
+    /// The black sets per occupied set, C(k, b): consecutive ranks walk
+    /// them before the occupied set changes.
+    pub fn colourings(&self) -> u64 {
+        self.colourings
+    }
+
+    /// The occupied set of the next occupied-set rank (colexicographic
+    /// order is the order of the masks as numbers, so this is Gosper's
+    /// next mask with as many ones); for a sweep over consecutive ranks.
+    #[inline]
+    pub fn next_occupied(occupied: u64) -> u64 {
+        let lowest = occupied & occupied.wrapping_neg();
+        let ripple = occupied.wrapping_add(lowest);
+        (((ripple ^ occupied) >> 2) / lowest) | ripple
+    }
+
     /// The occupied set of the occupied-set rank `occupied_rank`.
     #[inline]
     pub fn unrank_occupied(&self, occupied_rank: u64) -> u64 {
@@ -239,6 +255,12 @@ mod tests {
                 let again = ranker.unrank_occupied(occupied_rank);
                 assert_eq!(again, occupied);
                 assert_eq!(ranker.unrank_black(again, black_rank), blacks);
+                if stones > 0 && occupied_rank + 1 < BINOMIALS[n][stones] {
+                    assert_eq!(
+                        StoneRanker::next_occupied(occupied),
+                        ranker.unrank_occupied(occupied_rank + 1)
+                    );
+                }
             }
         }
     }

@@ -72,15 +72,18 @@ struct Layers<'a> {
 }
 
 /// A board as the stones placed on the free cells (packed): which cells
-/// are taken and which of those are black; with the rank of the occupied
-/// set the last unrank found (the ranks of a layer share one occupied set
-/// C(k, b) at a time, and a sweep walks them in order).
+/// are taken and which of those are black; with where the last unrank was
+/// (a sweep unranks consecutive ranks, which share an occupied set C(k, b)
+/// at a time).
 #[derive(Clone, Copy, Debug)]
 pub struct State {
     occupied: u64,
     black: u64,
+    /// What the last unrank found: its layer's stones (`usize::MAX`:
+    /// none yet), its rank, and the rank of its black set.
     cached_stones: usize,
     cached_rank: u64,
+    cached_black_rank: u64,
 }
 
 impl State {
@@ -203,19 +206,29 @@ impl LayeredGame for Layers<'_> {
             black: 0,
             cached_stones: usize::MAX,
             cached_rank: u64::MAX,
+            cached_black_rank: 0,
         }
     }
 
     fn unrank(&self, layer: usize, rank: u64, state: &mut State) {
         let stones = self.depth - layer;
         let ranker = &self.rankers[stones];
-        let (occupied_rank, black_rank) = ranker.split(rank);
-        if state.cached_stones != stones || state.cached_rank != occupied_rank {
+        if state.cached_stones == stones && rank == state.cached_rank.wrapping_add(1) {
+            // The next rank of a sweep: the next black set, or the next
+            // occupied set's first (no division, no unrank of the set).
+            state.cached_black_rank += 1;
+            if state.cached_black_rank == ranker.colourings() {
+                state.cached_black_rank = 0;
+                state.occupied = StoneRanker::next_occupied(state.occupied);
+            }
+        } else {
+            let (occupied_rank, black_rank) = ranker.split(rank);
             state.cached_stones = stones;
-            state.cached_rank = occupied_rank;
+            state.cached_black_rank = black_rank;
             state.occupied = ranker.unrank_occupied(occupied_rank);
         }
-        state.black = ranker.unrank_black(state.occupied, black_rank);
+        state.cached_rank = rank;
+        state.black = ranker.unrank_black(state.occupied, state.cached_black_rank);
     }
 
     fn rank(&self, layer: usize, state: &State) -> u64 {
