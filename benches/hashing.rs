@@ -10,7 +10,9 @@ use bitsolve::hash::permutation::{
     factorial, rank_lex, rank_mr, rank_mr_folded, unrank_lex, unrank_mr, unrank_mr_folded,
 };
 use bitsolve::hash::prefix_lehmer::{self, PrefixWalk, UnrankCache};
-use bitsolve::hash::{BinomialRanker, BinomialRun, MultinomialRanker, splitmix64};
+use bitsolve::hash::{
+    BinomialRanker, BinomialRun, MultinomialRanker, Stone, StoneRanker, splitmix64,
+};
 
 const SAMPLES: usize = 1 << 20;
 const RUNS: usize = 5;
@@ -160,4 +162,44 @@ fn main() {
         multinomial.unrank(r, &mut cells);
         multinomial.rank(&cells)
     });
+
+    // The same boards as two masks (hash::stones), and what a positional
+    // game's sweep asks: every placement of a board 30 cells in 9 stones.
+    let stones = StoneRanker::new(31, 30, 15).unwrap();
+    let ranks = sample_ranks(stones.size());
+    measure("stones 31 cells (1/15/15)", &ranks, |r| {
+        let (occupied, black) = stones.unrank(r);
+        stones.rank(occupied, black)
+    });
+    let before = StoneRanker::new(30, 9, 5).unwrap();
+    let after = StoneRanker::new(30, 10, 5).unwrap();
+    let ranks = sample_ranks(before.size());
+    measure("  stones 30 cells, 9 stones: 21 placements", &ranks, |r| {
+        let (occupied, black) = before.unrank(r);
+        let mut sum = 0u64;
+        after.placements(occupied, black, Stone::White, u64::MAX, |_, rank| {
+            sum = sum.wrapping_add(rank);
+            true
+        });
+        sum
+    });
+    let multinomial = MultinomialRanker::new(&[21, 5, 4]).unwrap();
+    let placed = MultinomialRanker::new(&[20, 5, 5]).unwrap();
+    let mut cells = vec![0u8; 30];
+    measure(
+        "  multinomial 30 cells, 9 stones: 21 placements",
+        &ranks,
+        |r| {
+            multinomial.unrank(r, &mut cells);
+            let mut sum = 0u64;
+            for cell in 0..30 {
+                if cells[cell] == 0 {
+                    cells[cell] = 2;
+                    sum = sum.wrapping_add(placed.rank(&cells));
+                    cells[cell] = 0;
+                }
+            }
+            sum
+        },
+    );
 }

@@ -467,6 +467,33 @@ fn every_hein_puzzle_up_to_5x5_agrees() {
     }
 }
 
+/// The exhaustive answers of Hein puzzles up to 6×6 (positions counted,
+/// whether Black wins within the file's depth): those the multinomial
+/// hash gave before the stone hash replaced it, and both depths of each
+/// puzzle (the smaller one a loss, the larger a win, as published). The
+/// larger ones (up to 171 M positions) are in the README's table.
+#[test]
+fn hein_puzzles_keep_their_exhaustive_answers() {
+    for (file, states, black_wins) in [
+        ("hex-hein/hein_08_5x5-09", 2_959_437, false),
+        ("hex-hein/hein_08_5x5-11", 6_995_469, true),
+        ("hex-hein/hein_11_5x5-09", 10_781_113, false),
+        ("hex-hein/hein_11_5x5-11", 36_510_817, true),
+        ("hex-hein/hein_13_5x5-07", 1_006_690, false),
+        ("hex-hein/hein_13_5x5-09", 5_771_450, true),
+        ("hex-hein/hein_14_5x5-07", 2_449_025, false),
+        ("hex-hein/hein_14_5x5-09", 19_379_393, true),
+        ("hex-hein/hein_19_5x5-09", 1_446_216, false),
+        ("hex-hein/hein_19_5x5-11", 2_833_602, true),
+        ("hex-hein-6x6/hein_17_6x6-07", 84_731_071, false),
+    ] {
+        let (game, query) = load(Path::new(&format!("data/positional/{file}.pg")));
+        let report = solve(&game, &query).unwrap();
+        assert_eq!(report.states, states, "{file}");
+        assert_eq!(report.outcome == Outcome::BlackWins, black_wins, "{file}");
+    }
+}
+
 /// Plain minimax over boards (black, white masks): 1 Black wins, -1 White
 /// wins (or, maker-breaker, Black fails), 0 draw.
 fn minimax(n: usize, turns: &[Side], black: u64, white: u64, sets: (&[u64], &[u64])) -> i32 {
