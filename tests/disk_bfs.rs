@@ -169,7 +169,7 @@ fn the_phases_after_a_sweep_show_their_progress_to_the_end() {
 }
 
 /// Larger spaces: minutes in a debug build
-/// (`cargo test --release --test disk_bfs -- --ignored`).
+/// (`cargo test --release --test suite disk_bfs:: -- --ignored`).
 #[test]
 #[ignore]
 fn pancake_12_and_the_3x4_tile_on_disk_are_the_in_memory_layers() {

@@ -5,7 +5,7 @@
 //! loses nothing that was finished.
 //!
 //! The figures the README's Reliability section quotes come from here
-//! (`cargo test --test faults -- --nocapture` prints them).
+//! (`cargo test --test suite faults:: -- --nocapture` prints them).
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};

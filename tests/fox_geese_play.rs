@@ -206,7 +206,7 @@ fn the_fox_wins_within_its_distance_when_a_capture_wins() {
 /// exactly the stated distance against the longest defence and within it
 /// against random foxes. Run with
 /// `BITSOLVE_FG_STORE=DIR BITSOLVE_FG_FORWARD_STORE=DIR2 cargo test
-/// --release --test fox_geese_play -- --ignored --nocapture`.
+/// --release --test suite fox_geese_play:: -- --ignored --nocapture`.
 fn the_geese_win_from_the_start_within_its_distance(rules: Rules, store: &str, geese: usize) {
     let dir = std::env::var_os(store)
         .unwrap_or_else(|| panic!("{store} names the store of layers 1..{geese} with distances"));

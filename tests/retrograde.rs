@@ -1005,7 +1005,7 @@ fn distances_over_representatives_are_full_storage_distances() {
 }
 
 /// The same for layers 0..7, as the issue asks: about 3 minutes, so on
-/// demand (`cargo test --release --test retrograde -- --ignored`).
+/// demand (`cargo test --release --test suite retrograde:: -- --ignored`).
 #[test]
 #[ignore]
 fn distances_over_representatives_are_full_storage_distances_up_to_7_geese() {

@@ -1659,7 +1659,7 @@ fn the_page_draws_positions_and_plays_moves_in_chromium() {
 
 /// Measures the server's time per position answer (its `X-Response-Time`)
 /// over a store of your own: `BITSOLVE_SERVE_STORE=DIR [BITSOLVE_SERVE_OPTIONS=symmetry]
-/// cargo test --release --test serve -- --ignored --nocapture position_latency`.
+/// cargo test --release --test suite -- --ignored --nocapture serve::position_latency`.
 /// No assertion on time: it prints what it measured.
 #[test]
 #[ignore]
