@@ -7,7 +7,7 @@
 //! down.
 
 use crate::error::{Error, Result};
-use crate::games::positional::{PositionalGame, Query, Side, connects_masks, mask_of};
+use crate::games::positional::{PositionalGame, Query, Side, connects_by, mask_of};
 use crate::hash::bits::{compress, expand};
 use crate::hash::{Stone, StoneRanker};
 use crate::search::retro2::{
@@ -169,8 +169,8 @@ impl<'a> Layers<'a> {
     /// borders.
     fn black_won(&self, stones: usize, black: u64) -> bool {
         match &self.connection {
-            Some(goal) => connects_masks(
-                &goal.neighbours,
+            Some(goal) => connects_by(
+                |cell| goal.neighbours[cell],
                 self.black_stones | expand(black, self.free),
                 goal.start,
                 goal.end,

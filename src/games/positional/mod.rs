@@ -197,12 +197,17 @@ impl PositionalGame {
 
 /// True when `owned` connects a cell of `from` to a cell of `to` in the graph.
 pub fn connects(graph: &Graph, owned: u64, from: &[usize], to: &[usize]) -> bool {
-    connects_masks(&graph.neighbour_masks(), owned, mask_of(from), mask_of(to))
+    connects_by(
+        |cell| mask_of(&graph.neighbours[cell]),
+        owned,
+        mask_of(from),
+        mask_of(to),
+    )
 }
 
-/// [`connects`] over the graph's neighbour masks (one per cell), for
-/// callers that test many boards of one graph.
-pub fn connects_masks(neighbours: &[u64], owned: u64, from: u64, to: u64) -> bool {
+/// [`connects`] with each cell's neighbours as a mask from `neighbours`
+/// (a caller that tests many boards of one graph keeps them in a table).
+pub fn connects_by(neighbours: impl Fn(usize) -> u64, owned: u64, from: u64, to: u64) -> bool {
     let mut reached = from & owned;
     let mut frontier = reached;
     while frontier != 0 {
@@ -214,7 +219,7 @@ pub fn connects_masks(neighbours: &[u64], owned: u64, from: u64, to: u64) -> boo
         while rest != 0 {
             let cell = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            next |= neighbours[cell];
+            next |= neighbours(cell);
         }
         frontier = next & owned & !reached;
         reached |= frontier;
