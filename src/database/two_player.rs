@@ -477,8 +477,8 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
     /// The file that names `layer`'s distances in the cache (the byte
     /// format's, whichever format the store holds).
     fn distances_file(&self, layer: usize) -> PathBuf {
-        let identity = StoredFormat::Bytes.identity(self.game, layer);
-        self.dir.join(file_name_for(&identity.descriptor))
+        let descriptor = StoredFormat::Bytes.descriptor(self.game, layer);
+        self.dir.join(file_name_for(&descriptor))
     }
 
     /// Every move from `position`, in the game's order, with the value and

@@ -119,9 +119,24 @@ impl StoredFormat {
     /// The table identity of `layer`'s distances in this format (its
     /// descriptor names the file).
     pub fn identity<G: LayeredGame>(self, game: &G, layer: usize) -> TableIdentity {
+        let bits = match self {
+            StoredFormat::Bytes => 8,
+            StoredFormat::Pairs => 16,
+        };
+        layer_identity(game, layer, self.label(), bits)
+    }
+
+    /// The descriptor [`identity`](Self::identity) gives (the file's
+    /// name), without sampling the layer's moves for its definition: a
+    /// reader looks files up by it on every question.
+    pub fn descriptor<G: LayeredGame>(self, game: &G, layer: usize) -> String {
+        format!("{}; {}", game.layer_descriptor(layer), self.label())
+    }
+
+    fn label(self) -> &'static str {
         match self {
-            StoredFormat::Bytes => layer_identity(game, layer, "retrograde distances in bytes", 8),
-            StoredFormat::Pairs => layer_identity(game, layer, "retrograde distances", 16),
+            StoredFormat::Bytes => "retrograde distances in bytes",
+            StoredFormat::Pairs => "retrograde distances",
         }
     }
 
@@ -189,9 +204,8 @@ pub fn read_distances<G: LayeredGame>(
     dir: &std::path::Path,
 ) -> Result<Option<LayerDistances>> {
     for format in StoredFormat::ALL {
-        let identity = format.identity(game, layer);
-        if !crate::table::store_file::table_exists(&dir.join(file_name_for(&identity.descriptor)))?
-        {
+        let descriptor = format.descriptor(game, layer);
+        if !crate::table::store_file::table_exists(&dir.join(file_name_for(&descriptor)))? {
             continue;
         }
         let (table, record) =
@@ -402,6 +416,22 @@ fn open_table<G: LayeredGame>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The descriptor a reader names files by is the one the writer's
+    /// identity holds.
+    #[test]
+    fn descriptors_are_the_identities_descriptors() {
+        use crate::games::two_player::TwoPlayerGame;
+        let game = crate::games::dodgem::Dodgem::new(3).unwrap();
+        for format in StoredFormat::ALL {
+            for layer in 0..=game.max_layer() {
+                assert_eq!(
+                    format.descriptor(&game, layer),
+                    format.identity(&game, layer).descriptor
+                );
+            }
+        }
+    }
 
     /// Both stored formats give back what they were given, whole and one
     /// distance at a time (the two-byte one is also how stores of earlier
