@@ -12,6 +12,7 @@
 use crate::common::bitsolve_with_input;
 
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 use std::sync::atomic::{AtomicU8, AtomicU16, Ordering};
 
 use bitsolve::backend::CpuBackend;
@@ -249,6 +250,14 @@ fn solve(model: &Model, counts: &[(usize, usize)]) -> Vec<Pair> {
     solved
 }
 
+/// The model, built once for every test here.
+static MODEL: LazyLock<Model> = LazyLock::new(Model::new);
+
+/// The model's 3–3 values, which three tests read (the fixpoint takes
+/// minutes in the test build): solved once.
+static THREE_THREE: LazyLock<Pair> =
+    LazyLock::new(|| solve(&MODEL, &[(3, 3)]).pop().expect("one pair"));
+
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("bitsolve-morris-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -290,17 +299,17 @@ fn library_position(white: u32, black: u32, white_to_move: bool, in_hand: [u8; 2
     }
 }
 
-/// Solves the pairs of counts with the model and every layer up to theirs
-/// with the library, symmetric and full, and compares every position.
-fn assert_model_agrees(counts: &[(usize, usize)]) {
-    let model = Model::new();
-    let pairs = solve(&model, counts);
-    let top = counts.iter().map(|(w, b)| w + b).max().unwrap();
-    for symmetry in [true, false] {
+/// The model's 3–3 values against every layer up to 3–3 solved by the
+/// library, with symmetry or without (`symmetries`), position by position.
+fn assert_model_agrees(symmetries: &[bool]) {
+    let model = &*MODEL;
+    let pairs = std::slice::from_ref(&*THREE_THREE);
+    let top = 6;
+    for &symmetry in symmetries {
         let game = Morris::new(Variant::NineMensMorris, symmetry).unwrap();
         let dir = scratch(&format!("model-{top}-{symmetry}"));
         let tables = solved_layers(&game, top, &dir);
-        for pair in &pairs {
+        for pair in pairs {
             let mut tally = [0u64; 4];
             let per_white = model.patterns[pair.black].len();
             for cell in 0..pair.values.len() / 2 {
@@ -310,7 +319,7 @@ fn assert_model_agrees(counts: &[(usize, usize)]) {
                     continue;
                 }
                 for white_to_move in [true, false] {
-                    let expected = match pair.values[pair.index(&model, w, b, white_to_move)]
+                    let expected = match pair.values[pair.index(model, w, b, white_to_move)]
                         .load(Ordering::Relaxed)
                     {
                         WHITE_WINS => Value::FirstWins,
@@ -340,9 +349,18 @@ fn assert_model_agrees(counts: &[(usize, usize)]) {
     }
 }
 
+/// With symmetry; the symmetric store equals the full one position by
+/// position in the tests further down, and the full one against the
+/// model is the ignored test below.
 #[test]
 fn three_three_equals_an_independent_fixpoint_solver() {
-    assert_model_agrees(&[(3, 3)]);
+    assert_model_agrees(&[true]);
+}
+
+#[test]
+#[ignore = "the same without symmetry: about a minute more on 2 cores"]
+fn three_three_without_symmetry_equals_an_independent_fixpoint_solver() {
+    assert_model_agrees(&[false]);
 }
 
 /// An opening position of the model: masks, stones in hand (white's,
@@ -417,12 +435,24 @@ fn opening_solution(
     solution
 }
 
+/// With symmetry; without it in the ignored test below (the symmetric
+/// store equals the full one over this whole game further down).
 #[test]
 fn the_whole_game_with_three_stones_a_side_equals_an_independent_solver() {
+    assert_whole_game_with_three_stones_equals_the_model(&[true]);
+}
+
+#[test]
+#[ignore = "the same without symmetry: about two minutes more on 2 cores"]
+fn the_whole_game_with_three_stones_a_side_without_symmetry_equals_an_independent_solver() {
+    assert_whole_game_with_three_stones_equals_the_model(&[false]);
+}
+
+fn assert_whole_game_with_three_stones_equals_the_model(symmetries: &[bool]) {
     use bitsolve::search::retro2::distances::NO_DISTANCE;
-    let model = Model::new();
-    let pair = solve(&model, &[(3, 3)]).pop().unwrap();
-    for symmetry in [true, false] {
+    let model = &*MODEL;
+    let pair = &*THREE_THREE;
+    for &symmetry in symmetries {
         let game = Morris::with_men(Variant::NineMensMorris, 3, symmetry).unwrap();
         let dir = scratch(&format!("opening-3-{symmetry}"));
         let store = dir.to_str().unwrap();
@@ -445,7 +475,7 @@ fn the_whole_game_with_three_stones_a_side_equals_an_independent_solver() {
         // The moving phase's values from the model, its distances from
         // the library: what is checked here is the opening.
         let moving = |w: u32, b: u32| -> Solution {
-            let value = pair.values[pair.index(&model, w, b, true)].load(Ordering::Relaxed);
+            let value = pair.values[pair.index(model, w, b, true)].load(Ordering::Relaxed);
             let (layer, rank) = game.locate(&library_stones(w, b, true));
             let d = distances[layer][rank as usize];
             match value {
@@ -454,7 +484,7 @@ fn the_whole_game_with_three_stones_a_side_equals_an_independent_solver() {
             }
         };
         let mut memo = std::collections::HashMap::new();
-        let start = opening_solution(&model, &moving, (0, 0, [3, 3], true), &mut memo);
+        let start = opening_solution(model, &moving, (0, 0, [3, 3], true), &mut memo);
         let mut tally = [0u64; 4];
         for (&(w, b, hand, white_to_move), &(value, distance)) in &memo {
             let stones = library_position(w, b, white_to_move, hand);
@@ -542,6 +572,15 @@ fn the_symmetric_store_equals_the_full_one_over_the_whole_game_with_three_stones
 }
 
 #[test]
+fn morabaraba_symmetric_store_equals_the_full_one_over_the_whole_game_with_three_stones() {
+    // Layers to 6 (3-3), then the opening's six.
+    let game = Morris::with_men(Variant::Morabaraba, 3, false).unwrap();
+    assert_eq!(game.max_layer(), 12);
+    assert_symmetric_equals_full(Variant::Morabaraba, 3, 12);
+}
+
+#[test]
+#[ignore = "the same with four stones a side: about two minutes on 2 cores"]
 fn morabaraba_symmetric_store_equals_the_full_one_over_the_whole_game_with_four_stones() {
     // Layers to 8 (4-4), then the opening's eight.
     let game = Morris::with_men(Variant::Morabaraba, 4, false).unwrap();
@@ -1074,9 +1113,9 @@ fn the_lasker_opening_distances_with_three_stones_a_side_equal_the_models() {
 /// with `with_distances` its distance too.
 fn assert_lasker_opening_equals_the_model(with_distances: bool) {
     use bitsolve::search::retro2::distances::NO_DISTANCE;
-    let model = Model::new();
-    let moving = solve(&model, &[(3, 3)]).pop().unwrap();
-    let (lasker, values) = solve_lasker_opening(&model, &moving);
+    let model = &*MODEL;
+    let moving = &*THREE_THREE;
+    let (lasker, values) = solve_lasker_opening(model, moving);
     let mut model_distances = None;
     for symmetry in [false, true] {
         let game = Morris::with_men(Variant::Lasker, 3, symmetry).unwrap();
@@ -1116,17 +1155,17 @@ fn assert_lasker_opening_equals_the_model(with_distances: bool) {
             &*model_distances.get_or_insert_with(|| {
                 let moving = |c: &LaskerCell| {
                     let value = moving.values
-                        [moving.index(&model, c.white, c.black, c.white_to_move)]
+                        [moving.index(model, c.white, c.black, c.white_to_move)]
                     .load(Ordering::Relaxed);
                     let d = library_distance(&library_stones(c.white, c.black, c.white_to_move));
                     (value, if d == NO_DISTANCE { FAR } else { d })
                 };
-                lasker_opening_distances(&model, &lasker, &values, &moving)
+                lasker_opening_distances(model, &lasker, &values, &moving)
             })
         });
         let mut tally = [0u64; 4];
         let mut longest = 0;
-        for cell in lasker.cells(&model).filter(|c| c.white & c.black == 0) {
+        for cell in lasker.cells(model).filter(|c| c.white & c.black == 0) {
             let hands = cell.hands.map(|h| h as u8);
             let stones = library_position(cell.white, cell.black, cell.white_to_move, hands);
             if !game.hash().holds(&stones) {
@@ -1140,7 +1179,7 @@ fn assert_lasker_opening_equals_the_model(with_distances: bool) {
                 );
                 continue;
             }
-            let index = lasker.index(&model, &cell);
+            let index = lasker.index(model, &cell);
             let expected = match values[index].load(Ordering::Relaxed) {
                 UNKNOWN => Value::Draw,
                 known => Value::from_bits(known),
@@ -1183,7 +1222,7 @@ fn assert_lasker_opening_equals_the_model(with_distances: bool) {
         };
         // (The start is won for white, as with three stones placed only.)
         assert_eq!(
-            values[lasker.index(&model, &start_cell)].load(Ordering::Relaxed),
+            values[lasker.index(model, &start_cell)].load(Ordering::Relaxed),
             WHITE_WINS
         );
         assert_eq!(tables[layer].get(rank), WHITE_WINS);

@@ -104,7 +104,8 @@ fn every_game_gives_the_same_layers_on_one_to_four_processes() {
         args.extend(game);
         args.extend(["--json", "--threads", "1"]);
         let expected = single(&args);
-        for processes in 1..=4 {
+        // Two and three processes: the cell-by-cell test below.
+        for processes in [1, 4] {
             let report = distributed(processes, &args);
             for key in ["layers", "representatives", "total", "goals", "deepest"] {
                 assert_eq!(
@@ -298,7 +299,7 @@ fn retro_counts(report: &Value) -> Vec<Value> {
 }
 
 #[test]
-fn retrograde_layers_are_the_single_process_ones_on_one_to_four_processes() {
+fn retrograde_layers_are_the_single_process_ones_on_one_and_four_processes() {
     let games: Vec<Vec<&str>> = vec![
         vec!["fox-geese", "--layers", "1..6"],
         vec!["fox-geese", "--layers", "1..6", "--capture-wins"],
@@ -546,18 +547,18 @@ fn retrograde_values_are_the_single_process_cells_on_two_and_three_processes() {
     use bitsolve::games::dodgem::Dodgem;
     use bitsolve::games::morris::{Morris, Variant};
     let cases: Vec<(Vec<&str>, usize)> = vec![
-        (vec!["fox-geese", "--layers", "1..7"], 7),
-        (vec!["fox-geese", "--layers", "1..7", "--capture-wins"], 7),
-        (vec!["fox-geese", "--layers", "1..8", "--symmetry"], 8),
+        (vec!["fox-geese", "--layers", "1..6"], 6),
+        (vec!["fox-geese", "--layers", "1..6", "--capture-wins"], 6),
+        (vec!["fox-geese", "--layers", "1..7", "--symmetry"], 7),
         (
             vec![
                 "fox-geese",
                 "--layers",
-                "1..8",
+                "1..7",
                 "--capture-wins",
                 "--symmetry",
             ],
-            8,
+            7,
         ),
         (vec!["dodgem", "--n", "3"], 0),
         (vec!["dodgem", "--n", "4"], 0),

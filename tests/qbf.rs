@@ -421,12 +421,12 @@ fn gttt_3x3_published_instances_agree() {
 /// the encodings DepQBF answers in seconds there (explicit board; the
 /// lifted and stateless ones run past minutes beyond depth 5). Every
 /// encoding on every puzzle runs in the ignored test below and the
-/// benchmark table.
-const HEIN_IN_CI: [&str; 14] = [
+/// benchmark table. Left out here for their DepQBF time (16 s and 36 s on
+/// 2 cores): hein_06_4x4-13 and hein_14_5x5-07.
+const HEIN_IN_CI: [&str; 12] = [
     "hein_04_3x3-03",
     "hein_04_3x3-05",
     "hein_06_4x4-11",
-    "hein_06_4x4-13",
     "hein_07_4x4-07",
     "hein_07_4x4-09",
     "hein_09_4x4-05",
@@ -435,7 +435,6 @@ const HEIN_IN_CI: [&str; 14] = [
     "hein_12_4x4-07",
     "hein_08_5x5-09",
     "hein_13_5x5-07",
-    "hein_14_5x5-07",
     "hein_19_5x5-09",
 ];
 
