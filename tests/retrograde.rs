@@ -1001,15 +1001,13 @@ fn assert_symmetric_distances_are_full_distances(top: usize) {
 
 #[test]
 fn distances_over_representatives_are_full_storage_distances() {
-    assert_symmetric_distances_are_full_distances(5);
+    assert_symmetric_distances_are_full_distances(6);
 }
 
-/// The same for layers 0..6 (a minute and a half on 2 cores beside other
-/// tests) and 0..7 (about 3 minutes), so on
+/// The same for layers 0..7, as the issue asks: about 3 minutes, so on
 /// demand (`cargo test --release --test suite retrograde:: -- --ignored`).
 #[test]
 #[ignore]
 fn distances_over_representatives_are_full_storage_distances_up_to_7_geese() {
-    assert_symmetric_distances_are_full_distances(6);
     assert_symmetric_distances_are_full_distances(7);
 }
