@@ -151,20 +151,16 @@ fn morris_rules_on_the_device_are_the_rust_rules() {
 #[test]
 fn morris_values_are_the_cpu_values() {
     // Nine Men's Morris with symmetry to 4-3 (7), which takes in every
-    // move kind of the moving phase; Morabaraba's diagonals to 3-3 (6).
-    // Without symmetry (no twins to copy, which Fox-and-Geese's plain
-    // variants cover on the device), and Morabaraba to 4-3, the same rules
-    // cost lavapipe minutes more: ignored below.
-    let tops = |game: &Morris| match game.variant() {
-        Variant::NineMensMorris => 7,
-        _ => 6,
-    };
+    // move kind of the moving phase. Without symmetry (no twins to copy,
+    // which Fox-and-Geese's plain variants cover on the device), and
+    // Morabaraba (its diagonals' rules are compared on the device above),
+    // the values cost lavapipe minutes more: ignored below.
     assert_morris_values_agree(
         morris_variants()
             .into_iter()
-            .filter(|(_, game)| game.symmetry())
+            .filter(|(_, game)| game.symmetry() && game.variant() == Variant::NineMensMorris)
             .collect(),
-        tops,
+        |_| 7,
     );
 }
 

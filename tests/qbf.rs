@@ -208,9 +208,11 @@ fn hex_4x4_every_fast_encoding() {
     // The empty board is lost at depth 7 and won at depth 9.
     assert!(!assert_agree(&empty, &Query::alternating(7), &fast, &fast));
     assert!(assert_agree(&empty, &Query::alternating(9), &fast, &fast));
+    // Positions with stones at depths 3 and 5 (7: DepQBF's minutes, in the
+    // benchmark table).
     for (black, white) in [(vec![5], vec![10]), (vec![6, 9], vec![5, 10])] {
         let game = with_stones(empty.clone(), &black, &white);
-        for depth in [3, 5, 7] {
+        for depth in [3, 5] {
             assert_agree(&game, &Query::alternating(depth), &fast, &fast);
         }
     }
