@@ -4,7 +4,7 @@
 //! finished table either verifies or is refused, and an interrupted run
 //! loses nothing that was finished.
 //!
-//! The figures the README's Reliability section quotes come from here
+//! The figures docs/reliability.md quotes come from here
 //! (`cargo test --test suite faults:: -- --nocapture` prints them).
 
 use std::path::{Path, PathBuf};

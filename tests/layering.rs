@@ -1,6 +1,6 @@
 //! The library's layering, checked on its source: every top-level module of
 //! `src/` may import only the modules [`MAY_IMPORT`] lists for it, so an
-//! import only ever points down (README, "How it works").
+//! import only ever points down (docs/how-it-works.md).
 //!
 //! From the bottom: `error` and `diagram`; `hash`; `progress`; `table`;
 //! `kernel`, then `space`; then two towers side by side, the engine

@@ -472,7 +472,7 @@ fn every_hein_puzzle_up_to_5x5_agrees() {
 /// whether Black wins within the file's depth): those the multinomial
 /// hash gave before the stone hash replaced it, and both depths of each
 /// puzzle (the smaller one a loss, the larger a win, as published). The
-/// larger ones (up to 171 M positions) are in the README's table.
+/// larger ones (up to 171 M positions) are in docs/performance.md.
 #[test]
 fn hein_puzzles_keep_their_exhaustive_answers() {
     for (file, states, black_wins) in [

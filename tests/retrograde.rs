@@ -216,7 +216,7 @@ fn capture_wins_variant_differs_only_where_captures_decide() {
 fn representatives_only_store_a_fifth_and_count_like_full_storage() {
     // Layers 1..=8 under both rules: the counts full storage gave (g = 7, 8
     // under capture-wins: 918,236 and 6,381,580, against the paper's
-    // 918,195 and 6,381,436; see the README), from 7 of the 33 fox cells.
+    // 918,195 and 6,381,436; see docs/guide/fox-and-geese.md), from 7 of the 33 fox cells.
     for (capture_wins, won_for_geese) in [
         (false, [0, 0, 0, 40, 1_280, 21_380, 920_980, 6_761_996]),
         (true, [0, 0, 0, 40, 1_280, 21_380, 918_236, 6_381_580]),
@@ -280,7 +280,7 @@ fn layer_31_under_capture_wins_is_won_for_the_fox_exactly_where_it_can_capture()
     // and a fox to move wins only by capturing: the fox and the hole at the
     // ends of a line of three points (52 lines, two ends each). The
     // paper's Table 7 prints 2,001 for this layer, an odd number that no
-    // rule treating mirror images alike can give (README).
+    // rule treating mirror images alike can give (docs/guide/fox-and-geese.md).
     let game = FoxGeese::new(true, false).unwrap();
     let all = (1u64 << 33) - 1;
     let captures = (0..33)

@@ -17,7 +17,7 @@ use crate::common::http::{self, Raw, Server, get, query};
 use crate::common::webdriver::{Browser, find_browser};
 use serde_json::{Value, json};
 
-/// Pancake-8's layers (the README's published numbers).
+/// Pancake-8's layers (published, docs/guide/one-player.md).
 const PANCAKE_8_LAYERS: [u64; 10] = [1, 7, 42, 251, 1191, 4281, 10561, 15011, 8520, 455];
 /// Five geese around the fox in the centre, the fox to move.
 const FOX_TO_MOVE: &str = ".../.../......./...F.../......./.gg/ggg:fox";

@@ -12,6 +12,7 @@ mod common;
 mod cli;
 mod database_paged;
 mod disk_bfs;
+mod docs;
 mod dodgem;
 mod faults;
 mod fox_geese_play;

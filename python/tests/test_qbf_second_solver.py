@@ -3,7 +3,7 @@ instances and the 4x4 instances of depth 5, run through DepQBF and through
 CAQE (by pyqbf, with python/tools/pyqbf_solve.py as the solver command),
 each checked by `qbf check` against exhaustive search. No encoding may
 disagree, and both solvers must answer the same where both answer.
-The deeper 4x4 instances take minutes; their figures are in the README."""
+The deeper 4x4 instances take minutes; their figures are in docs/performance.md."""
 
 import os
 import shutil

@@ -184,7 +184,7 @@ struct ShowArgs {
     /// The rank of the position.
     #[arg(long, global = true, conflicts_with = "position")]
     rank: Option<u64>,
-    /// The position as text (see each game's format in the README); it may
+    /// The position as text (see each game's format in docs/guide/usage.md); it may
     /// start with '-' (a burned pancake upside down).
     #[arg(long, global = true, allow_hyphen_values = true)]
     position: Option<String>,

@@ -11,7 +11,7 @@
 //! successor's rank comes from its parent's in O(k) and most flips land
 //! close to their parent in the table (issue 11: with the rest of that
 //! work, Pancake-11 on one thread went from 21.2 s to 4.3 s; see the
-//! README's Performance section). The search starts at
+//! performance log in docs/). The search starts at
 //! the sorted stack (burned sides down), and since every flip undoes itself
 //! the layers are the distances to sorted: the deepest layer is the pancake
 //! number.

@@ -5,7 +5,7 @@
 //! trailer's own hash. A damaged chunk is thereby found and named by its
 //! byte and rank range, and a damaged trailer is told apart from a damaged
 //! body. xxh3 hashes at several GB/s per core, so checking a table costs a
-//! fraction of a pass over it (see the README's Reliability section).
+//! fraction of a pass over it (see docs/reliability.md).
 
 use std::ops::Range;
 
