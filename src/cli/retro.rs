@@ -72,8 +72,8 @@ pub struct RetroArgs {
     #[arg(long, global = true, value_name = "SECONDS", default_value_t = RECORD_EVERY.as_secs())]
     checkpoint_every: u64,
     /// With --store: also keep each layer's distances to the end under
-    /// optimal play (plies; 2 bytes a position), which `query` prints and
-    /// `play` follows. Not with --symmetry.
+    /// optimal play (plies; one byte a position, the few longer ones kept
+    /// apart), which `query` prints and `play` follows.
     #[arg(long, global = true)]
     distances: bool,
     /// Print one JSON object on stdout instead of a table.
