@@ -17,7 +17,7 @@ use crate::backend::partition::Partition;
 use crate::error::{Error, Result};
 use crate::games::two_player::TwoPlayerGame;
 use crate::search::Checkpoint;
-use crate::search::identity::layer_identity;
+use crate::search::identity::{layer_descriptor, layer_identity};
 use crate::search::retro2::distances::{NO_DISTANCE, StoredFormat};
 use crate::search::retro2::{Player, Value};
 use crate::search::{Progress, Silent};
@@ -164,13 +164,14 @@ impl<'a, G: TwoPlayerGame> Database<'a, G> {
 
     /// The file of `game`'s layer `layer` in the store.
     fn layer_file(&self, game: &G, layer: usize) -> PathBuf {
-        self.dir.join(file_name_for(&layer_descriptor(game, layer)))
+        self.dir
+            .join(file_name_for(&values_descriptor(game, layer)))
     }
 
     /// The size of the MPI job whose shares of `game`'s layer `layer` the
     /// store holds, if it holds them instead of one file.
     fn job_size(&self, game: &G, layer: usize) -> Option<usize> {
-        job_size_in_store(self.dir, &layer_descriptor(game, layer))
+        job_size_in_store(self.dir, &values_descriptor(game, layer))
     }
 
     /// Whether the store holds `game`'s layer `layer`, whole or in shares.
@@ -535,10 +536,9 @@ pub struct MoveValue<P> {
     pub distance: Option<u16>,
 }
 
-/// The descriptor of a layer's values table (which names its file), as
-/// [`layer_identity`] writes it, without its sampling of the moves.
-fn layer_descriptor<G: TwoPlayerGame>(game: &G, layer: usize) -> String {
-    format!("{}; retrograde values", game.layer_descriptor(layer))
+/// The descriptor of a layer's values table (which names its file).
+fn values_descriptor<G: TwoPlayerGame>(game: &G, layer: usize) -> String {
+    layer_descriptor(game, layer, "retrograde values")
 }
 
 /// "won for the fox in 12 plies".

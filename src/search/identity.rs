@@ -72,6 +72,13 @@ pub fn space_identity<S: Space>(
     }
 }
 
+/// The descriptor of a table of `game`'s layer `layer` holding what
+/// `algorithm_label` says: it names the table's file, so readers that only
+/// look a file up build it without the identity's sampling of the moves.
+pub fn layer_descriptor<G: LayeredGame>(game: &G, layer: usize, algorithm_label: &str) -> String {
+    format!("{}; {algorithm_label}", game.layer_descriptor(layer))
+}
+
 /// The identity of the value table of one layer of a two-player game.
 pub fn layer_identity<G: LayeredGame>(
     game: &G,
@@ -106,7 +113,7 @@ pub fn layer_identity<G: LayeredGame>(
         moves.digest()
     );
     TableIdentity {
-        descriptor: format!("{}; {algorithm_label}", game.layer_descriptor(layer)),
+        descriptor: layer_descriptor(game, layer, algorithm_label),
         definition,
         bits_per_state,
         states: size,

@@ -50,7 +50,7 @@ use super::LayeredGame;
 use crate::error::{Error, Result};
 use crate::progress::{Progress, Silent};
 use crate::search::Checkpoint;
-use crate::search::identity::layer_identity;
+use crate::search::identity::{layer_descriptor, layer_identity};
 use crate::table::header::TableIdentity;
 use crate::table::storage::file_name_for;
 use crate::table::{Backing, WordStorage};
@@ -130,7 +130,7 @@ impl StoredFormat {
     /// name), without sampling the layer's moves for its definition: a
     /// reader looks files up by it on every question.
     pub fn descriptor<G: LayeredGame>(self, game: &G, layer: usize) -> String {
-        format!("{}; {}", game.layer_descriptor(layer), self.label())
+        layer_descriptor(game, layer, self.label())
     }
 
     fn label(self) -> &'static str {
