@@ -1,11 +1,11 @@
 //! The seam between games and algorithms: a state space with a perfect,
 //! invertible hash, laid out as contiguous blocks of ranks, whose states can
 //! be expanded into successor ranks; and its two-player counterpart, a game
-//! in layers solved by retrograde analysis ([`two_player`]).
+//! in layers solved by retrograde analysis ([`layered`]).
 
-pub mod two_player;
+pub mod layered;
 
-pub use two_player::{LayeredGame, Player, Successor, Value};
+pub use layered::{LayeredGame, Player, Successor, Value};
 
 /// A contiguous range of ranks: one partition of the space (a layer, the
 /// position of the blank, ...). Blocks are the unit of parallel work and of

@@ -13,8 +13,8 @@ use std::process::Command;
 
 use bitsolve::database::{Database, Examined, StoredDepths, TableCache};
 use bitsolve::games::Pancake;
+use bitsolve::games::TwoPlayerGame;
 use bitsolve::games::fox_geese::{FoxGeese, Rules};
-use bitsolve::games::two_player::TwoPlayerGame;
 use bitsolve::hash::splitmix64;
 use bitsolve::space::{LayeredGame, Space};
 use bitsolve::table::header::HEADER_LEN;

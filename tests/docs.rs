@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use bitsolve::cli::Cli;
+use bitsolve_cli::Cli;
 use clap::Parser;
 
 /// A fenced block of shell commands in a Markdown file.

@@ -14,7 +14,8 @@ use bitsolve::games::dodgem::DodgemState;
 use bitsolve::games::{Dodgem, TwoPlayerGame};
 use bitsolve::search::Silent;
 use bitsolve::search::retro2::distances::{LayerDistances, NO_DISTANCE, layer_distances};
-use bitsolve::search::retro2::{LayeredGame, RetroOptions, Value, open_layer, solve_layers};
+use bitsolve::search::retro2::{RetroOptions, open_layer, solve_layers};
+use bitsolve::space::{LayeredGame, Value};
 use bitsolve::table::{Backing, TwoBitTable};
 
 /// A board as the independent solver sees it: `cells[row][column]` with

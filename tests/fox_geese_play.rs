@@ -13,8 +13,8 @@ use std::process::Command;
 use std::sync::{LazyLock, Mutex, PoisonError};
 
 use bitsolve::database::{Database, TableCache};
+use bitsolve::games::TwoPlayerGame;
 use bitsolve::games::fox_geese::{FoxGeese, Rules};
-use bitsolve::games::two_player::TwoPlayerGame;
 use bitsolve::hash::splitmix64;
 use bitsolve::space::{LayeredGame, Player, Value};
 

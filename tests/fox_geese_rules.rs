@@ -9,7 +9,8 @@
 use bitsolve::backend::CpuBackend;
 use bitsolve::games::FoxGeese;
 use bitsolve::games::fox_geese::{FoxGeeseState, Rules};
-use bitsolve::search::retro2::{LayerReport, RetroOptions, Value, solve_layers};
+use bitsolve::search::retro2::{LayerReport, RetroOptions, solve_layers};
+use bitsolve::space::Value;
 
 const SIDE: i32 = 7;
 

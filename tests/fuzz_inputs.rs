@@ -34,7 +34,7 @@ use bitsolve::games::positional::builtins::{harary, hex, polyomino, tic_tac_toe}
 use bitsolve::games::positional::pg;
 use bitsolve::games::registry::{self, GameOptions, SpaceVisitor, capabilities};
 use bitsolve::qbf::{Preprocessing, prepare};
-use bitsolve::search::retro2::LayeredGame;
+use bitsolve::space::LayeredGame;
 use bitsolve::space::{Picture, Space};
 
 use mutate::{alphabet_text, inputs, number_text, random_text, text_inputs};
@@ -170,7 +170,7 @@ fn parses_soundly<S: Space + Picture>(space: &S, text: &str) -> CaseResult {
 }
 
 fn read(path: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
+    std::fs::read_to_string(Path::new(crate::common::ROOT).join(path)).unwrap()
 }
 
 /// A file of this test's own, per thread, for inputs that must be files.
@@ -336,7 +336,7 @@ fn definition_seeds() -> Vec<String> {
         "Name Cube7\nSet C 7 3\nSolved\nC\n1 2 3 4 5 6 7\nEnd\nMove U\nC\n4 1 2 3 5 6 7\nEnd\nMove R\nC\n5 2 3 1 7 6 4\n1 0 0 2 2 0 1\nEnd\nScramble one\nC\n5 2 3 1 7 6 4\n2 0 0 1 1 0 2\nEnd\n".to_string(),
         "# alike pieces\nName Ring\nSet P 6 2\nSet Q 3 1\nSolved\nP\n1 1 2 2 3 3\nQ\n1 2 3\nEnd\nMove T\nP\n2 3 4 5 6 1\n1 0 0 0 0 1\nQ\n2 1 3\nEnd\nMove S\nP\n2 1 3 4 5 6\nQ\n1 3 2\nEnd\n".to_string(),
     ];
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/ksolve");
+    let dir = Path::new(crate::common::ROOT).join("data/ksolve");
     if let Ok(entries) = std::fs::read_dir(&dir) {
         let mut files: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
         files.sort();
@@ -400,7 +400,7 @@ fn definition_files_open_soundly_or_are_refused_cleanly() {
 // ---------------------------------------------------------------- .pg files
 
 fn pg_seeds() -> Vec<String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/positional");
+    let root = Path::new(crate::common::ROOT).join("data/positional");
     let mut seeds = Vec::new();
     for dir in ["hex-hein", "gttt-3x3"] {
         let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))

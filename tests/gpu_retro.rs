@@ -17,10 +17,9 @@ use bitsolve::games::fox_geese::Rules;
 use bitsolve::games::morris::{Morris, Variant};
 use bitsolve::games::{Dodgem, FoxGeese, TwoPlayerGame};
 use bitsolve::search::retro2::seam::RetroBackend;
-use bitsolve::search::retro2::{
-    LayerReport, LayeredGame, RetroOptions, open_layer, solve_layer_range,
-};
+use bitsolve::search::retro2::{LayerReport, RetroOptions, open_layer, solve_layer_range};
 use bitsolve::search::{Progress, Silent};
+use bitsolve::space::LayeredGame;
 use bitsolve::table::Backing;
 
 /// The device, or `None` (with the reason printed) where there is none and

@@ -13,7 +13,7 @@ use serde_json::Value;
 const BIN: &str = env!("CARGO_BIN_EXE_bitsolve");
 
 fn definition(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(crate::common::ROOT)
         .join("data/ksolve")
         .join(name)
         .display()

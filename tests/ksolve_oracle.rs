@@ -521,7 +521,7 @@ fn oracle_layers(path: &Path, quarter: bool) -> Vec<u64> {
 // Files and the command line
 
 fn definition(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(crate::common::ROOT)
         .join("data/ksolve")
         .join(name)
 }

@@ -5,9 +5,15 @@
 //! From the bottom: `error` and `diagram`; `hash`; `progress`; `table`;
 //! `kernel`, then `space`; then two towers side by side, the engine
 //! (`search` ← `backend`) and the rules (`games`), neither importing the
-//! other; then `qbf`, then `database`, which use both towers; then the
-//! shell (`cli`, its `serve` included). Tests are exempt: a `#[cfg(test)]`
+//! other; then `qbf`, then `database`, which use both towers; then `jobs`,
+//! the whole requests the shells call. Tests are exempt: a `#[cfg(test)]`
 //! item may reach any module to check its own against it.
+//!
+//! The shells are crates of their own beside the library, and siblings:
+//! the command line (`cli/`), the explorer's server (`serve/`) and the
+//! Python package (`python/`). Only the command line may use another shell
+//! (it starts the server); [`shells_are_siblings`] checks their manifests
+//! and sources.
 //!
 //! The check reads the source as text: it drops comments, string and
 //! character literals and `#[cfg(test)]` items, then collects the top-level
@@ -72,9 +78,10 @@ const MAY_IMPORT: &[(&str, &[&str])] = &[
             "backend", "games", "qbf",
         ],
     ),
-    // The shell: parses flags, calls the library, prints.
+    // Whole requests on the engines: what every shell (the command line,
+    // the explorer's server, the Python package) calls.
     (
-        "cli",
+        "jobs",
         &[
             "error", "diagram", "hash", "progress", "table", "kernel", "space", "search",
             "backend", "games", "qbf", "database",
@@ -86,14 +93,13 @@ const MAY_IMPORT: &[(&str, &[&str])] = &[
 /// module each comes from.
 const ROOT_REEXPORTS: &[(&str, &str)] = &[("Error", "error"), ("Result", "error")];
 
-/// Files that are not part of a top-level module: the crate root and the
-/// binary.
-const ROOT_FILES: &[&str] = &["lib.rs", "main.rs"];
+/// Files that are not part of a top-level module: the crate root.
+const ROOT_FILES: &[&str] = &["lib.rs"];
 
 #[test]
 fn imports_only_point_down() {
     let allowed: BTreeMap<&str, &[&str]> = MAY_IMPORT.iter().copied().collect();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let src = Path::new(crate::common::ROOT).join("src");
     let mut unlisted = BTreeSet::new();
     let mut offending = Vec::new();
     for file in rust_files(&src) {
@@ -433,4 +439,52 @@ fn path_heads(text: &str) -> Vec<String> {
 fn first_name(text: &str) -> Option<String> {
     let name: String = text.chars().take_while(|&c| is_word(c)).collect();
     (!name.is_empty()).then_some(name)
+}
+
+/// The library depends on no shell, and no shell but the command line
+/// (which starts the server) on another: read from each crate's manifest
+/// and from its sources' paths.
+#[test]
+fn shells_are_siblings() {
+    let root = Path::new(crate::common::ROOT);
+    // (crate directory, the shell crates it may name).
+    let crates: [(&str, &[&str]); 4] = [
+        (".", &[]),
+        ("serve", &[]),
+        ("python", &[]),
+        ("cli", &["bitsolve-cli", "bitsolve-serve"]),
+    ];
+    let shells = ["bitsolve-cli", "bitsolve-serve"];
+    let mut offending = Vec::new();
+    for (dir, may_use) in crates {
+        let manifest = fs::read_to_string(root.join(dir).join("Cargo.toml")).unwrap();
+        let sources: Vec<PathBuf> = rust_files(&root.join(dir).join("src"));
+        for shell in shells.iter().filter(|shell| !may_use.contains(shell)) {
+            let in_code = shell.replace('-', "_");
+            if manifest
+                .lines()
+                .any(|line| line.trim_start().starts_with(&format!("{shell} =")))
+            {
+                offending.push(format!("{dir}/Cargo.toml depends on {shell}"));
+            }
+            for file in &sources {
+                let code = code_only(&fs::read_to_string(file).unwrap());
+                if code.contains(&format!("{in_code}::")) {
+                    offending.push(format!("{} uses {in_code}", file.display()));
+                }
+            }
+        }
+        // The old home of the command line inside the library.
+        for file in &sources {
+            let code = code_only(&fs::read_to_string(file).unwrap());
+            if code.contains("bitsolve::cli") {
+                offending.push(format!("{} uses bitsolve::cli", file.display()));
+            }
+        }
+    }
+    assert!(
+        offending.is_empty(),
+        "a shell reaches another shell, or the library a shell:\n  {}",
+        offending.join("\n  ")
+    );
 }

@@ -20,7 +20,8 @@ use bitsolve::games::TwoPlayerGame;
 use bitsolve::games::morris::rules::Stones;
 use bitsolve::games::morris::{Morris, Variant};
 use bitsolve::search::Silent;
-use bitsolve::search::retro2::{LayeredGame, RetroOptions, Value, open_layer, solve_layers};
+use bitsolve::search::retro2::{RetroOptions, open_layer, solve_layers};
+use bitsolve::space::{LayeredGame, Value};
 use bitsolve::table::{Backing, TwoBitTable};
 use rayon::prelude::*;
 

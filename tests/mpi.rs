@@ -72,11 +72,11 @@ fn small_peg_board(dir: &Path) -> String {
 fn every_game_gives_the_same_layers_on_one_to_four_processes() {
     let dir = tempfile_dir("games");
     let board = small_peg_board(&dir);
-    let cube = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let cube = Path::new(crate::common::ROOT)
         .join("data/ksolve/pocket-cube-fixed-corner.tws")
         .display()
         .to_string();
-    let two_colours = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let two_colours = Path::new(crate::common::ROOT)
         .join("data/ksolve/pocket-cube-two-colours.tws")
         .display()
         .to_string();
@@ -497,7 +497,7 @@ fn a_killed_retrograde_job_resumes_reads_its_lower_layers_and_is_queried_in_one_
 /// Every cell of `layers` that a job of `processes` stored in `job_dir`
 /// (each process's share, mapped back through the job's partition) equals
 /// the cell a single process stored in `single_dir`.
-fn assert_same_cells<G: bitsolve::search::retro2::LayeredGame>(
+fn assert_same_cells<G: bitsolve::space::LayeredGame>(
     game: &G,
     layers: std::ops::RangeInclusive<usize>,
     single_dir: &Path,
@@ -592,7 +592,7 @@ fn retrograde_values_are_the_single_process_cells_on_two_and_three_processes() {
             } else if game[0] == "dodgem" {
                 let n = game[2].parse().unwrap();
                 let dodgem = Dodgem::new(n).unwrap();
-                let max = bitsolve::games::two_player::TwoPlayerGame::max_layer(&dodgem);
+                let max = bitsolve::games::TwoPlayerGame::max_layer(&dodgem);
                 assert_same_cells(&dodgem, 0..=max, &single_dir, &job_dir, processes);
             } else {
                 let fox_geese = FoxGeese::new(capture_wins, symmetry).unwrap();

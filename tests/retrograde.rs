@@ -18,10 +18,10 @@ use bitsolve::search::retro2::distances::{
     stored_layer_distances,
 };
 use bitsolve::search::retro2::{
-    LayerReport, LayeredGame, Player, RetroOptions, Successor, Value, open_layer,
-    solve_layer_range, solve_layers,
+    LayerReport, RetroOptions, open_layer, solve_layer_range, solve_layers,
 };
 use bitsolve::search::{Progress, Silent};
+use bitsolve::space::{LayeredGame, Player, Successor, Value};
 use bitsolve::table::Backing;
 
 fn solve<G: LayeredGame>(

@@ -9,6 +9,22 @@
 
 mod common;
 
+/// The suite runs from the repository's root: the data files it reads and
+/// the paths it gives the commands it starts are named from there. Cargo
+/// starts a package's tests in the package's directory (`cli/`, whose
+/// binary they run), so the root becomes the working directory before the
+/// harness starts any test: a function in `.init_array` runs before
+/// `main` (Linux, where the suite runs).
+#[used]
+#[unsafe(link_section = ".init_array")]
+static RUN_FROM_THE_ROOT: extern "C" fn() = run_from_the_root;
+
+extern "C" fn run_from_the_root() {
+    if std::env::set_current_dir(common::ROOT).is_err() {
+        std::process::abort();
+    }
+}
+
 mod cli;
 mod database_paged;
 mod disk_bfs;

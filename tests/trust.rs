@@ -264,7 +264,7 @@ fn every_long_command_stops_on_a_signal() {
     let many = write(&dir, "many.tws", &many_sets_definition(300_000));
     let hein = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/data/positional/hex-hein/hein_02_5x5-13.pg"
+        "/../data/positional/hex-hein/hein_02_5x5-13.pg"
     );
     let position = "7,2,3,5,1,8,4,6,9,10,11";
     let runs: Vec<(Vec<&str>, i32, u64)> = vec![
@@ -383,7 +383,10 @@ fn serve_opens_no_file_a_client_names() {
     // SAFETY: a NUL-terminated path.
     assert_eq!(unsafe { libc::mkfifo(fifo_path.as_ptr(), 0o644) }, 0);
     let fifo = fifo.display().to_string();
-    let served = concat!(env!("CARGO_MANIFEST_DIR"), "/data/ksolve/pocket-cube.tws");
+    let served = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../data/ksolve/pocket-cube.tws"
+    );
     let served_copy = write(
         &dir,
         "pocket-cube.tws",

@@ -6,8 +6,8 @@
 //! keyword arguments and docstrings.
 
 mod hashes;
+mod layer_space;
 mod memory;
-mod two_player;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -15,14 +15,22 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::Duration;
 
-use bitsolve::cli::{
-    AlgorithmArg, BackendArg, BfsRequest, GameSpec, MAX_THREADS, RetroRequest, TwoPlayerSpec,
-    bfs_json, database_query_json, parse_size, retro_json, solve_json, verify_json,
-};
 use bitsolve::database::TableCache;
 use bitsolve::error::{Error, escape_controls};
 use bitsolve::games::registry::{self, GameOptions, SpaceVisitor};
-use bitsolve::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
+use bitsolve::games::{TwoPlayerGame, TwoPlayerVisitor};
+use bitsolve::jobs::bfs::bfs_json;
+use bitsolve::jobs::query::database_query_json;
+use bitsolve::jobs::retro::retro_json;
+use bitsolve::jobs::solve::solve_json;
+use bitsolve::jobs::verify::verify_json;
+use bitsolve::jobs::{
+    BfsRequest, GameSpec, MAX_THREADS, Processor, RetroRequest, SolveRequest, TwoPlayerSpec,
+    parse_size,
+};
+use bitsolve::progress::terminal::Display;
+use bitsolve::progress::{Progress, Silent};
+use bitsolve::search::Algorithm;
 use bitsolve::search::retro2::RECORD_EVERY;
 use bitsolve::space::{MoveFilter, Picture, Space};
 use numpy::ndarray::Array2;
@@ -161,21 +169,21 @@ pub(crate) fn game_options(
     Ok(options)
 }
 
-fn parse_algo(text: &str) -> PyResult<AlgorithmArg> {
+fn parse_algo(text: &str) -> PyResult<Algorithm> {
     match text {
-        "two-bit" | "two_bit" => Ok(AlgorithmArg::TwoBit),
-        "one-bit" | "one_bit" => Ok(AlgorithmArg::OneBit),
-        "reach" => Ok(AlgorithmArg::Reach),
+        "two-bit" | "two_bit" => Ok(Algorithm::TwoBitBfs),
+        "one-bit" | "one_bit" => Ok(Algorithm::OneBitBfs),
+        "reach" => Ok(Algorithm::OneBitReachability),
         _ => Err(invalid(format!(
             "invalid value '{text}' for '--algo <ALGO>' [possible values: two-bit, one-bit, reach]"
         ))),
     }
 }
 
-fn parse_backend(text: &str) -> PyResult<BackendArg> {
+fn parse_backend(text: &str) -> PyResult<Processor> {
     match text {
-        "cpu" => Ok(BackendArg::Cpu),
-        "gpu" => Ok(BackendArg::Gpu),
+        "cpu" => Ok(Processor::Cpu),
+        "gpu" => Ok(Processor::Gpu),
         _ => Err(invalid(format!(
             "invalid value '{text}' for '--backend <BACKEND>' [possible values: cpu, gpu]"
         ))),
@@ -186,17 +194,25 @@ fn parse_backend(text: &str) -> PyResult<BackendArg> {
 /// more than [`MAX_THREADS`]), and a `RAYON_NUM_THREADS` above it: the
 /// library's one check.
 pub(crate) fn check_threads(threads: Option<usize>) -> PyResult<()> {
-    bitsolve::cli::check_threads(threads).map_err(to_python)
+    bitsolve::jobs::check_threads(threads).map_err(to_python)
 }
 
 /// A rayon pool of `threads` workers (all cores when `None`), the count
 /// checked by [`check_threads`].
 pub(crate) fn pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
-    check_threads(threads)?;
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
-        .build()
-        .map_err(|e| invalid(format!("cannot start worker threads: {e}")))
+    bitsolve::jobs::thread_pool(threads).map_err(to_python)
+}
+
+/// Runs `work` with the progress bar on a terminal's stderr where `shown`,
+/// with no progress otherwise; the bar is cleared when it ends.
+fn showing<T>(shown: bool, work: impl FnOnce(&dyn Progress) -> T) -> T {
+    if !shown {
+        return work(&Silent);
+    }
+    let display = Display::new(None, None);
+    let result = work(&display);
+    display.finish();
+    result
 }
 
 /// Positions as rows of numbers, read from and written into the game's
@@ -674,8 +690,16 @@ impl Game {
         let spec = self.spec();
         // On a thread of its own, so that Ctrl-C stops the table's build
         // at its next chunk of work, as the command line's does.
+        let request = SolveRequest {
+            position: Some(text.to_string()),
+            store,
+            threads,
+            ..SolveRequest::default()
+        };
         let json = interruptible(py, |stop| {
-            solve_json(spec, text, store, threads, Some(stop))
+            showing(true, |progress| {
+                solve_json(&spec, &request, progress, Some(&stop))
+            })
         })?;
         Ok(json.to_string())
     }
@@ -695,26 +719,27 @@ impl Game {
         progress: bool,
         memory: Option<&str>,
     ) -> PyResult<String> {
-        let (algo, backend) = (parse_algo(algo)?, parse_backend(backend)?);
+        let (algorithm, processor) = (parse_algo(algo)?, parse_backend(backend)?);
         let memory = memory
             .map(parse_size)
             .transpose()
             .map_err(PyValueError::new_err)?;
         check_threads(threads)?;
         let spec = self.spec();
+        let request = BfsRequest {
+            algorithm,
+            processor,
+            device_memory: None,
+            threads,
+            store,
+            max_depth,
+            memory,
+            inversion,
+        };
         let json = interruptible(py, |stop| {
-            let request = BfsRequest {
-                algo,
-                backend,
-                threads,
-                store,
-                max_depth,
-                memory,
-                inversion,
-                progress,
-                stop: Some(stop),
-            };
-            bfs_json(spec, request)
+            showing(progress, |shown| {
+                bfs_json(&spec, request, shown, Some(&stop))
+            })
         })?;
         Ok(json.to_string())
     }
@@ -754,17 +779,18 @@ fn retro(
         name: name.to_string(),
         options,
     });
+    let request = RetroRequest {
+        layers,
+        store,
+        threads,
+        checkpoint_every: checkpoint_every.unwrap_or(RECORD_EVERY.as_secs()),
+        distances,
+        ..RetroRequest::default()
+    };
     let json = interruptible(py, |stop| {
-        let request = RetroRequest {
-            layers,
-            store,
-            threads,
-            checkpoint_every: checkpoint_every.unwrap_or(RECORD_EVERY.as_secs()),
-            distances,
-            progress,
-            stop: Some(stop),
-        };
-        retro_json(spec, request)
+        showing(progress, |shown| {
+            retro_json(&spec, request, shown, Some(&stop))
+        })
     })?;
     Ok(json.to_string())
 }
@@ -772,7 +798,9 @@ fn retro(
 /// `bitsolve verify PATH --json`, as JSON text.
 #[pyfunction]
 fn verify(py: Python<'_>, path: PathBuf) -> PyResult<String> {
-    let json = py.detach(|| verify_json(&path)).map_err(to_python)?;
+    let json = py
+        .detach(|| showing(true, |progress| verify_json(&path, progress)))
+        .map_err(to_python)?;
     Ok(json.to_string())
 }
 
@@ -953,7 +981,7 @@ impl Database {
 fn _bitsolve(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_class::<Database>()?;
-    m.add_class::<two_player::TwoPlayer>()?;
+    m.add_class::<layer_space::TwoPlayer>()?;
     m.add_function(wrap_pyfunction!(games_json, m)?)?;
     m.add_function(wrap_pyfunction!(hashes::permutation_unrank, m)?)?;
     m.add_function(wrap_pyfunction!(hashes::permutation_rank, m)?)?;

@@ -20,25 +20,12 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::depths::StoredDepths;
+use super::held::{Held, InMemory};
+use super::layer_tables::{LayerDistances, LayerTable};
 use super::paged::PagedWords;
 use super::reading::{FileState, Watched};
-use super::two_player::LayerTable;
 use crate::error::{Error, Result};
 use crate::space::Space;
-
-/// A table as read, and the files it was read from as they were then.
-#[derive(Debug)]
-pub(super) struct Held<T> {
-    pub table: T,
-    pub files: Vec<Watched>,
-}
-
-impl<T> Held<T> {
-    /// The first of its files that changed since it was read.
-    fn changed(&self) -> Option<&Watched> {
-        self.files.iter().find(|file| file.change().is_some())
-    }
-}
 
 /// How long a refusal is repeated without reading the file again while
 /// the file stays as it was: a damaged table of gigabytes is not read
@@ -61,38 +48,6 @@ impl Refusal {
             path: self.file.path.clone(),
             reason: self.reason.clone(),
         }
-    }
-}
-
-/// The memory a table takes while held, and which of its files it pages
-/// (a paged table checks its chunks as it reads them, and may find one
-/// damaged after it was opened: see [`super::paged`]).
-pub(super) trait InMemory {
-    fn bytes(&self) -> u64;
-
-    /// The paged reader of its file at `path`, if it pages that file.
-    fn paged(&self, _path: &Path) -> Option<&PagedWords> {
-        None
-    }
-}
-
-impl<T: InMemory> InMemory for Option<T> {
-    fn bytes(&self) -> u64 {
-        self.as_ref().map_or(0, InMemory::bytes)
-    }
-
-    fn paged(&self, path: &Path) -> Option<&PagedWords> {
-        self.as_ref().and_then(|table| table.paged(path))
-    }
-}
-
-impl<T: InMemory> InMemory for Arc<T> {
-    fn bytes(&self) -> u64 {
-        self.as_ref().bytes()
-    }
-
-    fn paged(&self, path: &Path) -> Option<&PagedWords> {
-        self.as_ref().paged(path)
     }
 }
 
@@ -331,9 +286,6 @@ pub enum Examined {
     /// Refused as it is now: why, in one line.
     Refused(String),
 }
-
-/// A layer's distances to the end by rank (`None`: the store keeps none).
-pub(super) type LayerDistances = Option<super::two_player::StoredDistances>;
 
 /// Tables read and checked, by file; shared between databases and threads
 /// (a server keeps one for its whole run).

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::cache::Held;
+use super::held::{Held, InMemory};
 use super::paged::Cells;
 use super::reading::{Watched, checkpoint_of};
 use crate::error::{Error, Result};
@@ -32,7 +32,7 @@ pub struct StoredDepths {
     path: PathBuf,
 }
 
-impl super::cache::InMemory for StoredDepths {
+impl InMemory for StoredDepths {
     fn bytes(&self) -> u64 {
         self.table.bytes() + 8 * (self.ends.len() + self.layers.len()) as u64
     }

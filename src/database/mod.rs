@@ -59,7 +59,7 @@
 //! use std::path::Path;
 //! use bitsolve::database::{Database, TableCache, describe};
 //! use bitsolve::games::registry::{self, GameOptions};
-//! use bitsolve::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
+//! use bitsolve::games::{TwoPlayerGame, TwoPlayerVisitor};
 //!
 //! struct ValueOf<'a> {
 //!     position: &'a str,
@@ -86,12 +86,14 @@
 
 mod cache;
 mod depths;
+mod held;
+mod layer_tables;
 mod paged;
+mod positions;
 mod reading;
 mod stored_game;
-mod two_player;
 
 pub use cache::{Examined, TableCache};
 pub use depths::StoredDepths;
+pub use positions::{Database, MoveValue, describe, describe_with};
 pub use stored_game::{StoredGame, game_of};
-pub use two_player::{Database, MoveValue, describe, describe_with};

@@ -8,7 +8,7 @@
 use crate::error::Result;
 use crate::games::board::Board;
 use crate::games::registry::{self, GameKind, GameOptions, SpaceVisitor};
-use crate::games::two_player::{TwoPlayerGame, TwoPlayerVisitor};
+use crate::games::{TwoPlayerGame, TwoPlayerVisitor};
 use crate::space::{Picture, Space};
 
 /// A registered game and the options that open it.

@@ -21,8 +21,8 @@
 //! side` (side 0: blue to move). Squares are numbered row by row from the
 //! bottom-left (a1 = 0).
 
-use super::registry::{GameOptions, OptionSpec, RegisteredTwoPlayer};
-use super::two_player::TwoPlayerGame;
+use super::registration::{GameOptions, OptionSpec, RegisteredTwoPlayer};
+use super::two_player_game::TwoPlayerGame;
 use crate::diagram::{Cell, Diagram, Style};
 use crate::error::{Error, Result, quoted};
 use crate::hash::BinomialRanker;

@@ -33,8 +33,8 @@
 //! from it (section 8.1). Counts weigh each block by its cell's orbit.
 
 use super::board::{Board, MaskMap, ORTHOGONAL};
-use super::registry::{GameOptions, OptionSpec, RegisteredTwoPlayer};
-use super::two_player::TwoPlayerGame;
+use super::registration::{GameOptions, OptionSpec, RegisteredTwoPlayer};
+use super::two_player_game::TwoPlayerGame;
 use crate::diagram::{Diagram, Style};
 use crate::error::{Error, Result, quoted};
 use crate::hash::{BinomialRanker, BinomialRun};

@@ -16,7 +16,7 @@
 //! two-bit BFS may check parents once few states are unseen.
 
 use super::board::{Board, Mark, ORTHOGONAL};
-use super::registry::{GameOptions, OptionSpec, Registered};
+use super::registration::{GameOptions, OptionSpec, Registered};
 use crate::diagram::{Diagram, Style};
 use crate::error::{Error, Result, quoted};
 use crate::hash::{BinomialRanker, BinomialRun};

@@ -17,7 +17,7 @@
 //! number.
 
 use super::permutation_state::{PermutationBuffer, check_permutation, parse_numbers};
-use super::registry::{GameOptions, OptionSpec, Registered};
+use super::registration::{GameOptions, OptionSpec, Registered};
 use crate::diagram::{Diagram, Style};
 use crate::error::{Error, Result};
 use crate::hash::permutation::factorial;

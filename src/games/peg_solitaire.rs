@@ -16,7 +16,7 @@
 //! each stored position by the size of its orbit (section 8.1).
 
 use super::board::{Board, Mark, MaskMap, ORTHOGONAL};
-use super::registry::{GameOptions, OptionSpec, Registered};
+use super::registration::{GameOptions, OptionSpec, Registered};
 use crate::diagram::{Diagram, Style};
 use crate::error::{Error, Result, quoted};
 use crate::hash::{BinomialRanker, BinomialRun};

@@ -28,7 +28,7 @@
 //! that one table.
 
 use super::permutation_state::parse_numbers;
-use super::registry::{GameOptions, OptionSpec, Registered};
+use super::registration::{GameOptions, OptionSpec, Registered};
 use crate::diagram::{Cell, Diagram, Style};
 use crate::error::{Error, Result, quoted};
 use crate::hash::permutation::{rank_mr, unrank_mr};

@@ -1,154 +1,23 @@
 //! The games the library knows, by name: a name plus options opens a game,
 //! the same way for the command line, the explorer and library users. A
-//! new one- or two-player game is its file (rules, [`Registered`]) and one
-//! line in the `registry!` list at the bottom; a new positional game is
+//! new one- or two-player game is its file (rules, and what it gives the
+//! registry: [`Registered`], from [`super::registration`]) and one line in
+//! the `registry!` list at the bottom; a new positional game is
 //! its builder in [`super::positional::builtins`] and one entry in
 //! `POSITIONAL`.
-
-use std::collections::BTreeMap;
-use std::str::FromStr;
 
 use serde::{Serialize, Serializer};
 
 use super::morris::Morris;
 use super::positional::PositionalGame;
 use super::positional::builtins::{harary, hex, tic_tac_toe};
-use super::two_player::{TwoPlayerGame, TwoPlayerVisitor};
+pub use super::registration::{GameOptions, OptionSpec, Registered, RegisteredTwoPlayer};
+use super::two_player_game::TwoPlayerVisitor;
 use super::{
     Dodgem, FoxGeese, FrogsToads, Ksolve, Pancake, PegSolitaire, PocketCube, SlidingTile, TopSpin,
 };
 use crate::error::{Error, Result, quoted};
 use crate::space::{Picture, Space};
-
-/// One option a game takes: `--name VALUE`, or `--name` alone (a flag).
-/// In JSON ([`catalog`]): `{"name", "value", "default", "help"}`, `value`
-/// and `default` `null` where there are none.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct OptionSpec {
-    pub name: &'static str,
-    /// The placeholder of the value (`N`, `FILE`); `None` for a flag.
-    pub value: Option<&'static str>,
-    /// The value when the option is not given.
-    pub default: Option<&'static str>,
-    pub help: &'static str,
-    /// The value may name a file to read (a definition, a board): a
-    /// server never takes such a value from a client as a path.
-    #[serde(skip)]
-    pub names_file: bool,
-}
-
-impl OptionSpec {
-    pub const fn value(name: &'static str, value: &'static str, help: &'static str) -> Self {
-        OptionSpec {
-            name,
-            value: Some(value),
-            default: None,
-            help,
-            names_file: false,
-        }
-    }
-
-    /// An option whose value is (or may be) the path of a file to read.
-    pub const fn file(name: &'static str, value: &'static str, help: &'static str) -> Self {
-        OptionSpec {
-            names_file: true,
-            ..OptionSpec::value(name, value, help)
-        }
-    }
-
-    pub const fn flag(name: &'static str, help: &'static str) -> Self {
-        OptionSpec {
-            name,
-            value: None,
-            default: None,
-            help,
-            names_file: false,
-        }
-    }
-
-    pub const fn with_default(self, default: &'static str) -> Self {
-        OptionSpec {
-            default: Some(default),
-            ..self
-        }
-    }
-}
-
-/// The options a game is opened with, by name (without the dashes).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GameOptions {
-    values: BTreeMap<String, String>,
-    flags: Vec<String>,
-}
-
-impl GameOptions {
-    /// Sets option `name` to `value`.
-    pub fn with(mut self, name: &str, value: impl ToString) -> Self {
-        self.values.insert(name.to_string(), value.to_string());
-        self
-    }
-
-    /// Sets flag `name`.
-    pub fn with_flag(mut self, name: &str) -> Self {
-        self.flags.push(name.to_string());
-        self
-    }
-
-    pub fn get(&self, name: &str) -> Option<&str> {
-        self.values.get(name).map(String::as_str)
-    }
-
-    pub fn flag(&self, name: &str) -> bool {
-        self.flags.iter().any(|f| f == name)
-    }
-
-    /// Option `name` parsed as a number, if given.
-    pub fn number<T: FromStr>(&self, name: &str) -> Result<Option<T>> {
-        self.get(name)
-            .map(|text| {
-                text.trim().parse().map_err(|_| {
-                    Error::InvalidParameter(format!(
-                        "invalid value {} for --{name}: expected a whole number",
-                        quoted(text)
-                    ))
-                })
-            })
-            .transpose()
-    }
-
-    /// Option `name` parsed as a number; an error names it when it is missing.
-    pub fn required_number<T: FromStr>(&self, name: &str) -> Result<T> {
-        self.number(name)?
-            .ok_or_else(|| Error::InvalidParameter(format!("--{name} is required")))
-    }
-}
-
-/// What a one-player game gives the registry.
-pub trait Registered: Space + Picture + Sized {
-    /// The name on the command line: `pancake`, `pocket-cube`.
-    const NAME: &'static str;
-    /// One line for `--help` and `bitsolve games`.
-    const SUMMARY: &'static str;
-    const OPTIONS: &'static [OptionSpec];
-
-    /// The game these options describe, or a one-line error saying why not.
-    fn from_options(options: &GameOptions) -> Result<Self>;
-}
-
-/// What a two-player game gives the registry.
-pub trait RegisteredTwoPlayer: TwoPlayerGame + Sized {
-    /// The name on the command line: `fox-geese`.
-    const NAME: &'static str;
-    const SUMMARY: &'static str;
-    const OPTIONS: &'static [OptionSpec];
-    /// The first word of its tables' descriptors, when it is not the name
-    /// (Morris's tables say "morris nine stones=12 moving"): how a store's
-    /// file is traced back to its game.
-    const DESCRIPTOR_WORD: &'static str = Self::NAME;
-
-    /// The game these options describe, or a one-line error saying why not.
-    fn from_options(options: &GameOptions) -> Result<Self>;
-}
 
 /// Code that runs on any one-player game: [`visit`] opens the game a name
 /// and options describe and hands it over.

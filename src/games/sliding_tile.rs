@@ -19,7 +19,7 @@
 //! Algorithm 7, with the sideways moves applied as whole-block ORs.
 
 use super::permutation_state::{PermutationBuffer, check_permutation, parse_numbers};
-use super::registry::{GameOptions, OptionSpec, Registered};
+use super::registration::{GameOptions, OptionSpec, Registered};
 use crate::diagram::{Cell, Diagram, Style};
 use crate::error::{Error, Result};
 use crate::hash::permutation::{factorial, is_odd};

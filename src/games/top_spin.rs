@@ -22,7 +22,7 @@
 //! each twist rather than trusting the condition.
 
 use super::permutation_state::{PermutationBuffer, check_permutation, parse_numbers};
-use super::registry::{GameOptions, OptionSpec, Registered};
+use super::registration::{GameOptions, OptionSpec, Registered};
 use crate::diagram::{Diagram, Style};
 use crate::error::{Error, Result};
 use crate::hash::permutation::{MAX_PERMUTATION_LEN, factorial, is_odd};

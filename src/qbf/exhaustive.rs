@@ -10,9 +10,8 @@ use crate::error::{Error, Result};
 use crate::games::positional::{PositionalGame, Query, Side, connects_by, mask_of};
 use crate::hash::bits::{compress, expand};
 use crate::hash::{Stone, StoneRanker};
-use crate::search::retro2::{
-    LayeredGame, Player, RetroOptions, Successor, Value, solve_layers_keeping_top,
-};
+use crate::search::retro2::{RetroOptions, solve_layers_keeping_top};
+use crate::space::{LayeredGame, Player, Successor, Value};
 
 /// The outcome of a position under a query.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

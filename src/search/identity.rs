@@ -12,7 +12,7 @@
 
 use xxhash_rust::xxh3::Xxh3;
 
-use super::retro2::LayeredGame;
+use crate::space::LayeredGame;
 use crate::space::{MoveFilter, Space};
 use crate::table::TableIdentity;
 

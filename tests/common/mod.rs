@@ -13,6 +13,10 @@ use bitsolve::search::{Algorithm, Checkpoint, Progress, SearchOptions, SearchRep
 use bitsolve::space::Space;
 use bitsolve::table::header::{HEADER_LEN, Header};
 
+/// The repository's root (the suite belongs to the command line's package,
+/// in `cli/`), where the suite runs and its data files are.
+pub const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+
 /// Runs `algorithm` on a pool of `threads` threads with a heap table.
 pub fn run<S: Space>(space: &S, algorithm: Algorithm, threads: usize) -> SearchReport {
     let pool = rayon::ThreadPoolBuilder::new()

@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::search::chunks::{Chunk, chunks_of};
 use crate::search::retro2::judge::{Tally, Verdict};
 use crate::search::retro2::seam::RetroPass;
-use crate::search::retro2::{LayeredGame, Player, Successor, Value};
+use crate::space::{LayeredGame, Player, Successor, Value};
 use crate::table::TwoBitTable;
 
 /// Positions whose moves are ranked (and their cells prefetched) before

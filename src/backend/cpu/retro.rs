@@ -16,7 +16,8 @@ use crate::search::retro2::judge::{
     SeveralLayers, Unit, WholeLayer, list_limit, recorded_value, units,
 };
 use crate::search::retro2::seam::{Below, PassCount, RetroBackend, RetroPass, RetroPasses};
-use crate::search::retro2::{LayeredGame, Player, Value, open_layer, open_solved_layer};
+use crate::search::retro2::{open_layer, open_solved_layer};
+use crate::space::{LayeredGame, Player, Value};
 use crate::table::{Backing, TwoBitTable};
 
 impl RetroBackend for CpuBackend {

@@ -8,7 +8,7 @@
 //! counters back.
 
 use super::device::GpuDevice;
-use super::kernels::{Piece, create_buffer, grid};
+use super::pieces::{Piece, create_buffer, grid};
 use super::table::Staging;
 use crate::error::{Error, Result};
 

@@ -26,10 +26,12 @@ pub mod hash_check;
 mod kernel_set;
 pub(crate) mod kernels;
 mod one_bit;
+pub(crate) mod pieces;
 mod residency;
 mod retro;
 pub mod retro_check;
 mod retro_passes;
+mod retro_program;
 mod retro_tables;
 mod retro_windows;
 pub mod shader;
@@ -38,7 +40,7 @@ mod two_bit;
 
 pub use device::{GpuDevice, GpuOptions};
 pub use residency::gpu_program;
-pub use retro::{check_device_layer, retro_program};
+pub use retro_program::{check_device_layer, retro_program};
 
 use crate::error::Result;
 use crate::search::backend::{Backend, OneBitPasses, Opened, TableRequest, TwoBitPasses};

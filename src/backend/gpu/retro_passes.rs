@@ -6,8 +6,8 @@ use std::cell::RefCell;
 
 use super::device::GpuDevice;
 use super::kernel_set::{FIRST_WINDOW_BINDING, KernelSet, KernelSpec};
-use super::kernels::{Piece, pieces_of};
-use super::retro::retro_program;
+use super::pieces::{Piece, pieces_of};
+use super::retro_program::retro_program;
 use super::retro_tables::{LayerTables, Placement, layer_tables};
 use super::retro_windows::{Source, WindowPlan, Words, clip};
 use super::shader::{self, named_window_accessors};
@@ -16,8 +16,8 @@ use crate::error::{Error, Result};
 use crate::kernel::{Program, U64};
 use crate::search::retro2::judge::recorded_value;
 use crate::search::retro2::seam::{PassCount, RetroPass, RetroPasses};
-use crate::search::retro2::{LayeredGame, Value};
 use crate::space::Block;
+use crate::space::{LayeredGame, Value};
 use crate::table::TwoBitTable;
 
 /// Three 64-bit counters: judged (or predecessors generated), decided,

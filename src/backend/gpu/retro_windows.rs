@@ -18,7 +18,7 @@
 
 use std::ops::Range;
 
-use super::kernels::Piece;
+use super::pieces::Piece;
 
 /// The smallest window of the layer worth streaming through: below it a
 /// pass is thousands of rounds, each generating the moves of every
@@ -165,7 +165,7 @@ pub(super) fn clip(pieces: &[Piece], window: &Words) -> Vec<Piece> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::gpu::kernels::pieces_of;
+    use crate::backend::gpu::pieces::pieces_of;
     use crate::space::Block;
 
     #[test]

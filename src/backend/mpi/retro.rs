@@ -43,7 +43,8 @@ use crate::search::retro2::judge::{
     Tally, Unit, Verdict, list_limit, recorded_value, units,
 };
 use crate::search::retro2::seam::{Below, PassCount, RetroBackend, RetroPass, RetroPasses};
-use crate::search::retro2::{LayeredGame, Player, Value, lower_layer_needed, values_identity};
+use crate::search::retro2::{lower_layer_needed, values_identity};
+use crate::space::{LayeredGame, Player, Value};
 use crate::table::{Backing, TwoBitTable};
 
 /// One layer's values held by this process: its cells of every block.

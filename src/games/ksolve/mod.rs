@@ -13,7 +13,7 @@ use std::path::Path;
 use coordinates::{Coordinates, Kind, scientific};
 use definition::{Definition, Metric, NamedMove, SetState};
 
-use super::registry::{GameOptions, OptionSpec, Registered};
+use super::registration::{GameOptions, OptionSpec, Registered};
 use super::text_file::read_text;
 use crate::diagram::{Cell, Diagram, Style};
 use crate::error::{Error, Result, quoted};

@@ -13,17 +13,15 @@ pub mod explicit_board;
 pub mod pairing;
 pub mod symbolic;
 
-use clap::ValueEnum;
-
 use super::formula::{Cnf, Formula, Quantifier};
 use super::prepare::Prepared;
 use crate::error::{Error, Result};
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// An encoding of a bounded positional game as a QBF.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Encoding {
     /// Corrective+ (Mayer-Eichberger and Saffidine 2021): any game, any turn
     /// order, maker-maker too.
-    #[value(name = "cor+")]
     CorPlus,
     /// Explicit board, explicit sets (Shaik et al. 2023, section 3.1).
     Ea,
@@ -57,6 +55,31 @@ pub const ALL: [Encoding; 9] = [
 ];
 
 impl Encoding {
+    /// The encoding named `name` (its [`name`](Encoding::name)).
+    pub fn named(name: &str) -> Option<Encoding> {
+        ALL.into_iter().find(|e| e.name() == name)
+    }
+
+    /// What the encoding is, in a line (a command's help lists them).
+    pub fn summary(self) -> &'static str {
+        match self {
+            Encoding::CorPlus => {
+                "Corrective+ (Mayer-Eichberger and Saffidine 2021): any game, any turn order, maker-maker too"
+            }
+            Encoding::Ea => "Explicit board, explicit sets (Shaik et al. 2023, section 3.1)",
+            Encoding::En => "Explicit board, neighbour-based path goal (section 4.2)",
+            Encoding::Et => "Explicit board, transversal goal (section 4.5; Hex)",
+            Encoding::La => "Lifted board, explicit sets (section 3.2), QCIR",
+            Encoding::Ln => "Lifted board, neighbour-based goal (section 4.3), QCIR",
+            Encoding::Sa => "Stateless, explicit sets (section 3.3), QCIR",
+            Encoding::Sn => "Stateless, neighbour-based goal (section 4.4), QCIR",
+            Encoding::Pairing => {
+                "Pair paving of a blocking strategy (Boucher and Villemaire 2021): true when Black cannot win"
+            }
+        }
+    }
+
+    /// The encoding's name on the command line and in reports ("cor+", "ea", …).
     pub fn name(self) -> &'static str {
         match self {
             Encoding::CorPlus => "cor+",

@@ -7,13 +7,13 @@ use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::LayeredGame;
 use super::seam::{Below, PassCount, RetroBackend, RetroPass, RetroPasses};
 use crate::error::{Error, Result};
 use crate::progress::check_stop;
 use crate::search::checkpoint::Checkpoint;
 use crate::search::identity::layer_identity;
 use crate::search::{Progress, Silent};
+use crate::space::LayeredGame;
 use crate::table::storage::{available_memory, file_name_for};
 use crate::table::{Backing, TableIdentity, TwoBitTable};
 
@@ -303,7 +303,7 @@ pub fn open_layer<G: LayeredGame>(
     let (table, record) = TwoBitTable::open(
         backing,
         values_identity(game, layer),
-        super::Value::Unknown as u8,
+        crate::space::Value::Unknown as u8,
         progress,
     )?;
     let checkpoint = Checkpoint::read(table.storage(), record)?;

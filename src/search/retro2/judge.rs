@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::{LayeredGame, Player, Successor, Value};
+use crate::space::{LayeredGame, Player, Successor, Value};
 use crate::table::{OneBitTable, TwoBitTable};
 
 /// Where the cell of a position is.

@@ -9,8 +9,12 @@
 //! while layer p is solved, layer p-1 is only read, for the moves that
 //! leave layer p.
 //!
-//! Each position holds two bits: [`Value::Unknown`], a win for the
-//! [`Player::First`] or [`Player::Second`] player, or [`Value::Draw`].
+//! Each position holds two bits: [`Value::Unknown`](crate::space::Value::Unknown), a win for the
+//! [`Player::First`](crate::space::Player::First) or
+//! [`Player::Second`](crate::space::Player::Second) player, or
+//! [`Value::Draw`](crate::space::Value::Draw). The game is a
+//! [`LayeredGame`](crate::space::LayeredGame) (`crate::space`, beside the
+//! one-player `Space`).
 //! Algorithm 4 re-scans the whole layer until nothing changes; here a pass
 //! only looks at the predecessors of the positions decided in the pass
 //! before (a work queue kept as bit tables):
@@ -50,8 +54,3 @@ pub use driver::{
     open_layer, open_solved_layer, solve_layer_range, solve_layers, solve_layers_keeping_top,
     values_identity,
 };
-
-// The two-player game the solver runs on is the rules' side of the seam
-// and lives beside `Space`; re-exported so `retro2::LayeredGame` (and the
-// others) still name it.
-pub use crate::space::{LayeredGame, Player, Successor, Value};

@@ -20,11 +20,11 @@
 
 use std::path::Path;
 
-use super::{LayeredGame, Value};
 use crate::error::Result;
 use crate::search::Progress;
 use crate::search::backend::Backend;
 use crate::search::checkpoint::Checkpoint;
+use crate::space::{LayeredGame, Value};
 use crate::table::{Backing, TwoBitTable};
 
 /// What one pass did, over the whole layer (all processes of a job).

@@ -46,7 +46,7 @@ use super::table::{FAR_BYTE, LayerDistances, NEAR_LIMIT, NONE_BYTE};
 use super::{LowerDistance, NO_DISTANCE};
 use crate::error::{Error, Result};
 use crate::progress::{Progress, check_stop};
-use crate::search::retro2::{LayeredGame, Player, Value};
+use crate::space::{LayeredGame, Player, Value};
 use crate::table::prefetch_word;
 
 /// Ranks per unit of parallel work in a sweep.

@@ -39,6 +39,7 @@
 //! copied.
 
 mod levels;
+mod store;
 mod table;
 
 use std::sync::atomic::Ordering::Relaxed;
@@ -46,17 +47,18 @@ use std::time::{Duration, Instant};
 
 pub use table::{LayerDistances, NEAR_LIMIT, NO_DISTANCE};
 
-use super::LayeredGame;
 use crate::error::{Error, Result};
 use crate::progress::{Progress, Silent};
 use crate::search::Checkpoint;
 use crate::search::identity::{layer_descriptor, layer_identity};
+use crate::space::LayeredGame;
 use crate::table::header::TableIdentity;
 use crate::table::storage::file_name_for;
 use crate::table::{Backing, WordStorage};
 
 use levels::Reached;
 pub use levels::{ValueOf, Values};
+pub use store::store_layers_distances;
 
 /// The distance of a position of a layer below, by layer and rank
 /// ([`NO_DISTANCE`] for one it does not hold).
@@ -421,7 +423,7 @@ mod tests {
     /// identity holds.
     #[test]
     fn descriptors_are_the_identities_descriptors() {
-        use crate::games::two_player::TwoPlayerGame;
+        use crate::games::TwoPlayerGame;
         let game = crate::games::dodgem::Dodgem::new(3).unwrap();
         for format in StoredFormat::ALL {
             for layer in 0..=game.max_layer() {

@@ -1,0 +1,50 @@
+//! Jobs: whole requests run on the library's engines, the one layer every
+//! shell calls — the command line, the explorer's server (`serve`) and the
+//! Python package each turn their own input into a request here and a
+//! report from here into their own output.
+//!
+//! A job picks its machine once ([`Machine`]: the CPU's cores, the GPU, a
+//! table on disk or the processes of an MPI job), opens or resumes its
+//! store, runs the driver (and, for retrograde analysis, the distances
+//! phase), reports progress through a [`crate::progress::Progress`] and
+//! returns a typed report that also reads as the JSON the command line's
+//! `--json` prints.
+//!
+//! - [`bfs`]: breadth-first search of a one-player space.
+//! - [`retro`]: retrograde analysis of a two-player game's layers.
+//! - [`solve`]: an optimal move sequence from a position.
+//! - [`query`]: a position's value and its moves' from a solved database.
+//! - [`verify`]: a store's tables against their checksums.
+//!
+//! ```
+//! use bitsolve::jobs::{BfsRequest, GameSpec, bfs::bfs_json};
+//! use bitsolve::games::registry::GameOptions;
+//! use bitsolve::progress::Silent;
+//! // The 8-puzzle (3 x 3 sliding tiles): the reachable half of the
+//! // permutations, layer by layer.
+//! let options = GameOptions::default().with("width", 3).with("height", 3);
+//! let game = GameSpec { name: "sliding-tile".into(), options };
+//! let report = bfs_json(&game, BfsRequest::default(), &Silent, None).unwrap();
+//! assert_eq!(report["total"], 181_440);
+//! assert_eq!(report["max_depth"], 31);
+//! ```
+
+pub mod bfs;
+mod cluster;
+mod machine;
+mod memory;
+pub mod query;
+pub mod retro;
+pub mod solve;
+mod spec;
+mod threads;
+pub mod verify;
+
+pub use bfs::BfsRequest;
+pub use cluster::{Distributed, JobBackend, MpiJob};
+pub use machine::{Machine, Processor, device_options, open_device};
+pub use memory::peak_rss;
+pub use retro::RetroRequest;
+pub use solve::SolveRequest;
+pub use spec::{GameSpec, TwoPlayerSpec};
+pub use threads::{MAX_THREADS, check_threads, parse_size, thread_pool, threads_from_environment};

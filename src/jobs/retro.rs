@@ -1,0 +1,374 @@
+//! Two-bit retrograde analysis of a two-player game into a database of
+//! solved layers, as every shell runs it: the layers chosen and checked,
+//! the machine chosen, the layers solved, their distances added where
+//! asked, and the report (`bitsolve retro`, Python's `retro`).
+
+use std::collections::BTreeMap;
+use std::ops::RangeInclusive;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use serde_json::json;
+
+use super::cluster::{Distributed, JobBackend, MpiJob};
+use super::machine::{Machine, Processor, open_device};
+use super::memory::peak_rss;
+use super::spec::TwoPlayerSpec;
+use super::threads::thread_pool;
+use crate::backend::gpu::{GpuDevice, check_device_layer};
+use crate::error::{Error, Result};
+use crate::games::{TwoPlayerGame, TwoPlayerVisitor};
+use crate::progress::{Progress, Stoppable};
+use crate::search::retro2::distances::store_layers_distances;
+use crate::search::retro2::{LayerReport, RECORD_EVERY, RetroOptions};
+use crate::space::Player;
+use crate::table::Backing;
+
+/// Which layers to solve and where: the flags of `bitsolve retro` that are
+/// not about its output.
+#[derive(Clone, Debug)]
+pub struct RetroRequest {
+    /// Layers A..B, both included (`--layers`); `None`: `top` or the
+    /// game's default.
+    pub layers: Option<(usize, usize)>,
+    /// Layers 1..=G (`--geese G`), where `layers` is not given.
+    pub top: Option<usize>,
+    /// Keep each solved layer as a file in this directory; layers solved
+    /// there are skipped, an interrupted one is resumed.
+    pub store: Option<PathBuf>,
+    /// The CPU's cores or the GPU.
+    pub processor: Processor,
+    /// With the GPU: the device memory its tables may take.
+    pub device_memory: Option<u64>,
+    /// Worker threads (default: all cores).
+    pub threads: Option<usize>,
+    /// With a store: record a layer's progress there at most every so many
+    /// seconds (0: after every pass).
+    pub checkpoint_every: u64,
+    /// With a store: also keep each layer's distances to the end under
+    /// optimal play.
+    pub distances: bool,
+}
+
+impl Default for RetroRequest {
+    fn default() -> Self {
+        RetroRequest {
+            layers: None,
+            top: None,
+            store: None,
+            processor: Processor::Cpu,
+            device_memory: None,
+            threads: None,
+            checkpoint_every: RECORD_EVERY.as_secs(),
+            distances: false,
+        }
+    }
+}
+
+/// The layers a run solved, with the process's peak resident memory when
+/// each one finished (the peak is not reset between layers: a layer run
+/// alone gives its own).
+pub struct SolvedLayers {
+    /// Each layer's report, lowest first (layer 0 included where solved).
+    pub reports: Vec<LayerReport>,
+    /// Peak resident memory, in bytes, when each layer finished.
+    pub peaks: BTreeMap<usize, u64>,
+}
+
+/// A retrograde run ready to start: its GPU opened and its place in an MPI
+/// job known.
+pub struct Retro<'job> {
+    request: RetroRequest,
+    pool: rayon::ThreadPool,
+    device: Option<GpuDevice>,
+    backend: JobBackend<'job>,
+}
+
+impl<'job> Retro<'job> {
+    /// Prepares `request`'s run in this process of `job`.
+    pub fn prepare(request: RetroRequest, job: &'job MpiJob) -> Result<Retro<'job>> {
+        let device = open_device(request.processor, request.device_memory, job)?;
+        let backend = job.backend(device.is_none());
+        let pool = thread_pool(request.threads)?;
+        Ok(Retro {
+            request,
+            pool,
+            device,
+            backend,
+        })
+    }
+
+    /// The request this run carries out.
+    pub fn request(&self) -> &RetroRequest {
+        &self.request
+    }
+
+    /// Where the passes run.
+    pub fn machine(&self) -> Machine<'_> {
+        Machine::choose(self.backend.distributed(), None, self.device.as_ref())
+    }
+
+    /// Where the passes run, for a report's header.
+    pub fn describe(&self) -> String {
+        self.machine().describe(&self.pool)
+    }
+
+    /// The MPI job the layers are solved across, if any.
+    pub fn distributed(&self) -> Distributed<'_> {
+        self.backend.distributed()
+    }
+
+    /// The layers to solve, from `layers`, `top` (1..=G) or the game's
+    /// default, checked (with the flags that name them) before any work:
+    /// their range, distances (kept in one process, beside a store) and
+    /// whether the GPU can solve each. Layer 0 (no pieces) is solved with
+    /// any range that starts at 1 and needs the layer below.
+    pub fn layers<G: TwoPlayerGame>(&self, game: &G) -> Result<RangeInclusive<usize>> {
+        let layers = self.layer_range(game)?;
+        self.check_distances()?;
+        if self.device.is_some() {
+            // Refused before any layer is solved, with the game's name.
+            for layer in layers.clone() {
+                check_device_layer(game, layer)?;
+            }
+        }
+        Ok(layers)
+    }
+
+    fn layer_range<G: TwoPlayerGame>(&self, game: &G) -> Result<RangeInclusive<usize>> {
+        let request = &self.request;
+        let max = game.max_layer();
+        let (first, last) = match (request.layers, request.top, game.default_layers()) {
+            (Some(range), _, _) => range,
+            (None, Some(top), _) => (1, top),
+            (None, None, Some(layers)) => (*layers.start(), *layers.end()),
+            (None, None, None) => {
+                return Err(Error::InvalidParameter(format!(
+                    "give --layers A..B: layers 1..{max} run from {} to {}",
+                    game.layer_name(1),
+                    game.layer_name(max)
+                )));
+            }
+        };
+        // --geese 0 asks for the empty range 1..0: refused as --layers 0..0
+        // is, not run as a search of nothing.
+        let from_top = request.layers.is_none() && request.top.is_some();
+        if first > max || last > max || (first == 0 && request.layers.is_some()) || last < first {
+            let given = if from_top {
+                format!("--geese {last}")
+            } else {
+                format!("{first}..{last}")
+            };
+            return Err(Error::InvalidParameter(format!(
+                "layers run from 1 to {max} ({}), got {given}",
+                game.layer_name(max)
+            )));
+        }
+        let first = if first <= 1 && !game.independent_layers() {
+            0
+        } else {
+            first.max(1)
+        };
+        Ok(first..=last)
+    }
+
+    /// Refuses distances where they cannot be kept: across processes, or
+    /// without a store.
+    fn check_distances(&self) -> Result<()> {
+        if !self.request.distances {
+            return Ok(());
+        }
+        if self.distributed().processes() > 1 {
+            return Err(Error::Unsupported(
+                "--distances are computed in one process: solve the values across the job, then rerun with --distances in one process".into(),
+            ));
+        }
+        if self.request.store.is_none() {
+            return Err(Error::InvalidParameter(
+                "--distances are kept beside the values: give --store DIR".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Solves `layers` of `game`, calling `on_layer` with each layer's
+    /// report and the peak resident memory when it finished (long runs
+    /// show their progress); `stop`, once set, ends the run at its next
+    /// chunk of work (a stored run resumes).
+    pub fn solve<G: TwoPlayerGame>(
+        &self,
+        game: &G,
+        layers: RangeInclusive<usize>,
+        progress: &dyn Progress,
+        on_layer: &(dyn Fn(&LayerReport, Option<u64>) + Sync),
+        stop: Option<&AtomicBool>,
+    ) -> Result<SolvedLayers> {
+        let peaks = Mutex::new(BTreeMap::new());
+        let record = |report: &LayerReport| {
+            let peak = peak_rss();
+            if let Some(peak) = peak {
+                peaks.lock().unwrap().insert(report.layer, peak);
+            }
+            on_layer(report, peak);
+        };
+        let mut stoppable = None;
+        let progress = Stoppable::wrap(progress, stop, &mut stoppable);
+        let options = RetroOptions {
+            backing: self
+                .request
+                .store
+                .clone()
+                .map(Backing::Directory)
+                .unwrap_or(Backing::Heap),
+            progress,
+            on_layer: &record,
+            record_every: Duration::from_secs(self.request.checkpoint_every),
+        };
+        let machine = self.machine();
+        let reports = self
+            .pool
+            .install(|| machine.solve_layers(game, layers, &options))?;
+        Ok(SolvedLayers {
+            reports,
+            peaks: peaks.into_inner().unwrap(),
+        })
+    }
+
+    /// With `distances` asked for (and a store), computes (or finds) the
+    /// distances of every layer `solved` holds and returns each one's
+    /// longest finite distance; nothing otherwise. `name` is the game's
+    /// registered name, for the command an error suggests.
+    pub fn distances<G: TwoPlayerGame>(
+        &self,
+        game: &G,
+        name: &str,
+        solved: &SolvedLayers,
+        progress: &dyn Progress,
+        stop: Option<&AtomicBool>,
+    ) -> Result<BTreeMap<usize, u16>> {
+        let Some(dir) = self
+            .request
+            .store
+            .as_ref()
+            .filter(|_| self.request.distances)
+        else {
+            return Ok(BTreeMap::new());
+        };
+        let mut stoppable = None;
+        let progress = Stoppable::wrap(progress, stop, &mut stoppable);
+        let layers: Vec<usize> = solved.reports.iter().map(|r| r.layer).collect();
+        let missing = |layer: usize, below: usize| {
+            Error::InvalidParameter(format!(
+                "distances of {} read those of {}, which {} lacks; run: bitsolve retro {name}{} --layers 1..{layer} --distances --store {}",
+                game.layer_name(layer),
+                game.layer_name(below),
+                dir.display(),
+                game.variant_flags(),
+                dir.display()
+            ))
+        };
+        let record_every = Duration::from_secs(self.request.checkpoint_every);
+        self.pool.install(|| {
+            store_layers_distances(game, &layers, dir, progress, record_every, &missing)
+        })
+    }
+
+    /// The report as the JSON object `bitsolve retro --json` prints: a row
+    /// per layer above 0, with its peak memory and (where computed) its
+    /// longest distance; `top` is the highest layer asked for.
+    pub fn report_json<G: TwoPlayerGame>(
+        &self,
+        game: &G,
+        top: usize,
+        solved: &SolvedLayers,
+        longest: &BTreeMap<usize, u16>,
+    ) -> serde_json::Value {
+        let (first, second) = (Player::First, Player::Second);
+        let won = |player| format!("won_for_{}", game.side_name(player));
+        let layers: Vec<serde_json::Value> = shown(solved)
+            .map(|r| {
+                let mut row = json!({
+                    "layer": r.layer,
+                    "states": r.states,
+                    "stored": r.stored,
+                    "stored_bytes": r.stored.div_ceil(4),
+                    "draws": r.draws,
+                    "passes": r.passes(),
+                    "examined": r.examined,
+                    "full_scan_work": r.full_scan_work(),
+                    "seconds": r.seconds,
+                    "already_solved": r.already_solved,
+                    "peak_rss_bytes": solved.peaks.get(&r.layer),
+                });
+                if let Some(longest) = longest.get(&r.layer) {
+                    row["longest_distance"] = (*longest).into();
+                }
+                row[won(first)] = r.first_wins.into();
+                row[won(second)] = r.second_wins.into();
+                row
+            })
+            .collect();
+        let machine = self.machine();
+        let mut json = json!({
+            "game": game.layer_descriptor(top),
+            "sides": [game.side_name(first), game.side_name(second)],
+            "bits_per_position": machine.retro_bits_per_position(),
+            "layers": layers,
+        });
+        if let Some(traffic) = self.distributed().traffic_json() {
+            json["backend"] = "mpi".into();
+            json["mpi"] = traffic;
+        }
+        if let Some(device) = machine.device() {
+            json["backend"] = "gpu".into();
+            json["device"] = device.describe().into();
+        }
+        json
+    }
+}
+
+/// The layers a report shows: layer 0 (no pieces: decided by the rules) is
+/// solved but not shown.
+pub fn shown(solved: &SolvedLayers) -> impl Iterator<Item = &LayerReport> {
+    solved.reports.iter().filter(|r| r.layer > 0)
+}
+
+/// Solves `request`'s layers of `game` in this process and returns what
+/// `bitsolve retro --json` prints for them (the Python binding's `retro`).
+pub fn retro_json(
+    game: &TwoPlayerSpec,
+    request: RetroRequest,
+    progress: &dyn Progress,
+    stop: Option<&AtomicBool>,
+) -> Result<serde_json::Value> {
+    let job = MpiJob::none();
+    let retro = Retro::prepare(request, &job)?;
+    game.visit(RetroJson {
+        retro: &retro,
+        name: game.name(),
+        progress,
+        stop,
+    })
+}
+
+struct RetroJson<'a> {
+    retro: &'a Retro<'a>,
+    name: &'a str,
+    progress: &'a dyn Progress,
+    stop: Option<&'a AtomicBool>,
+}
+
+impl TwoPlayerVisitor for RetroJson<'_> {
+    type Output = serde_json::Value;
+
+    fn visit<G: TwoPlayerGame>(self, game: &G) -> Result<serde_json::Value> {
+        let retro = self.retro;
+        let layers = retro.layers(game)?;
+        let top = *layers.end();
+        let solved = retro.solve(game, layers, self.progress, &|_, _| {}, self.stop)?;
+        let longest = retro.distances(game, self.name, &solved, self.progress, self.stop)?;
+        Ok(retro.report_json(game, top, &solved, &longest))
+    }
+}

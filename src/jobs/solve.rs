@@ -1,0 +1,215 @@
+//! An optimal move sequence from a position of a one-player game, walked
+//! down a table of depths mod 3 (built first, or read from a store that
+//! holds it): `bitsolve solve`, Python's `Game.solve`.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use serde_json::json;
+
+use super::threads::thread_pool;
+use crate::backend::CpuBackend;
+use crate::error::{Error, Result};
+use crate::progress::{Progress, Stoppable};
+use crate::search::{DepthTable, SearchOptions, SearchReport, Target};
+use crate::space::{Picture, Space};
+use crate::table::Backing;
+
+/// A position to solve and where its table lives.
+#[derive(Clone, Debug, Default)]
+pub struct SolveRequest {
+    /// The position as text (each game's format).
+    pub position: Option<String>,
+    /// A scramble of the definition file (puzzles read from one).
+    pub scramble: Option<String>,
+    /// Moves from the solved state (puzzles read from a definition file).
+    pub moves: Option<String>,
+    /// Keep the table of depths in this store (and read it from there).
+    pub store: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    pub threads: Option<usize>,
+}
+
+impl SolveRequest {
+    /// The position's text once a scramble or move list is turned into
+    /// one; refused where the game reads neither, or none is given.
+    pub fn position_text(&self, game_name: &str) -> Result<String> {
+        // A definition file's scrambles and move names are positions in the
+        // text form its puzzle reads.
+        if self.scramble.is_some() || self.moves.is_some() {
+            if game_name != "ksolve" {
+                return Err(Error::InvalidParameter(format!(
+                    "--scramble and --moves name positions of puzzles read from definition files (bitsolve solve ksolve --file F); give {game_name} a --position"
+                )));
+            }
+            return Ok(match (&self.scramble, &self.moves) {
+                (Some(name), _) => format!("scramble {name}"),
+                (None, Some(moves)) => format!("moves {moves}"),
+                (None, None) => unreachable!("one of them is given"),
+            });
+        }
+        self.position
+            .clone()
+            .ok_or_else(|| Error::InvalidParameter("give --position TEXT".into()))
+    }
+}
+
+/// An optimal solution and the table it was walked down.
+pub struct Solution<S: Space> {
+    /// The position solved.
+    pub from: S::State,
+    /// The positions from `from` to the target, both included.
+    pub path: Vec<S::State>,
+    /// Where the walk ends: the goal, or the start of a space without one.
+    pub target: Target,
+    /// The build (or reading) of the table of depths.
+    pub table: SearchReport,
+    /// The walk's own time.
+    pub walk_seconds: f64,
+}
+
+impl<S: Space + Picture> Solution<S> {
+    /// Moves of the solution as (move name, position text after it).
+    pub fn moves(&self, space: &S) -> Vec<(String, String)> {
+        self.path
+            .windows(2)
+            .map(|step| {
+                (
+                    space.move_name(&step[0], &step[1]),
+                    space.position_text(&step[1]),
+                )
+            })
+            .collect()
+    }
+
+    /// Bytes of the table of depths (two bits a rank).
+    pub fn table_bytes(space: &S) -> u64 {
+        space.size().div_ceil(4)
+    }
+
+    /// Whether the table was read finished from the store (no pass in this
+    /// run).
+    pub fn from_store(&self) -> bool {
+        self.table.resumed_from.is_some() && self.table.passes == 0
+    }
+
+    /// The JSON object `bitsolve solve --json` prints.
+    pub fn to_json(&self, space: &S) -> serde_json::Value {
+        let moves = self.moves(space);
+        let listed: Vec<serde_json::Value> = moves
+            .iter()
+            .map(|(name, position)| json!({"move": name, "position": position}))
+            .collect();
+        let report = &self.table;
+        json!({
+            "game": space.descriptor(),
+            "position": space.position_text(&self.from),
+            "target": match self.target {
+                Target::Start => "start",
+                Target::Goal => "goal",
+            },
+            "length": moves.len(),
+            "moves": listed,
+            "table": {
+                "bytes": Self::table_bytes(space),
+                "bits_per_state": 2,
+                "reachable": report.reachable,
+                "depth": report.max_depth(),
+                "from_store": self.from_store(),
+                "seconds": report.seconds,
+                "store": report.store,
+            },
+            "solve_seconds": self.walk_seconds,
+        })
+    }
+}
+
+/// Solves the position `text` of `space`: builds (or reads from `store`)
+/// the table of depths on `pool`'s cores, then walks it. `stop`, once set,
+/// ends the build at its next chunk of work (a stored table resumes).
+pub fn solve<S: Space + Picture>(
+    space: &S,
+    text: &str,
+    store: Option<&PathBuf>,
+    pool: &rayon::ThreadPool,
+    progress: &dyn Progress,
+    stop: Option<&AtomicBool>,
+) -> Result<Solution<S>> {
+    let from = space.parse_position(text)?;
+    // Refused before any table is built: the space has nothing to walk.
+    Target::of(space)?;
+    let mut stoppable = None;
+    let progress = Stoppable::wrap(progress, stop, &mut stoppable);
+    let options = SearchOptions {
+        backing: match store {
+            Some(dir) => Backing::Directory(dir.clone()),
+            None => Backing::Heap,
+        },
+        progress,
+        ..SearchOptions::default()
+    };
+    let backend = CpuBackend;
+    // The table lives in the pool's thread (it is not `Send`): the walk
+    // runs there too.
+    let (backend, options) = (&backend, &options);
+    let start = from.clone();
+    let (table, target, path, walk_seconds) = pool.install(move || {
+        let mut table = DepthTable::build(space, backend, options)?;
+        let walk_started = Instant::now();
+        let path = table.solution(&start)?;
+        let walk_seconds = walk_started.elapsed().as_secs_f64();
+        let target = table.target();
+        Ok::<_, Error>((table.report, target, path, walk_seconds))
+    })?;
+    Ok(Solution {
+        from,
+        path,
+        target,
+        table,
+        walk_seconds,
+    })
+}
+
+/// Solves `request` for `game` and returns what `bitsolve solve --json`
+/// prints (the Python binding's `Game.solve`).
+pub fn solve_json(
+    game: &super::GameSpec,
+    request: &SolveRequest,
+    progress: &dyn Progress,
+    stop: Option<&AtomicBool>,
+) -> Result<serde_json::Value> {
+    let text = request.position_text(&game.name)?;
+    let pool = thread_pool(request.threads)?;
+    game.visit(SolveJson {
+        text: &text,
+        request,
+        pool: &pool,
+        progress,
+        stop,
+    })
+}
+
+struct SolveJson<'a> {
+    text: &'a str,
+    request: &'a SolveRequest,
+    pool: &'a rayon::ThreadPool,
+    progress: &'a dyn Progress,
+    stop: Option<&'a AtomicBool>,
+}
+
+impl crate::games::registry::SpaceVisitor for SolveJson<'_> {
+    type Output = serde_json::Value;
+
+    fn visit<S: Space + Picture>(self, space: &S) -> Result<serde_json::Value> {
+        let solution = solve(
+            space,
+            self.text,
+            self.request.store.as_ref(),
+            self.pool,
+            self.progress,
+            self.stop,
+        )?;
+        Ok(solution.to_json(space))
+    }
+}

@@ -1,0 +1,69 @@
+//! Checks a store's table files (or one file) against their checksums and
+//! reports what is intact, damaged or unfinished (`bitsolve verify`,
+//! Python's `verify`).
+
+use std::path::Path;
+
+use serde_json::json;
+
+use crate::error::Result;
+use crate::progress::Progress;
+use crate::search::Checkpoint;
+use crate::table::verify::{FileCheck, check_file, table_files};
+
+/// Checks every table file under `path` (a store, or one file), calling
+/// `checked` with each file's result as it is known; `progress` shows the
+/// check of a large file.
+pub fn check_store(
+    path: &Path,
+    progress: &dyn Progress,
+    mut checked: impl FnMut(&FileCheck),
+) -> Result<Vec<FileCheck>> {
+    let files = table_files(path)?;
+    let mut checks: Vec<FileCheck> = Vec::with_capacity(files.len());
+    for file in &files {
+        let check = unfinished(check_file(file, progress));
+        checked(&check);
+        checks.push(check);
+    }
+    Ok(checks)
+}
+
+/// The report `bitsolve verify --json` prints for `checks` of `path`.
+pub fn report_json(path: &Path, checks: &[FileCheck]) -> serde_json::Value {
+    let bad = checks.iter().filter(|c| !c.intact()).count();
+    json!({ "path": path, "intact": bad == 0, "files": checks })
+}
+
+/// Checks `path` as `bitsolve verify --json` does and returns its report.
+pub fn verify_json(path: &Path, progress: &dyn Progress) -> Result<serde_json::Value> {
+    let checks = check_store(path, progress, |_| {})?;
+    Ok(report_json(path, &checks))
+}
+
+/// An intact table whose run has not finished (its progress record is not
+/// complete, or there is none: no layer was ever recorded) is not a result
+/// to rely on: it reads as "incomplete", never as intact.
+fn unfinished(mut check: FileCheck) -> FileCheck {
+    if !check.intact() {
+        return check;
+    }
+    let problem = if check.progress.is_empty() {
+        "its run never recorded any progress (it stopped before its first checkpoint); run that search again with this store".to_string()
+    } else {
+        match Checkpoint::decode(&check.progress) {
+            Ok(checkpoint) if checkpoint.complete => return check,
+            Ok(checkpoint) => format!(
+                "its run has not finished ({} recorded); run that search again with this store to finish it",
+                match checkpoint.last_completed {
+                    Some(last) => format!("up to step {last}"),
+                    None => "nothing".into(),
+                }
+            ),
+            Err(reason) => format!("its progress record is unreadable: {reason}"),
+        }
+    };
+    check.status = "incomplete";
+    check.problem = Some(problem);
+    check
+}
