@@ -41,6 +41,9 @@ cargo fmt --all -- --check
 cargo clippy --all-targets --locked -- -D warnings
 cargo clippy --all-targets --locked --features mpi -- -D warnings
 cargo test --locked --features mpi
+# The library's documentation builds without a warning (broken links
+# included); its examples ran as doctests above.
+RUSTDOCFLAGS="-D warnings" cargo doc --locked -p bitsolve --no-deps --features mpi,progress-bar
 
 # The Python package: built (one release build of python/, its own crate
 # and lock file) into a fresh venv with pip, then its pytest suite, which

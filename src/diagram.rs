@@ -28,22 +28,30 @@ pub enum Style {
     Hex,
 }
 
+/// One cell of a diagram: its name, its place on the grid and what lies on it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Cell {
     /// The cell's name as moves spell it ("d4"), or its index.
     pub name: String,
+    /// Row of the grid, from the top.
     pub row: usize,
+    /// Column of the grid, from the left.
     pub column: usize,
     /// What lies on the cell: a piece's symbol ("F", "g", "o", "5"), or
     /// `None` for an empty cell.
     pub piece: Option<String>,
 }
 
+/// A position laid out on a grid for drawing: its cells and how to draw them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Diagram {
+    /// How to draw the cells.
     pub style: Style,
+    /// Rows of the grid: enough for every cell.
     pub rows: usize,
+    /// Columns of the grid: enough for every cell.
     pub columns: usize,
+    /// The board's cells; lines and sketches name a cell by its index here.
     pub cells: Vec<Cell>,
     /// Lines between cells (indices into `cells`) that the board draws.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -105,9 +113,13 @@ impl Diagram {
 /// cell that changed.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct MoveSketch {
+    /// Index of the cell the moved piece left; `None` when it was placed.
     pub from: Option<usize>,
+    /// Index of the cell the moved piece reached; `None` when it left the board.
     pub to: Option<usize>,
+    /// Indices of the cells whose pieces the move removed.
     pub removed: Vec<usize>,
+    /// Indices of every cell whose piece changed.
     pub changed: Vec<usize>,
 }
 

@@ -5,6 +5,7 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
+/// Why a library call failed.
 #[derive(Debug)]
 pub enum Error {
     /// A parameter is outside what the game or hash supports.
@@ -15,16 +16,29 @@ pub enum Error {
     Unsupported(String),
     /// A table would need more memory than the machine has available.
     OutOfMemory {
+        /// Bytes the table needs.
         needed: u64,
+        /// Bytes of memory available; 0 when the system does not say.
         available: u64,
+        /// What was to be allocated ("the table for pancake n=12").
         what: String,
     },
     /// An external solver is missing, failed, or ran out of time.
     Solver(String),
     /// A file operation on a store failed.
-    Io { context: String, source: io::Error },
+    Io {
+        /// What was being done ("cannot write store/pancake-n-12-two-bit-bfs.bst").
+        context: String,
+        /// The system's error.
+        source: io::Error,
+    },
     /// A store file exists but does not belong to this run or is damaged.
-    BadStore { path: PathBuf, reason: String },
+    BadStore {
+        /// The store file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// No GPU adapter, or the device refused a buffer, shader or dispatch.
     Gpu(String),
     /// The run was asked to stop ([`crate::progress::Progress::stop_requested`]:
@@ -33,9 +47,11 @@ pub enum Error {
     Interrupted,
 }
 
+/// The library's result, failing with an [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
+    /// An [`Error::Io`]: `source`, with what was being done when it happened.
     pub fn io(context: impl Into<String>, source: io::Error) -> Self {
         Error::Io {
             context: context.into(),

@@ -45,10 +45,17 @@
 
 use crate::error::{Error, Result};
 
+/// WGSL: 64-bit unsigned integers as `vec2<u32>` (low, high).
 pub const U64: &str = include_str!("../shaders/u64.wgsl");
+/// WGSL: Myrvold–Ruskey rank and unrank of permutations (needs `PERM_CAP`).
 pub const PERMUTATION: &str = include_str!("../shaders/permutation.wgsl");
+/// WGSL: rank and unrank by the prefix Lehmer code (needs [`PERMUTATION`]).
 pub const PREFIX_LEHMER: &str = include_str!("../shaders/prefix_lehmer.wgsl");
+/// WGSL: binomial rank and unrank of 64-bit masks (needs [`U64`] and the
+/// `BINOMIAL_AT` table).
 pub const BINOMIAL: &str = include_str!("../shaders/binomial.wgsl");
+/// WGSL: multinomial rank and unrank over c colours (needs [`U64`] and the
+/// `MULTINOMIAL_*` constants and tables).
 pub const MULTINOMIAL: &str = include_str!("../shaders/multinomial.wgsl");
 
 /// The parts of one program: named u32 constants, the `tables` buffer the
@@ -62,6 +69,7 @@ pub struct Program {
 }
 
 impl Program {
+    /// Defines the WGSL constant `name: u32 = value`.
     pub fn constant(&mut self, name: &str, value: u32) -> &mut Self {
         self.constants.push((name.to_string(), value));
         self
@@ -75,6 +83,7 @@ impl Program {
         self
     }
 
+    /// Appends a WGSL source, unless the program has it already.
     pub fn source(&mut self, source: &'static str) -> &mut Self {
         if !self.sources.contains(&source) {
             self.sources.push(source);
@@ -108,6 +117,7 @@ impl Program {
         self.permutation_hash(capacity).source(PREFIX_LEHMER)
     }
 
+    /// The `tables` buffer the kernels read: every table appended, in order.
     pub fn tables(&self) -> &[u32] {
         &self.tables
     }

@@ -22,6 +22,9 @@
 //! # Ok::<(), bitsolve::Error>(())
 //! ```
 
+// The library is the product: every public item says what it is for.
+#![warn(missing_docs)]
+
 pub mod backend;
 pub mod database;
 pub mod diagram;

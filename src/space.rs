@@ -12,7 +12,9 @@ pub use layered::{LayeredGame, Player, Successor, Value};
 /// move-alternation bookkeeping.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
+    /// First rank of the block.
     pub start: u64,
+    /// Number of ranks.
     pub len: u64,
 }
 
@@ -26,15 +28,19 @@ pub const MAX_BLOCKS: u64 = 1 << 20;
 /// ([`Space::block_shape`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BlockShape {
+    /// Number of blocks.
     pub count: u64,
+    /// Ranks in the longest block.
     pub longest: u64,
 }
 
 impl Block {
+    /// One past the block's last rank.
     pub fn end(&self) -> u64 {
         self.start + self.len
     }
 
+    /// The block's ranks.
     pub fn range(&self) -> std::ops::Range<u64> {
         self.start..self.end()
     }
@@ -43,6 +49,7 @@ impl Block {
 /// Which successors `expand` should emit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveFilter {
+    /// Every move.
     All,
     /// Leave out the moves listed in [`BlockLayering::rank_preserving`]: the
     /// one-bit BFS applies those to whole blocks at once.
@@ -57,7 +64,9 @@ pub enum MoveFilter {
 /// exact).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BlockLayering {
+    /// The modulus of the layer residues.
     pub modulus: u64,
+    /// The residue of each block's layers, below `modulus`.
     pub residues: Vec<u64>,
     /// For each block, the blocks that some move reaches while keeping the
     /// state's rank inside its block unchanged (horizontal blank moves in the
@@ -126,8 +135,10 @@ pub trait Space: Sync {
     /// A state to unrank into.
     fn new_state(&self) -> Self::State;
 
+    /// Decodes the state at `rank` into `state`.
     fn unrank(&self, rank: u64, state: &mut Self::State);
 
+    /// The rank of `state`, in `0..size()`.
     fn rank(&self, state: &Self::State) -> u64;
 
     /// Emits the rank of every successor of `state` (duplicates allowed).

@@ -13,14 +13,11 @@ use serde_json::{Value as Json, json};
 
 use super::definitions::Definitions;
 use super::request::{Failure, Parameters};
-use bitsolve::database::{Database, Examined, StoredGame, TableCache, game_of};
+use bitsolve::database::{Database, Examined, StoredGame, TableCache, game_of, table_summary};
 use bitsolve::error::{Error, Result};
 use bitsolve::games::registry::{self, GameKind};
 use bitsolve::games::{TwoPlayerGame, TwoPlayerVisitor};
-use bitsolve::search::Checkpoint;
 use bitsolve::search::two_bit_bfs::KEEPING_DEPTHS;
-use bitsolve::table::header::Seal;
-use bitsolve::table::store_file;
 
 pub struct Store {
     /// The directory's own name, for people (its path stays on the server).
@@ -206,25 +203,23 @@ fn table(path: &Path, cache: &TableCache) -> Json {
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
-    let header = store_file::open_file(path, false)
-        .and_then(|opened| store_file::read_header(&opened, path));
-    let header = match header {
-        Ok(header) => header,
+    let summary = match table_summary(path) {
+        Ok(summary) => summary,
         Err(error) => {
             return json!({"file": file, "status": "unreadable", "problem": error.to_string()});
         }
     };
-    let identity = &header.identity;
+    let identity = &summary.identity;
     let kind = kind_of(&identity.descriptor);
-    let checkpoint = Checkpoint::decode(&header.progress).ok();
-    let complete = checkpoint.as_ref().is_some_and(|c| c.complete);
-    let layers = match (&checkpoint, kind) {
-        (Some(c), "bfs" | "depths") if c.complete => Some(c.counts.clone()),
+    let complete = summary.complete;
+    let layers = match kind {
+        "bfs" | "depths" if complete => Some(summary.counts.clone()),
         _ => None,
     };
-    let sealed = match header.seal {
-        Seal::Sealed => "sealed",
-        Seal::Writing => "being written",
+    let sealed = if summary.sealed {
+        "sealed"
+    } else {
+        "being written"
     };
     let examined = cache.examined(path);
     let (status, problem) = match &examined {

@@ -3,7 +3,7 @@
 //! a host table), the GPU ([`gpu`], wgpu compute kernels over a device
 //! table), the CPU cores over a table on disk a window at a time ([`disk`],
 //! two-bit BFS past the memory of the machine), and with `--features mpi`
-//! the processes of an MPI job ([`mpi`], each owning a [`partition`] of
+//! the processes of an MPI job (`mpi`, each owning a [`partition`] of
 //! every block).
 
 pub mod cpu;

@@ -1,5 +1,5 @@
 //! How the blocks of a space are shared out among the processes of a
-//! distributed run ([`super::mpi`]): which process owns a rank, and where
+//! distributed run (`super::mpi`): which process owns a rank, and where
 //! its cell sits in that process's table.
 //!
 //! A layer of a BFS lives in a few blocks (Peg Solitaire: one peg count;
@@ -49,6 +49,7 @@ pub struct Partition {
 /// One process's share of one block.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Slice {
+    /// The block, by its index in the blocks shared.
     pub block: usize,
     /// The global ranks of the slice.
     pub ranks: Range<u64>,
@@ -114,6 +115,7 @@ impl Partition {
         }
     }
 
+    /// Processes the blocks are shared among.
     pub fn parts(&self) -> usize {
         self.parts
     }

@@ -351,7 +351,7 @@ impl TableCache {
     }
 
     /// Tables larger than this are paged, read a checked chunk at a time
-    /// (see [`super::paged`]), not read whole: a quarter of the limit, as
+    /// (see `super::paged`), not read whole: a quarter of the limit, as
     /// a question about a capture reads two layers' values and distances,
     /// four tables, which must fit together.
     pub fn paged_above(&self) -> u64 {

@@ -92,8 +92,10 @@ mod paged;
 mod positions;
 mod reading;
 mod stored_game;
+mod summary;
 
 pub use cache::{Examined, TableCache};
 pub use depths::StoredDepths;
 pub use positions::{Database, MoveValue, describe, describe_with};
 pub use stored_game::{StoredGame, game_of};
+pub use summary::{TableSummary, table_summary};

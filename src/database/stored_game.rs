@@ -14,13 +14,16 @@ use crate::space::{Picture, Space};
 /// A registered game and the options that open it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredGame {
+    /// The game's name in the registry.
     pub name: &'static str,
+    /// One- or two-player (positional games have no stored tables).
     pub kind: GameKind,
     /// Options by name: a value, or `None` for a flag that is set.
     pub options: Vec<(String, Option<String>)>,
 }
 
 impl StoredGame {
+    /// The options, as the registry opens the game with them.
     pub fn game_options(&self) -> GameOptions {
         self.options.iter().fold(
             GameOptions::default(),

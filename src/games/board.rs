@@ -62,6 +62,7 @@ impl MaskMap {
         MaskMap { bytes }
     }
 
+    /// The image of a mask of cells: bit `c` set becomes bit `image[c]` set.
     #[inline]
     pub fn apply(&self, mask: u64) -> u64 {
         let mut image = 0u64;
@@ -72,6 +73,7 @@ impl MaskMap {
     }
 }
 
+/// A board: its cells, their grid points and what its file marks on each.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     name: String,
@@ -200,6 +202,8 @@ impl Board {
         })
     }
 
+    /// Where the board came from: its built-in name, its file's path, or the origin
+    /// [`parse`](Self::parse) was given.
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -226,22 +230,27 @@ impl Board {
             .collect()
     }
 
+    /// The number of cells on the board.
     pub fn cells(&self) -> usize {
         self.positions.len()
     }
 
+    /// The number of grid rows.
     pub fn rows(&self) -> usize {
         self.rows
     }
 
+    /// The number of grid columns.
     pub fn columns(&self) -> usize {
         self.columns
     }
 
+    /// What the board file marks on each cell, in cell order.
     pub fn marks(&self) -> &[Mark] {
         &self.marks
     }
 
+    /// The (row, column) grid point of a cell, counted from 0 at the top left.
     pub fn position(&self, cell: usize) -> (usize, usize) {
         self.positions[cell]
     }

@@ -33,8 +33,11 @@ use crate::space::{Block, LayeredGame, Player, Successor, Value};
 /// A position: blue and red cars as masks of squares, the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DodgemState {
+    /// Squares holding a blue car, bit `row * n + column`.
     pub blue: u64,
+    /// Squares holding a red car, bit `row * n + column`.
     pub red: u64,
+    /// Whether blue moves next.
     pub blue_to_move: bool,
 }
 
@@ -45,6 +48,7 @@ const RETRO_KERNEL: &str = include_str!("dodgem.wgsl");
 const BLUE_STEPS: [(i32, i32); 3] = [(0, 1), (1, 0), (-1, 0)];
 const RED_STEPS: [(i32, i32); 3] = [(1, 0), (0, -1), (0, 1)];
 
+/// Dodgem on an n x n board, with the rankers that number its positions.
 #[derive(Clone, Debug)]
 pub struct Dodgem {
     n: usize,
@@ -58,6 +62,7 @@ impl Dodgem {
     /// Boards from 3 x 3 to 5 x 5 (6 x 6 has layers of 128 G positions).
     pub const SIZES: std::ops::RangeInclusive<usize> = 3..=5;
 
+    /// Dodgem on an `n` x `n` board; `n` must lie in [`Self::SIZES`].
     pub fn new(n: usize) -> Result<Self> {
         if !Self::SIZES.contains(&n) {
             return Err(Error::InvalidParameter(format!(
@@ -85,6 +90,7 @@ impl Dodgem {
         })
     }
 
+    /// The number of squares along a side of the board.
     pub fn n(&self) -> usize {
         self.n
     }
@@ -124,6 +130,7 @@ impl Dodgem {
             .sum()
     }
 
+    /// The layer of a position: the number of cars, of both colours, on the board.
     pub fn layer_of(&self, state: &DodgemState) -> usize {
         (state.blue.count_ones() + state.red.count_ones()) as usize
     }

@@ -41,6 +41,7 @@ use crate::hash::{BinomialRanker, BinomialRun};
 use crate::kernel::{self, Program};
 use crate::space::{Block, LayeredGame, Player, Successor, Value};
 
+/// The number of points on the cross.
 pub const CELLS: usize = 33;
 
 /// The rules of the GPU's retrograde passes (see [`crate::kernel`]).
@@ -50,8 +51,11 @@ const DIAGONAL: [(i32, i32); 4] = [(-1, -1), (-1, 1), (1, -1), (1, 1)];
 /// A position: the fox's cell, the geese as a mask of cells, the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FoxGeeseState {
+    /// The fox's cell.
     pub fox: usize,
+    /// Cells holding a goose.
     pub geese: u64,
+    /// Whether the fox moves next.
     pub fox_to_move: bool,
 }
 
@@ -112,6 +116,7 @@ impl Rules {
     ];
 }
 
+/// Fox-and-Geese under one rule variant, with its lines, rankers and symmetries.
 #[derive(Clone, Debug)]
 pub struct FoxGeese {
     board: Board,
@@ -167,6 +172,8 @@ impl FoxGeese {
         )
     }
 
+    /// The game under `rules`; with `symmetry`, only the blocks of fox cells least in their
+    /// orbit are stored.
     pub fn with_rules(rules: Rules, symmetry: bool) -> Result<Self> {
         let board = Board::load("english")?;
         if board.cells() != CELLS {
@@ -265,18 +272,22 @@ impl FoxGeese {
         })
     }
 
+    /// The English board the game is played on.
     pub fn board(&self) -> &Board {
         &self.board
     }
 
+    /// Whether only the blocks of fox cells least in their orbit are stored.
     pub fn symmetry(&self) -> bool {
         self.symmetry
     }
 
+    /// Whether any capture wins for the fox.
     pub fn capture_wins(&self) -> bool {
         self.rules.capture_wins
     }
 
+    /// The rule variant.
     pub fn rules(&self) -> Rules {
         self.rules
     }
@@ -490,6 +501,7 @@ impl FoxGeese {
         })
     }
 
+    /// The board with `F` for the fox, `g` for each goose, and the side to move below.
     pub fn draw(&self, state: &FoxGeeseState) -> String {
         let picture = self.board.draw(|cell| symbol(state, cell));
         format!(

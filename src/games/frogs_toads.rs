@@ -26,6 +26,7 @@ use crate::space::{Block, MoveFilter, Picture, Space};
 /// The GPU expansion of this game (see [`crate::kernel`]).
 const FROGS_TOADS_KERNEL: &str = include_str!("frogs_toads.wgsl");
 
+/// Frogs-and-Toads on a board read from a file or built for size k.
 #[derive(Clone, Debug)]
 pub struct FrogsToads {
     board: Board,
@@ -43,12 +44,15 @@ pub struct FrogsToads {
 /// one lookup (issue 11).
 #[derive(Clone, Copy, Debug)]
 pub struct FrogsState {
+    /// The empty cell.
     pub empty: usize,
+    /// Cells holding a black piece.
     pub black: u64,
     run: BinomialRun,
 }
 
 impl FrogsState {
+    /// A position with the empty cell `empty` and black pieces on the cells of `black`.
     pub fn new(empty: usize, black: u64) -> Self {
         FrogsState {
             empty,
@@ -161,6 +165,7 @@ impl FrogsToads {
         })
     }
 
+    /// The board the game is played on.
     pub fn board(&self) -> &Board {
         &self.board
     }
@@ -176,10 +181,12 @@ impl FrogsToads {
         &self.movers[empty]
     }
 
+    /// The number of black pieces (as many as white ones on the standard boards).
     pub fn black_pieces(&self) -> usize {
         self.ranker.ones()
     }
 
+    /// The position the board file gives.
     pub fn start(&self) -> FrogsState {
         self.start
     }

@@ -30,8 +30,10 @@ const PANCAKE_KERNEL: &str = include_str!("pancake.wgsl");
 
 /// The largest n the tool accepts: n! (times 2^n when burned) must fit a u64.
 pub const MAX_PANCAKES: usize = 20;
+/// The largest n of the burned variant: n! * 2^n must fit a u64.
 pub const MAX_BURNED_PANCAKES: usize = 16;
 
+/// The n-Pancake problem, plain or burned.
 #[derive(Clone, Debug)]
 pub struct Pancake {
     n: usize,
@@ -39,6 +41,7 @@ pub struct Pancake {
     stacks: u64,
 }
 
+/// A stack: the pancakes from the top down, and which show their burned side up.
 #[derive(Clone, Debug)]
 pub struct PancakeState {
     stack: PermutationBuffer,
@@ -53,6 +56,7 @@ pub struct PancakeState {
 }
 
 impl Pancake {
+    /// The problem with `n` pancakes; the burned variant with `burned`.
     pub fn new(n: usize, burned: bool) -> Result<Self> {
         let limit = if burned {
             MAX_BURNED_PANCAKES
@@ -78,10 +82,12 @@ impl Pancake {
         })
     }
 
+    /// The number of pancakes.
     pub fn n(&self) -> usize {
         self.n
     }
 
+    /// Whether the pancakes have a burned side (the burned variant).
     pub fn burned(&self) -> bool {
         self.burned
     }

@@ -72,11 +72,13 @@ impl JumpClass {
 /// in the same run, is unranked with one lookup (issue 11).
 #[derive(Clone, Copy, Debug)]
 pub struct Pegs {
+    /// Cells holding a peg.
     pub mask: u64,
     run: BinomialRun,
 }
 
 impl Pegs {
+    /// The position with pegs on the cells of `mask`.
     pub fn new(mask: u64) -> Self {
         Pegs {
             mask,
@@ -85,6 +87,7 @@ impl Pegs {
     }
 }
 
+/// Peg Solitaire on a board, from a start with one or more holes.
 #[derive(Clone, Debug)]
 pub struct PegSolitaire {
     board: Board,
@@ -214,18 +217,22 @@ impl PegSolitaire {
         Ok(puzzle)
     }
 
+    /// The board the game is played on.
     pub fn board(&self) -> &Board {
         &self.board
     }
 
+    /// The number of cells on the board.
     pub fn cells(&self) -> usize {
         self.board.cells()
     }
 
+    /// The start position: cells holding a peg.
     pub fn start(&self) -> u64 {
         self.start
     }
 
+    /// The number of pegs at the start.
     pub fn start_pegs(&self) -> usize {
         self.start.count_ones() as usize
     }

@@ -1,6 +1,7 @@
 //! A permutation of at most 32 entries stored inline, so game states are
 //! plain values that never allocate.
 
+/// A permutation of `0..len`, at most 32 entries, held in a fixed array.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PermutationBuffer {
     entries: [u8; 32],
@@ -8,6 +9,7 @@ pub struct PermutationBuffer {
 }
 
 impl PermutationBuffer {
+    /// The identity permutation of `len` entries (at most 32).
     pub fn identity(len: usize) -> Self {
         assert!(len <= 32, "inline permutations hold at most 32 entries");
         let mut entries = [0u8; 32];
@@ -17,11 +19,13 @@ impl PermutationBuffer {
         PermutationBuffer { entries, len }
     }
 
+    /// The entries in order.
     #[inline(always)]
     pub fn as_slice(&self) -> &[u8] {
         &self.entries[..self.len]
     }
 
+    /// The entries in order, to change in place.
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [u8] {
         &mut self.entries[..self.len]
@@ -35,10 +39,12 @@ impl PermutationBuffer {
         &self.entries
     }
 
+    /// The number of entries.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether the permutation has no entries.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

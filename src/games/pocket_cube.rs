@@ -57,6 +57,7 @@ pub enum CubeMetric {
 }
 
 impl CubeMetric {
+    /// The metric's name as options give it.
     pub fn name(self) -> &'static str {
         match self {
             CubeMetric::Htm => "htm",
@@ -93,8 +94,11 @@ impl std::str::FromStr for CubeMetric {
 /// grows by `twists[k]`.
 #[derive(Clone, Copy, Debug)]
 pub struct QuarterTurn {
+    /// The turning face: `U`, `R` or `F`.
     pub face: char,
+    /// The positions the turn carries a corner around, in order.
     pub cycle: [usize; 4],
+    /// The twist gained by the corner leaving `cycle[k]`.
     pub twists: [u8; 4],
 }
 
@@ -125,7 +129,9 @@ pub const QUARTER_TURNS: [QuarterTurn; 3] = [
 pub struct CornerMove {
     /// "U", "U2", "U'", ...
     pub name: String,
+    /// Position `p` receives the corner from position `from[p]`.
     pub from: [u8; FREE_CORNERS],
+    /// The twist gained by the corner arriving at position `p`.
     pub twist: [u8; FREE_CORNERS],
 }
 
@@ -172,6 +178,7 @@ impl CornerMove {
     }
 }
 
+/// The 2x2x2 cube with its DBL corner fixed, under one metric.
 #[derive(Clone, Debug)]
 pub struct PocketCube {
     metric: CubeMetric,
@@ -215,6 +222,7 @@ impl PocketCube {
         Ok(PocketCube { metric, moves })
     }
 
+    /// Which turns count as one move.
     pub fn metric(&self) -> CubeMetric {
         self.metric
     }

@@ -14,15 +14,17 @@ use crate::error::{Error, Result, quoted};
 use crate::space::{Picture, Space};
 
 /// One option a game takes: `--name VALUE`, or `--name` alone (a flag).
-/// In JSON ([`catalog`]): `{"name", "value", "default", "help"}`, `value`
-/// and `default` `null` where there are none.
+/// In JSON ([`catalog`](super::registry::catalog)): `{"name", "value",
+/// "default", "help"}`, `value` and `default` `null` where there are none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct OptionSpec {
+    /// The option's name, without the dashes.
     pub name: &'static str,
     /// The placeholder of the value (`N`, `FILE`); `None` for a flag.
     pub value: Option<&'static str>,
     /// The value when the option is not given.
     pub default: Option<&'static str>,
+    /// One line for `--help`.
     pub help: &'static str,
     /// The value may name a file to read (a definition, a board): a
     /// server never takes such a value from a client as a path.
@@ -31,6 +33,7 @@ pub struct OptionSpec {
 }
 
 impl OptionSpec {
+    /// An option that takes a value, `value` its placeholder.
     pub const fn value(name: &'static str, value: &'static str, help: &'static str) -> Self {
         OptionSpec {
             name,
@@ -49,6 +52,7 @@ impl OptionSpec {
         }
     }
 
+    /// A flag: an option without a value.
     pub const fn flag(name: &'static str, help: &'static str) -> Self {
         OptionSpec {
             name,
@@ -59,6 +63,7 @@ impl OptionSpec {
         }
     }
 
+    /// The option with `default` as its value when not given.
     pub const fn with_default(self, default: &'static str) -> Self {
         OptionSpec {
             default: Some(default),
@@ -87,10 +92,12 @@ impl GameOptions {
         self
     }
 
+    /// The value of option `name`, if given.
     pub fn get(&self, name: &str) -> Option<&str> {
         self.values.get(name).map(String::as_str)
     }
 
+    /// Whether flag `name` is given.
     pub fn flag(&self, name: &str) -> bool {
         self.flags.iter().any(|f| f == name)
     }
@@ -122,6 +129,7 @@ pub trait Registered: Space + Picture + Sized {
     const NAME: &'static str;
     /// One line for `--help` and `bitsolve games`.
     const SUMMARY: &'static str;
+    /// The options the game takes.
     const OPTIONS: &'static [OptionSpec];
 
     /// The game these options describe, or a one-line error saying why not.
@@ -132,7 +140,9 @@ pub trait Registered: Space + Picture + Sized {
 pub trait RegisteredTwoPlayer: TwoPlayerGame + Sized {
     /// The name on the command line: `fox-geese`.
     const NAME: &'static str;
+    /// One line for `--help` and `bitsolve games`.
     const SUMMARY: &'static str;
+    /// The options the game takes.
     const OPTIONS: &'static [OptionSpec];
     /// The first word of its tables' descriptors, when it is not the name
     /// (Morris's tables say "morris nine stones=12 moving"): how a store's

@@ -22,7 +22,9 @@ use crate::space::{Picture, Space};
 /// Code that runs on any one-player game: [`visit`] opens the game a name
 /// and options describe and hands it over.
 pub trait SpaceVisitor {
+    /// What [`visit`](SpaceVisitor::visit) returns.
     type Output;
+    /// Runs on the opened game.
     fn visit<S: Space + Picture>(self, space: &S) -> Result<Self::Output>;
 }
 
@@ -62,9 +64,13 @@ impl Serialize for GameKind {
 /// `{"name", "summary", "kind", "options"}`.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct Entry {
+    /// The name on the command line.
     pub name: &'static str,
+    /// One line for `--help` and `bitsolve games`.
     pub summary: &'static str,
+    /// What kind of search the game is for.
     pub kind: GameKind,
+    /// The options the game takes.
     pub options: &'static [OptionSpec],
 }
 
@@ -82,8 +88,11 @@ impl Entry {
 /// What a game instance can do, decided without running anything.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Capabilities {
+    /// The game and its parameters ([`Space::descriptor`]).
     pub descriptor: String,
+    /// The number of ranks ([`Space::size`]).
     pub states: u64,
+    /// The number of blocks.
     pub blocks: usize,
     /// A move-alternation property on blocks (one-bit BFS runs).
     pub layering: bool,
@@ -91,9 +100,11 @@ pub struct Capabilities {
     pub exact_layers: bool,
     /// Every move can be undone (parent checking runs).
     pub reversible: bool,
+    /// One position stored per symmetry class.
     pub symmetry_reduced: bool,
     /// `None` when the GPU backend can run it, else why not.
     pub gpu_unavailable: Option<String>,
+    /// Whether the game is a two-player one (false from [`capabilities`]).
     pub two_player: bool,
 }
 

@@ -33,6 +33,7 @@ const SLIDING_TILE_KERNEL: &str = include_str!("sliding_tile.wgsl");
 /// (w*h)!/2 must fit a u64.
 pub const MAX_CELLS: usize = 20;
 
+/// The sliding-tile puzzle on a width x height board, one cell blank.
 #[derive(Clone, Debug)]
 pub struct SlidingTile {
     width: usize,
@@ -45,6 +46,7 @@ pub struct SlidingTile {
     odd_in_block: Vec<bool>,
 }
 
+/// A position: the blank's cell and the tiles in the other cells.
 #[derive(Clone, Debug)]
 pub struct SlidingTileState {
     blank: usize,
@@ -88,14 +90,17 @@ impl SlidingTile {
         Ok(puzzle)
     }
 
+    /// The number of columns.
     pub fn width(&self) -> usize {
         self.width
     }
 
+    /// The number of rows.
     pub fn height(&self) -> usize {
         self.height
     }
 
+    /// The number of cells, the blank's included.
     pub fn cells(&self) -> usize {
         self.width * self.height
     }

@@ -33,6 +33,7 @@ use crate::space::{MoveFilter, Picture, Space};
 /// The GPU expansion of this game (see [`crate::kernel`]).
 const TOP_SPIN_KERNEL: &str = include_str!("top_spin.wgsl");
 
+/// The (n, k) Top-Spin puzzle: n tokens on a ring, a turnstile reversing k of them.
 #[derive(Clone, Debug)]
 pub struct TopSpin {
     n: usize,
@@ -54,6 +55,7 @@ pub struct TopSpinState {
 }
 
 impl TopSpin {
+    /// The puzzle with `n` tokens and a turnstile of `k`.
     pub fn new(n: usize, k: usize) -> Result<Self> {
         if n < 3 {
             return Err(Error::InvalidParameter(format!(
@@ -96,6 +98,7 @@ impl TopSpin {
         })
     }
 
+    /// The number of tokens n on the ring.
     pub fn tokens(&self) -> usize {
         self.n
     }
@@ -108,6 +111,7 @@ impl TopSpin {
         (0..k / 2).map(move |offset| ((start + offset) % n, (start + k - 1 - offset) % n))
     }
 
+    /// Whether only one parity class is reachable, so the space is folded onto (n-1)!/2 ranks.
     pub fn is_folded(&self) -> bool {
         self.folded
     }

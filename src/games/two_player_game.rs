@@ -7,6 +7,8 @@
 use crate::error::Result;
 use crate::space::{LayeredGame, Player};
 
+/// A two-player game as the two-player commands run it: a [`LayeredGame`] with positions
+/// people can read, write and locate in its tables.
 pub trait TwoPlayerGame: LayeredGame {
     /// A position as the commands handle it (the solver's
     /// [`LayeredGame::State`] may carry caches besides).
@@ -53,6 +55,7 @@ pub trait TwoPlayerGame: LayeredGame {
     /// position (the Python binding's `unrank` and `position_text`).
     fn position(&self, state: &Self::State) -> Self::Position;
 
+    /// The side to move in `position`.
     fn side_to_move(&self, position: &Self::Position) -> Player;
 
     /// Every position one move away.
@@ -96,6 +99,8 @@ pub trait TwoPlayerGame: LayeredGame {
 /// Code that runs on any two-player game: the command line opens the game
 /// its arguments describe and hands it over.
 pub trait TwoPlayerVisitor {
+    /// What [`visit`](TwoPlayerVisitor::visit) returns.
     type Output;
+    /// Runs on the opened game.
     fn visit<G: TwoPlayerGame>(self, game: &G) -> Result<Self::Output>;
 }

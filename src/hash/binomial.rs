@@ -121,7 +121,7 @@ pub const fn low_bits(n: usize) -> u64 {
     if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
 }
 
-/// The positions an unrank decodes with one lookup of [`LOW_MASKS`].
+/// The positions an unrank decodes with one lookup of `LOW_MASKS`.
 pub const LOW_BITS: usize = 16;
 
 /// `LOW_MASK_STARTS[j]`: where the masks with j ones begin in [`LOW_MASKS`].
@@ -205,6 +205,8 @@ pub struct BinomialRanker {
 }
 
 impl BinomialRanker {
+    /// A ranker for `n`-bit vectors with `ones` ones; refused beyond
+    /// [`MAX_BINOMIAL_LEN`] bits or with more ones than bits.
     pub fn new(n: usize, ones: usize) -> Result<Self> {
         if n > MAX_BINOMIAL_LEN {
             return Err(Error::InvalidParameter(format!(
@@ -219,14 +221,17 @@ impl BinomialRanker {
         Ok(BinomialRanker { n, ones })
     }
 
+    /// Bits per vector, n.
     pub fn len(&self) -> usize {
         self.n
     }
 
+    /// Ones per vector, k.
     pub fn ones(&self) -> usize {
         self.ones
     }
 
+    /// True when vectors have no bits (n = 0).
     pub fn is_empty(&self) -> bool {
         self.n == 0
     }
@@ -243,7 +248,7 @@ impl BinomialRanker {
     /// skip the zeros entirely (same ranks as the paper's loop, k steps
     /// instead of n). The ones of each byte then add a sum that depends
     /// only on the byte and the ones below it, so the rank is summed a byte
-    /// at a time from [`CHUNK_RANKS`].
+    /// at a time from `CHUNK_RANKS`.
     #[inline]
     pub fn rank(&self, bits: u64) -> u64 {
         debug_assert_eq!(bits.count_ones() as usize, self.ones);
@@ -290,7 +295,7 @@ impl BinomialRanker {
     /// and a branch per position mispredicted often enough to dominate.
     /// Each position waits on a table load that depends on the one above,
     /// so only the positions from [`LOW_BITS`] up are decided one by one;
-    /// the low ones come whole from [`LOW_MASKS`] (33 cells: 78 → 47 ns).
+    /// the low ones come whole from `LOW_MASKS` (33 cells: 78 → 47 ns).
     #[inline]
     pub fn unrank(&self, rank: u64) -> u64 {
         let run = self.unrank_run(rank);

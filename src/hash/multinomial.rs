@@ -20,10 +20,13 @@
 use crate::error::{Error, Result};
 use crate::hash::binomial::BINOMIALS;
 
+/// The most cells a vector may have.
 pub const MAX_MULTINOMIAL_LEN: usize = 64;
 /// Largest lookup table (8 MiB); beyond it multinomials are computed per use.
 pub const MAX_TABLE_ENTRIES: usize = 1 << 20;
 
+/// Rank/unrank of the vectors over c colours with a fixed count of cells of
+/// each colour.
 #[derive(Clone, Debug)]
 pub struct MultinomialRanker {
     counts: Vec<u8>,
@@ -135,18 +138,22 @@ impl MultinomialRanker {
         })
     }
 
+    /// Cells per vector, n (the sum of the counts).
     pub fn len(&self) -> usize {
         self.n
     }
 
+    /// True when vectors have no cells (n = 0).
     pub fn is_empty(&self) -> bool {
         self.n == 0
     }
 
+    /// Number of colours, c.
     pub fn colours(&self) -> usize {
         self.counts.len()
     }
 
+    /// Cells of each colour.
     pub fn counts(&self) -> &[u8] {
         &self.counts
     }

@@ -33,7 +33,9 @@ use crate::hash::bits::{compress, expand};
 /// Which colour a placement adds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stone {
+    /// A black stone.
     Black,
+    /// A white stone.
     White,
 }
 
@@ -49,6 +51,9 @@ pub struct StoneRanker {
 }
 
 impl StoneRanker {
+    /// A ranker for boards of `n` cells with `stones` stones, `black` of them
+    /// black; refused when the counts make no board, beyond 64 cells, or when the
+    /// boards do not fit a 64-bit rank.
     pub fn new(n: usize, stones: usize, black: usize) -> Result<Self> {
         if black > stones {
             return Err(Error::InvalidParameter(format!(
@@ -76,14 +81,17 @@ impl StoneRanker {
         self.size
     }
 
+    /// Cells of a board, n.
     pub fn cells(&self) -> usize {
         self.occupied.len()
     }
 
+    /// Stones on a board, black and white.
     pub fn stones(&self) -> usize {
         self.occupied.ones()
     }
 
+    /// Black stones on a board.
     pub fn black_stones(&self) -> usize {
         self.black.ones()
     }

@@ -31,6 +31,7 @@ fn announced_size() -> Option<usize> {
 
 /// This process's place in an MPI job (none outside one).
 pub struct MpiJob {
+    /// The job's MPI session, when a launcher started this process.
     #[cfg(feature = "mpi")]
     pub session: Option<crate::backend::mpi::Session>,
 }
@@ -124,6 +125,7 @@ pub struct JobBackend<'s> {
 }
 
 impl JobBackend<'_> {
+    /// The command's MPI backend, as [`Distributed`] (none outside a job).
     pub fn distributed(&self) -> Distributed<'_> {
         Distributed {
             #[cfg(feature = "mpi")]
@@ -139,6 +141,7 @@ impl JobBackend<'_> {
 /// `bfs` and `retro` ask of it beyond the search itself.
 #[derive(Clone, Copy)]
 pub struct Distributed<'a> {
+    /// The MPI backend of the command; `None` outside a job.
     #[cfg(feature = "mpi")]
     pub backend: Option<&'a crate::backend::mpi::MpiBackend<'a>>,
     #[cfg(not(feature = "mpi"))]

@@ -53,7 +53,9 @@ pub fn check_stop(progress: &dyn Progress) -> Result<()> {
 /// once `stop` is set (by a signal handler, or by the Python binding's
 /// waiting thread on `KeyboardInterrupt`).
 pub struct Stoppable<'a> {
+    /// The progress that shows the run.
     pub inner: &'a dyn Progress,
+    /// Set to ask the run to stop.
     pub stop: &'a AtomicBool,
 }
 

@@ -29,6 +29,8 @@ fn plain_every() -> Duration {
 /// Formats one row of the layer table (layer or scan index, count).
 pub type RowFormat<'a> = Box<dyn Fn(usize, u64) -> String + Send + Sync + 'a>;
 
+/// A [`Progress`] for a terminal: a bar on stderr (a plain line now and then
+/// where stderr is no terminal) and, if asked, the layer table on stdout.
 pub struct Display<'a> {
     bar: ProgressBar,
     started: Instant,
@@ -110,6 +112,7 @@ impl<'a> Display<'a> {
         self.bar.suspend(print);
     }
 
+    /// Removes the bar from the terminal, at the end of a run.
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }

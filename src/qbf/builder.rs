@@ -15,6 +15,7 @@ pub struct Builder {
 }
 
 impl Builder {
+    /// A builder with no variables yet.
     pub fn new() -> Self {
         Builder::default()
     }
@@ -30,14 +31,17 @@ impl Builder {
         self.next as i32
     }
 
+    /// `count` new variables in a block of `quantifier`, in order.
     pub fn vars(&mut self, quantifier: Quantifier, count: usize) -> Vec<i32> {
         (0..count).map(|_| self.var(quantifier)).collect()
     }
 
+    /// Adds a clause: the disjunction of `literals`.
     pub fn clause(&mut self, literals: impl IntoIterator<Item = i32>) {
         self.clauses.push(literals.into_iter().collect());
     }
 
+    /// The prefix and clauses as a CNF (gates are dropped).
     pub fn into_cnf(self) -> Cnf {
         Cnf {
             variables: self.next,
@@ -65,6 +69,7 @@ impl Builder {
         }
     }
 
+    /// An or-gate; one input is returned as it is.
     pub fn or(&mut self, inputs: Vec<i32>) -> i32 {
         if inputs.len() == 1 {
             inputs[0]
@@ -78,6 +83,7 @@ impl Builder {
         self.constants().0
     }
 
+    /// The constant false (an empty or-gate).
     pub fn falsity(&mut self) -> i32 {
         self.constants().1
     }
@@ -138,6 +144,7 @@ impl Builder {
         }
     }
 
+    /// The prefix and gates as a circuit whose output is gate or literal `output`.
     pub fn into_circuit(self, output: i32) -> Circuit {
         Circuit {
             prefix: self.prefix,
@@ -147,7 +154,7 @@ impl Builder {
     }
 }
 
-/// The literals saying that bits `x` spell `v` (x[i] is bit i).
+/// The literals saying that bits `x` spell `v` (`x[i]` is bit i).
 pub fn spell(x: &[i32], v: usize) -> Vec<i32> {
     x.iter()
         .enumerate()

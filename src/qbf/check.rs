@@ -15,10 +15,12 @@ use crate::qbf::exhaustive::{Outcome, solve};
 /// One encoding's row of a check.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
+    /// The encoding the row is about.
     pub encoding: Encoding,
     /// Variables (and gates) and clauses (gates for QCIR), of the formula
     /// as written; `None` when the encoding does not apply.
     pub size: Option<(u64, u64)>,
+    /// Seconds the solver ran (0 when the encoding does not apply).
     pub seconds: f64,
     /// The solver's answer to "does Black win within d moves?" (for the
     /// pairing encoding, the answer it implies, when it implies one).
@@ -29,17 +31,25 @@ pub struct Row {
     pub note: String,
 }
 
+/// How a check prepares the formulas and runs the solver.
 pub struct CheckOptions {
+    /// The preprocessing of the game before encoding.
     pub preprocessing: Preprocessing,
+    /// The solver command, as [`solve_with`] takes it.
     pub solver: String,
+    /// The time limit of each solver run.
     pub timeout: Duration,
 }
 
 /// The exhaustive answer, and the rows of the encodings.
 pub struct Check {
+    /// The exhaustive solver's answer: whether Black wins within d moves.
     pub black_wins: bool,
+    /// Seconds the exhaustive solve took.
     pub exhaustive_seconds: f64,
+    /// Positions the exhaustive solver's tables held.
     pub states: u64,
+    /// One row per encoding, in the order given.
     pub rows: Vec<Row>,
 }
 

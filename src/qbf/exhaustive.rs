@@ -16,17 +16,22 @@ use crate::space::{LayeredGame, Player, Successor, Value};
 /// The outcome of a position under a query.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
+    /// Black wins within the query's moves, whatever White does.
     BlackWins,
+    /// Neither side wins within the query's moves (maker-maker games only).
     Draw,
+    /// White wins first or, in a maker-breaker game, keeps Black from winning.
     WhiteWins,
 }
 
 /// What one exhaustive solve found and cost.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExhaustiveReport {
+    /// The outcome of the game's position under the query.
     pub outcome: Outcome,
     /// Positions in all layers (the ranks the tables held).
     pub states: u64,
+    /// Wall-clock seconds the solve took.
     pub seconds: f64,
 }
 

@@ -6,9 +6,12 @@ use std::fmt::Write as _;
 
 use crate::error::{Error, Result};
 
+/// How a block of variables is quantified.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Quantifier {
+    /// There is a value (QDIMACS `e`).
     Exists,
+    /// For every value (QDIMACS `a`).
     Forall,
 }
 
@@ -18,21 +21,31 @@ pub type Prefix = Vec<(Quantifier, Vec<u32>)>;
 /// A prenex CNF: variables 1..=variables, every one in exactly one block.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cnf {
+    /// The number of variables.
     pub variables: u32,
+    /// The quantifier blocks.
     pub prefix: Prefix,
+    /// The clauses, each a list of literals (-v is the negation of variable v).
     pub clauses: Vec<Vec<i32>>,
 }
 
+/// What a gate computes of its inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GateKind {
+    /// True when every input is.
     And,
+    /// True when some input is.
     Or,
 }
 
+/// A gate of a circuit: its own variable number, its kind and its input literals.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Gate {
+    /// The variable number that names the gate's output.
     pub id: u32,
+    /// What the gate computes.
     pub kind: GateKind,
+    /// Input literals: quantified variables or earlier gates, negated when negative.
     pub inputs: Vec<i32>,
 }
 
@@ -40,15 +53,20 @@ pub struct Gate {
 /// inputs and earlier gates), and the output literal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Circuit {
+    /// The quantifier blocks of the inputs.
     pub prefix: Prefix,
+    /// The gates, each defined on inputs and earlier gates.
     pub gates: Vec<Gate>,
+    /// The literal whose truth is the formula's.
     pub output: i32,
 }
 
 /// Either kind, as an encoding produces it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Formula {
+    /// Clauses (QDIMACS).
     Cnf(Cnf),
+    /// A circuit (QCIR).
     Circuit(Circuit),
 }
 

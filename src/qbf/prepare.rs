@@ -24,16 +24,22 @@ pub struct Preprocessing {
 /// A neighbour relation on the remaining cells with two borders.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Connection {
+    /// Each cell's neighbours, by cell index.
     pub neighbours: Vec<Vec<usize>>,
+    /// The cells on the first border.
     pub start: Vec<usize>,
+    /// The cells on the second border.
     pub end: Vec<usize>,
 }
 
 /// The board the encodings see: cells 0..n, no stones on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Prepared {
+    /// The free cells' names: cell i of the encodings is `cells[i]`.
     pub cells: Vec<String>,
+    /// Black's winning sets less the black stones (sets holding a white stone dropped).
     pub black_sets: Vec<Vec<usize>>,
+    /// White's winning sets less the white stones (sets holding a black stone dropped).
     pub white_sets: Vec<Vec<usize>>,
     /// Black's goal as a connection (Generalized Hex after contracting the
     /// black stones), when the game has a graph.
@@ -41,7 +47,9 @@ pub struct Prepared {
     /// White's connection game after contracting the white stones, for the
     /// transversal goal (ET): Black wins exactly when White cannot connect.
     pub white_connection: Option<Connection>,
+    /// The side to move at each time point (at most one per free cell).
     pub turns: Vec<Side>,
+    /// Cells Black's first move may take, when symmetry breaking restricts it.
     pub first_moves: Option<Vec<usize>>,
     /// Settled before any move: Black has already won (true) or can no
     /// longer win (false).
@@ -49,14 +57,17 @@ pub struct Prepared {
 }
 
 impl Prepared {
+    /// The number of cells n.
     pub fn n(&self) -> usize {
         self.cells.len()
     }
 
+    /// The number of time points d.
     pub fn depth(&self) -> usize {
         self.turns.len()
     }
 
+    /// Whether White has winning sets of its own (a maker-maker game).
     pub fn is_maker_maker(&self) -> bool {
         !self.white_sets.is_empty()
     }
@@ -66,6 +77,7 @@ impl Prepared {
         bits_for(self.n())
     }
 
+    /// The number of time points at which Black moves.
     pub fn black_moves(&self) -> usize {
         self.turns.iter().filter(|&&s| s == Side::Black).count()
     }
@@ -150,6 +162,8 @@ fn minimal(sets: Vec<Vec<usize>>) -> Vec<Vec<usize>> {
         .collect()
 }
 
+/// The board the encodings see for `game` under `query`, reduced as `options` asks;
+/// errors when the game is malformed or the depth is 0.
 pub fn prepare(game: &PositionalGame, query: &Query, options: Preprocessing) -> Result<Prepared> {
     game.validate()?;
     if query.depth() == 0 {

@@ -16,7 +16,9 @@ pub const DEFAULT_SOLVER: &str = "depqbf {file}";
 /// A solver's verdict and the time it took.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SolverAnswer {
+    /// The solver's verdict: whether the formula is true.
     pub answer: bool,
+    /// Wall-clock seconds the solver ran.
     pub seconds: f64,
 }
 

@@ -26,6 +26,7 @@ use crate::table::{Backing, OneBitTable, TableIdentity, WordStorage};
 /// What a driver asks of a backend's table.
 #[derive(Clone)]
 pub struct TableRequest<'r> {
+    /// Where the table lives: on the heap or in a store.
     pub backing: &'r Backing,
     /// Names the table (and its file) and says what space it holds
     /// ([`super::identity`]). The same on every backend, so either resumes
@@ -44,16 +45,23 @@ pub struct TableRequest<'r> {
 /// One pass: the blocks whose cells it visits, and every block it may write
 /// (the visited ones and those their moves lead into), in ascending order.
 pub struct Pass<'p> {
+    /// What the pass is called in progress and reports ("layer 7", "scan 2").
     pub label: String,
+    /// Blocks whose cells the pass visits.
     pub scanned: Vec<usize>,
+    /// Blocks the pass may write.
     pub touched: Vec<usize>,
+    /// Shows the pass's progress and says when to stop.
     pub progress: &'p dyn Progress,
 }
 
 /// A table opened by a backend, and the progress record an earlier run left
 /// in its store (for a resumed run; see [`super::Checkpoint`]).
 pub struct Opened<T> {
+    /// The table, with the passes the backend runs over it.
     pub passes: T,
+    /// The progress record an earlier run left in the store; `None` for a new
+    /// table.
     pub progress: Option<Vec<u8>>,
 }
 

@@ -11,15 +11,19 @@ use crate::table::WordStorage;
 use crate::table::header::Seal;
 use crate::table::store_file::{open_file, read_header, table_exists};
 
+/// How far a search got, as its table file records it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Checkpoint {
     /// Last completed layer (or scan); `None` before the first.
     pub last_completed: Option<u64>,
+    /// A number per completed layer (or scan, or pass), as the driver counts
+    /// them: the states of a BFS layer, say.
     pub counts: Vec<u64>,
     /// Stored representatives per layer, for symmetry-reduced spaces.
     pub representatives: Vec<u64>,
     /// Layer at which each goal position was reached, if it was.
     pub goal_distances: Vec<Option<u64>>,
+    /// The search ran to its end: nothing is left to do.
     pub complete: bool,
 }
 
@@ -27,6 +31,7 @@ pub struct Checkpoint {
 const NONE: u64 = u64::MAX;
 
 impl Checkpoint {
+    /// The record as bytes: little-endian u64 fields, each list after its length.
     pub fn encode(&self) -> Vec<u8> {
         let mut fields = vec![self.last_completed.unwrap_or(NONE), self.complete as u64];
         let mut list = |values: &mut dyn Iterator<Item = u64>, len: usize| {

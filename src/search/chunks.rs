@@ -12,7 +12,9 @@ pub const CHUNK_STATES: u64 = 1 << 16;
 /// A range of ranks inside one block.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chunk {
+    /// The block the chunk lies in, by its index.
     pub block: usize,
+    /// The chunk's ranks in the space.
     pub ranks: Range<u64>,
 }
 
@@ -42,6 +44,7 @@ pub struct ChunkIndex {
 }
 
 impl ChunkIndex {
+    /// The chunks of `space`'s blocks.
     pub fn new<S: Space>(space: &S) -> Self {
         let blocks = space.blocks();
         let chunks = chunks_of(&blocks);

@@ -14,11 +14,14 @@ use crate::table::WordStorage;
 /// symmetry).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LayerCount {
+    /// States added, of the full space.
     pub states: u64,
+    /// Stored representatives added.
     pub representatives: u64,
 }
 
 impl LayerCount {
+    /// The count of a space without symmetry reduction: every state stored.
     pub fn plain(states: u64) -> Self {
         LayerCount {
             states,

@@ -39,10 +39,15 @@ use crate::error::Result;
 use crate::space::Space;
 use crate::table::Backing;
 
+/// A bit-state search over a [`Space`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
+    /// Two-bit BFS (Algorithm 1): layer sizes, each state expanded once.
     TwoBitBfs,
+    /// One-bit BFS (Algorithms 3 and 7): layer sizes, for spaces with a
+    /// [`BlockLayering`](crate::space::BlockLayering).
     OneBitBfs,
+    /// One-bit reachability (Algorithm 2): the reachable count, without layers.
     OneBitReachability,
 }
 
@@ -56,6 +61,7 @@ impl Algorithm {
         }
     }
 
+    /// Bits of table per state: 2 or 1.
     pub fn bits_per_state(self) -> u64 {
         match self {
             Algorithm::TwoBitBfs => 2,
@@ -87,8 +93,11 @@ impl Algorithm {
     }
 }
 
+/// How a search runs: where its table lives, how it reports, where it stops.
 pub struct SearchOptions<'a> {
+    /// Where the table lives; a store directory makes the run resumable.
     pub backing: Backing,
+    /// Shows the search's progress and says when to stop.
     pub progress: &'a dyn Progress,
     /// Section 8.1's inversion: where the space maps its forward graph onto
     /// its backward graph (Peg Solitaire's complement), stop the one-bit BFS
@@ -133,10 +142,12 @@ pub struct MeetReport {
 /// Whether (and when) a goal position of the space was reached.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GoalReport {
+    /// The goal's rank.
     pub rank: u64,
     /// BFS layer of the goal (its distance from the start); `None` when not
     /// reached or when the algorithm (reachability) has no layers.
     pub distance: Option<usize>,
+    /// Whether the search reached the goal.
     pub reached: bool,
 }
 
@@ -146,6 +157,7 @@ pub const DEEPEST_SAMPLE: usize = 16;
 /// What a search found and what it cost.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchReport {
+    /// The algorithm that ran.
     pub algorithm: Algorithm,
     /// States per BFS layer, index 0 = the start layer; `None` for
     /// reachability, which does not separate layers.
@@ -173,6 +185,7 @@ pub struct SearchReport {
     /// Bytes this process read from and wrote to disk itself (two-bit BFS
     /// with its table on disk); 0 otherwise.
     pub bytes_read: u64,
+    /// Bytes this process wrote to disk itself, as `bytes_read`.
     pub bytes_written: u64,
     /// The same per layer this process made (empty for tables not on disk).
     pub layer_io: Vec<LayerIo>,
@@ -211,22 +224,29 @@ impl SearchReport {
 /// old frontier that ran after the pass before it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LayerIo {
+    /// The BFS layer the pass made.
     pub layer: u64,
+    /// Bytes read from disk.
     pub bytes_read: u64,
+    /// Bytes written to disk.
     pub bytes_written: u64,
 }
 
 /// What a pass did, summed over its pieces of work.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Work {
+    /// States expanded.
     pub expanded: u64,
+    /// Successor ranks generated.
     pub successors: u64,
+    /// Unseen states whose parents were checked instead (two-bit BFS).
     pub parent_checks: u64,
     /// Cells or bits the pass changed (states it added).
     pub marked: u64,
     /// Bytes the pass read from and wrote to disk itself (a table kept on
     /// disk, `crate::backend::disk`; paging of mapped files is not counted).
     pub bytes_read: u64,
+    /// Bytes the pass wrote to disk itself, as `bytes_read`.
     pub bytes_written: u64,
 }
 

@@ -30,6 +30,8 @@ use crate::progress::check_stop;
 use crate::space::{Block, BlockLayering, MoveFilter, Space};
 use crate::table::OneBitTable;
 
+/// One-bit BFS from the space's start states: layer sizes from population
+/// counts, for a space with a [`BlockLayering`] (refused without one).
 pub fn one_bit_bfs<S: Space, B: Backend>(
     space: &S,
     backend: &B,

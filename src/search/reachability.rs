@@ -15,6 +15,8 @@ use crate::error::Result;
 use crate::progress::check_stop;
 use crate::space::{MoveFilter, Space};
 
+/// One-bit reachability from the space's start states: scans until one sets
+/// nothing new; the report has the reachable count but no layers.
 pub fn one_bit_reachability<S: Space, B: Backend>(
     space: &S,
     backend: &B,

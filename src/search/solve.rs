@@ -102,6 +102,7 @@ impl<'a, S: Space> DepthTable<'a, S> {
         })
     }
 
+    /// Where the table's solutions lead.
     pub fn target(&self) -> Target {
         self.target
     }

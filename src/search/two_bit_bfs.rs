@@ -36,6 +36,7 @@ use crate::error::Result;
 use crate::progress::check_stop;
 use crate::space::Space;
 
+/// The value of a cell not reached yet, which every cell starts at.
 pub const UNSEEN: u8 = 3;
 
 /// What a table of kept depths is called in its identity (and so its file).

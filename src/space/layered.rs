@@ -9,11 +9,14 @@ use super::Block;
 /// The two players; in a position, the one to move is the mover.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Player {
+    /// The player who moves first.
     First,
+    /// The other player.
     Second,
 }
 
 impl Player {
+    /// The other player.
     pub fn opponent(self) -> Player {
         match self {
             Player::First => Player::Second,
@@ -25,13 +28,18 @@ impl Player {
 /// A position's value, stored in two bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
+    /// Not decided (yet).
     Unknown = 0,
+    /// The first player wins.
     FirstWins = 1,
+    /// The second player wins.
     SecondWins = 2,
+    /// Neither player wins.
     Draw = 3,
 }
 
 impl Value {
+    /// The value in which `player` wins.
     pub fn win_for(player: Player) -> Value {
         match player {
             Player::First => Value::FirstWins,
@@ -39,6 +47,7 @@ impl Value {
         }
     }
 
+    /// The value whose bits are the low two of `bits`.
     pub fn from_bits(bits: u8) -> Value {
         match bits & 3 {
             0 => Value::Unknown,
@@ -52,12 +61,15 @@ impl Value {
 /// A move's destination: a position of the same layer or of a lower one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Successor {
+    /// The destination's layer.
     pub layer: usize,
+    /// The destination's rank in its layer.
     pub rank: u64,
 }
 
 /// A two-player game whose positions are ranked layer by layer.
 pub trait LayeredGame: Sync {
+    /// A decoded position; reused across calls so the passes never allocate.
     type State: Clone + Send;
 
     /// The game, its parameters and the layer, e.g. "fox-geese g=7": names
@@ -133,10 +145,14 @@ pub trait LayeredGame: Sync {
         None
     }
 
+    /// A state to unrank into.
     fn new_state(&self) -> Self::State;
 
+    /// Decodes the position at `rank` of `layer` into `state`.
     fn unrank(&self, layer: usize, rank: u64, state: &mut Self::State);
 
+    /// The rank of `state` in `layer`: with symmetry reduction, its canonical
+    /// twin's.
     fn rank(&self, layer: usize, state: &Self::State) -> u64;
 
     /// The player to move.

@@ -58,6 +58,7 @@ pub fn encode_trailer(sums: &[u64]) -> Vec<u8> {
     sums.iter().flat_map(|s| s.to_le_bytes()).collect()
 }
 
+/// The checksums a trailer holds: the inverse of [`encode_trailer`].
 pub fn decode_trailer(bytes: &[u8]) -> Vec<u64> {
     bytes
         .chunks_exact(8)
@@ -65,6 +66,7 @@ pub fn decode_trailer(bytes: &[u8]) -> Vec<u64> {
         .collect()
 }
 
+/// The hash of a trailer's bytes, as the header holds it.
 pub fn trailer_hash(trailer: &[u8]) -> u64 {
     xxh3_64(trailer)
 }

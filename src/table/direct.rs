@@ -34,6 +34,8 @@ const JOURNAL_MAGIC: &[u8; 8] = b"bsjrnl01";
 /// Bytes per positioned read when the body is checked or filled.
 const IO_PIECE: usize = 16 << 20;
 
+/// A table file read and written in pieces by positioned I/O, each write
+/// made safe by the redo journal beside it.
 pub struct DirectFile {
     file: File,
     path: PathBuf,
@@ -116,10 +118,12 @@ impl DirectFile {
         })
     }
 
+    /// The table file.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
+    /// Words of the body.
     pub fn words(&self) -> u64 {
         self.words
     }

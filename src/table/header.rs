@@ -21,6 +21,7 @@
 
 use xxhash_rust::xxh3::xxh3_64;
 
+/// The first 8 bytes of every table file.
 pub const MAGIC: &[u8; 8] = b"BITSOLVE";
 /// 3: identity hash, definition text, per-chunk body checksums and the seal
 /// (version 2 had only a header checksum; version 1 fixed count fields).
@@ -32,6 +33,7 @@ const DESCRIPTOR_OFFSET: usize = 64;
 /// Board paths are part of some descriptors; PATH_MAX is 4096.
 pub const MAX_DESCRIPTOR_LEN: usize = 4096 - DESCRIPTOR_OFFSET;
 const DEFINITION_OFFSET: usize = 4096;
+/// The longest definition a header holds, in bytes.
 pub const MAX_DEFINITION_LEN: usize = 16 * 1024;
 const PROGRESS_LEN_OFFSET: usize = DEFINITION_OFFSET + MAX_DEFINITION_LEN;
 const PROGRESS_OFFSET: usize = PROGRESS_LEN_OFFSET + 8;
@@ -50,7 +52,9 @@ pub struct TableIdentity {
     /// `crate::search::identity`): two runs may reuse each other's table only
     /// if these agree.
     pub definition: String,
+    /// Bits per state in the body.
     pub bits_per_state: u32,
+    /// States in the table.
     pub states: u64,
 }
 
@@ -137,12 +141,17 @@ pub enum Seal {
 /// A decoded header.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// What the table holds.
     pub identity: TableIdentity,
+    /// Whether the trailer's checksums vouch for the body.
     pub seal: Seal,
+    /// Words per checksum chunk.
     pub chunk_words: u64,
     /// xxh3 of the checksum trailer on disk, whose checksums are those of
     /// the body as of the last record or seal.
     pub trailer_hash: u64,
+    /// The progress record of the run that writes the table, opaque here (empty
+    /// in a new table).
     pub progress: Vec<u8>,
 }
 

@@ -18,8 +18,10 @@ use super::words::{count_items, items_in_range, prefetch_word, visit_items};
 use crate::error::Result;
 use crate::progress::{Progress, Silent};
 
+/// Bits per table word.
 pub const BITS_PER_WORD: u64 = 64;
 
+/// A table of single bits, one per rank, on the heap or in a store file.
 pub struct OneBitTable {
     storage: WordStorage,
     bits: u64,
@@ -59,23 +61,28 @@ impl OneBitTable {
         self.storage.discard(first..end)
     }
 
+    /// Number of bits.
     pub fn len(&self) -> u64 {
         self.bits
     }
 
+    /// True for a table of no bits.
     pub fn is_empty(&self) -> bool {
         self.bits == 0
     }
 
+    /// The words, and the file of a stored table.
     pub fn storage(&self) -> &WordStorage {
         &self.storage
     }
 
+    /// The table's words: bit `i` is bit `i % 64` of word `i / 64`.
     #[inline(always)]
     pub fn words(&self) -> &[AtomicU64] {
         self.storage.words()
     }
 
+    /// Whether bit `index` is set.
     #[inline(always)]
     pub fn get(&self, index: u64) -> bool {
         debug_assert!(index < self.bits);
@@ -104,6 +111,7 @@ impl OneBitTable {
         prefetch_word(self.words(), (index / BITS_PER_WORD) as usize);
     }
 
+    /// Sets bit `index`.
     pub fn set(&self, index: u64) {
         self.test_and_set(index);
     }
@@ -125,6 +133,7 @@ impl OneBitTable {
         count_items::<1>(self.words(), range, |word| word)
     }
 
+    /// Number of set bits, counted in parallel.
     pub fn count_ones(&self) -> u64 {
         self.count_in(0..self.bits)
     }

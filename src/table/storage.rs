@@ -44,6 +44,7 @@ use crate::progress::Progress;
 /// Where to keep a table.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Backing {
+    /// Anonymous memory, gone when the table is dropped.
     #[default]
     Heap,
     /// A memory-mapped file in this directory (created if missing), locked
@@ -546,11 +547,13 @@ impl WordStorage {
         store_file::examine_body(&store.file, &store.path, &header, self.body(), progress)
     }
 
+    /// The table's words; empty for a file read and written in pieces.
     pub fn words(&self) -> &[AtomicU64] {
         // SAFETY: `base` points at `len` initialised words owned by `memory`.
         unsafe { std::slice::from_raw_parts(self.base, self.len) }
     }
 
+    /// What the table holds.
     pub fn identity(&self) -> &TableIdentity {
         &self.identity
     }

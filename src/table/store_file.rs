@@ -24,28 +24,36 @@ use crate::progress::Progress;
 /// Byte offsets of a table file's parts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
+    /// Words of the body.
     pub words: u64,
+    /// Words per checksum chunk.
     pub chunk_words: u64,
 }
 
 impl Layout {
+    /// The layout of a body of `words` words, checksummed in chunks of
+    /// `chunk_words` words.
     pub fn new(words: u64, chunk_words: u64) -> Self {
         Layout { words, chunk_words }
     }
 
+    /// Where the body ends and the trailer starts.
     pub fn body_end(&self) -> u64 {
         HEADER_LEN as u64 + self.words * 8
     }
 
+    /// Checksum chunks of the body, one trailer entry each.
     pub fn chunks(&self) -> u64 {
         chunk_count(self.words, self.chunk_words)
     }
 
+    /// Bytes of the whole file: header, body and trailer.
     pub fn file_len(&self) -> u64 {
         self.body_end() + self.chunks() * 8
     }
 }
 
+/// An [`Error::BadStore`] for the file at `path`.
 pub fn bad(path: &Path, reason: impl Into<String>) -> Error {
     Error::BadStore {
         path: path.to_path_buf(),
@@ -67,7 +75,7 @@ fn io_error(what: &str, path: &Path) -> impl FnOnce(std::io::Error) -> Error {
 const LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_millis(1500);
 
 /// Takes `flock` on `file` without blocking (retrying for
-/// [`LOCK_PATIENCE`]): exclusive for a writer, shared for a reader.
+/// `LOCK_PATIENCE`): exclusive for a writer, shared for a reader.
 /// Released when the file is closed.
 pub fn lock(file: &File, path: &Path, exclusive: bool) -> Result<()> {
     let operation = if exclusive {
@@ -151,6 +159,8 @@ pub fn open_file(path: &Path, writable: bool) -> Result<File> {
     Err(bad(path, format!("is {what}, not a table file")))
 }
 
+/// Reads and decodes the header of a table file; a short or damaged one is
+/// a bad store.
 pub fn read_header(file: &File, path: &Path) -> Result<Header> {
     let mut bytes = vec![0u8; HEADER_LEN];
     file.read_exact_at(&mut bytes, 0)
@@ -158,16 +168,19 @@ pub fn read_header(file: &File, path: &Path) -> Result<Header> {
     Header::decode(&bytes).map_err(|reason| bad(path, reason))
 }
 
+/// Writes `header` at the start of the file and flushes it to disk.
 pub fn write_header(file: &File, path: &Path, header: &Header) -> Result<()> {
     file.write_all_at(&header.encode(), 0)
         .and_then(|_| file.sync_data())
         .map_err(io_error("write", path))
 }
 
+/// The file's length in bytes.
 pub fn file_len(file: &File, path: &Path) -> Result<u64> {
     Ok(file.metadata().map_err(io_error("stat", path))?.len())
 }
 
+/// Reads the checksum trailer, where `layout` puts it.
 pub fn read_trailer(file: &File, path: &Path, layout: Layout) -> Result<Vec<u8>> {
     let mut trailer = vec![0u8; layout.chunks() as usize * 8];
     file.read_exact_at(&mut trailer, layout.body_end())
@@ -178,6 +191,7 @@ pub fn read_trailer(file: &File, path: &Path, layout: Layout) -> Result<Vec<u8>>
 /// What a table body's checksums say about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BodyVerdict {
+    /// The body matches its checksums.
     Intact,
     /// A run was writing the body when it stopped: its checksums may be
     /// stale and cannot vouch for it (resuming the run seals it again).

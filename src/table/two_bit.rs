@@ -13,6 +13,7 @@ use super::words::{count_items, items_in_range, prefetch_word, visit_items};
 use crate::error::Result;
 use crate::progress::{Progress, Silent};
 
+/// Two-bit cells per table word.
 pub const CELLS_PER_WORD: u64 = 32;
 const LOW_BITS: u64 = 0x5555_5555_5555_5555;
 
@@ -29,6 +30,7 @@ pub fn cells_equal(word: u64, value: u8) -> u64 {
     !(difference | (difference >> 1)) & LOW_BITS
 }
 
+/// A table of two-bit cells, one per rank, on the heap or in a store file.
 pub struct TwoBitTable {
     storage: WordStorage,
     cells: u64,
@@ -63,18 +65,22 @@ impl TwoBitTable {
         Ok(Self::open(&Backing::Heap, identity, fill, &Silent)?.0)
     }
 
+    /// Number of cells.
     pub fn len(&self) -> u64 {
         self.cells
     }
 
+    /// True for a table of no cells.
     pub fn is_empty(&self) -> bool {
         self.cells == 0
     }
 
+    /// The words, and the file of a stored table.
     pub fn storage(&self) -> &WordStorage {
         &self.storage
     }
 
+    /// [`storage`](Self::storage), to be changed.
     pub fn storage_mut(&mut self) -> &mut WordStorage {
         &mut self.storage
     }
@@ -84,10 +90,12 @@ impl TwoBitTable {
         self.storage.bytes()
     }
 
+    /// [`bytes`](Self::bytes), to be overwritten.
     pub fn bytes_mut(&mut self) -> &mut [u8] {
         self.storage.bytes_mut()
     }
 
+    /// The table's words: cell `i` is bits `2 * (i % 32)` and up of word `i / 32`.
     #[inline(always)]
     pub fn words(&self) -> &[AtomicU64] {
         self.storage.words()
@@ -101,6 +109,7 @@ impl TwoBitTable {
         )
     }
 
+    /// The value of cell `index`, 0 to 3.
     #[inline(always)]
     pub fn get(&self, index: u64) -> u8 {
         debug_assert!(index < self.cells);
@@ -160,6 +169,7 @@ impl TwoBitTable {
         count_items::<2>(self.words(), range, |word| cells_equal(word, value))
     }
 
+    /// Number of cells holding `value`, counted in parallel.
     pub fn count(&self, value: u8) -> u64 {
         self.count_in(0..self.cells, value)
     }

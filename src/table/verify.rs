@@ -16,6 +16,7 @@ use crate::progress::Progress;
 /// One damaged chunk of a table body.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DamagedChunk {
+    /// The chunk's index in the body.
     pub chunk: u64,
     /// Byte offsets in the file.
     pub bytes: [u64; 2],
@@ -26,6 +27,7 @@ pub struct DamagedChunk {
 /// What `verify` found in one file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FileCheck {
+    /// The file checked.
     pub path: PathBuf,
     /// "intact", "damaged", "unsealed" (a run stopped while writing it),
     /// "misplaced" (an intact table under another table's file name),
@@ -33,10 +35,15 @@ pub struct FileCheck {
     /// never finished). The command line adds "incomplete" (intact, but
     /// its run has not finished), which takes reading the progress record.
     pub status: &'static str,
+    /// The table's descriptor; `None` when the header could not be read.
     pub descriptor: Option<String>,
+    /// States in the table, as its header says.
     pub states: Option<u64>,
+    /// Bits per state, as the header says.
     pub bits_per_state: Option<u32>,
+    /// Checksum chunks of the body.
     pub chunks: Option<u64>,
+    /// The chunks that differ from their checksums.
     pub damaged: Vec<DamagedChunk>,
     /// Why the file is not intact, for people.
     pub problem: Option<String>,
@@ -47,6 +54,7 @@ pub struct FileCheck {
 }
 
 impl FileCheck {
+    /// Whether the file was found intact.
     pub fn intact(&self) -> bool {
         self.status == "intact"
     }

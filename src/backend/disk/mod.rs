@@ -42,6 +42,7 @@ pub const MIN_MEMORY: u64 = 64 << 10;
 /// (and of waiting successors) in memory.
 #[derive(Clone, Copy, Debug)]
 pub struct DiskBackend {
+    /// Bytes of memory the table's windows and the waiting successors may take.
     pub memory: u64,
 }
 
@@ -51,6 +52,7 @@ pub struct DiskPlan {
     /// Cells per window: a multiple of the work unit, at most half the
     /// budget at two bits a cell.
     pub window_cells: u64,
+    /// Windows the table is cut into.
     pub windows: usize,
     /// Waiting successors held in memory (8 bytes each) before the largest
     /// list is written out: an eighth of the budget (and as much again for
@@ -59,6 +61,8 @@ pub struct DiskPlan {
 }
 
 impl DiskPlan {
+    /// The plan for a table of `cells` cells in `memory` bytes; a budget below
+    /// [`MIN_MEMORY`] is refused.
     pub fn new(cells: u64, memory: u64) -> Result<Self> {
         if memory < MIN_MEMORY {
             return Err(Error::InvalidParameter(format!(

@@ -31,6 +31,8 @@ pub struct GpuOptions {
     pub device_bytes: Option<u64>,
 }
 
+/// An opened GPU: the wgpu device and queue, and the limits a run keeps to
+/// (see [`GpuOptions`]).
 pub struct GpuDevice {
     pub(crate) device: wgpu::Device,
     pub(crate) queue: wgpu::Queue,
@@ -143,6 +145,7 @@ impl GpuDevice {
         self.max_workgroups
     }
 
+    /// The limits the device was opened with: the adapter's own.
     pub fn limits(&self) -> &wgpu::Limits {
         &self.limits
     }

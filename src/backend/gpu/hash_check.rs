@@ -12,16 +12,22 @@ use crate::kernel::{self, Program};
 pub struct PermutationCheck {
     /// Myrvold–Ruskey unrank of r, its parity (true = odd) and its rank.
     pub permutation: Vec<u8>,
+    /// Whether `permutation` is odd.
     pub odd: bool,
+    /// Rank of `permutation` (r again when rank and unrank agree).
     pub rank: u64,
     /// Folded unrank of r mod n!/2 with parity `r & 1`, and its folded rank.
     pub folded: Vec<u8>,
+    /// Folded rank of `folded`.
     pub folded_rank: u64,
     /// Prefix Lehmer unrank of r and its rank; its folded unrank of
     /// r mod n!/2 with parity `r & 1`, and its folded rank.
     pub prefix_lehmer: Vec<u8>,
+    /// Rank of `prefix_lehmer`.
     pub prefix_lehmer_rank: u64,
+    /// Folded prefix Lehmer unrank of r mod n!/2 with parity `r & 1`.
     pub prefix_lehmer_folded: Vec<u8>,
+    /// Folded rank of `prefix_lehmer_folded`.
     pub prefix_lehmer_folded_rank: u64,
 }
 

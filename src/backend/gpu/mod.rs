@@ -4,12 +4,12 @@
 //! - [`device`]: adapter, device, queue, error scopes.
 //! - [`shader`]: a game's [`Program`](crate::kernel::Program) joined with an
 //!   algorithm's entry points and compiled.
-//! - [`table`]: a one- or two-bit table in windows of device memory.
+//! - `table`: a one- or two-bit table in windows of device memory.
 //! - `kernel_set`: the pipelines of one compiled module, the bindings they
 //!   share (parameters, rule tables, counters, table windows), and the
 //!   dispatch of an entry point over pieces; the BFS and retrograde
 //!   kernels are both one.
-//! - [`kernels`]: the BFS algorithms' kernels over a table's blocks.
+//! - `kernels`: the BFS algorithms' kernels over a table's blocks.
 //! - `residency`: the whole table on the device, or blocks streaming
 //!   through it, and the host copy of a stored run.
 //! - `two_bit`, `one_bit`: the passes of the search drivers.
@@ -52,6 +52,7 @@ pub struct GpuBackend<'d> {
 }
 
 impl<'d> GpuBackend<'d> {
+    /// A backend that runs its passes on `gpu`.
     pub fn new(gpu: &'d GpuDevice) -> Self {
         GpuBackend { gpu }
     }

@@ -32,6 +32,7 @@ pub struct PositionRules {
     pub mover: u32,
     /// The value the rules fix, or 0.
     pub rule_value: u32,
+    /// The value when the mover has no move.
     pub no_move_value: u32,
     /// With symmetry reduction, whether the position is solved itself
     /// (always true without).

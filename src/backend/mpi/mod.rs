@@ -5,14 +5,14 @@
 //! shared and a per-node file system both work).
 //!
 //! For a BFS every process runs the same driver
-//! ([`crate::search::two_bit_bfs`]); the backend makes each of its answers
+//! ([`crate::search::two_bit_bfs()`]); the backend makes each of its answers
 //! collective, so all processes take the same decisions: a pass expands the
 //! local frontier cells, marks local successors at once and sends the
 //! others' ranks to their owners in bounded rounds of all-to-all exchanges
-//! ([`rounds`], [`exchange`]); counts are summed over all processes.
-//! Retrograde analysis ([`retro`]) runs the passes of the single-process
+//! (`rounds`, `exchange`); counts are summed over all processes.
+//! Retrograde analysis (`retro`) runs the passes of the single-process
 //! solver on each process's share of a layer, with the values of moves held
-//! elsewhere asked of their owners ([`queries`]) and decided values pushed
+//! elsewhere asked of their owners (`queries`) and decided values pushed
 //! to the predecessors' owners. MPI is called from one thread at a time
 //! (the pass's), never from rayon's workers.
 
@@ -53,6 +53,7 @@ pub struct MpiBackend<'w> {
 unsafe impl Sync for MpiBackend<'_> {}
 
 impl<'w> MpiBackend<'w> {
+    /// A backend over the processes of the job `session` joined.
     pub fn new(session: &'w Session) -> Self {
         MpiBackend {
             world: session.world(),
@@ -65,6 +66,7 @@ impl<'w> MpiBackend<'w> {
         self.world.rank() as usize
     }
 
+    /// Processes in the job.
     pub fn processes(&self) -> usize {
         self.world.size() as usize
     }

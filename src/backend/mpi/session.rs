@@ -8,6 +8,8 @@ use mpi::traits::Communicator;
 
 use crate::error::{Error, Result};
 
+/// This process's MPI environment: the job's world communicator, and MPI
+/// itself until dropped.
 pub struct Session {
     world: SimpleCommunicator,
     /// Held for its drop, which finalises MPI: declared last, dropped last.
@@ -37,14 +39,17 @@ impl Session {
         })
     }
 
+    /// The communicator of every process of the job.
     pub fn world(&self) -> &SimpleCommunicator {
         &self.world
     }
 
+    /// This process's number, 0..processes.
     pub fn process(&self) -> usize {
         self.world.rank() as usize
     }
 
+    /// Processes in the job.
     pub fn processes(&self) -> usize {
         self.world.size() as usize
     }

@@ -78,6 +78,7 @@ pub const MAX_TABLES_BYTES: u64 = 512 << 20;
 /// expansion reads each coordinate's own table.
 pub const MAX_GROUP_TABLES_BYTES: u64 = 256 << 20;
 
+/// What a coordinate's value encodes.
 #[derive(Clone, Debug)]
 pub enum Kind {
     /// Distinct pieces: the rank of the slot -> piece permutation
@@ -90,7 +91,9 @@ pub enum Kind {
     /// slot's the most significant; with `implied_sum`, the last slot's
     /// digit is left out and makes the sum that value (mod orientations).
     Orientation {
+        /// The number of orientations each piece has.
         orientations: u8,
+        /// The orientation sum every move keeps (mod `orientations`), if any.
         implied_sum: Option<u8>,
     },
     /// The parity of the number of moves made (0 or 1), when every move
@@ -110,20 +113,31 @@ pub enum Parity {
     /// Follows from others: the parity is `solved` xor the changes
     /// (relative to solved) of the listed free coordinates, and the index
     /// holds the folded rank.
-    Follows { solved: bool, from: Vec<usize> },
+    Follows {
+        /// The parity of the solved state's arrangement.
+        solved: bool,
+        /// The free coordinates (indices among the coordinates) whose changes it follows.
+        from: Vec<usize>,
+    },
 }
 
+/// One coordinate of the hash: the arrangement or orientations of one orbit's slots, or the
+/// parity of the number of moves made.
 #[derive(Clone, Debug)]
 pub struct Coordinate {
+    /// The set (index into the definition's sets) whose orbit it covers; 0 for
+    /// [`Kind::Alternation`].
     pub set: usize,
     /// The orbit's slots, ascending.
     pub slots: Vec<usize>,
+    /// What the value encodes.
     pub kind: Kind,
     /// How many values the coordinate takes.
     pub values: u64,
     /// How many values its digit in the index takes (half `values` when
     /// the parity follows from others).
     pub radix: u64,
+    /// How the coordinate's parity is known in the index.
     pub parity: Parity,
     /// The parity of the solved state's arrangement (permutations only).
     pub solved_parity: bool,
@@ -143,9 +157,12 @@ pub struct Coordinate {
     pub parities: Option<Vec<u64>>,
 }
 
+/// One move's action on an orbit, in the orbit's slot numbers.
 #[derive(Clone, Debug)]
 pub struct LocalMove {
+    /// Orbit slot `i` takes the piece of orbit slot `from[i]`.
     pub from: Vec<u8>,
+    /// The orientation the piece arriving in orbit slot `i` gains.
     pub twist: Vec<u8>,
 }
 
@@ -362,6 +379,7 @@ pub struct Group {
 /// The whole hash: coordinates, most significant first.
 #[derive(Clone, Debug)]
 pub struct Coordinates {
+    /// The coordinates, most significant first.
     pub coordinates: Vec<Coordinate>,
     /// The product of all `values`, as a float (it may exceed u64).
     pub product_space: f64,

@@ -30,8 +30,11 @@ pub const MAX_ORIENTATIONS: usize = 255;
 /// One kind of piece: `Set NAME PIECES ORIENTATIONS`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PieceSet {
+    /// The set's name.
     pub name: String,
+    /// The number of pieces, and of slots, in the set.
     pub pieces: usize,
+    /// The number of orientations each piece has (1: none to tell apart).
     pub orientations: u8,
 }
 
@@ -39,7 +42,9 @@ pub struct PieceSet {
 /// and each slot's orientation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SetState {
+    /// The piece in each slot, as a 0-based label (alike pieces share one).
     pub labels: Vec<u8>,
+    /// Each slot's orientation.
     pub orientations: Vec<u8>,
 }
 
@@ -48,25 +53,34 @@ pub struct SetState {
 /// `twist[i]` (modulo the set's orientations).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SetMove {
+    /// Slot `i` receives the piece from slot `from[i]` (0-based).
     pub from: Vec<u8>,
+    /// The orientation the piece arriving in slot `i` gains.
     pub twist: Vec<u8>,
 }
 
 /// A move of the whole puzzle, one [`SetMove`] per set.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Transform {
+    /// One part per set, in the definition's set order.
     pub sets: Vec<SetMove>,
 }
 
+/// A move with its name: a `Move` block, or a power of one (`M2`, `M'`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NamedMove {
+    /// The move's name.
     pub name: String,
+    /// What the move does.
     pub transform: Transform,
 }
 
+/// A `Scramble` block: a named position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scramble {
+    /// The scramble's name.
     pub name: String,
+    /// The position, one part per set (sets the block leaves out are solved).
     pub state: Vec<SetState>,
 }
 
@@ -74,14 +88,20 @@ pub struct Scramble {
 /// form states compose with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Definition {
+    /// The `Name` line's name (`unnamed` without one).
     pub name: String,
+    /// The sets, in the order declared.
     pub sets: Vec<PieceSet>,
+    /// The solved position, one part per set.
     pub solved: Vec<SetState>,
+    /// The moves of the `Move` blocks as listed, without powers (see [`expand_moves`]).
     pub moves: Vec<NamedMove>,
+    /// The `Scramble` blocks, in file order.
     pub scrambles: Vec<Scramble>,
 }
 
 impl Transform {
+    /// The move that changes nothing, over `sets`.
     pub fn identity(sets: &[PieceSet]) -> Self {
         Transform {
             sets: sets
@@ -146,6 +166,7 @@ impl Transform {
             .collect()
     }
 
+    /// Whether the move leaves every piece in its slot with its orientation.
     pub fn is_identity(&self) -> bool {
         self.sets.iter().all(|part| {
             part.twist.iter().all(|&t| t == 0)
@@ -622,6 +643,7 @@ pub enum Metric {
 }
 
 impl Metric {
+    /// The metric's name as options give it.
     pub fn name(self) -> &'static str {
         match self {
             Metric::Powers => "powers",
@@ -629,6 +651,7 @@ impl Metric {
         }
     }
 
+    /// The metric in words, for help text.
     pub fn describe(self) -> &'static str {
         match self {
             Metric::Powers => "every power of each listed move counts one move",

@@ -43,6 +43,7 @@ const SCRATCH: usize = 2 * definition::MAX_PIECES + 2;
 /// index holds at most two of them beside small ones).
 const DECODED: usize = 4;
 
+/// A puzzle read from a ksolve definition, under one move metric, hashed by its coordinates.
 #[derive(Clone, Debug)]
 pub struct Ksolve {
     definition: Definition,
@@ -98,6 +99,7 @@ impl Ksolve {
         })
     }
 
+    /// The puzzle the definition file at `path` defines.
     pub fn from_file(path: &Path, metric: Metric) -> Result<Self> {
         let text = read_text(path).map_err(|error| {
             Error::InvalidParameter(format!(
@@ -113,18 +115,22 @@ impl Ksolve {
         block_len(&self.hash)
     }
 
+    /// The definition as read from the file.
     pub fn definition(&self) -> &Definition {
         &self.definition
     }
 
+    /// The moves of the search: the listed moves with the powers the metric makes moves.
     pub fn moves(&self) -> &[NamedMove] {
         &self.moves
     }
 
+    /// The perfect hash of the puzzle's positions.
     pub fn coordinates(&self) -> &Coordinates {
         &self.hash
     }
 
+    /// Which powers of the listed moves count as moves.
     pub fn metric(&self) -> Metric {
         self.metric
     }

@@ -43,6 +43,7 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// Every variant, in the order of their stone counts.
     pub const ALL: [Variant; 3] = [
         Variant::NineMensMorris,
         Variant::Lasker,
@@ -58,6 +59,7 @@ impl Variant {
         }
     }
 
+    /// Stones a side.
     pub fn stones(self) -> usize {
         match self {
             Variant::NineMensMorris => 9,
@@ -118,6 +120,7 @@ impl std::ops::Deref for Unranked {
     }
 }
 
+/// A Morris variant as a two-player game, with its board and hash.
 #[derive(Clone, Debug)]
 pub struct Morris {
     variant: Variant,
@@ -126,6 +129,8 @@ pub struct Morris {
 }
 
 impl Morris {
+    /// The variant with its own stones a side; with `symmetry`, white patterns are stored one
+    /// per orbit of the board's symmetries.
     pub fn new(variant: Variant, symmetry: bool) -> Result<Self> {
         Morris::with_men(variant, variant.stones(), symmetry)
     }
@@ -176,18 +181,22 @@ impl Morris {
         }
     }
 
+    /// The variant played.
     pub fn variant(&self) -> Variant {
         self.variant
     }
 
+    /// The board, with its diagonals in Morabaraba.
     pub fn board(&self) -> &Board {
         &self.board
     }
 
+    /// The perfect hash of the positions, layer by layer.
     pub fn hash(&self) -> &MorrisHash {
         &self.hash
     }
 
+    /// Whether the hash folds out the board's symmetries.
     pub fn symmetry(&self) -> bool {
         self.hash.symmetry()
     }

@@ -60,6 +60,7 @@ pub struct SymmetryMaps {
 }
 
 impl SymmetryMaps {
+    /// The lookup tables of the board's 16 symmetries.
     pub fn new() -> Self {
         let maps = symmetries()
             .iter()
@@ -72,10 +73,12 @@ impl SymmetryMaps {
         SymmetryMaps { maps }
     }
 
+    /// The number of symmetries, the identity included.
     pub fn len(&self) -> usize {
         self.maps.len()
     }
 
+    /// Whether there are no symmetries.
     pub fn is_empty(&self) -> bool {
         self.maps.is_empty()
     }
@@ -233,10 +236,14 @@ fn pattern_groups(
 /// patterns of one orbit size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HashBlock {
+    /// White stones on the board.
     pub white: usize,
+    /// Black stones on the board.
     pub black: usize,
     group: usize,
+    /// The rank of the block's first position in its layer.
     pub start: u64,
+    /// The number of positions the block stores.
     pub len: u64,
     /// Positions each stored one stands for.
     pub weight: u64,
@@ -245,12 +252,22 @@ pub struct HashBlock {
 /// The hash as the GPU's rules read it ([`MorrisHash::gpu_tables`]).
 #[derive(Clone, Debug, Default)]
 pub struct GpuTables {
+    /// `(white, black, group)` of each block of the layer, three words a block.
     pub blocks: Vec<u32>,
+    /// The block index (in the layer or the one below) at each `(w * 13 + b) * 5 + group`
+    /// slot; `u32::MAX` where there is none.
     pub block_of: Vec<u32>,
+    /// With symmetry: three 256-entry byte maps per symmetry.
     pub symmetries: Vec<u32>,
+    /// Where each white count's placements begin in `placements`.
     pub placement_starts: Vec<u32>,
+    /// Two words per white pattern, by binomial rank: its stored pattern's index, and its
+    /// group (bits 16..) with the symmetries mapping it there (bits 0..16).
     pub placements: Vec<u32>,
+    /// Where each white count's and group's stored patterns begin in `patterns`, at
+    /// `5 * w + group`.
     pub pattern_starts: Vec<u32>,
+    /// The stored white patterns, as masks of points.
     pub patterns: Vec<u32>,
 }
 
@@ -475,10 +492,13 @@ impl MorrisHash {
         self.stones
     }
 
+    /// Whether only the least white pattern of each orbit under the board's symmetries is
+    /// stored.
     pub fn symmetry(&self) -> bool {
         self.maps.is_some()
     }
 
+    /// The symmetries' lookup tables, when the hash folds them out.
     pub fn maps(&self) -> Option<&SymmetryMaps> {
         self.maps.as_ref()
     }
@@ -560,10 +580,12 @@ impl MorrisHash {
         self.layers[layer].side_bits
     }
 
+    /// The blocks of `layer` in rank order (none past the highest layer).
     pub fn blocks(&self, layer: usize) -> &[HashBlock] {
         self.layers.get(layer).map_or(&[], |l| l.blocks.as_slice())
     }
 
+    /// The number of positions stored in `layer`.
     pub fn layer_size(&self, layer: usize) -> u64 {
         self.blocks(layer).last().map_or(0, |b| b.start + b.len)
     }

@@ -31,8 +31,11 @@ pub enum OpeningRule {
 /// each side still has to place (none in the moving phase).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Stones {
+    /// White's stones, a bit per point.
     pub white: u32,
+    /// Black's stones, a bit per point.
     pub black: u32,
+    /// Whether white moves next.
     pub white_to_move: bool,
     /// Stones in hand: white's, black's.
     pub in_hand: [u8; 2],

@@ -17,7 +17,9 @@ use crate::error::{Error, Result, quoted};
 /// One of the two players of a positional game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Side {
+    /// Black, who moves first in the standard turn order.
     Black,
+    /// White, Black's opponent.
     White,
 }
 
@@ -26,10 +28,15 @@ pub enum Side {
 /// transversal goal (ET) the graph also names White's two borders.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Graph {
+    /// Each cell's neighbours, by cell index.
     pub neighbours: Vec<Vec<usize>>,
+    /// Black's first border.
     pub start: Vec<usize>,
+    /// Black's second border.
     pub end: Vec<usize>,
+    /// White's first border (the transversal goal).
     pub white_start: Vec<usize>,
+    /// White's second border (the transversal goal).
     pub white_end: Vec<usize>,
 }
 
@@ -40,15 +47,22 @@ impl Graph {
     }
 }
 
+/// A positional game: its cells, winning sets, optional neighbour graph and stones.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PositionalGame {
+    /// The game's name, for messages.
     pub name: String,
+    /// The cells' names, in cell order.
     pub cells: Vec<String>,
+    /// Black's winning sets, each as cell indices.
     pub black_wins: Vec<Vec<usize>>,
     /// Empty for maker-breaker games.
     pub white_wins: Vec<Vec<usize>>,
+    /// The neighbour graph and borders of a connection game.
     pub graph: Option<Graph>,
+    /// Cells holding a black stone.
     pub black_stones: Vec<usize>,
+    /// Cells holding a white stone.
     pub white_stones: Vec<usize>,
     /// Cells the game's first move (at t1, whoever makes it) may take:
     /// symmetry breaking of the start position, if restricted.
@@ -58,6 +72,7 @@ pub struct PositionalGame {
 /// Who moves at each time point: `turns[t]` for t = 0..d.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Query {
+    /// The side to move at each time point.
     pub turns: Vec<Side>,
 }
 
@@ -71,6 +86,7 @@ impl Query {
         }
     }
 
+    /// The number of time points d.
     pub fn depth(&self) -> usize {
         self.turns.len()
     }
@@ -81,6 +97,7 @@ impl Query {
         self.turns.len() % 2 == 1 && *self == Query::alternating(self.turns.len())
     }
 
+    /// The number of time points at which Black moves.
     pub fn black_moves(&self) -> usize {
         self.turns.iter().filter(|&&s| s == Side::Black).count()
     }
@@ -126,10 +143,12 @@ impl PositionalGame {
         Ok(())
     }
 
+    /// Whether White has winning sets of its own (a maker-maker game).
     pub fn is_maker_maker(&self) -> bool {
         !self.white_wins.is_empty()
     }
 
+    /// The index of the cell named `name`.
     pub fn cell_index(&self, name: &str) -> Result<usize> {
         self.cells.iter().position(|c| c == name).ok_or_else(|| {
             Error::InvalidParameter(format!("{}: there is no cell {}", self.name, quoted(name)))
@@ -153,6 +172,7 @@ impl PositionalGame {
         self.black_wins.iter().any(|set| mask_of(set) & !black == 0)
     }
 
+    /// True when the white cells `white` contain a white winning set.
     pub fn white_has_won(&self, white: u64) -> bool {
         self.white_wins.iter().any(|set| mask_of(set) & !white == 0)
     }

@@ -9,6 +9,8 @@ use crate::qbf::builder::Builder;
 use crate::qbf::formula::{Cnf, Quantifier::*};
 use crate::qbf::prepare::Prepared;
 
+/// The COR+ formula of `game`: true when Black wins within its time points. Called by
+/// [`Encoding::encode`](super::Encoding::encode) once the game fits and is undecided.
 pub fn encode(game: &Prepared) -> Cnf {
     let (n, depth, bits) = (game.n(), game.depth(), game.bits());
     let mut b = Builder::new();

@@ -20,6 +20,8 @@ pub enum Goal<'a> {
     Transversal(&'a Connection),
 }
 
+/// The EA, EN or ET formula of `game` with `goal`: true when Black wins within d moves.
+/// Called by [`Encoding::encode`](super::Encoding::encode) once the game fits and is undecided.
 pub fn encode(game: &Prepared, goal: Goal) -> Cnf {
     let (n, depth, bits) = (game.n(), game.depth(), game.bits());
     let mut b = Builder::new();

@@ -42,6 +42,7 @@ pub enum Encoding {
     Pairing,
 }
 
+/// Every encoding, in the order of the variants of [`Encoding`].
 pub const ALL: [Encoding; 9] = [
     Encoding::CorPlus,
     Encoding::Ea,

@@ -14,6 +14,8 @@ use crate::qbf::builder::{Builder, spell};
 use crate::qbf::formula::{Cnf, Quantifier::*};
 use crate::qbf::prepare::Prepared;
 
+/// The pairing formula of `game`: true when White has a pair-paving blocking strategy
+/// within its d moves, so that Black cannot win.
 pub fn encode(game: &Prepared) -> Cnf {
     let (n, k, bits) = (game.n(), game.depth(), game.bits());
     let mut b = Builder::new();

@@ -15,16 +15,22 @@ use crate::qbf::prepare::{Connection, Prepared};
 /// How the board is checked.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Board {
+    /// Every move checked on one universal symbolic cell (LA, LN).
     Lifted,
+    /// Moves only compared with each other (SA, SN).
     Stateless,
 }
 
 /// Which goal: explicit sets, or a path in the graph.
 pub enum Goal<'a> {
+    /// Black claims every cell of one of its winning sets (LA, SA).
     Sets,
+    /// A witness path of black cells joins Black's borders (LN, SN).
     Path(&'a Connection),
 }
 
+/// The LA, LN, SA or SN circuit of `game`: true when Black wins within d moves.
+/// Called by [`Encoding::encode`](super::Encoding::encode) once the game fits and is undecided.
 pub fn encode(game: &Prepared, board: Board, goal: Goal) -> Circuit {
     let (n, depth, bits) = (game.n(), game.depth(), game.bits());
     let longest = (depth - 1) / 2;

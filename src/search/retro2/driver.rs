@@ -21,10 +21,13 @@ use crate::table::{Backing, TableIdentity, TwoBitTable};
 /// (2), the frontier and the next frontier (1 each) and the candidates (1).
 pub const BITS_PER_POSITION: u64 = 5;
 
+/// How a retrograde analysis runs: where its tables live, how it reports,
+/// how often it records its progress.
 pub struct RetroOptions<'a> {
     /// Where the layers' value tables live; a directory keeps them as the
     /// solved database, and lets a later run skip or resume layers.
     pub backing: Backing,
+    /// Shows the analysis's progress and says when to stop.
     pub progress: &'a dyn Progress,
     /// Called with each layer's report as soon as the layer is solved.
     pub on_layer: &'a (dyn Fn(&LayerReport) + Sync),
@@ -54,24 +57,31 @@ impl Default for RetroOptions<'_> {
 /// stores representatives only.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LayerReport {
+    /// The layer.
     pub layer: usize,
+    /// Positions in the layer.
     pub states: u64,
     /// Positions in the layer's table (fewer than `states` when it stores
     /// representatives only).
     pub stored: u64,
+    /// Positions the first player wins.
     pub first_wins: u64,
+    /// Positions the second player wins.
     pub second_wins: u64,
+    /// Positions drawn.
     pub draws: u64,
     /// Positions examined in each pass: pass 0 looks at every position;
     /// later passes at the predecessors of what the pass before decided
     /// (a backend that re-judges every unknown position counts those).
     pub examined: Vec<u64>,
+    /// Wall time spent on the layer, in seconds.
     pub seconds: f64,
     /// The layer was already solved in the store and was not searched again.
     pub already_solved: bool,
 }
 
 impl LayerReport {
+    /// Passes run on the layer: one per entry of `examined`.
     pub fn passes(&self) -> usize {
         self.examined.len()
     }

@@ -19,7 +19,12 @@ pub enum Place {
     /// In the tables held here, at this cell.
     Here(u64),
     /// Held by process `owner`, at its cell `cell`.
-    Elsewhere { owner: usize, cell: u64 },
+    Elsewhere {
+        /// The process holding the cell.
+        owner: usize,
+        /// The cell in that process's tables.
+        cell: u64,
+    },
 }
 
 /// Where the cells of a layer and of the layer below are held.
@@ -56,7 +61,9 @@ impl Placement for WholeLayer {
 /// of a pass's parallel work.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CellRange {
+    /// The cells, in the tables held here.
     pub cells: Range<u64>,
+    /// Rank of the first cell.
     pub first_rank: u64,
 }
 
@@ -93,6 +100,7 @@ pub struct Marks {
 }
 
 impl Marks {
+    /// No marks yet; the list holds at most `limit` cells.
     pub fn new(limit: u64) -> Self {
         Marks {
             count: 0,
@@ -102,10 +110,13 @@ impl Marks {
         }
     }
 
+    /// Cells marked.
     pub fn count(&self) -> u64 {
         self.count
     }
 
+    /// Marks `cell` (each cell once); the list is dropped once it would pass the
+    /// limit.
     pub fn push(&mut self, cell: u64) {
         self.count += 1;
         if self.overflowed {
@@ -123,6 +134,8 @@ impl Marks {
         self.cells = Vec::new();
     }
 
+    /// The marks of two units of work together; listed only while both are and
+    /// the two lists together stay within the limit.
     pub fn merge(mut self, mut other: Marks) -> Marks {
         self.count += other.count;
         if self.overflowed || other.overflowed || self.cells.len() + other.cells.len() > self.limit
@@ -146,7 +159,9 @@ impl Marks {
 /// A unit of a pass's source: listed cells, or the set bits of a range of
 /// a bit table.
 pub enum Unit<'s> {
+    /// Cells the pass before listed.
     Listed(&'s [u64]),
+    /// The set bits of a range of cells.
     Scanned(&'s CellRange),
 }
 
@@ -204,7 +219,9 @@ pub fn settle(recorded: Option<Value>, verdict: Verdict) -> Option<Value> {
 
 /// What a position's moves show so far.
 pub enum Verdict {
+    /// The position's value is known.
     Decided(Value),
+    /// A move's value is still unknown: the position waits.
     Open,
 }
 
@@ -221,6 +238,8 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// No moves seen yet of a position where `mover` moves; `lower_only` in pass
+    /// 0, where the moves within the layer are not looked up.
     pub fn new(mover: Player, lower_only: bool) -> Self {
         Tally {
             win: Value::win_for(mover),
@@ -253,6 +272,9 @@ impl Tally {
         self.open = true;
     }
 
+    /// The verdict once every move is seen: a win if one move wins, open if one
+    /// move is, `no_move_value` without moves, a draw if one move draws, else a
+    /// loss.
     pub fn verdict(self, no_move_value: impl FnOnce() -> Value) -> Verdict {
         if self.won {
             Verdict::Decided(self.win)
@@ -272,8 +294,11 @@ impl Tally {
 /// whether it is in the layer below.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Question {
+    /// The process holding the move's cell.
     pub owner: usize,
+    /// The cell in that process's tables.
     pub cell: u64,
+    /// Whether the cell is in the layer below.
     pub lower: bool,
 }
 
@@ -282,9 +307,13 @@ pub struct Question {
 /// predecessor's mover.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Push {
+    /// The process holding the predecessor.
     pub owner: usize,
+    /// The predecessor's cell in that process's tables.
     pub cell: u64,
+    /// The decided position's value.
     pub value: Value,
+    /// Whether `value` wins for the predecessor's mover.
     pub wins: bool,
 }
 
@@ -297,7 +326,9 @@ pub struct Remote {
     /// `(pending, questions)`: a position's cell and tally so far, and the
     /// range of `questions` it asked.
     pub pending: Vec<(u64, Tally, Range<usize>)>,
+    /// The questions, in the ranges `pending` names.
     pub questions: Vec<Question>,
+    /// Values for predecessors held elsewhere.
     pub pushes: Vec<Push>,
     /// `(owner, cell, value)` of twins held elsewhere.
     pub twins: Vec<(usize, u64, u8)>,
@@ -341,6 +372,7 @@ pub struct Scratch<S> {
 }
 
 impl<S> Scratch<S> {
+    /// Empty buffers, with `state` to unrank positions into.
     pub fn new(state: S) -> Self {
         Scratch {
             state,
@@ -379,12 +411,17 @@ impl<S> Scratch<S> {
 /// The bit tables of a layer's passes, over the cells held here: the
 /// frontier, the next frontier and the candidates.
 pub struct PassTables {
+    /// The frontier: positions decided in the pass before.
     pub current: OneBitTable,
+    /// The next frontier: positions decided in this pass.
     pub next: OneBitTable,
+    /// Unknown positions a decided move reached without winning for them: to be
+    /// judged.
     pub candidates: OneBitTable,
 }
 
 impl PassTables {
+    /// Three clear tables of `cells` bits on the heap.
     pub fn new(cells: u64) -> crate::error::Result<Self> {
         Ok(PassTables {
             current: OneBitTable::scratch("frontier", cells)?,
@@ -449,10 +486,15 @@ impl LowerLayers for SeveralLayers<'_> {
 /// What a pass needs to judge positions of one layer: the game, the values
 /// held here of this layer and of the layers below, and where every cell is.
 pub struct LayerJudge<'a, G, P, L = NextLayer<'a>> {
+    /// The game.
     pub game: &'a G,
+    /// The layer being solved.
     pub layer: usize,
+    /// The values of this layer's cells held here.
     pub values: &'a TwoBitTable,
+    /// The values of the solved layers below that moves reach.
     pub lower: L,
+    /// Where every cell is held.
     pub placement: &'a P,
     /// The only value recorded before the final fill, if not every value.
     pub recorded: Option<Value>,

@@ -1,5 +1,5 @@
 //! The seam between the one driver of two-bit retrograde analysis
-//! ([`super::driver`]) and the machines that run its passes, as
+//! (`super::driver`) and the machines that run its passes, as
 //! [`crate::search::backend`] is for breadth-first search.
 //!
 //! The driver owns everything that spans passes: the layer loop, reading
@@ -8,7 +8,7 @@
 //! symmetric copy, the records and the reports. A backend owns where a
 //! layer's values live and runs one pass over them: the CPU
 //! ([`crate::backend::cpu`]) with rayon over chunks of the host table, an
-//! MPI job ([`crate::backend::mpi`]) over each process's share of every
+//! MPI job (`crate::backend::mpi`) over each process's share of every
 //! block, the GPU ([`crate::backend::gpu`]) as compute kernels over a device
 //! copy. A new backend implements [`RetroBackend`] and [`RetroPasses`].
 //!
@@ -78,6 +78,7 @@ impl<'a, L> Below<'a, L> {
 pub struct RetroPass<'p> {
     /// "layer 7 pass 3": for progress and per-pass reports (MPI traffic).
     pub label: String,
+    /// Shows the pass's progress and says when to stop.
     pub progress: &'p dyn Progress,
 }
 

@@ -59,6 +59,7 @@ const BATCH: usize = 32;
 /// The solved values a distance pass reads, by layer and rank (this layer
 /// and those below). Any `Fn(usize, u64) -> Value` is one.
 pub trait Values: Sync {
+    /// The value of the position at `rank` of `layer`.
     fn value(&self, layer: usize, rank: u64) -> Value;
     /// Starts loading the value of `rank` in `layer` into the cache (a
     /// hint; by default nothing).

@@ -110,7 +110,9 @@ pub fn layer_distances_near_limit<G: LayeredGame>(
 /// the byte format).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StoredFormat {
+    /// One byte a position.
     Bytes,
+    /// Two bytes a position.
     Pairs,
 }
 

@@ -104,6 +104,7 @@ impl LayerDistances {
         self.len
     }
 
+    /// True for a layer of no positions.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
