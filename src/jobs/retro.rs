@@ -337,6 +337,22 @@ pub fn shown(solved: &SolvedLayers) -> impl Iterator<Item = &LayerReport> {
 
 /// Solves `request`'s layers of `game` in this process and returns what
 /// `bitsolve retro --json` prints for them (the Python binding's `retro`).
+///
+/// ```
+/// use bitsolve::games::registry::GameOptions;
+/// use bitsolve::jobs::retro::retro_json;
+/// use bitsolve::jobs::{GameSpec, RetroRequest, TwoPlayerSpec};
+/// use bitsolve::progress::Silent;
+/// // Dodgem on 3 x 3: every layer (cars on the board), none drawn.
+/// let options = GameOptions::default().with("n", 3);
+/// let game = TwoPlayerSpec(GameSpec { name: "dodgem".into(), options });
+/// let report = retro_json(&game, RetroRequest::default(), &Silent, None)?;
+/// assert_eq!(report["sides"], serde_json::json!(["blue", "red"]));
+/// let top = &report["layers"][3];
+/// assert_eq!((top["layer"].as_u64(), top["states"].as_u64()), (Some(4), Some(1512)));
+/// assert_eq!(top["draws"], 0);
+/// # Ok::<(), bitsolve::Error>(())
+/// ```
 pub fn retro_json(
     game: &TwoPlayerSpec,
     request: RetroRequest,

@@ -173,6 +173,19 @@ pub fn solve<S: Space + Picture>(
 
 /// Solves `request` for `game` and returns what `bitsolve solve --json`
 /// prints (the Python binding's `Game.solve`).
+///
+/// ```
+/// use bitsolve::games::registry::GameOptions;
+/// use bitsolve::jobs::solve::solve_json;
+/// use bitsolve::jobs::{GameSpec, SolveRequest};
+/// use bitsolve::progress::Silent;
+/// let game = GameSpec { name: "pancake".into(), options: GameOptions::default().with("n", 6) };
+/// let request = SolveRequest { position: Some("6,5,4,3,2,1".into()), ..SolveRequest::default() };
+/// let solution = solve_json(&game, &request, &Silent, None)?;
+/// assert_eq!(solution["length"], 1); // one flip of the whole stack
+/// assert_eq!(solution["moves"][0]["position"], "1,2,3,4,5,6");
+/// # Ok::<(), bitsolve::Error>(())
+/// ```
 pub fn solve_json(
     game: &super::GameSpec,
     request: &SolveRequest,
