@@ -1,29 +1,16 @@
 //! The command line as a user meets it: JSON output, error lines, and a run
 //! killed with SIGKILL and started again.
 
-use crate::common;
+use crate::common::{
+    self, assert_clear_error, bitsolve, bitsolve_json, fox_geese_query, json_of, stderr_of,
+    stdout_of, words, words_and,
+};
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 use serde_json::Value;
-
-fn bitsolve(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(args)
-        .output()
-        .expect("run bitsolve")
-}
-
-fn json_of(output: &Output) -> Value {
-    assert!(
-        output.status.success(),
-        "stderr: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).expect("one JSON object on stdout")
-}
 
 fn layers_of(json: &Value) -> Vec<u64> {
     json["layers"]
@@ -35,31 +22,44 @@ fn layers_of(json: &Value) -> Vec<u64> {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bitsolve-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    common::scratch("cli", name)
+}
+
+/// Each command line (split as [`words`]) is bad input, refused as
+/// [`assert_clear_error`] with its message.
+fn assert_clear_errors(cases: &[(&str, &str)]) {
+    for (line, expected) in cases {
+        assert_clear_error(&words(line), expected);
+    }
+}
+
+/// Fox-and-Geese solved with `geese` geese into `store`: the JSON report.
+fn solve_geese(geese: &str, store: &str) -> Value {
+    bitsolve_json(&[
+        "retro",
+        "fox-geese",
+        "--geese",
+        geese,
+        "--store",
+        store,
+        "--json",
+    ])
+}
+
+/// `bitsolve bfs peg-solitaire --board BOARD` and then `rest`.
+fn peg_board<'a>(board: &'a Path, rest: &[&'a str]) -> Vec<&'a str> {
+    [
+        &words_and("bfs peg-solitaire --board", &[board.to_str().unwrap()]),
+        rest,
+    ]
+    .concat()
 }
 
 #[test]
 fn bfs_json_has_the_core_keys_and_threads_agree() {
-    let one = json_of(&bitsolve(&[
-        "bfs",
-        "pancake",
-        "--n",
-        "8",
-        "--json",
-        "--threads",
-        "1",
-    ]));
-    let two = json_of(&bitsolve(&[
-        "bfs",
-        "pancake",
-        "--n",
-        "8",
-        "--json",
-        "--threads",
-        "2",
-    ]));
+    let pancake =
+        |threads| bitsolve_json(&["bfs", "pancake", "--n", "8", "--json", "--threads", threads]);
+    let (one, two) = (pancake("1"), pancake("2"));
     for key in ["game", "algo", "threads", "layers", "total", "seconds"] {
         assert!(one.get(key).is_some(), "missing key {key}");
     }
@@ -74,30 +74,16 @@ fn bfs_json_has_the_core_keys_and_threads_agree() {
     );
     assert_eq!(layers_of(&one), layers_of(&two));
 
-    let reach = json_of(&bitsolve(&[
-        "bfs",
-        "sliding-tile",
-        "--width",
-        "3",
-        "--height",
-        "3",
-        "--algo",
-        "reach",
-        "--json",
-    ]));
+    let tiles = |algo| {
+        bitsolve_json(&words_and(
+            "bfs sliding-tile --width 3 --height 3 --algo",
+            &[algo, "--json"],
+        ))
+    };
+    let reach = tiles("reach");
     assert_eq!(reach["total"], 181440);
     assert!(reach["layers"].is_null());
-    let one_bit = json_of(&bitsolve(&[
-        "bfs",
-        "sliding-tile",
-        "--width",
-        "3",
-        "--height",
-        "3",
-        "--algo",
-        "one-bit",
-        "--json",
-    ]));
+    let one_bit = tiles("one-bit");
     assert_eq!(one_bit["max_depth"], 31);
 }
 
@@ -105,11 +91,10 @@ fn bfs_json_has_the_core_keys_and_threads_agree() {
 fn a_run_without_a_terminal_prints_plain_progress_lines() {
     // Stderr to a pipe, as for a run in the background: no bar, plain
     // lines at the interval asked (every call here), and stdout as ever.
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(["retro", "fox-geese", "--layers", "1..8", "--json"])
-        .env("BITSOLVE_PROGRESS_EVERY", "0")
-        .output()
-        .unwrap();
+    let output = common::bitsolve_env(
+        &["retro", "fox-geese", "--layers", "1..8", "--json"],
+        &[("BITSOLVE_PROGRESS_EVERY", "0")],
+    );
     let json = json_of(&output);
     assert_eq!(json["layers"].as_array().unwrap().len(), 8);
     let stderr = String::from_utf8(output.stderr).unwrap();
@@ -157,24 +142,14 @@ fn a_run_without_a_terminal_prints_plain_progress_lines() {
 
 #[test]
 fn human_output_is_a_layer_table() {
-    let output = bitsolve(&["bfs", "top-spin", "--n", "7", "--k", "4"]);
-    assert!(output.status.success());
-    let text = String::from_utf8(output.stdout).unwrap();
+    let text = stdout_of(&["bfs", "top-spin", "--n", "7", "--k", "4"]);
     assert!(text.starts_with("top-spin n=7 k=4 · two-bit BFS"), "{text}");
     assert!(text.contains("  total                360"), "{text}");
 }
 
 #[test]
 fn info_reports_size_and_memory() {
-    let info = json_of(&bitsolve(&[
-        "info",
-        "sliding-tile",
-        "--width",
-        "4",
-        "--height",
-        "3",
-        "--json",
-    ]));
+    let info = bitsolve_json(&words("info sliding-tile --width 4 --height 3 --json"));
     assert_eq!(info["states"], 239_500_800u64);
     assert_eq!(info["blocks"], 12);
     assert_eq!(info["table_bytes"]["two-bit"], 59_875_200u64);
@@ -199,69 +174,42 @@ fn info_reports_size_and_memory() {
     );
 }
 
-/// Bad input: a non-zero exit, nothing on stdout, one line on stderr.
-fn assert_clear_error(args: &[&str], expected: &str) {
-    let output = bitsolve(args);
-    assert!(!output.status.success(), "{args:?} succeeded");
-    assert!(
-        output.stdout.is_empty(),
-        "{args:?} printed {:?}",
-        String::from_utf8_lossy(&output.stdout)
-    );
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-    assert!(stderr.starts_with("bitsolve: error: "), "{stderr}");
-    assert!(stderr.contains(expected), "{args:?}: {stderr}");
-}
-
 #[test]
 fn bad_input_gets_one_line_and_a_non_zero_exit() {
-    assert_clear_error(&["bfs", "chess"], "unrecognized subcommand 'chess'");
-    assert_clear_error(&["bfs", "pancake"], "--n");
-    assert_clear_error(&["bfs", "pancake", "--n", "21"], "do not fit a 64-bit rank");
-    assert_clear_error(
-        &["bfs", "pancake", "--n", "17", "--burned"],
-        "do not fit a 64-bit rank",
-    );
-    assert_clear_error(
-        &["bfs", "sliding-tile", "--width", "5", "--height", "5"],
-        "do not fit a 64-bit rank",
-    );
-    assert_clear_error(
-        &["bfs", "pancake", "--n", "6", "--algo", "one-bit"],
-        "move-alternation",
-    );
-    assert_clear_error(
-        &["bfs", "pancake", "--n", "6", "--threads", "0"],
-        "--threads",
-    );
-    assert_clear_error(&["bfs", "pancake", "--n", "x"], "invalid value 'x'");
-    assert_clear_error(
-        &["bfs", "top-spin", "--n", "8", "--k", "9"],
-        "between 2 and n",
-    );
+    assert_clear_errors(&[
+        ("bfs chess", "unrecognized subcommand 'chess'"),
+        ("bfs pancake", "--n"),
+        ("bfs pancake --n 21", "do not fit a 64-bit rank"),
+        ("bfs pancake --n 17 --burned", "do not fit a 64-bit rank"),
+        (
+            "bfs sliding-tile --width 5 --height 5",
+            "do not fit a 64-bit rank",
+        ),
+        ("bfs pancake --n 6 --algo one-bit", "move-alternation"),
+        ("bfs pancake --n 6 --threads 0", "--threads"),
+        ("bfs pancake --n x", "invalid value 'x'"),
+        ("bfs top-spin --n 8 --k 9", "between 2 and n"),
+    ]);
     let file = scratch("not-a-dir");
     std::fs::write(&file, b"a file, not a directory").unwrap();
     let store = file.join("store");
     assert_clear_error(
-        &[
-            "bfs",
-            "pancake",
-            "--n",
-            "6",
-            "--store",
-            store.to_str().unwrap(),
-        ],
+        &words_and("bfs pancake --n 6 --store", &[store.to_str().unwrap()]),
         "cannot create store directory",
     );
     std::fs::remove_file(&file).unwrap();
 }
 
+/// Pancake 11 into the store `store`, in JSON: a run long enough to be
+/// stopped part way.
+fn pancake_11_into(store: &str) -> [&str; 7] {
+    ["bfs", "pancake", "--n", "11", "--json", "--store", store]
+}
+
 #[test]
 fn a_run_killed_mid_search_resumes_to_the_same_table() {
     let dir = scratch("kill");
-    let store = dir.to_str().unwrap();
-    let args = ["bfs", "pancake", "--n", "11", "--json", "--store", store];
+    let args = pancake_11_into(dir.to_str().unwrap());
     // Layers 9-11 of pancake 11 hold 83% of its states: kill during them.
     let killed_at = common::kill_after_layer(&args, &dir, 8, Duration::from_secs(120));
     assert!(killed_at < 13, "killed after the search had finished");
@@ -278,18 +226,15 @@ fn a_run_killed_mid_search_resumes_to_the_same_table() {
 fn a_run_stopped_by_ctrl_c_seals_its_store_and_resumes() {
     let dir = scratch("ctrl-c");
     let store = dir.to_str().unwrap();
-    let args = ["bfs", "pancake", "--n", "11", "--json", "--store", store];
-    let child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(args)
+    let args = pancake_11_into(store);
+    let child = common::command(&args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let started = std::time::Instant::now();
-    while common::recorded_layer(&dir).is_none_or(|recorded| recorded < 8) {
-        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    common::wait_until(Duration::from_secs(120), "no progress", || {
+        common::recorded_layer(&dir).is_some_and(|recorded| recorded >= 8)
+    });
     // SAFETY: signalling our own child, which has not been waited for.
     unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
     let stopped = child.wait_with_output().unwrap();
@@ -318,7 +263,7 @@ fn a_run_stopped_by_ctrl_c_seals_its_store_and_resumes() {
 
 #[test]
 fn selection_games_report_goals_and_draw_positions() {
-    let fore = json_of(&bitsolve(&["bfs", "frogs-toads", "--k", "3", "--json"]));
+    let fore = bitsolve_json(&words("bfs frogs-toads --k 3 --json"));
     assert_eq!(fore["goal_distance"], 46);
     assert_eq!(fore["total"], 218_790);
     assert_eq!(fore["max_depth"], 47);
@@ -327,42 +272,28 @@ fn selection_games_report_goals_and_draw_positions() {
     let dir = scratch("plot");
     std::fs::create_dir_all(&dir).unwrap();
     let svg = dir.join("layers.svg");
-    let peg = json_of(&bitsolve(&[
-        "bfs",
-        "peg-solitaire",
-        "--algo",
-        "one-bit",
-        "--max-depth",
-        "6",
-        "--json",
-        "--plot",
-        svg.to_str().unwrap(),
-    ]));
+    let peg = bitsolve_json(&words_and(
+        "bfs peg-solitaire --algo one-bit --max-depth 6 --json --plot",
+        &[svg.to_str().unwrap()],
+    ));
     assert_eq!(layers_of(&peg), vec![1, 4, 12, 60, 296, 1338, 5648]);
     assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
     std::fs::remove_dir_all(&dir).unwrap();
 
-    let shown = bitsolve(&[
+    let text = stdout_of(&[
         "show",
         "peg-solitaire",
         "--position",
         "ooo ooo ooooooo ooo.ooo ooooooo ooo ooo",
     ]);
-    assert!(shown.status.success());
-    let text = String::from_utf8(shown.stdout).unwrap();
     assert!(text.contains("4 moves"), "{text}");
     assert!(text.contains("  4 o o o . o o o"), "{text}");
-    let goal = bitsolve(&[
-        "show",
-        "sliding-tile",
-        "--width",
-        "3",
-        "--height",
-        "3",
-        "--position",
-        "0,1,2,3,4,5,6,7,8",
-    ]);
-    let text = String::from_utf8(goal.stdout).unwrap();
+    // The 8-puzzle shown by its position, then by its rank.
+    let show = |by: &str, which: &str| {
+        let args = words_and("show sliding-tile --width 3 --height 3", &[by, which]);
+        String::from_utf8(bitsolve(&args).stdout).unwrap()
+    };
+    let text = show("--position", "0,1,2,3,4,5,6,7,8");
     assert!(text.contains("  .   1   2\n  3   4   5\n"), "{text}");
     let rank: String = text
         .lines()
@@ -372,113 +303,45 @@ fn selection_games_report_goals_and_draw_positions() {
         .next()
         .unwrap()
         .to_string();
-    let by_rank = bitsolve(&[
-        "show",
-        "sliding-tile",
-        "--width",
-        "3",
-        "--height",
-        "3",
-        "--rank",
-        &rank,
-    ]);
-    assert_eq!(String::from_utf8(by_rank.stdout).unwrap(), text);
+    assert_eq!(show("--rank", &rank), text);
 }
 
 #[test]
 fn bad_boards_and_positions_get_one_line() {
     let dir = scratch("board");
-    std::fs::create_dir_all(&dir).unwrap();
-    let board = dir.join("bad.txt");
-    std::fs::write(&board, "ooo\no#o\n").unwrap();
-    assert_clear_error(
-        &["bfs", "peg-solitaire", "--board", board.to_str().unwrap()],
-        "line 2, column 2",
-    );
-    assert_clear_error(
-        &["bfs", "peg-solitaire", "--board", "nowhere"],
-        "neither a built-in board",
-    );
-    assert_clear_error(
-        &["bfs", "peg-solitaire", "--start-hole", "a1"],
-        "not a cell",
-    );
-    assert_clear_error(&["bfs", "frogs-toads", "--k", "7"], "2 <= k <= 5");
-    assert_clear_error(&["bfs", "frogs-toads"], "--k");
-    assert_clear_error(
-        &["show", "frogs-toads", "--k", "3", "--position", "bbb"],
-        "needs 17 cells",
-    );
-    assert_clear_error(
-        &["show", "pancake", "--n", "4", "--position", "1,2,2,3"],
-        "exactly once",
-    );
-    assert_clear_error(
-        &["show", "pancake", "--n", "4", "--rank", "24"],
-        "outside the space",
-    );
-    assert_clear_error(
-        &[
-            "bfs",
-            "pancake",
-            "--n",
-            "4",
-            "--inversion",
-            "--algo",
-            "one-bit",
-        ],
-        "move-alternation",
-    );
-    assert_clear_error(
-        &[
-            "bfs",
-            "frogs-toads",
-            "--k",
-            "3",
-            "--inversion",
-            "--algo",
-            "one-bit",
-        ],
-        "move-alternation",
-    );
-    assert_clear_error(&["bfs", "peg-solitaire", "--inversion"], "--algo one-bit");
-    // The GPU's memory bound, where there is no GPU run to bound (refused
-    // before any device is opened), or no room at all.
-    assert_clear_error(
-        &["retro", "fox-geese", "--device-memory", "4M"],
-        "add --backend gpu",
-    );
-    assert_clear_error(
-        &["bfs", "pancake", "--n", "8", "--device-memory", "1G"],
-        "add --backend gpu",
-    );
-    assert_clear_error(
-        &[
-            "bench",
-            "pancake",
-            "--n",
-            "8",
-            "--no-gpu",
-            "--device-memory",
-            "1G",
-        ],
-        "--no-gpu leaves out",
-    );
-    assert_clear_error(
-        &[
-            "retro",
-            "fox-geese",
-            "--backend",
-            "gpu",
-            "--device-memory",
-            "0",
-        ],
-        "no room",
-    );
-    assert_clear_error(
-        &["retro", "fox-geese", "--device-memory", "3Q"],
-        "not a size",
-    );
+    let board = common::write_file(&dir, "bad.txt", "ooo\no#o\n");
+    assert_clear_error(&peg_board(&board, &[]), "line 2, column 2");
+    assert_clear_errors(&[
+        (
+            "bfs peg-solitaire --board nowhere",
+            "neither a built-in board",
+        ),
+        ("bfs peg-solitaire --start-hole a1", "not a cell"),
+        ("bfs frogs-toads --k 7", "2 <= k <= 5"),
+        ("bfs frogs-toads", "--k"),
+        ("show frogs-toads --k 3 --position bbb", "needs 17 cells"),
+        ("show pancake --n 4 --position 1,2,2,3", "exactly once"),
+        ("show pancake --n 4 --rank 24", "outside the space"),
+        (
+            "bfs pancake --n 4 --inversion --algo one-bit",
+            "move-alternation",
+        ),
+        (
+            "bfs frogs-toads --k 3 --inversion --algo one-bit",
+            "move-alternation",
+        ),
+        ("bfs peg-solitaire --inversion", "--algo one-bit"),
+        // The GPU's memory bound, where there is no GPU run to bound
+        // (refused before any device is opened), or no room at all.
+        ("retro fox-geese --device-memory 4M", "add --backend gpu"),
+        ("bfs pancake --n 8 --device-memory 1G", "add --backend gpu"),
+        (
+            "bench pancake --n 8 --no-gpu --device-memory 1G",
+            "--no-gpu leaves out",
+        ),
+        ("retro fox-geese --backend gpu --device-memory 0", "no room"),
+        ("retro fox-geese --device-memory 3Q", "not a size"),
+    ]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -486,44 +349,32 @@ fn bad_boards_and_positions_get_one_line() {
 fn retro_layer_ranges_report_stored_size_and_peak_memory() {
     // Capture-wins layers stand alone: 30..31 with symmetry stores 7 of
     // the 33 fox cells' blocks and counts the whole layers.
-    let solved = json_of(&bitsolve(&[
-        "retro",
-        "fox-geese",
-        "--capture-wins",
-        "--symmetry",
-        "--layers",
-        "30..31",
-        "--json",
-    ]));
+    let solved = bitsolve_json(&words(
+        "retro fox-geese --capture-wins --symmetry --layers 30..31 --json",
+    ));
     let layers = solved["layers"].as_array().unwrap();
     assert_eq!(layers.len(), 2);
     assert_eq!(layers[0]["layer"], 30);
     assert_eq!(layers[0]["states"], 2 * 33 * 496);
     assert_eq!(layers[0]["stored"], 2 * 7 * 496);
     assert!(layers[1]["peak_rss_bytes"].as_u64().unwrap() > 0);
-    assert_clear_error(&["retro", "fox-geese", "--layers", "5..3"], "is empty");
-    assert_clear_error(
-        &["retro", "fox-geese", "--layers", "0..40"],
-        "layers run from 1 to 32 (32 geese)",
-    );
-    assert_clear_error(&["retro", "fox-geese", "--layers", "x"], "27..31");
-    // Under the default rule a range above layer 1 needs the one below.
-    assert_clear_error(&["retro", "fox-geese", "--layers", "4..5"], "reads layer 3");
+    assert_clear_errors(&[
+        ("retro fox-geese --layers 5..3", "is empty"),
+        (
+            "retro fox-geese --layers 0..40",
+            "layers run from 1 to 32 (32 geese)",
+        ),
+        ("retro fox-geese --layers x", "27..31"),
+        // Under the default rule a range above layer 1 needs the one below.
+        ("retro fox-geese --layers 4..5", "reads layer 3"),
+    ]);
 }
 
 #[test]
 fn fox_and_geese_database_answers_queries_and_plays() {
     let dir = scratch("fox-geese");
     let store = dir.to_str().unwrap();
-    let solved = json_of(&bitsolve(&[
-        "retro",
-        "fox-geese",
-        "--geese",
-        "6",
-        "--store",
-        store,
-        "--json",
-    ]));
+    let solved = solve_geese("6", store);
     let won: Vec<u64> = solved["layers"]
         .as_array()
         .unwrap()
@@ -532,15 +383,7 @@ fn fox_and_geese_database_answers_queries_and_plays() {
         .collect();
     assert_eq!(won, vec![0, 0, 0, 40, 1_280, 21_380]);
     // A second run finds every layer in the store.
-    let again = json_of(&bitsolve(&[
-        "retro",
-        "fox-geese",
-        "--geese",
-        "6",
-        "--store",
-        store,
-        "--json",
-    ]));
+    let again = solve_geese("6", store);
     assert!(
         again["layers"]
             .as_array()
@@ -548,31 +391,20 @@ fn fox_and_geese_database_answers_queries_and_plays() {
             .iter()
             .all(|l| l["already_solved"] == true)
     );
+    // `query fox-geese --store STORE`, then `rest` and `--json`.
+    let query = |rest: &[&str]| {
+        let args = fox_geese_query(store, rest);
+        bitsolve_json(&[&args[..], &["--json"]].concat())
+    };
 
     // The fox on c1, hemmed in by six geese: the geese have won.
     let trapped = "Fgg gg. ..g.g.. ....... ....... ... ...:fox";
-    let answer = json_of(&bitsolve(&[
-        "query",
-        "fox-geese",
-        "--store",
-        store,
-        "--position",
-        trapped,
-        "--json",
-    ]));
+    let answer = query(&["--position", trapped]);
     assert_eq!(answer["value"], "won for the geese");
     assert!(answer["moves"].as_array().unwrap().is_empty());
     // One goose less on e1: the fox captures or escapes.
     let open = "Fg. gg. ..g.g.. ....... ....... ... ...:fox";
-    let answer = json_of(&bitsolve(&[
-        "query",
-        "fox-geese",
-        "--store",
-        store,
-        "--position",
-        open,
-        "--json",
-    ]));
+    let answer = query(&["--position", open]);
     let moves = answer["moves"].as_array().unwrap();
     assert!(moves.iter().any(|m| m["move"] == "c1xe1"), "{answer}");
     assert_eq!(answer["value"], "won for the fox");
@@ -580,16 +412,16 @@ fn fox_and_geese_database_answers_queries_and_plays() {
     // Play as the fox from a position with the geese to move: the program
     // moves, a wrong move is refused, and 'quit' ends the game.
     let (ok, text, stderr) = common::bitsolve_with_input(
-        &[
-            "play",
-            "fox-geese",
-            "--store",
-            store,
-            "--side",
-            "fox",
-            "--position",
-            "... ... ....... ...F... ....... ggg .g.:geese",
-        ],
+        &words_and(
+            "play fox-geese --store",
+            &[
+                store,
+                "--side",
+                "fox",
+                "--position",
+                "... ... ....... ...F... ....... ggg .g.:geese",
+            ],
+        ),
         "z9-z9\nquit\n",
     );
     assert!(ok, "{stderr}");
@@ -598,66 +430,23 @@ fn fox_and_geese_database_answers_queries_and_plays() {
 
     // The start with six geese, as --start names it: the same answer as
     // its text; --to-move fox turns it over.
-    let start = json_of(&bitsolve(&[
-        "query",
-        "fox-geese",
-        "--store",
-        store,
-        "--start",
-        "6",
-        "--json",
-    ]));
+    let start = query(&["--start", "6"]);
     assert_eq!(
         start["position"],
         ".../.../......./...F.../......./ggg/ggg:geese"
     );
-    let by_text = json_of(&bitsolve(&[
-        "query",
-        "fox-geese",
-        "--store",
-        store,
-        "--position",
-        start["position"].as_str().unwrap(),
-        "--json",
-    ]));
+    let by_text = query(&["--position", start["position"].as_str().unwrap()]);
     assert_eq!(start, by_text);
-    let fox_first = json_of(&bitsolve(&[
-        "query",
-        "fox-geese",
-        "--store",
-        store,
-        "--start",
-        "6",
-        "--to-move",
-        "fox",
-        "--json",
-    ]));
+    let fox_first = query(&["--start", "6", "--to-move", "fox"]);
     assert_eq!(fox_first["to_move"], "fox");
     // The fox on every free point of the six-geese start: 27 placements,
     // each the value `query` gives its position, and the best and worst
     // among them for the fox.
-    let placed = json_of(&bitsolve(&[
-        "query",
-        "fox-geese",
-        "--store",
-        store,
-        "--start",
-        "6",
-        "--placements",
-        "--json",
-    ]));
+    let placed = query(&["--start", "6", "--placements"]);
     let placements = placed["placements"].as_array().unwrap();
     assert_eq!(placements.len(), 27);
     for placement in placements.iter().step_by(5) {
-        let alone = json_of(&bitsolve(&[
-            "query",
-            "fox-geese",
-            "--store",
-            store,
-            "--position",
-            placement["position"].as_str().unwrap(),
-            "--json",
-        ]));
+        let alone = query(&["--position", placement["position"].as_str().unwrap()]);
         assert_eq!(alone["value"], placement["value"], "{placement}");
     }
     let values: Vec<&str> = placements
@@ -671,40 +460,17 @@ fn fox_and_geese_database_answers_queries_and_plays() {
         assert_eq!(placed["worst"]["value"], "won for the geese");
     }
     assert_clear_error(
-        &[
-            "query",
-            "fox-geese",
-            "--store",
-            store,
-            "--start",
-            "6",
-            "--to-move",
-            "owl",
-        ],
+        &fox_geese_query(store, &["--start", "6", "--to-move", "owl"]),
         "the side is fox or geese",
     );
     assert_clear_error(
-        &[
-            "query",
-            "fox-geese",
-            "--store",
-            store,
-            "--position",
-            "F:fox",
-        ],
+        &fox_geese_query(store, &["--position", "F:fox"]),
         "33 points",
     );
     let missing = scratch("empty-store");
     let position = "Fgg gg. ..g.g.. ....... ....... ... ...:fox";
     assert_clear_error(
-        &[
-            "query",
-            "fox-geese",
-            "--store",
-            missing.to_str().unwrap(),
-            "--position",
-            position,
-        ],
+        &fox_geese_query(missing.to_str().unwrap(), &["--position", position]),
         "not in",
     );
     std::fs::remove_dir_all(&dir).unwrap();
@@ -729,12 +495,7 @@ fn games_lists_every_kind_with_the_explorers_words() {
     ] {
         assert!(kinds.contains(&listed), "{kinds:?}");
     }
-    let hex = json["games"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["name"] == "hex")
-        .unwrap();
+    let hex = common::game_named(&json, "hex").unwrap();
     assert_eq!(hex["options"][0]["name"], "size");
     assert_eq!(hex["options"][0]["default"], "3");
     let people = String::from_utf8(bitsolve(&["games"]).stdout).unwrap();
@@ -748,18 +509,9 @@ fn games_lists_every_kind_with_the_explorers_words() {
 
 #[test]
 fn qbf_check_deepens_to_the_shortest_win_in_json() {
-    let json = json_of(&bitsolve(&[
-        "qbf",
-        "check",
-        "hex",
-        "--size",
-        "3",
-        "--depths",
-        "1..9",
-        "--encodings",
-        "cor+,ea,en,et,sn",
-        "--json",
-    ]));
+    let json = bitsolve_json(&words(
+        "qbf check hex --size 3 --depths 1..9 --encodings cor+,ea,en,et,sn --json",
+    ));
     assert_eq!(json["shortest_depth"], 5);
     assert_eq!(json["answer"], true);
     let rows = json["encodings"].as_array().unwrap();
@@ -776,20 +528,10 @@ fn qbf_export_writes_a_file_that_parses_back() {
     std::fs::create_dir_all(&dir).unwrap();
     for (encoding, qdimacs) in [("sn", false), ("sn", true), ("ea", false)] {
         let file = dir.join(format!("hex-{encoding}-{qdimacs}"));
-        let mut args = vec![
-            "qbf",
-            "export",
-            "hex",
-            "--size",
-            "3",
-            "--depth",
-            "5",
-            "--encoding",
-            encoding,
-            "-o",
-            file.to_str().unwrap(),
-            "--json",
-        ];
+        let mut args = words_and(
+            "qbf export hex --size 3 --depth 5 --encoding",
+            &[encoding, "-o", file.to_str().unwrap(), "--json"],
+        );
         if qdimacs {
             args.push("--qdimacs");
         }
@@ -819,60 +561,23 @@ fn qbf_export_writes_a_file_that_parses_back() {
 
 #[test]
 fn qbf_bad_input_gets_one_line_and_a_non_zero_exit() {
+    assert_clear_errors(&[
+        ("qbf check harary --size 4 --shape blob --depth 3", "blob"),
+        ("qbf check hex --size 3", "--depth"),
+        ("qbf check hex --size 3 --depth 0", "at least 1"),
+        (
+            "qbf check pg data/positional/no-such-file.pg",
+            "no-such-file.pg",
+        ),
+        ("qbf export hex --size 3 --depth 3 --encoding ea", "-o FILE"),
+    ]);
     assert_clear_error(
-        &[
-            "qbf", "check", "harary", "--size", "4", "--shape", "blob", "--depth", "3",
-        ],
-        "blob",
-    );
-    assert_clear_error(&["qbf", "check", "hex", "--size", "3"], "--depth");
-    assert_clear_error(
-        &["qbf", "check", "hex", "--size", "3", "--depth", "0"],
-        "at least 1",
-    );
-    assert_clear_error(
-        &[
-            "qbf",
-            "solve",
-            "hex",
-            "--size",
-            "3",
-            "--depth",
-            "3",
-            "--solver",
-            "no-such-qbf-solver {file}",
-        ],
+        &words_and(
+            "qbf solve hex --size 3 --depth 3 --solver",
+            &["no-such-qbf-solver {file}"],
+        ),
         "not installed",
     );
-    assert_clear_error(
-        &["qbf", "check", "pg", "data/positional/no-such-file.pg"],
-        "no-such-file.pg",
-    );
-    assert_clear_error(
-        &[
-            "qbf",
-            "export",
-            "hex",
-            "--size",
-            "3",
-            "--depth",
-            "3",
-            "--encoding",
-            "ea",
-        ],
-        "-o FILE",
-    );
-}
-
-/// The text of a successful run.
-fn stdout_of(args: &[&str]) -> String {
-    let output = bitsolve(args);
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
 }
 
 #[test]
@@ -891,15 +596,7 @@ fn a_search_stopped_at_max_depth_gives_no_false_verdict() {
     assert_eq!(whole["goals"][0]["decided"], true);
 
     // Meeting in the middle stopped before the halfway layer: no join, no verdict.
-    let capped = [
-        "bfs",
-        "peg-solitaire",
-        "--algo",
-        "one-bit",
-        "--inversion",
-        "--max-depth",
-        "3",
-    ];
+    let capped = words("bfs peg-solitaire --algo one-bit --inversion --max-depth 3");
     let text = stdout_of(&capped);
     assert!(!text.contains("inversion:"), "{text}");
     assert!(text.contains("no verdict"), "{text}");
@@ -910,121 +607,55 @@ fn a_search_stopped_at_max_depth_gives_no_false_verdict() {
 
 #[test]
 fn extreme_numbers_and_hyphenated_positions_are_handled() {
-    assert_clear_error(
-        &["bfs", "pancake", "--n", "5", "--threads", "100000"],
-        "--threads 100000",
-    );
-    assert_clear_error(
-        &["qbf", "solve", "tic-tac-toe", "--depth", "100000000000"],
-        "free cells (9)",
-    );
-    assert_clear_error(
-        &["qbf", "check", "tic-tac-toe", "--depths", "1..100000000000"],
-        "free cells (9)",
-    );
-    let json = json_of(&bitsolve(&[
-        "bfs",
-        "pancake",
-        "--n",
-        "5",
-        "--max-depth",
-        "18446744073709551615",
-        "--json",
-    ]));
+    assert_clear_errors(&[
+        ("bfs pancake --n 5 --threads 100000", "--threads 100000"),
+        (
+            "qbf solve tic-tac-toe --depth 100000000000",
+            "free cells (9)",
+        ),
+        (
+            "qbf check tic-tac-toe --depths 1..100000000000",
+            "free cells (9)",
+        ),
+    ]);
+    let json = bitsolve_json(&words(
+        "bfs pancake --n 5 --max-depth 18446744073709551615 --json",
+    ));
     assert_eq!(json["total"], 120);
     assert_eq!(json["complete"], true);
     // A burned pancake upside down on top starts the position with '-'.
-    let text = stdout_of(&[
-        "show",
-        "pancake",
-        "--n",
-        "3",
-        "--burned",
-        "--position",
-        "-3,1,2",
-    ]);
+    let text = stdout_of(&words("show pancake --n 3 --burned --position -3,1,2"));
     assert!(text.contains("rank"), "{text}");
 }
 
 #[test]
 fn peg_boards_take_their_start_holes_from_underscores() {
     let dir = scratch("peg-boards");
-    std::fs::create_dir_all(&dir).unwrap();
-    let marked = dir.join("marked.txt");
-    std::fs::write(&marked, "oooo\no_oo\noooo\n").unwrap();
-    let plain = dir.join("plain.txt");
-    std::fs::write(&plain, "oooo\noooo\noooo\n").unwrap();
-    let by_mark = json_of(&bitsolve(&[
-        "bfs",
-        "peg-solitaire",
-        "--board",
-        marked.to_str().unwrap(),
-        "--json",
-    ]));
-    let by_flag = json_of(&bitsolve(&[
-        "bfs",
-        "peg-solitaire",
-        "--board",
-        plain.to_str().unwrap(),
-        "--start-hole",
-        "b2",
-        "--json",
-    ]));
+    let marked = common::write_file(&dir, "marked.txt", "oooo\no_oo\noooo\n");
+    let plain = common::write_file(&dir, "plain.txt", "oooo\noooo\noooo\n");
+    let by_mark = bitsolve_json(&peg_board(&marked, &["--json"]));
+    let by_flag = bitsolve_json(&peg_board(&plain, &["--start-hole", "b2", "--json"]));
     assert_eq!(by_mark["layers"], by_flag["layers"]);
-    let centre_less = json_of(&bitsolve(&[
-        "bfs",
-        "peg-solitaire",
-        "--board",
-        plain.to_str().unwrap(),
-        "--start-hole",
-        "a1",
-        "--json",
-    ]));
+    let centre_less = bitsolve_json(&peg_board(&plain, &["--start-hole", "a1", "--json"]));
     assert_ne!(by_mark["layers"], centre_less["layers"]);
-    assert_clear_error(
-        &[
-            "bfs",
-            "peg-solitaire",
-            "--board",
-            marked.to_str().unwrap(),
-            "--start-hole",
-            "a1",
-        ],
-        "not both",
-    );
-    let pieces = dir.join("pieces.txt");
-    std::fs::write(&pieces, "oooo\nob_o\noooo\n").unwrap();
-    assert_clear_error(
-        &["bfs", "peg-solitaire", "--board", pieces.to_str().unwrap()],
-        "not 'b' or 'w'",
-    );
+    assert_clear_error(&peg_board(&marked, &["--start-hole", "a1"]), "not both");
+    let pieces = common::write_file(&dir, "pieces.txt", "oooo\nob_o\noooo\n");
+    assert_clear_error(&peg_board(&pieces, &[]), "not 'b' or 'w'");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_bad_plot_path_fails_before_the_search_and_an_empty_check_fails() {
     assert_clear_error(
-        &[
-            "bfs",
-            "pancake",
-            "--n",
-            "9",
-            "--plot",
-            "/nonexistent-bitsolve-dir/layers.svg",
-        ],
+        &words("bfs pancake --n 9 --plot /nonexistent-bitsolve-dir/layers.svg"),
         "cannot write --plot",
     );
     // Every encoding either refused (maker-breaker encodings on a
     // maker-maker game) or failed: nothing was compared, so no pass.
-    let output = bitsolve(&[
-        "qbf",
-        "check",
-        "tic-tac-toe",
-        "--depth",
-        "3",
-        "--solver",
-        "sh -c false {file}",
-    ]);
+    let output = bitsolve(&words_and(
+        "qbf check tic-tac-toe --depth 3 --solver",
+        &["sh -c false {file}"],
+    ));
     assert!(!output.status.success());
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
@@ -1034,23 +665,14 @@ fn a_bad_plot_path_fails_before_the_search_and_an_empty_check_fails() {
 #[test]
 fn pg_files_naming_a_cell_or_time_twice_are_refused() {
     let dir = scratch("pg-duplicates");
-    std::fs::create_dir_all(&dir).unwrap();
     // Black takes one cell, White one, and Black's second completes a pair.
     let good =
         "#times\nt1 t2 t3\n#blackturns\nt1 t3\n#positions\na b c\n#blackwins\na b\na c\nb c\n";
-    let run = |name: &str, text: &str| {
-        let file = dir.join(name);
-        std::fs::write(&file, text).unwrap();
-        let file = file.to_str().unwrap().to_string();
-        vec!["qbf", "solve", "pg"]
-            .into_iter()
-            .map(str::to_string)
-            .chain([file])
-            .collect::<Vec<String>>()
-    };
-    let args = run("good.pg", good);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    assert!(stdout_of(&args).contains("Black wins"));
+    let file = common::write_file(&dir, "good.pg", good);
+    fn solve(file: &Path) -> Vec<&str> {
+        words_and("qbf solve pg", &[file.to_str().unwrap()])
+    }
+    assert!(stdout_of(&solve(&file)).contains("Black wins"));
     for (name, text, expected) in [
         (
             "cells.pg",
@@ -1063,19 +685,10 @@ fn pg_files_naming_a_cell_or_time_twice_are_refused() {
             "line 2: duplicate time 't1'",
         ),
     ] {
-        let args = run(name, &text);
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        assert_clear_error(&args, expected);
+        let file = common::write_file(&dir, name, text);
+        assert_clear_error(&solve(&file), expected);
     }
     std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// A successful run's stderr.
-fn stderr_of(args: &[&str]) -> String {
-    let output = bitsolve(args);
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert!(output.status.success(), "{args:?}: {stderr}");
-    stderr
 }
 
 #[test]
@@ -1091,50 +704,25 @@ fn conflicting_flags_are_refused_naming_both() {
     }
     assert!(!plot.exists(), "the refused run created its plot file");
     assert_clear_error(
-        &[
-            "bench",
-            "pancake",
-            "--n",
-            "5",
-            "--algo",
-            "reach",
-            "--max-depth",
-            "2",
-        ],
+        &words("bench pancake --n 5 --algo reach --max-depth 2"),
         "--max-depth needs BFS layers, and --algo reach",
     );
     // Purely syntactic: clap names both.
-    let both = assert_clear_error_text(&[
-        "qbf", "check", "hex", "--size", "3", "--depth", "3", "--depths", "1..3",
-    ]);
+    let both = assert_clear_error(&words("qbf check hex --size 3 --depth 3 --depths 1..3"), "");
     assert!(
         both.contains("--depth ") && both.contains("--depths"),
         "{both}"
     );
-    let both = assert_clear_error_text(&[
-        "play",
-        "fox-geese",
-        "--store",
-        "nowhere",
-        "--side",
-        "fox",
-        "--geese",
-        "3",
-        "--position",
-        "F:fox",
-    ]);
+    let both = assert_clear_error(
+        &words("play fox-geese --store nowhere --side fox --geese 3 --position F:fox"),
+        "",
+    );
     assert!(
         both.contains("--geese") && both.contains("--position"),
         "{both}"
     );
     // Flags of one qbf command given to another.
-    let hex = ["qbf", "hex", "--size", "3", "--depth", "3"];
-    let qbf = |command: &str, extra: &[&str]| -> Vec<String> {
-        let mut args: Vec<String> = hex.iter().map(|s| s.to_string()).collect();
-        args.insert(1, command.to_string());
-        args.extend(extra.iter().map(|s| s.to_string()));
-        args
-    };
+    let hex = ["hex", "--size", "3", "--depth", "3"];
     for (command, extra, expected) in [
         (
             "export",
@@ -1173,16 +761,9 @@ fn conflicting_flags_are_refused_naming_both() {
             "qbf check writes no formula file",
         ),
     ] {
-        let args = qbf(command, extra);
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let args = [&["qbf", command][..], &hex, extra].concat();
         assert_clear_error(&args, expected);
     }
-}
-
-/// The one error line of a refused run.
-fn assert_clear_error_text(args: &[&str]) -> String {
-    assert_clear_error(args, "");
-    String::from_utf8(bitsolve(args).stderr).unwrap()
 }
 
 #[test]
@@ -1201,26 +782,22 @@ fn a_flag_that_loses_says_so_on_stderr() {
     );
     assert!(stderr_of(&export).is_empty());
     // --position replaces the file's stones.
-    let picture = dir.join("empty.txt");
-    std::fs::write(&picture, ".........\n").unwrap();
+    let picture = common::write_file(&dir, "empty.txt", ".........\n");
     let noted = stderr_of(&[&export[..], &["--position", picture.to_str().unwrap()]].concat());
     assert!(
         noted.contains("--position replaces the 3 stones of the file's #blackinitials"),
         "{noted}"
     );
+    // Tic-tac-toe to depth 3 exported in `encoding`, and then `rest`.
+    let tic_tac_toe = |encoding, rest: &[&'static str]| {
+        let export = "qbf export tic-tac-toe --depth 3 --encoding";
+        [&words_and(export, &[encoding, "-o", formula]), rest].concat()
+    };
     // Preprocessing that has nothing to work on.
-    let ttt = [
-        "qbf",
-        "export",
-        "tic-tac-toe",
-        "--depth",
-        "3",
-        "--encoding",
+    let noted = stderr_of(&tic_tac_toe(
         "cor+",
-        "-o",
-        formula,
-    ];
-    let noted = stderr_of(&[&ttt[..], &["--symmetry-breaking", "--drop-useless"]].concat());
+        &["--symmetry-breaking", "--drop-useless"],
+    ));
     assert!(
         noted.contains("--symmetry-breaking changes nothing"),
         "{noted}"
@@ -1228,19 +805,8 @@ fn a_flag_that_loses_says_so_on_stderr() {
     assert!(noted.contains("--drop-useless changes nothing"), "{noted}");
     assert!(noted.contains("maker-maker"), "{noted}");
     // A run that fails prints its error alone: the notes qualify answers.
-    let ea = [
-        "qbf",
-        "export",
-        "tic-tac-toe",
-        "--depth",
-        "3",
-        "--encoding",
-        "ea",
-        "-o",
-        formula,
-    ];
     assert_clear_error(
-        &[&ea[..], &["--symmetry-breaking"]].concat(),
+        &tic_tac_toe("ea", &["--symmetry-breaking"]),
         "a maker-breaker encoding",
     );
     // A stored table deeper than --max-depth is reported whole.
@@ -1259,9 +825,7 @@ fn a_flag_that_loses_says_so_on_stderr() {
 #[test]
 fn a_peg_board_of_64_cells_is_refused_before_any_table() {
     let dir = scratch("peg-64");
-    std::fs::create_dir_all(&dir).unwrap();
-    let board = dir.join("square.txt");
-    std::fs::write(&board, "oooooooo\n".repeat(8)).unwrap();
+    let board = common::write_file(&dir, "square.txt", "oooooooo\n".repeat(8));
     let board = board.to_str().unwrap();
     for command in ["bfs", "info"] {
         assert_clear_error(
@@ -1282,26 +846,21 @@ fn a_peg_board_of_64_cells_is_refused_before_any_table() {
 #[test]
 fn messages_point_to_what_would_help() {
     // A usage error points to the help that lists the flag.
-    assert_clear_error(
-        &["bfs", "pancake", "--nn", "5"],
-        "(see 'bitsolve bfs pancake --help')",
-    );
-    assert_clear_error(
-        &["qbf", "check", "hex", "--sise", "3"],
-        "(see 'bitsolve qbf check hex --help')",
-    );
-    // Installing DepQBF does not help a user whose own solver is missing.
-    let missing = assert_clear_error_text(&[
-        "qbf",
-        "solve",
-        "hex",
-        "--size",
-        "3",
-        "--depth",
-        "3",
-        "--solver",
-        "no-such-qbf-solver {file}",
+    assert_clear_errors(&[
+        ("bfs pancake --nn 5", "(see 'bitsolve bfs pancake --help')"),
+        (
+            "qbf check hex --sise 3",
+            "(see 'bitsolve qbf check hex --help')",
+        ),
     ]);
+    // Installing DepQBF does not help a user whose own solver is missing.
+    let missing = assert_clear_error(
+        &words_and(
+            "qbf solve hex --size 3 --depth 3 --solver",
+            &["no-such-qbf-solver {file}"],
+        ),
+        "",
+    );
     assert!(!missing.contains("apt install depqbf"), "{missing}");
     assert!(missing.contains("check --solver"), "{missing}");
 
@@ -1309,24 +868,18 @@ fn messages_point_to_what_would_help() {
     // layer needs and says what the store holds instead.
     let dir = scratch("hint");
     let store = dir.to_str().unwrap();
-    json_of(&bitsolve(&[
-        "retro",
-        "fox-geese",
-        "--geese",
-        "2",
-        "--store",
-        store,
-        "--json",
-    ]));
-    let hint = assert_clear_error_text(&[
-        "query",
-        "fox-geese",
-        "--symmetry",
-        "--store",
-        store,
-        "--position",
-        "Fg. g.. ..... .. ....... ....... ... ...:fox",
-    ]);
+    solve_geese("2", store);
+    let hint = assert_clear_error(
+        &words_and(
+            "query fox-geese --symmetry --store",
+            &[
+                store,
+                "--position",
+                "Fg. g.. ..... .. ....... ....... ... ...:fox",
+            ],
+        ),
+        "",
+    );
     assert!(
         hint.contains("the layer of 2 geese solved with --symmetry"),
         "{hint}"
@@ -1342,15 +895,17 @@ fn messages_point_to_what_would_help() {
         "{hint}"
     );
     // Layer 0 is solved by every run; ranges start at 1.
-    let hint = assert_clear_error_text(&[
-        "query",
-        "fox-geese",
-        "--capture-wins",
-        "--store",
-        store,
-        "--position",
-        "F.. ... ..... .. ....... ....... ... ...:fox",
-    ]);
+    let hint = assert_clear_error(
+        &words_and(
+            "query fox-geese --capture-wins --store",
+            &[
+                store,
+                "--position",
+                "F.. ... ..... .. ....... ....... ... ...:fox",
+            ],
+        ),
+        "",
+    );
     assert!(hint.contains("--capture-wins --layers 1..1"), "{hint}");
     std::fs::remove_dir_all(&dir).unwrap();
 
@@ -1362,17 +917,9 @@ fn messages_point_to_what_would_help() {
     assert!(!stderr.contains("--backend cpu"), "{stderr}");
     assert!(stderr.contains("--no-gpu"), "{stderr}");
     // ... and with that advice taken, bench times the CPU alone.
-    let output = bitsolve(&[
-        "bench",
-        "peg-solitaire",
-        "--symmetry",
-        "--max-depth",
-        "3",
-        "--no-gpu",
-        "--json",
-    ]);
-    assert!(output.status.success());
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report = bitsolve_json(&words(
+        "bench peg-solitaire --symmetry --max-depth 3 --no-gpu --json",
+    ));
     let runs = report["runs"].as_array().unwrap();
     assert_eq!(runs.len(), 2, "one thread and all threads, no GPU");
     assert!(runs.iter().all(|run| run["backend"] == "cpu"));
@@ -1395,17 +942,8 @@ fn a_table_refused_under_an_address_space_limit_blames_the_limit() {
     }
     let output = Command::new("sh")
         .args(["-c", "ulimit -v 1000000 && exec \"$0\" \"$@\""])
-        .arg(env!("CARGO_BIN_EXE_bitsolve"))
-        .args([
-            "bfs",
-            "pancake",
-            "--n",
-            "13",
-            "--max-depth",
-            "0",
-            "--threads",
-            "1",
-        ])
+        .arg(common::BIN)
+        .args(words("bfs pancake --n 13 --max-depth 0 --threads 1"))
         .output()
         .unwrap();
     let stderr = String::from_utf8(output.stderr).unwrap();
@@ -1419,19 +957,8 @@ fn a_table_refused_under_an_address_space_limit_blames_the_limit() {
 /// `bitsolve args` with `variable=value` in its environment, killed after
 /// 60 s (a run that starts tens of thousands of threads never ends).
 fn bitsolve_with_env(args: &[&str], variable: &str, value: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(args)
-        .env(variable, value)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() && started.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.kill();
-    child.wait_with_output().unwrap()
+    let mut command = common::command(args);
+    common::output_within(command.env(variable, value), Duration::from_secs(60)).0
 }
 
 #[test]
@@ -1474,32 +1001,27 @@ fn rayon_num_threads_is_held_to_the_limit_of_threads() {
 
 #[test]
 fn retro_with_no_geese_is_refused_like_an_empty_range() {
-    assert_clear_error(
-        &["retro", "fox-geese", "--geese", "0"],
-        "layers run from 1 to 32 (32 geese), got --geese 0",
-    );
-    assert_clear_error(
-        &["retro", "fox-geese", "--layers", "0..0"],
-        "layers run from 1 to 32 (32 geese), got 0..0",
-    );
-    assert_clear_error(
-        &["retro", "fox-geese", "--geese", "33"],
-        "layers run from 1 to 32 (32 geese), got --geese 33",
-    );
+    assert_clear_errors(&[
+        (
+            "retro fox-geese --geese 0",
+            "layers run from 1 to 32 (32 geese), got --geese 0",
+        ),
+        (
+            "retro fox-geese --layers 0..0",
+            "layers run from 1 to 32 (32 geese), got 0..0",
+        ),
+        (
+            "retro fox-geese --geese 33",
+            "layers run from 1 to 32 (32 geese), got --geese 33",
+        ),
+    ]);
 }
 
 #[test]
 fn fox_and_geese_positions_take_only_the_symbols_shown() {
     let query = |position: &str, expected: &str| {
         assert_clear_error(
-            &[
-                "query",
-                "fox-geese",
-                "--store",
-                "/nonexistent",
-                "--position",
-                position,
-            ],
+            &fox_geese_query("/nonexistent", &["--position", position]),
             expected,
         )
     };
@@ -1529,56 +1051,28 @@ fn fox_and_geese_positions_take_only_the_symbols_shown() {
 fn a_store_given_as_a_file_is_refused_naming_its_directory() {
     let dir = scratch("store-file");
     let store = dir.to_str().unwrap();
-    json_of(&bitsolve(&[
-        "retro",
-        "fox-geese",
-        "--geese",
-        "1",
-        "--store",
-        store,
-        "--json",
-    ]));
+    solve_geese("1", store);
     let table = dir.join("fox-geese-g-1-retrograde-values.bst");
     assert!(table.is_file());
     let table = table.to_str().unwrap();
     let position = "Fg. ... ....... ....... ....... ... ...:fox";
     // The store itself answers.
-    json_of(&bitsolve(&[
-        "query",
-        "fox-geese",
-        "--store",
-        store,
-        "--position",
-        position,
-        "--json",
-    ]));
+    bitsolve_json(&fox_geese_query(store, &["--position", position, "--json"]));
     for args in [
-        vec![
-            "query",
-            "fox-geese",
-            "--store",
-            table,
-            "--position",
-            position,
-        ],
+        fox_geese_query(table, &["--position", position]),
         vec!["play", "fox-geese", "--store", table, "--side", "fox"],
     ] {
-        let error = assert_clear_error_text(&args);
+        let error = assert_clear_error(&args, "");
         assert!(error.contains(&format!("'{table}' is a file")), "{error}");
         assert!(error.contains(&format!("--store '{store}'")), "{error}");
         assert!(!error.contains("run: bitsolve retro"), "{error}");
     }
     // Another file: no table, so no directory to suggest.
-    let other = dir.join("notes.txt");
-    std::fs::write(&other, "not a store").unwrap();
-    let error = assert_clear_error_text(&[
-        "query",
-        "fox-geese",
-        "--store",
-        other.to_str().unwrap(),
-        "--position",
-        position,
-    ]);
+    let other = common::write_file(&dir, "notes.txt", "not a store");
+    let error = assert_clear_error(
+        &fox_geese_query(other.to_str().unwrap(), &["--position", position]),
+        "",
+    );
     assert!(error.contains("--store names the directory"), "{error}");
     assert!(error.contains("is a file"), "{error}");
     assert!(!error.contains("run: bitsolve retro"), "{error}");

@@ -7,6 +7,8 @@
 //! The figures docs/reliability.md quotes come from here
 //! (`cargo test --test suite faults:: -- --nocapture` prints them).
 
+use crate::common::{self, bitsolve, start_quietly, store_files, text, words};
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -16,31 +18,8 @@ const KILLS_PER_RUN: usize = 12;
 /// Byte flips per kind of store (two kinds).
 const FLIPS_PER_STORE: usize = 60;
 
-fn bitsolve(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(args)
-        .output()
-        .expect("run bitsolve")
-}
-
-/// Starts `bitsolve args` in the background, its output thrown away.
-fn start_quietly(args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap()
-}
-
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bitsolve-faults-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    common::scratch("faults", name)
 }
 
 fn assert_success(output: &Output, what: &str) {
@@ -99,22 +78,6 @@ fn counts(json: &serde_json::Value) -> serde_json::Value {
     serde_json::Value::Array(kept)
 }
 
-/// Every file of a store, by name, with its bytes.
-fn store_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    files.sort();
-    files
-}
-
 /// The tables of a store: each file's body and checksums, without the
 /// header (whose progress record holds the work a resumed retrograde
 /// layer redid).
@@ -125,6 +88,11 @@ fn tables(files: &[(String, Vec<u8>)]) -> Vec<(&str, &[u8])> {
         .collect()
 }
 
+/// `args` into the store `path`, reporting in JSON.
+fn into_store<'a>(args: &[&'a str], path: &'a str) -> Vec<&'a str> {
+    [args, &["--store", path, "--json"]].concat()
+}
+
 /// Runs `args` (which end in `--store`) into `dir` uninterrupted, then
 /// `kills` more times killed at a seeded instant and resumed to the end:
 /// the stored tables (bodies and checksums) and the reported counts must
@@ -132,9 +100,8 @@ fn tables(files: &[(String, Vec<u8>)]) -> Vec<(&str, &[u8])> {
 /// before the run ended.
 fn kill_and_resume(args: &[&str], name: &str, kills: usize, seed: u64) -> usize {
     let reference_dir = scratch(&format!("{name}-reference"));
-    let mut with_store: Vec<&str> = args.to_vec();
     let reference_path = reference_dir.display().to_string();
-    with_store.extend(["--store", &reference_path, "--json"]);
+    let with_store = into_store(args, &reference_path);
     let started = Instant::now();
     let reference = bitsolve(&with_store);
     let duration = started.elapsed();
@@ -156,16 +123,11 @@ fn kill_and_resume(args: &[&str], name: &str, kills: usize, seed: u64) -> usize 
     for kill in 0..kills {
         let dir = scratch(&format!("{name}-{kill}"));
         let dir_path = dir.display().to_string();
-        let mut run: Vec<&str> = args.to_vec();
-        run.extend(["--store", &dir_path, "--json"]);
+        let run = into_store(args, &dir_path);
         let instant = Duration::from_micros(random.below(duration.as_micros() as u64 + 1));
-        let mut child = start_quietly(&run);
-        std::thread::sleep(instant);
-        if child.try_wait().unwrap().is_none() {
+        if common::kill_after(&run, instant) {
             landed += 1;
         }
-        let _ = child.kill();
-        child.wait().unwrap();
         let resumed = bitsolve(&run);
         assert_success(&resumed, &format!("resuming after a kill at {instant:?}"));
         let json: serde_json::Value = serde_json::from_slice(&resumed.stdout).unwrap();
@@ -196,14 +158,7 @@ fn runs_killed_at_random_instants_resume_to_identical_tables() {
     // Recording after every pass, so that kills land between the records
     // inside a layer too (the default records every few minutes).
     let retro = kill_and_resume(
-        &[
-            "retro",
-            "fox-geese",
-            "--geese",
-            "5",
-            "--checkpoint-every",
-            "0",
-        ],
+        &words("retro fox-geese --geese 5 --checkpoint-every 0"),
         "retro",
         KILLS_PER_RUN,
         0x5eed_0002,
@@ -249,16 +204,17 @@ fn flip_and_refuse(
     let mut random = Random(seed);
     let copy = store.with_extension("flipped");
     for flip in 0..flips {
-        let (name, bytes) = &files[flip % files.len()];
+        let name = &files[flip % files.len()].0;
         let _ = std::fs::remove_dir_all(&copy);
         std::fs::create_dir_all(&copy).unwrap();
         for (other, other_bytes) in &files {
             std::fs::write(copy.join(other), other_bytes).unwrap();
         }
-        let mut damaged = bytes.clone();
-        let at = random.below(damaged.len() as u64) as usize;
-        damaged[at] ^= 1 << random.below(8);
-        std::fs::write(copy.join(name), &damaged).unwrap();
+        let mut at = 0;
+        common::damage_file(&copy.join(name), |bytes| {
+            at = random.below(bytes.len() as u64) as usize;
+            bytes[at] ^= 1 << random.below(8);
+        });
         let copy_path = copy.display().to_string();
         let verified = bitsolve(&["verify", &copy_path]);
         assert!(
@@ -298,16 +254,11 @@ fn every_flipped_byte_in_a_finished_store_is_detected_and_refused() {
     );
     // Three geese on their home points, the fox at the top, fox to move:
     // the query opens the layers of 3 and 2 geese.
-    let position = format!("F{}ggg:fox", ".".repeat(29));
     let retro = flip_and_refuse(&retro_store, FLIPS_PER_STORE, 0xf11b_0002, &|copy| {
-        let output = bitsolve(&[
-            "query",
-            "fox-geese",
-            "--store",
+        let output = bitsolve(&common::fox_geese_query(
             copy,
-            "--position",
-            &position,
-        ]);
+            &["--position", &three_geese_at_home()],
+        ));
         if output.status.success() {
             // The query did not open the damaged layer: the resume must
             // refuse it.
@@ -322,6 +273,11 @@ fn every_flipped_byte_in_a_finished_store_is_detected_and_refused() {
     );
     std::fs::remove_dir_all(&bfs_store).unwrap();
     std::fs::remove_dir_all(&retro_store).unwrap();
+}
+
+/// Three geese on their home points, the fox at the top, fox to move.
+fn three_geese_at_home() -> String {
+    format!("F{}ggg:fox", ".".repeat(29))
 }
 
 /// A directory on a small file system: a tmpfs of `bytes` when this test
@@ -344,12 +300,22 @@ fn unmount(dir: &Path) {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Nothing but table files in the store `dir`: a failed write left nothing
+/// behind.
+fn assert_only_tables(dir: &Path) {
+    let leftovers: Vec<String> = store_files(dir)
+        .into_iter()
+        .map(|(name, _)| name)
+        .filter(|name| !name.ends_with(".bst"))
+        .collect();
+    assert!(leftovers.is_empty(), "left behind: {leftovers:?}");
+}
+
 /// Runs `args` with a file-size limit of `bytes` (SIGXFSZ ignored, so
 /// writing past it fails with EFBIG instead of killing the process).
 fn with_file_size_limit(args: &[&str], bytes: u64) -> Output {
     use std::os::unix::process::CommandExt;
-    let mut command = Command::new(env!("CARGO_BIN_EXE_bitsolve"));
-    command.args(args);
+    let mut command = common::command(args);
     // SAFETY: only async-signal-safe calls between fork and exec.
     unsafe {
         command.pre_exec(move || {
@@ -368,46 +334,26 @@ fn with_file_size_limit(args: &[&str], bytes: u64) -> Output {
 #[test]
 fn a_full_disk_is_a_clear_error_and_leaves_earlier_layers_verifiable() {
     // Layers 0..=4 of Fox-and-Geese take about 1 MiB, layer 5 another 3.2.
-    let args = |dir: &str| -> Vec<String> {
-        ["retro", "fox-geese", "--geese", "5", "--store", dir]
-            .iter()
-            .map(|s| s.to_string())
-            .collect()
-    };
-    let (dir, output, how) = match small_file_system("disk-full", 2 << 20) {
-        Some(dir) => {
-            let path = dir.display().to_string();
-            let argv = args(&path);
-            let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
-            (dir, bitsolve(&argv), "a 2 MiB tmpfs")
-        }
-        None => {
-            let dir = scratch("disk-full");
-            let path = dir.display().to_string();
-            let argv = args(&path);
-            let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
-            (
-                dir,
-                with_file_size_limit(&argv, 2 << 20),
-                "RLIMIT_FSIZE of 2 MiB",
-            )
-        }
+    let mounted = small_file_system("disk-full", 2 << 20);
+    let dir = mounted.clone().unwrap_or_else(|| scratch("disk-full"));
+    let path = dir.display().to_string();
+    let args = ["retro", "fox-geese", "--geese", "5", "--store", &path];
+    let (output, how) = match mounted {
+        Some(_) => (bitsolve(&args), "a 2 MiB tmpfs"),
+        None => (
+            with_file_size_limit(&args, 2 << 20),
+            "RLIMIT_FSIZE of 2 MiB",
+        ),
     };
     let stderr = assert_refused(&output, how);
     assert!(stderr.contains("fox-geese-g-5"), "{stderr}");
-    let path = dir.display().to_string();
     let verified = bitsolve(&["verify", &path]);
     assert_success(
         &verified,
         "verify of the layers written before the disk filled",
     );
     assert_eq!(text(&verified.stdout).matches("intact").count(), 5);
-    let leftovers: Vec<String> = store_files(&dir)
-        .into_iter()
-        .map(|(name, _)| name)
-        .filter(|name| !name.ends_with(".bst"))
-        .collect();
-    assert!(leftovers.is_empty(), "left behind: {leftovers:?}");
+    assert_only_tables(&dir);
     eprintln!("faults: disk full ({how}) refused cleanly: {stderr}");
     unmount(&dir);
 }
@@ -419,7 +365,7 @@ fn a_file_size_limit_set_in_a_shell_is_a_clear_error_not_a_signal() {
     let dir = scratch("ulimit-f");
     let script = format!(
         "ulimit -f 1000; exec '{}' retro fox-geese --geese 4 --store '{}'",
-        env!("CARGO_BIN_EXE_bitsolve"),
+        common::BIN,
         dir.display()
     );
     let mut command = Command::new("sh");
@@ -445,70 +391,71 @@ fn a_file_size_limit_set_in_a_shell_is_a_clear_error_not_a_signal() {
         stderr.contains("fox-geese-g-4") && stderr.contains("file size limit"),
         "{stderr}"
     );
-    let leftovers: Vec<String> = store_files(&dir)
-        .into_iter()
-        .map(|(name, _)| name)
-        .filter(|name| !name.ends_with(".bst"))
-        .collect();
-    assert!(leftovers.is_empty(), "left behind: {leftovers:?}");
+    assert_only_tables(&dir);
     let verified = bitsolve(&["verify", &dir.display().to_string()]);
     assert_success(&verified, "verify of the layers written before the limit");
     eprintln!("faults: ulimit -f refused cleanly: {stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
-fn a_second_writer_is_refused_while_the_first_runs() {
-    let dir = scratch("two-writers");
-    let path = dir.display().to_string();
-    let args = [
+/// Pancake 11 on one thread into the store `path`: a run long enough to
+/// be caught running.
+fn pancake_11_into(path: &str) -> [&str; 8] {
+    [
         "bfs",
         "pancake",
         "--n",
         "11",
         "--store",
-        &path,
+        path,
         "--threads",
         "1",
-    ];
-    let mut first = start_quietly(&args);
+    ]
+}
+
+/// The table file of [`pancake_11_into`].
+const PANCAKE_11_TABLE: &str = "pancake-n-11-two-bit-bfs.bst";
+
+/// Starts [`pancake_11_into`] a new store `name`: the store, its path as
+/// an argument, and the run.
+fn pancake_11_started(name: &str) -> (PathBuf, String, Child) {
+    let dir = scratch(name);
+    let path = dir.display().to_string();
+    let child = start_quietly(&pancake_11_into(&path));
+    (dir, path, child)
+}
+
+#[test]
+fn a_second_writer_is_refused_while_the_first_runs() {
+    let (dir, path, mut first) = pancake_11_started("two-writers");
     // Wait until the first run has made its table.
-    let started = Instant::now();
-    while !dir.join("pancake-n-11-two-bit-bfs.bst").exists() {
-        assert!(started.elapsed() < Duration::from_secs(60));
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let second = bitsolve(&args);
+    let table = dir.join(PANCAKE_11_TABLE);
+    common::wait_until(Duration::from_secs(60), "no table made", || table.exists());
+    let second = bitsolve(&pancake_11_into(&path));
     let reader = bitsolve(&["verify", &path]);
     let _ = first.kill();
     first.wait().unwrap();
     let stderr = assert_refused(&second, "a second writer");
     assert!(
-        stderr.contains("pancake-n-11-two-bit-bfs.bst") && stderr.contains("another bitsolve run"),
+        stderr.contains(PANCAKE_11_TABLE) && stderr.contains("another bitsolve run"),
         "{stderr}"
     );
     assert_refused(&reader, "verify of a store being written");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Peg Solitaire on the board of the file `board`, into the store `store`.
+fn solve_board(board: &Path, store: &Path) -> Output {
+    let (board, store) = (common::arg(board), common::arg(store));
+    bitsolve(&["bfs", "peg-solitaire", "--board", &board, "--store", &store])
+}
+
 #[test]
 fn a_store_made_for_another_board_is_refused_naming_the_difference() {
     let dir = scratch("stale");
-    std::fs::create_dir_all(&dir).unwrap();
-    let board = dir.join("board.txt");
-    std::fs::write(&board, "ooo\nooo\n_oo\n").unwrap();
-    let store = dir.join("store").display().to_string();
-    let board_path = board.display().to_string();
-    let run = || {
-        bitsolve(&[
-            "bfs",
-            "peg-solitaire",
-            "--board",
-            &board_path,
-            "--store",
-            &store,
-        ])
-    };
+    let board = common::write_file(&dir, "board.txt", "ooo\nooo\n_oo\n");
+    let store = dir.join("store");
+    let run = || solve_board(&board, &store);
     assert_success(&run(), "the first board");
     // Same file name, same cell count, same start hole: another board.
     std::fs::write(&board, ".ooo\nooo\n_oo\n").unwrap();
@@ -523,22 +470,11 @@ fn a_board_with_a_long_path_is_stored() {
     let deep = (0..12).fold(dir.clone(), |path, i| {
         path.join(format!("directory-{i:02}-{}", "x".repeat(20)))
     });
-    std::fs::create_dir_all(&deep).unwrap();
-    let board = deep.join("board.txt");
-    std::fs::write(&board, "ooo\nooo\n_oo\n").unwrap();
+    let board = common::write_file(&deep, "board.txt", "ooo\nooo\n_oo\n");
     assert!(board.display().to_string().len() > 300);
-    let store = dir.join("store").display().to_string();
-    let board_path = board.display().to_string();
-    let args = [
-        "bfs",
-        "peg-solitaire",
-        "--board",
-        &board_path,
-        "--store",
-        &store,
-    ];
-    assert_success(&bitsolve(&args), "a board with a long path");
-    assert_success(&bitsolve(&args), "resuming it");
+    let store = dir.join("store");
+    assert_success(&solve_board(&board, &store), "a board with a long path");
+    assert_success(&solve_board(&board, &store), "resuming it");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -567,20 +503,13 @@ fn a_read_only_database_is_queried_without_being_written() {
     }
     std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o555);
     std::fs::set_permissions(&dir, permissions.clone()).unwrap();
-    let position = format!("F{}ggg:fox", ".".repeat(29));
-    let query = [
-        "query",
-        "fox-geese",
-        "--store",
-        &store,
-        "--position",
-        &position,
-    ];
+    let position = three_geese_at_home();
+    let query = common::fox_geese_query(&store, &["--position", &position]);
     // Root ignores file modes: then run the query as nobody.
     let output = if unsafe { libc::geteuid() } == 0 {
         Command::new("setpriv")
             .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-            .arg(env!("CARGO_BIN_EXE_bitsolve"))
+            .arg(common::BIN)
             .args(query)
             .output()
             .unwrap()
@@ -615,30 +544,14 @@ fn recorded_layer(table: &Path) -> Option<u64> {
 
 #[test]
 fn an_interrupted_store_is_reported_incomplete_until_resumed() {
-    let dir = scratch("incomplete");
-    let path = dir.display().to_string();
-    let args = [
-        "bfs",
-        "pancake",
-        "--n",
-        "11",
-        "--store",
-        &path,
-        "--threads",
-        "1",
-    ];
-    let mut child = start_quietly(&args);
-    let table = dir.join("pancake-n-11-two-bit-bfs.bst");
-    let started = Instant::now();
+    let (dir, path, mut child) = pancake_11_started("incomplete");
+    let args = pancake_11_into(&path);
+    let table = dir.join(PANCAKE_11_TABLE);
     // Wait for a layer past the first to be recorded, then kill: the table
     // is worked on in memory, and its file is sealed at every record.
-    while recorded_layer(&table).is_none_or(|last| last < 2) {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "never recorded a layer"
-        );
-        std::thread::sleep(Duration::from_millis(1));
-    }
+    common::wait_until(Duration::from_secs(60), "never recorded a layer", || {
+        recorded_layer(&table).is_some_and(|last| last >= 2)
+    });
     child.kill().unwrap();
     child.wait().unwrap();
     let verified = bitsolve(&["verify", &path]);

@@ -4,7 +4,8 @@
 //! missing adapter fails these tests; elsewhere they are skipped with the
 //! reason printed.
 
-use crate::common;
+use crate::common::gpu::{self, device, device_in_pieces, device_with_memory};
+use crate::common::{self, bitsolve, bitsolve_json, json_of, words};
 
 use bitsolve::backend::gpu::{GpuDevice, GpuOptions, hash_check};
 use bitsolve::backend::{CpuBackend, GpuBackend};
@@ -14,21 +15,6 @@ use bitsolve::hash::{BinomialRanker, MultinomialRanker, prefix_lehmer, splitmix6
 use bitsolve::search::{Algorithm, SearchOptions, SearchReport};
 use bitsolve::space::Space;
 use bitsolve::table::Backing;
-
-/// The device, or `None` (with the reason printed) where there is none and
-/// the tests do not run in CI.
-fn device(options: GpuOptions) -> Option<GpuDevice> {
-    match GpuDevice::open(&options) {
-        Ok(device) => Some(device),
-        Err(error) if std::env::var_os("CI").is_some() => {
-            panic!("CI is set, so the GPU tests must run: {error}")
-        }
-        Err(error) => {
-            eprintln!("skipping GPU test: {error}");
-            None
-        }
-    }
-}
 
 fn gpu_bfs<S: Space>(space: &S, device: &GpuDevice, options: &SearchOptions) -> SearchReport {
     Algorithm::TwoBitBfs
@@ -213,14 +199,19 @@ fn top_spin_9_4_eight_puzzle_and_fore_and_aft_agree() {
     assert_eq!(report.goals[0].distance, Some(46));
 }
 
+/// English Peg Solitaire, the centre hole empty.
+fn english_peg_solitaire(symmetry: bool) -> PegSolitaire {
+    let board = Board::load("english").unwrap();
+    let centre = board.centre().unwrap();
+    PegSolitaire::new(board, &[centre], symmetry).unwrap()
+}
+
 #[test]
 fn english_peg_solitaire_agrees_down_to_26_pegs() {
     let Some(device) = device(GpuOptions::default()) else {
         return;
     };
-    let board = Board::load("english").unwrap();
-    let centre = board.centre().unwrap();
-    let game = PegSolitaire::new(board, &[centre], false).unwrap();
+    let game = english_peg_solitaire(false);
     assert_backends_agree(&game, &device, Some(6));
     let report = gpu_bfs(
         &game,
@@ -238,12 +229,7 @@ fn tables_spanning_many_binding_windows_give_the_same_counts() {
     // 16 KiB windows: Pancake 9's 90 KiB table spans six, the 8-puzzle's 45
     // KiB three. Dispatches of 1000 words cut blocks into pieces, and at most
     // 3 workgroups a dimension make their grids 2-D.
-    let Some(device) = device(GpuOptions {
-        window_bytes: Some(16 << 10),
-        piece_words: Some(1000),
-        max_workgroups_per_dimension: Some(3),
-        ..GpuOptions::default()
-    }) else {
+    let Some(device) = device_in_pieces(16 << 10, 1000, 3) else {
         return;
     };
     assert_eq!(device.window_bytes(), 16 << 10);
@@ -263,12 +249,7 @@ fn a_gpu_run_resumes_a_stored_table_from_either_backend() {
     for algorithm in [Algorithm::TwoBitBfs, Algorithm::OneBitBfs] {
         let whole = common::run(&space, algorithm, 1);
         for cpu_first in [false, true] {
-            let dir = std::env::temp_dir().join(format!(
-                "bitsolve-gpu-resume-{}-{}-{cpu_first}",
-                std::process::id(),
-                algorithm.name()
-            ));
-            let _ = std::fs::remove_dir_all(&dir);
+            let dir = common::scratch("gpu-resume", &format!("{}-{cpu_first}", algorithm.name()));
             let stored = |max_depth| SearchOptions {
                 backing: Backing::Directory(dir.clone()),
                 max_depth,
@@ -297,9 +278,7 @@ fn spaces_beyond_the_kernels_are_clear_errors() {
     let Some(device) = device(GpuOptions::default()) else {
         return;
     };
-    let board = Board::load("english").unwrap();
-    let centre = board.centre().unwrap();
-    let symmetric = PegSolitaire::new(board, &[centre], true).unwrap();
+    let symmetric = english_peg_solitaire(true);
     let error = gpu_search(&symmetric, &device, &SearchOptions::default()).unwrap_err();
     assert!(error.to_string().contains("symmetry"), "{error}");
     let too_big = Pancake::new(13, false).unwrap();
@@ -307,25 +286,9 @@ fn spaces_beyond_the_kernels_are_clear_errors() {
     assert!(error.to_string().contains("32-bit"), "{error}");
 }
 
-fn bitsolve(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(args)
-        .output()
-        .expect("run bitsolve")
-}
-
-fn json_of(output: &std::process::Output) -> serde_json::Value {
-    assert!(
-        output.status.success(),
-        "stderr: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).expect("one JSON object on stdout")
-}
-
 #[test]
 fn bfs_with_backend_gpu_prints_the_cpu_layers_in_json() {
-    if device(GpuOptions::default()).is_none() {
+    if !gpu::available() {
         return;
     }
     let args = ["bfs", "frogs-toads", "--k", "3", "--json", "--backend"];
@@ -342,18 +305,10 @@ fn bfs_with_backend_gpu_prints_the_cpu_layers_in_json() {
 
 #[test]
 fn bench_runs_every_backend_and_checks_their_layers() {
-    if device(GpuOptions::default()).is_none() {
+    if !gpu::available() {
         return;
     }
-    let json = json_of(&bitsolve(&[
-        "bench",
-        "sliding-tile",
-        "--width",
-        "3",
-        "--height",
-        "3",
-        "--json",
-    ]));
+    let json = bitsolve_json(&words("bench sliding-tile --width 3 --height 3 --json"));
     assert_eq!(json["identical_layers"], true);
     assert_eq!(json["total"], 181_440);
     assert_eq!(json["max_depth"], 31);
@@ -376,62 +331,38 @@ fn bench_runs_every_backend_and_checks_their_layers() {
 
 #[test]
 fn gpu_requests_it_cannot_serve_get_one_line_and_a_non_zero_exit() {
-    let cases: [(&[&str], &str); 2] = [
+    for (line, expected) in [
         (
-            &[
-                "bfs",
-                "pancake",
-                "--n",
-                "8",
-                "--backend",
-                "gpu",
-                "--algo",
-                "one-bit",
-            ],
+            "bfs pancake --n 8 --backend gpu --algo one-bit",
             "move-alternation",
         ),
-        (
-            &["bfs", "peg-solitaire", "--symmetry", "--backend", "gpu"],
-            "GPU",
-        ),
-    ];
-    for (args, expected) in cases {
-        let output = bitsolve(args);
-        assert!(!output.status.success(), "{args:?}");
-        let stderr = String::from_utf8(output.stderr).unwrap();
-        assert_eq!(stderr.lines().count(), 1, "{stderr}");
-        assert!(stderr.starts_with("bitsolve: error: "), "{stderr}");
-        assert!(stderr.contains(expected), "{stderr}");
+        ("bfs peg-solitaire --symmetry --backend gpu", "GPU"),
+    ] {
+        let args = words(line);
+        common::assert_one_error_line(&bitsolve(&args), &format!("{args:?}"), expected);
     }
 }
 
 #[test]
 fn a_gpu_run_killed_mid_search_resumes_to_the_same_table() {
     use std::time::Duration;
-    if device(GpuOptions::default()).is_none() {
+    if !gpu::available() {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("bitsolve-gpu-kill-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::scratch("gpu", "kill");
     let store = dir.to_str().unwrap();
     let args = [
-        "bfs",
-        "pancake",
-        "--n",
-        "10",
-        "--json",
-        "--backend",
-        "gpu",
-        "--store",
-        store,
-    ];
+        &words("bfs pancake --n 10 --json --backend gpu --store")[..],
+        &[store],
+    ]
+    .concat();
     // Layers 8-11 hold 86% of the states: kill during them.
     let killed_at = common::kill_after_layer(&args, &dir, 7, Duration::from_secs(300));
     assert!(killed_at < 11, "killed after the search had finished");
 
     let resumed = json_of(&bitsolve(&args));
     assert_eq!(resumed["resumed_from"].as_u64(), Some(killed_at));
-    let uninterrupted = json_of(&bitsolve(&["bfs", "pancake", "--n", "10", "--json"]));
+    let uninterrupted = bitsolve_json(&["bfs", "pancake", "--n", "10", "--json"]);
     assert_eq!(resumed["layers"], uninterrupted["layers"]);
     assert_eq!(resumed["total"], 3_628_800);
     std::fs::remove_dir_all(&dir).unwrap();
@@ -457,8 +388,7 @@ fn assert_stored_run_resumes<S: Space>(
     whole: &SearchReport,
     name: &str,
 ) {
-    let dir = std::env::temp_dir().join(format!("bitsolve-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::scratch(name, "store");
     let stored = |max_depth| SearchOptions {
         backing: Backing::Directory(dir.clone()),
         max_depth,
@@ -478,11 +408,7 @@ fn blocks_stream_through_a_device_memory_smaller_than_the_table() {
     // 2 MiB of device memory for a 4 MiB table: each layer's two peg-count
     // blocks are uploaded, expanded and copied back (the table cannot be
     // resident, so agreeing with the CPU means it streamed).
-    let Some(device) = device(GpuOptions {
-        device_bytes: Some(2 << 20),
-        window_bytes: Some(512 << 10),
-        ..GpuOptions::default()
-    }) else {
+    let Some(device) = device_with_memory(2 << 20, Some(512 << 10)) else {
         return;
     };
     let game = small_peg_solitaire();
@@ -561,9 +487,7 @@ fn one_bit_bfs_and_reachability_run_on_the_gpu_too() {
     let reach =
         assert_algorithm_agrees(&fore_and_aft, &device, Algorithm::OneBitReachability, None);
     assert_eq!(reach.reachable, 218_790);
-    let board = Board::load("english").unwrap();
-    let centre = board.centre().unwrap();
-    let peg = PegSolitaire::new(board, &[centre], false).unwrap();
+    let peg = english_peg_solitaire(false);
     let one_bit = assert_algorithm_agrees(&peg, &device, Algorithm::OneBitBfs, Some(6));
     assert_eq!(one_bit.layers.unwrap(), [1, 4, 12, 60, 296, 1338, 5648]);
 }
@@ -573,12 +497,7 @@ fn one_bit_blocks_or_across_windows_and_pieces() {
     // 1 KiB windows: the 2x4 puzzle's 2.5 KiB one-bit table spans three, and
     // its blocks of 2,520 bits start inside words, so the whole-block OR of
     // the sideways moves reads its source across word and window edges.
-    let Some(device) = device(GpuOptions {
-        window_bytes: Some(1 << 10),
-        piece_words: Some(7),
-        max_workgroups_per_dimension: Some(1),
-        ..GpuOptions::default()
-    }) else {
+    let Some(device) = device_in_pieces(1 << 10, 7, 1) else {
         return;
     };
     assert_algorithm_agrees(
@@ -606,11 +525,7 @@ fn a_one_bit_gpu_table_streams_through_a_small_device_memory() {
     // The 24-hole board's 2 MiB one-bit table through 1 MiB of device
     // memory: each layer's two peg-count blocks stream through it, as in
     // the two-bit run.
-    let Some(small) = device(GpuOptions {
-        device_bytes: Some(1 << 20),
-        window_bytes: Some(256 << 10),
-        ..GpuOptions::default()
-    }) else {
+    let Some(small) = device_with_memory(1 << 20, Some(256 << 10)) else {
         return;
     };
     let peg = small_peg_solitaire();
@@ -628,39 +543,21 @@ fn a_one_bit_gpu_table_streams_through_a_small_device_memory() {
 
 #[test]
 fn bfs_and_bench_run_one_bit_searches_on_the_gpu() {
-    if device(GpuOptions::default()).is_none() {
+    if !gpu::available() {
         return;
     }
-    let tiles = [
-        "bfs",
-        "sliding-tile",
-        "--width",
-        "4",
-        "--height",
-        "2",
-        "--json",
-    ];
+    let tiles = words("bfs sliding-tile --width 4 --height 2 --json");
     for algo in ["one-bit", "reach"] {
-        let on_gpu = json_of(&bitsolve(
-            &[&tiles[..], &["--algo", algo, "--backend", "gpu"]].concat(),
-        ));
-        let on_cpu = json_of(&bitsolve(&[&tiles[..], &["--algo", algo]].concat()));
+        let on_gpu = bitsolve_json(&[&tiles[..], &["--algo", algo, "--backend", "gpu"]].concat());
+        let on_cpu = bitsolve_json(&[&tiles[..], &["--algo", algo]].concat());
         assert_eq!(on_gpu["backend"], "gpu");
         assert_eq!(on_gpu["algo"], algo);
         assert_eq!(on_gpu["layers"], on_cpu["layers"]);
         assert_eq!(on_gpu["total"], 20_160);
     }
-    let bench = json_of(&bitsolve(&[
-        "bench",
-        "sliding-tile",
-        "--width",
-        "3",
-        "--height",
-        "3",
-        "--algo",
-        "one-bit",
-        "--json",
-    ]));
+    let bench = bitsolve_json(&words(
+        "bench sliding-tile --width 3 --height 3 --algo one-bit --json",
+    ));
     assert_eq!(bench["algo"], "one-bit");
     assert_eq!(bench["total"], 181_440);
     assert_eq!(bench["max_depth"], 31);

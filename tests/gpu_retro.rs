@@ -11,6 +11,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use crate::common::gpu::{self, device, device_in_pieces, device_with_memory};
+use crate::common::{self, bitsolve_json, words};
+
 use bitsolve::backend::gpu::{GpuDevice, GpuOptions, retro_check};
 use bitsolve::backend::{CpuBackend, GpuBackend};
 use bitsolve::games::fox_geese::Rules;
@@ -21,21 +24,6 @@ use bitsolve::search::retro2::{LayerReport, RetroOptions, open_layer, solve_laye
 use bitsolve::search::{Progress, Silent};
 use bitsolve::space::LayeredGame;
 use bitsolve::table::Backing;
-
-/// The device, or `None` (with the reason printed) where there is none and
-/// the tests do not run in CI.
-fn device(options: GpuOptions) -> Option<GpuDevice> {
-    match GpuDevice::open(&options) {
-        Ok(device) => Some(device),
-        Err(error) if std::env::var_os("CI").is_some() => {
-            panic!("CI is set, so the GPU tests must run: {error}")
-        }
-        Err(error) => {
-            eprintln!("skipping GPU test: {error}");
-            None
-        }
-    }
-}
 
 /// The WGSL rules of `layer` give the Rust rules' answers for `ranks`.
 fn assert_rules_agree<G: LayeredGame>(device: &GpuDevice, game: &G, layer: usize, ranks: &[u64]) {
@@ -193,10 +181,7 @@ fn assert_morris_values_agree(variants: Vec<(String, Morris)>, top: impl Fn(&Mor
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("bitsolve-gpu-retro-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    common::scratch("gpu-retro", name)
 }
 
 /// Solves `layers` on `backend` into the store `dir`.
@@ -414,13 +399,10 @@ fn a_store_started_on_one_backend_resumes_on_the_other() {
 
 #[test]
 fn layers_beyond_the_device_memory_are_refused_in_one_line() {
-    let Some(device) = device(GpuOptions {
-        // Layer 1's passes take about 1 KiB; layer 2's values (8.0 KiB) and
-        // layer 1's do not fit, nor do windows of 4 KiB beside a tally
-        // table and a source window as large.
-        device_bytes: Some(8 << 10),
-        ..Default::default()
-    }) else {
+    // Layer 1's passes take about 1 KiB; layer 2's values (8.0 KiB) and
+    // layer 1's do not fit, nor do windows of 4 KiB beside a tally table
+    // and a source window as large.
+    let Some(device) = device_with_memory(8 << 10, None) else {
         return;
     };
     let game = FoxGeese::new(false, false).unwrap();
@@ -476,38 +458,59 @@ fn assert_rescanned_layers_agree(variants: Vec<(String, FoxGeese)>) {
     // below (a fifth of its size or less) keep their marks.
     let top = FOX_GEESE_TOP;
     for (name, game) in variants {
-        let table_bytes = |layer: usize, bits: u64| game.layer_size(layer).div_ceil(64) * 8 * bits;
-        let limit = table_bytes(top, 2) + table_bytes(top - 1, 2) + table_bytes(top, 1);
-        let Some(device) = device(GpuOptions {
-            device_bytes: Some(limit),
-            ..Default::default()
-        }) else {
+        let limit = table_bytes(&game, top, 2)
+            + table_bytes(&game, top - 1, 2)
+            + table_bytes(&game, top, 1);
+        let Some(device) = device_with_memory(limit, None) else {
             return;
         };
-        let (on_gpu, on_cpu) = (
-            scratch(&format!("rescan-{name}-gpu")),
-            scratch(&format!("rescan-{name}-cpu")),
+        assert_noted_and_alike(
+            &device,
+            &game,
+            top,
+            &format!("rescan-{name}"),
+            &name,
+            |notes| {
+                // One note a pass 0 of layer 5 (one run, no resume), none before.
+                assert!(
+                    notes.len() == 1
+                        && notes[0].starts_with(&game.layer_descriptor(top))
+                        && notes[0].contains("pass marks")
+                        && notes[0].contains("judges all"),
+                    "{name}: {notes:?}"
+                );
+            },
         );
-        let notes = Notes::default();
-        let gpu = solve_into(&GpuBackend::new(&device), &game, 0..=top, &on_gpu, &notes).unwrap();
-        let cpu = solve_into(&CpuBackend, &game, 0..=top, &on_cpu, &Silent).unwrap();
-        let notes = notes.0.into_inner().unwrap();
-        // One note a pass 0 of layer 5 (one run, no resume), none before.
-        assert!(
-            notes.len() == 1
-                && notes[0].starts_with(&game.layer_descriptor(top))
-                && notes[0].contains("pass marks")
-                && notes[0].contains("judges all"),
-            "{name}: {notes:?}"
-        );
-        assert_eq!(counts(&gpu), counts(&cpu), "{name}");
-        assert!(
-            stored_words(&game, 0..=top, &on_gpu) == stored_words(&game, 0..=top, &on_cpu),
-            "{name}: the values differ"
-        );
-        std::fs::remove_dir_all(&on_gpu).unwrap();
-        std::fs::remove_dir_all(&on_cpu).unwrap();
     }
+}
+
+/// Layers `0..=top` of `game` solved on `device` and on the CPU, into the
+/// stores `{store}-gpu` and `{store}-cpu`: `check` judges the notes of the
+/// GPU run, and the two runs' counts and stored words must be equal (said
+/// of `name`).
+fn assert_noted_and_alike<G: LayeredGame>(
+    device: &GpuDevice,
+    game: &G,
+    top: usize,
+    store: &str,
+    name: &str,
+    check: impl FnOnce(&[String]),
+) {
+    let (on_gpu, on_cpu) = (
+        scratch(&format!("{store}-gpu")),
+        scratch(&format!("{store}-cpu")),
+    );
+    let notes = Notes::default();
+    let gpu = solve_into(&GpuBackend::new(device), game, 0..=top, &on_gpu, &notes).unwrap();
+    let cpu = solve_into(&CpuBackend, game, 0..=top, &on_cpu, &Silent).unwrap();
+    check(&notes.0.into_inner().unwrap());
+    assert_eq!(counts(&gpu), counts(&cpu), "{name}");
+    assert!(
+        stored_words(game, 0..=top, &on_gpu) == stored_words(game, 0..=top, &on_cpu),
+        "{name}: the values differ"
+    );
+    std::fs::remove_dir_all(&on_gpu).unwrap();
+    std::fs::remove_dir_all(&on_cpu).unwrap();
 }
 
 /// Layers `0..=top` solved on the GPU under `options` (a device memory
@@ -522,29 +525,23 @@ fn assert_streamed_layer_agrees<G: LayeredGame>(
     let Some(device) = device(options) else {
         return;
     };
-    let (on_gpu, on_cpu) = (
-        scratch(&format!("stream-{name}-gpu")),
-        scratch(&format!("stream-{name}-cpu")),
+    assert_noted_and_alike(
+        &device,
+        game,
+        top,
+        &format!("stream-{name}"),
+        name,
+        |notes| {
+            let streamed: Vec<&String> = notes
+                .iter()
+                .filter(|n| n.contains("stream through it in windows"))
+                .collect();
+            assert!(
+                streamed.len() == 1 && streamed[0].starts_with(&game.layer_descriptor(top)),
+                "{name}: {notes:?}"
+            );
+        },
     );
-    let notes = Notes::default();
-    let gpu = solve_into(&GpuBackend::new(&device), game, 0..=top, &on_gpu, &notes).unwrap();
-    let cpu = solve_into(&CpuBackend, game, 0..=top, &on_cpu, &Silent).unwrap();
-    let notes = notes.0.into_inner().unwrap();
-    let streamed: Vec<&String> = notes
-        .iter()
-        .filter(|n| n.contains("stream through it in windows"))
-        .collect();
-    assert!(
-        streamed.len() == 1 && streamed[0].starts_with(&game.layer_descriptor(top)),
-        "{name}: {notes:?}"
-    );
-    assert_eq!(counts(&gpu), counts(&cpu), "{name}");
-    assert!(
-        stored_words(game, 0..=top, &on_gpu) == stored_words(game, 0..=top, &on_cpu),
-        "{name}: the values differ"
-    );
-    std::fs::remove_dir_all(&on_gpu).unwrap();
-    std::fs::remove_dir_all(&on_cpu).unwrap();
 }
 
 /// Bytes of a layer's host table of `bits`-bit cells.
@@ -611,10 +608,7 @@ fn a_streamed_layer_resumes_on_the_cpu_and_the_cpu_s_on_a_streamed_device() {
     let game = FoxGeese::new(false, false).unwrap();
     let top = 4;
     let limit = (table_bytes(&game, top, 2) + table_bytes(&game, top - 1, 2)) / 2;
-    let Some(device) = device(GpuOptions {
-        device_bytes: Some(limit),
-        ..Default::default()
-    }) else {
+    let Some(device) = device_with_memory(limit, None) else {
         return;
     };
     assert_resumes_both_ways(&GpuBackend::new(&device), &game, top, "stream-resume");
@@ -622,7 +616,7 @@ fn a_streamed_layer_resumes_on_the_cpu_and_the_cpu_s_on_a_streamed_device() {
 
 #[test]
 fn the_command_line_bounds_the_device_memory() {
-    if device(GpuOptions::default()).is_none() {
+    if !gpu::available() {
         return;
     }
     // Layer 4's values take 579 KiB, layer 3's 80 KiB, layer 4's pass
@@ -643,12 +637,7 @@ fn the_command_line_bounds_the_device_memory() {
         }
         args.iter().map(|a| a.to_string()).collect::<Vec<_>>()
     };
-    let run = |args: Vec<String>| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-            .args(args)
-            .output()
-            .unwrap()
-    };
+    let run = |args: Vec<String>| common::command(&args).output().unwrap();
     let layers = |output: &std::process::Output| {
         let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
         json["layers"]
@@ -692,20 +681,9 @@ fn the_command_line_bounds_the_device_memory() {
     );
 }
 
-/// The command's JSON on stdout.
-fn bitsolve_json(args: &[&str]) -> serde_json::Value {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(args)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{args:?}: {stderr}");
-    serde_json::from_slice(&output.stdout).unwrap()
-}
-
 #[test]
 fn the_command_line_solves_and_benches_on_the_gpu() {
-    if device(GpuOptions::default()).is_none() {
+    if !gpu::available() {
         return;
     }
     let layers = |backend: &str| {
@@ -740,15 +718,7 @@ fn the_command_line_solves_and_benches_on_the_gpu() {
             .all(|(blue, red, draws)| blue.is_u64() && red.is_u64() && draws.is_u64())
     );
     assert_eq!(on_gpu, on_cpu);
-    let bench = bitsolve_json(&[
-        "bench",
-        "--algo",
-        "retro",
-        "fox-geese",
-        "--layers",
-        "2..3",
-        "--json",
-    ]);
+    let bench = bitsolve_json(&words("bench --algo retro fox-geese --layers 2..3 --json"));
     assert_eq!(bench["identical_values"], true);
     let backends: Vec<_> = bench["runs"]
         .as_array()
@@ -765,12 +735,7 @@ fn small_windows_pieces_and_grids_give_the_same_values() {
     // marks) and Dodgem 4 layer 6 span 23 and 28 bindings (lavapipe allows
     // 32), blocks are cut into pieces of 64 words, and dispatches of more
     // than 4 workgroups use 2-D grids.
-    let Some(device) = device(GpuOptions {
-        window_bytes: Some(8 << 10),
-        piece_words: Some(64),
-        max_workgroups_per_dimension: Some(4),
-        ..Default::default()
-    }) else {
+    let Some(device) = device_in_pieces(8 << 10, 64, 4) else {
         return;
     };
     for symmetry in [false, true] {

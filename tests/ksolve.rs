@@ -5,12 +5,11 @@
 //! (`tests/ksolve_oracle.rs` checks the layers against a search written
 //! without the library.)
 
+use crate::common::{bitsolve, bitsolve_json};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
-
-const BIN: &str = env!("CARGO_BIN_EXE_bitsolve");
 
 fn definition(name: &str) -> String {
     Path::new(crate::common::ROOT)
@@ -20,23 +19,9 @@ fn definition(name: &str) -> String {
         .to_string()
 }
 
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().unwrap()
-}
-
-fn json(args: &[&str]) -> Value {
-    let output = run(args);
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
-}
-
 /// The one error line of a refused command.
 fn refusal(args: &[&str]) -> String {
-    let output = run(args);
+    let output = bitsolve(args);
     assert!(!output.status.success(), "{args:?} was accepted");
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
@@ -52,7 +37,7 @@ fn scratch(name: &str) -> PathBuf {
 /// Whether the GPU backend runs here: always in CI (lavapipe), elsewhere
 /// only when an adapter opens.
 fn gpu_layers(file: &str) -> Option<Value> {
-    let output = run(&[
+    let output = bitsolve(&[
         "bfs",
         "ksolve",
         "--file",
@@ -82,37 +67,32 @@ fn threads_the_gpu_and_a_resumed_store_give_the_same_layers() {
         "pocket-cube-two-colours.tws",
     ] {
         let file = definition(name);
-        let one = json(&["bfs", "ksolve", "--file", &file, "--threads", "1", "--json"]);
-        let all = json(&["bfs", "ksolve", "--file", &file, "--json"]);
+        let one = bitsolve_json(&["bfs", "ksolve", "--file", &file, "--threads", "1", "--json"]);
+        let all = bitsolve_json(&["bfs", "ksolve", "--file", &file, "--json"]);
         assert_eq!(one["layers"], all["layers"], "{name}");
         if let Some(gpu) = gpu_layers(&file) {
             assert_eq!(gpu, one["layers"], "{name} on the GPU");
         }
         let store = scratch(&format!("store-{name}"));
         let store_text = store.display().to_string();
-        let stored = json(&[
-            "bfs",
-            "ksolve",
-            "--file",
-            &file,
-            "--store",
-            &store_text,
-            "--json",
-        ]);
+        let stored_run = || {
+            bitsolve_json(&[
+                "bfs",
+                "ksolve",
+                "--file",
+                &file,
+                "--store",
+                &store_text,
+                "--json",
+            ])
+        };
+        let stored = stored_run();
         assert_eq!(stored["layers"], one["layers"], "{name} stored");
-        let again = json(&[
-            "bfs",
-            "ksolve",
-            "--file",
-            &file,
-            "--store",
-            &store_text,
-            "--json",
-        ]);
+        let again = stored_run();
         assert_eq!(again["layers"], one["layers"], "{name} from the store");
         assert!(!again["resumed_from"].is_null(), "{name}: {again}");
         // A reachability run agrees on the total.
-        let reach = json(&[
+        let reach = bitsolve_json(&[
             "bfs", "ksolve", "--file", &file, "--algo", "reach", "--json",
         ]);
         assert_eq!(reach["total"], one["total"], "{name} reach");
@@ -123,10 +103,10 @@ fn threads_the_gpu_and_a_resumed_store_give_the_same_layers() {
 fn the_fixed_corner_cube_is_the_built_in_pocket_cube_in_both_metrics() {
     let file = definition("pocket-cube-fixed-corner.tws");
     for (metric, cube_metric) in [("powers", "htm"), ("quarter", "qtm")] {
-        let read = json(&[
+        let read = bitsolve_json(&[
             "bfs", "ksolve", "--file", &file, "--metric", metric, "--json",
         ]);
-        let built_in = json(&["bfs", "pocket-cube", "--metric", cube_metric, "--json"]);
+        let built_in = bitsolve_json(&["bfs", "pocket-cube", "--metric", cube_metric, "--json"]);
         assert_eq!(read["layers"], built_in["layers"], "{metric}");
         assert_eq!(read["space_size"], 3_674_160);
         assert_eq!(read["total"], 3_674_160);
@@ -135,7 +115,7 @@ fn the_fixed_corner_cube_is_the_built_in_pocket_cube_in_both_metrics() {
 
 #[test]
 fn info_tells_the_product_and_folded_spaces_and_the_moves() {
-    let info = json(&[
+    let info = bitsolve_json(&[
         "info",
         "ksolve",
         "--file",
@@ -151,7 +131,7 @@ fn info_tells_the_product_and_folded_spaces_and_the_moves() {
         details["moves"].as_str().unwrap().starts_with("18 (powers"),
         "{details}"
     );
-    let quarter = json(&[
+    let quarter = bitsolve_json(&[
         "info",
         "ksolve",
         "--file",
@@ -167,7 +147,7 @@ fn info_tells_the_product_and_folded_spaces_and_the_moves() {
             .starts_with("12 (quarter")
     );
     let text = String::from_utf8(
-        run(&[
+        bitsolve(&[
             "info",
             "ksolve",
             "--file",
@@ -184,7 +164,7 @@ fn info_tells_the_product_and_folded_spaces_and_the_moves() {
 #[test]
 fn solve_walks_from_positions_scrambles_and_move_sequences_to_the_solved_state() {
     let file = definition("pocket-cube-fixed-corner.tws");
-    let from_moves = json(&[
+    let from_moves = bitsolve_json(&[
         "solve",
         "ksolve",
         "--file",
@@ -195,7 +175,7 @@ fn solve_walks_from_positions_scrambles_and_move_sequences_to_the_solved_state()
     ]);
     let length = from_moves["length"].as_u64().unwrap();
     assert!(length <= 7, "{from_moves}");
-    let solved = json(&["solve", "ksolve", "--file", &file, "--moves", "", "--json"]);
+    let solved = bitsolve_json(&["solve", "ksolve", "--file", &file, "--moves", "", "--json"]);
     assert_eq!(solved["length"], 0);
     let solved_text = solved["position"].as_str().unwrap().to_string();
     let steps = from_moves["moves"].as_array().unwrap();
@@ -205,7 +185,7 @@ fn solve_walks_from_positions_scrambles_and_move_sequences_to_the_solved_state()
     // solved state, and the start position read back solves the same way.
     let replay: Vec<&str> = steps.iter().map(|s| s["move"].as_str().unwrap()).collect();
     let position = from_moves["position"].as_str().unwrap();
-    let again = json(&[
+    let again = bitsolve_json(&[
         "solve",
         "ksolve",
         "--file",
@@ -225,7 +205,7 @@ fn solve_walks_from_positions_scrambles_and_move_sequences_to_the_solved_state()
             None => format!("{m}'"),
         })
         .collect();
-    let back = json(&[
+    let back = bitsolve_json(&[
         "solve",
         "ksolve",
         "--file",
@@ -236,7 +216,7 @@ fn solve_walks_from_positions_scrambles_and_move_sequences_to_the_solved_state()
     ]);
     assert_eq!(back["position"], position);
     // A Scramble block of the file.
-    let scrambled = json(&[
+    let scrambled = bitsolve_json(&[
         "solve",
         "ksolve",
         "--file",

@@ -175,27 +175,12 @@ End
 ";
 /// The same puzzle with set Q left out of the Solved block and of move M,
 /// which twsearch reads as the identity (pieces 1..n, no twist).
-const TWIN_LEFT_OUT: &str = "Name Twin
-Set P 4 2
-Set Q 3 3
-Solved
-P
-1 1 2 2
-0 1 0 0
-End
-Move M
-P
-2 3 4 1
-1 0 0 0
-End
-Move N
-P
-1 3 2 4
-Q
-2 3 1
-0 0 2
-End
-";
+fn twin_left_out() -> String {
+    let solved_q = "Q\n1 2 3\n0 0 0\n";
+    let move_m_q = "Q\n1 2 3\n";
+    assert!(TWIN.contains(solved_q) && TWIN.matches(move_m_q).count() == 2);
+    TWIN.replacen(solved_q, "", 1).replacen(move_m_q, "", 1)
+}
 const TWIN_LAYERS: [u64; 7] = [1, 24, 155, 162, 234, 234, 54];
 const TWIN_QUARTER: [u64; 11] = [1, 4, 12, 30, 69, 138, 216, 222, 134, 32, 6];
 
@@ -540,19 +525,7 @@ fn scratch_definition(name: &str, text: &str) -> PathBuf {
 
 /// `bitsolve bfs ksolve ARGS --json`, and the per-depth counts of its JSON.
 fn bitsolve_layers(args: &[&str]) -> Vec<u64> {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(["bfs", "ksolve"])
-        .args(args)
-        .arg("--json")
-        .output()
-        .expect("run bitsolve");
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let json: serde_json::Value =
-        serde_json::from_slice(&output.stdout).expect("one JSON object on stdout");
+    let json = crate::common::bitsolve_json(&[&["bfs", "ksolve"], args, &["--json"]].concat());
     json["layers"]
         .as_array()
         .unwrap_or_else(|| panic!("no layers in {json}"))
@@ -571,12 +544,37 @@ fn bitsolve_file_layers(path: &Path, quarter: bool) -> Vec<u64> {
     }
 }
 
-fn assert_bitsolve_equals_oracle(path: &Path, quarter: bool) {
-    let expected = oracle_layers(path, quarter);
-    assert_eq!(
-        bitsolve_file_layers(path, quarter),
+/// bitsolve's layers of the definition in `path` are the oracle's, in the
+/// quarter metric or not as each of `metrics` says.
+fn assert_bitsolve_equals_oracle(path: &Path, metrics: &[bool]) {
+    for &quarter in metrics {
+        let expected = oracle_layers(path, quarter);
+        assert_eq!(
+            bitsolve_file_layers(path, quarter),
+            expected,
+            "{path:?}, quarter metric: {quarter}"
+        );
+    }
+}
+
+/// `layers` gives a definition's layers in the half-turn metric as
+/// `expected` and in the quarter metric as `quarter`.
+fn assert_metrics(layers: impl Fn(bool) -> Vec<u64>, expected: &[u64], quarter: &[u64]) {
+    assert_eq!(layers(false), expected);
+    assert_eq!(layers(true), quarter);
+}
+
+/// The oracle's layers of the definition in `path` in both metrics.
+fn assert_oracle_gives(path: &Path, expected: &[u64], quarter: &[u64]) {
+    assert_metrics(|quarter| oracle_layers(path, quarter), expected, quarter);
+}
+
+/// bitsolve's layers of the definition in `path` in both metrics.
+fn assert_bitsolve_gives(path: &Path, expected: &[u64], quarter: &[u64]) {
+    assert_metrics(
+        |quarter| bitsolve_file_layers(path, quarter),
         expected,
-        "{path:?}, quarter metric: {quarter}"
+        quarter,
     );
 }
 
@@ -586,15 +584,13 @@ fn assert_bitsolve_equals_oracle(path: &Path, quarter: bool) {
 #[test]
 fn oracle_reads_the_formats_example() {
     let path = scratch_definition("example", EXAMPLE);
-    assert_eq!(oracle_layers(&path, false), [1, 3]);
-    assert_eq!(oracle_layers(&path, true), [1, 2, 1]);
+    assert_oracle_gives(&path, &[1, 3], &[1, 2, 1]);
 }
 
 #[test]
 fn oracle_indexes_move_twists_by_the_slot_a_piece_comes_from() {
     let path = scratch_definition("from-slot-twists", FROM_SLOT_TWISTS);
-    assert_eq!(oracle_layers(&path, false), FROM_SLOT_TWISTS_LAYERS);
-    assert_eq!(oracle_layers(&path, true), FROM_SLOT_TWISTS_QUARTER);
+    assert_oracle_gives(&path, &FROM_SLOT_TWISTS_LAYERS, &FROM_SLOT_TWISTS_QUARTER);
     // The other reading, twists indexed by the slot a piece goes to, gives
     // a different puzzle: the test above would catch an oracle that read it.
     let mut other = parse(FROM_SLOT_TWISTS);
@@ -611,41 +607,44 @@ fn oracle_indexes_move_twists_by_the_slot_a_piece_comes_from() {
 #[test]
 fn oracle_handles_identical_pieces() {
     let ring = scratch_definition("ring", RING);
-    assert_eq!(oracle_layers(&ring, false), RING_LAYERS);
-    assert_eq!(oracle_layers(&ring, true), RING_QUARTER);
+    assert_oracle_gives(&ring, &RING_LAYERS, &RING_QUARTER);
     let twin = scratch_definition("twin", TWIN);
-    assert_eq!(oracle_layers(&twin, false), TWIN_LAYERS);
-    assert_eq!(oracle_layers(&twin, true), TWIN_QUARTER);
+    assert_oracle_gives(&twin, &TWIN_LAYERS, &TWIN_QUARTER);
 }
 
 #[test]
 fn oracle_reads_a_set_left_out_of_a_block_as_untouched() {
-    let path = scratch_definition("twin-left-out", TWIN_LEFT_OUT);
-    assert_eq!(oracle_layers(&path, false), TWIN_LAYERS);
-    assert_eq!(oracle_layers(&path, true), TWIN_QUARTER);
+    let path = scratch_definition("twin-left-out", &twin_left_out());
+    assert_oracle_gives(&path, &TWIN_LAYERS, &TWIN_QUARTER);
 }
 
 #[test]
 fn oracle_gives_twsearchs_pocket_cube_fixed_corner() {
-    let path = definition("pocket-cube-fixed-corner.tws");
-    assert_eq!(oracle_layers(&path, false), POCKET_FIXED_HTM);
-    assert_eq!(oracle_layers(&path, true), POCKET_FIXED_QTM);
+    assert_oracle_gives(
+        &definition("pocket-cube-fixed-corner.tws"),
+        &POCKET_FIXED_HTM,
+        &POCKET_FIXED_QTM,
+    );
 }
 
 #[test]
 fn oracle_gives_twsearchs_pocket_cube_two_colours() {
-    let path = definition("pocket-cube-two-colours.tws");
-    assert_eq!(oracle_layers(&path, false), TWO_COLOURS_HTM);
-    assert_eq!(oracle_layers(&path, true), TWO_COLOURS_QTM);
+    assert_oracle_gives(
+        &definition("pocket-cube-two-colours.tws"),
+        &TWO_COLOURS_HTM,
+        &TWO_COLOURS_QTM,
+    );
 }
 
 #[test]
 fn oracle_gives_twsearchs_pyraminx_no_tips() {
-    let path = definition("pyraminx-no-tips.tws");
-    assert_eq!(oracle_layers(&path, false), PYRAMINX_NO_TIPS);
     // Every move has order 3: its inverse is its square, and the quarter
     // metric keeps both.
-    assert_eq!(oracle_layers(&path, true), PYRAMINX_NO_TIPS);
+    assert_oracle_gives(
+        &definition("pyraminx-no-tips.tws"),
+        &PYRAMINX_NO_TIPS,
+        &PYRAMINX_NO_TIPS,
+    );
 }
 
 #[test]
@@ -711,26 +710,22 @@ fn the_big_definitions_parse_and_their_tables_add_up() {
 
 #[test]
 fn ksolve_bfs_equals_the_oracle_pocket_cube_fixed_corner() {
-    let path = definition("pocket-cube-fixed-corner.tws");
-    assert_bitsolve_equals_oracle(&path, false);
-    assert_bitsolve_equals_oracle(&path, true);
+    assert_bitsolve_equals_oracle(&definition("pocket-cube-fixed-corner.tws"), &[false, true]);
 }
 
 #[test]
 fn ksolve_bfs_equals_the_oracle_pocket_cube_two_colours() {
-    let path = definition("pocket-cube-two-colours.tws");
-    assert_bitsolve_equals_oracle(&path, false);
-    assert_bitsolve_equals_oracle(&path, true);
+    assert_bitsolve_equals_oracle(&definition("pocket-cube-two-colours.tws"), &[false, true]);
 }
 
 #[test]
 fn ksolve_bfs_equals_the_oracle_pyraminx_no_tips() {
-    assert_bitsolve_equals_oracle(&definition("pyraminx-no-tips.tws"), false);
+    assert_bitsolve_equals_oracle(&definition("pyraminx-no-tips.tws"), &[false]);
 }
 
 #[test]
 fn ksolve_bfs_equals_the_oracle_skewb() {
-    assert_bitsolve_equals_oracle(&definition("skewb.tws"), false);
+    assert_bitsolve_equals_oracle(&definition("skewb.tws"), &[false]);
 }
 
 #[test]
@@ -741,9 +736,7 @@ fn ksolve_bfs_equals_the_oracle_small_definitions() {
         ("ring", RING),
         ("twin", TWIN),
     ] {
-        let path = scratch_definition(name, text);
-        assert_bitsolve_equals_oracle(&path, false);
-        assert_bitsolve_equals_oracle(&path, true);
+        assert_bitsolve_equals_oracle(&scratch_definition(name, text), &[false, true]);
     }
 }
 
@@ -754,11 +747,9 @@ fn ksolve_bfs_equals_the_oracle_small_definitions() {
 /// out in full.
 #[test]
 fn ksolve_reads_a_block_that_leaves_a_set_out_as_twsearch_does() {
-    let path = scratch_definition("twin-left-out", TWIN_LEFT_OUT);
-    assert_bitsolve_equals_oracle(&path, false);
-    assert_bitsolve_equals_oracle(&path, true);
-    assert_eq!(bitsolve_file_layers(&path, false), TWIN_LAYERS);
-    assert_eq!(bitsolve_file_layers(&path, true), TWIN_QUARTER);
+    let path = scratch_definition("twin-left-out", &twin_left_out());
+    assert_bitsolve_equals_oracle(&path, &[false, true]);
+    assert_bitsolve_gives(&path, &TWIN_LAYERS, &TWIN_QUARTER);
 }
 
 // ---------------------------------------------------------------------------
@@ -767,9 +758,7 @@ fn ksolve_reads_a_block_that_leaves_a_set_out_as_twsearch_does() {
 #[test]
 #[ignore = "88 M positions"]
 fn ksolve_bfs_matches_twsearch_pocket_cube() {
-    let path = definition("pocket-cube.tws");
-    assert_eq!(bitsolve_file_layers(&path, false), POCKET_HTM);
-    assert_eq!(bitsolve_file_layers(&path, true), POCKET_QTM);
+    assert_bitsolve_gives(&definition("pocket-cube.tws"), &POCKET_HTM, &POCKET_QTM);
 }
 
 #[test]
@@ -784,17 +773,17 @@ fn ksolve_bfs_matches_twsearch_pyraminx() {
 #[test]
 #[ignore = "203 M positions"]
 fn ksolve_bfs_matches_twsearch_domino_fixed_corner() {
-    let path = definition("domino-fixed-corner.tws");
-    assert_eq!(bitsolve_file_layers(&path, false), DOMINO_FIXED_HTM);
-    assert_eq!(bitsolve_file_layers(&path, true), DOMINO_FIXED_QTM);
+    assert_bitsolve_gives(
+        &definition("domino-fixed-corner.tws"),
+        &DOMINO_FIXED_HTM,
+        &DOMINO_FIXED_QTM,
+    );
 }
 
 #[test]
 #[ignore = "1.6 G positions"]
 fn ksolve_bfs_matches_twsearch_domino() {
-    let path = definition("domino.tws");
-    assert_eq!(bitsolve_file_layers(&path, false), DOMINO_HTM);
-    assert_eq!(bitsolve_file_layers(&path, true), DOMINO_QTM);
+    assert_bitsolve_gives(&definition("domino.tws"), &DOMINO_HTM, &DOMINO_QTM);
 }
 
 #[test]

@@ -9,7 +9,7 @@
 //! Morris's opening (place or move) with three stones a side against the
 //! model's fixpoint over every one of its positions.
 
-use crate::common::bitsolve_with_input;
+use crate::common::{self, bitsolve_with_input, words, words_and};
 
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
@@ -260,9 +260,7 @@ static THREE_THREE: LazyLock<Pair> =
     LazyLock::new(|| solve(&MODEL, &[(3, 3)]).pop().expect("one pair"));
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bitsolve-morris-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    common::scratch("morris", name)
 }
 
 /// Solves layers 0..=top into a store and opens them for reading.
@@ -301,53 +299,51 @@ fn library_position(white: u32, black: u32, white_to_move: bool, in_hand: [u8; 2
 }
 
 /// The model's 3–3 values against every layer up to 3–3 solved by the
-/// library, with symmetry or without (`symmetries`), position by position.
-fn assert_model_agrees(symmetries: &[bool]) {
+/// library, with symmetry or without, position by position.
+fn assert_model_agrees(symmetry: bool) {
     let model = &*MODEL;
     let pairs = std::slice::from_ref(&*THREE_THREE);
     let top = 6;
-    for &symmetry in symmetries {
-        let game = Morris::new(Variant::NineMensMorris, symmetry).unwrap();
-        let dir = scratch(&format!("model-{top}-{symmetry}"));
-        let tables = solved_layers(&game, top, &dir);
-        for pair in pairs {
-            let mut tally = [0u64; 4];
-            let per_white = model.patterns[pair.black].len();
-            for cell in 0..pair.values.len() / 2 {
-                let w = model.patterns[pair.white][cell / per_white];
-                let b = model.patterns[pair.black][cell % per_white];
-                if w & b != 0 {
-                    continue;
-                }
-                for white_to_move in [true, false] {
-                    let expected = match pair.values[pair.index(model, w, b, white_to_move)]
-                        .load(Ordering::Relaxed)
-                    {
-                        WHITE_WINS => Value::FirstWins,
-                        BLACK_WINS => Value::SecondWins,
-                        _ => Value::Draw,
-                    };
-                    let stones = library_stones(w, b, white_to_move);
-                    let (layer, rank) = game.locate(&stones);
-                    let got = Value::from_bits(tables[layer].get(rank));
-                    assert_eq!(
-                        got,
-                        expected,
-                        "symmetry {symmetry}: {}",
-                        game.position_text(&stones)
-                    );
-                    tally[expected as usize] += 1;
-                }
+    let game = Morris::new(Variant::NineMensMorris, symmetry).unwrap();
+    let dir = scratch(&format!("model-{top}-{symmetry}"));
+    let tables = solved_layers(&game, top, &dir);
+    for pair in pairs {
+        let mut tally = [0u64; 4];
+        let per_white = model.patterns[pair.black].len();
+        for cell in 0..pair.values.len() / 2 {
+            let w = model.patterns[pair.white][cell / per_white];
+            let b = model.patterns[pair.black][cell % per_white];
+            if w & b != 0 {
+                continue;
             }
-            println!(
-                "{}-{}: white wins {}, black wins {}, drawn {}",
-                pair.white, pair.black, tally[1], tally[2], tally[3]
-            );
-            // Every kind of value occurs.
-            assert!(tally[1..].iter().all(|&n| n > 0), "{tally:?}");
+            for white_to_move in [true, false] {
+                let expected = match pair.values[pair.index(model, w, b, white_to_move)]
+                    .load(Ordering::Relaxed)
+                {
+                    WHITE_WINS => Value::FirstWins,
+                    BLACK_WINS => Value::SecondWins,
+                    _ => Value::Draw,
+                };
+                let stones = library_stones(w, b, white_to_move);
+                let (layer, rank) = game.locate(&stones);
+                let got = Value::from_bits(tables[layer].get(rank));
+                assert_eq!(
+                    got,
+                    expected,
+                    "symmetry {symmetry}: {}",
+                    game.position_text(&stones)
+                );
+                tally[expected as usize] += 1;
+            }
         }
-        std::fs::remove_dir_all(&dir).unwrap();
+        println!(
+            "{}-{}: white wins {}, black wins {}, drawn {}",
+            pair.white, pair.black, tally[1], tally[2], tally[3]
+        );
+        // Every kind of value occurs.
+        assert!(tally[1..].iter().all(|&n| n > 0), "{tally:?}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// With symmetry; the symmetric store equals the full one position by
@@ -355,13 +351,13 @@ fn assert_model_agrees(symmetries: &[bool]) {
 /// model is the ignored test below.
 #[test]
 fn three_three_equals_an_independent_fixpoint_solver() {
-    assert_model_agrees(&[true]);
+    assert_model_agrees(true);
 }
 
 #[test]
 #[ignore = "the same without symmetry: about a minute more on 2 cores"]
 fn three_three_without_symmetry_equals_an_independent_fixpoint_solver() {
-    assert_model_agrees(&[false]);
+    assert_model_agrees(false);
 }
 
 /// An opening position of the model: masks, stones in hand (white's,
@@ -440,79 +436,67 @@ fn opening_solution(
 /// store equals the full one over this whole game further down).
 #[test]
 fn the_whole_game_with_three_stones_a_side_equals_an_independent_solver() {
-    assert_whole_game_with_three_stones_equals_the_model(&[true]);
+    assert_whole_game_with_three_stones_equals_the_model(true);
 }
 
 #[test]
 #[ignore = "the same without symmetry: about two minutes more on 2 cores"]
 fn the_whole_game_with_three_stones_a_side_without_symmetry_equals_an_independent_solver() {
-    assert_whole_game_with_three_stones_equals_the_model(&[false]);
+    assert_whole_game_with_three_stones_equals_the_model(false);
 }
 
-fn assert_whole_game_with_three_stones_equals_the_model(symmetries: &[bool]) {
+fn assert_whole_game_with_three_stones_equals_the_model(symmetry: bool) {
     use bitsolve::search::retro2::distances::NO_DISTANCE;
     let model = &*MODEL;
     let pair = &*THREE_THREE;
-    for &symmetry in symmetries {
-        let game = Morris::with_men(Variant::NineMensMorris, 3, symmetry).unwrap();
-        let dir = scratch(&format!("opening-3-{symmetry}"));
-        let store = dir.to_str().unwrap();
-        let mut args = vec![
-            "retro",
-            "nine-mens-morris",
-            "--men",
-            "3",
-            "--layers",
-            "1..12",
-        ];
-        args.extend(["--distances", "--store", store]);
-        if symmetry {
-            args.push("--symmetry");
+    let game = Morris::with_men(Variant::NineMensMorris, 3, symmetry).unwrap();
+    let dir = solved_by_the_command_line(
+        &format!("opening-3-{symmetry}"),
+        "retro nine-mens-morris --men 3 --layers 1..12 --distances --store",
+        symmetry,
+        &[],
+    );
+    let tables = stored_tables(&game, &dir);
+    let distances = stored_distances(&game, &dir);
+    // The moving phase's values from the model, its distances from
+    // the library: what is checked here is the opening.
+    let moving = |w: u32, b: u32| -> Solution {
+        let value = pair.values[pair.index(model, w, b, true)].load(Ordering::Relaxed);
+        let (layer, rank) = game.locate(&library_stones(w, b, true));
+        let d = distances[layer][rank as usize];
+        match value {
+            UNKNOWN => (3, None),
+            _ => (value, (d != NO_DISTANCE).then_some(d)),
         }
-        let (ok, _, stderr) = bitsolve_with_input(&args, "");
-        assert!(ok, "{stderr}");
-        let tables = stored_tables(&game, &dir);
-        let distances = stored_distances(&game, &dir);
-        // The moving phase's values from the model, its distances from
-        // the library: what is checked here is the opening.
-        let moving = |w: u32, b: u32| -> Solution {
-            let value = pair.values[pair.index(model, w, b, true)].load(Ordering::Relaxed);
-            let (layer, rank) = game.locate(&library_stones(w, b, true));
-            let d = distances[layer][rank as usize];
-            match value {
-                UNKNOWN => (3, None),
-                _ => (value, (d != NO_DISTANCE).then_some(d)),
-            }
-        };
-        let mut memo = std::collections::HashMap::new();
-        let start = opening_solution(model, &moving, (0, 0, [3, 3], true), &mut memo);
-        let mut tally = [0u64; 4];
-        for (&(w, b, hand, white_to_move), &(value, distance)) in &memo {
-            let stones = library_position(w, b, white_to_move, hand);
-            let (layer, rank) = game.locate(&stones);
-            let text = game.position_text(&stones);
-            assert_eq!(
-                tables[layer].get(rank),
-                value,
-                "symmetry {symmetry}: {text}"
-            );
-            let got = distances[layer][rank as usize];
-            assert_eq!(
-                (got != NO_DISTANCE).then_some(got),
-                distance,
-                "symmetry {symmetry}: distance of {text}"
-            );
-            tally[value as usize] += 1;
-        }
-        let (layer, rank) = game.locate(&game.start_position(None).unwrap());
-        assert_eq!(tables[layer].get(rank), start.0);
-        println!(
-            "opening positions reached from the start: white wins {}, black wins {}, drawn {}; the start: {start:?}",
-            tally[1], tally[2], tally[3]
+    };
+    let mut memo = std::collections::HashMap::new();
+    let start = opening_solution(model, &moving, (0, 0, [3, 3], true), &mut memo);
+    let mut tally = [0u64; 4];
+    for (&(w, b, hand, white_to_move), &(value, distance)) in &memo {
+        let stones = library_position(w, b, white_to_move, hand);
+        let (layer, rank) = game.locate(&stones);
+        let text = game.position_text(&stones);
+        assert_eq!(
+            tables[layer].get(rank),
+            value,
+            "symmetry {symmetry}: {text}"
         );
-        assert!(tally[1..].iter().all(|&n| n > 0), "{tally:?}");
-        std::fs::remove_dir_all(&dir).unwrap();
+        let got = distances[layer][rank as usize];
+        assert_eq!(
+            (got != NO_DISTANCE).then_some(got),
+            distance,
+            "symmetry {symmetry}: distance of {text}"
+        );
+        tally[value as usize] += 1;
     }
+    let (layer, rank) = game.locate(&game.start_position(None).unwrap());
+    assert_eq!(tables[layer].get(rank), start.0);
+    println!(
+        "opening positions reached from the start: white wins {}, black wins {}, drawn {}; the start: {start:?}",
+        tally[1], tally[2], tally[3]
+    );
+    assert!(tally[1..].iter().all(|&n| n > 0), "{tally:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Every stored position of the symmetric store against the full store,
@@ -605,20 +589,18 @@ fn retro_query_and_play_run_morris_through_the_generic_commands() {
     let dir = scratch("cli");
     let store = dir.to_str().unwrap();
     let (ok, stdout, stderr) = bitsolve_with_input(
-        &[
-            "retro",
-            "nine-mens-morris",
-            "--symmetry",
-            "--layers",
-            "1..7",
-            "--store",
-            store,
-            "--json",
-        ],
+        &words_and(
+            "retro nine-mens-morris --symmetry --layers 1..7 --store",
+            &[store, "--json"],
+        ),
         "",
     );
     assert!(ok, "{stderr}");
     let solved: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    // `command` on the symmetric game over the store, then `rest`.
+    let run = |command: &str, rest: &[&str]| {
+        run_on_store(command, &["nine-mens-morris", "--symmetry"], store, rest)
+    };
     assert_eq!(solved["sides"], serde_json::json!(["white", "black"]));
     let three_three = solved["layers"]
         .as_array()
@@ -639,21 +621,8 @@ fn retro_query_and_play_run_morris_through_the_generic_commands() {
 
     // White to move closes a mill by flying to g7: a win.
     let position = "a7,d7,b4/g1,g4,d2:white";
-    let (ok, stdout, stderr) = bitsolve_with_input(
-        &[
-            "query",
-            "nine-mens-morris",
-            "--symmetry",
-            "--store",
-            store,
-            "--position",
-            position,
-            "--json",
-        ],
-        "",
-    );
-    assert!(ok, "{stderr}");
-    let answer: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let answer: serde_json::Value =
+        serde_json::from_str(&run("query", &["--position", position, "--json"])).unwrap();
     assert_eq!(answer["value"], "won for white", "{answer}");
     let winning: Vec<&str> = answer["moves"]
         .as_array()
@@ -666,21 +635,7 @@ fn retro_query_and_play_run_morris_through_the_generic_commands() {
 
     // The perfect player as white opens with a winning move (without
     // distances, any of them; play reads black's replies from stdin).
-    let (ok, stdout, stderr) = bitsolve_with_input(
-        &[
-            "play",
-            "nine-mens-morris",
-            "--symmetry",
-            "--store",
-            store,
-            "--position",
-            position,
-            "--side",
-            "black",
-        ],
-        "",
-    );
-    assert!(ok, "{stderr}");
+    let stdout = run("play", &["--position", position, "--side", "black"]);
     let played = stdout
         .split("bitsolve plays ")
         .nth(1)
@@ -689,62 +644,37 @@ fn retro_query_and_play_run_morris_through_the_generic_commands() {
     assert!(winning.contains(&played), "{played}: {stdout}");
 
     // Bad input: one line, non-zero exit.
+    let query = |rest: &[&'static str]| {
+        [&words_and("query nine-mens-morris --store", &[store]), rest].concat()
+    };
     for args in [
-        vec![
-            "retro",
-            "nine-mens-morris",
-            "--variant",
-            "twelve",
-            "--layers",
-            "1..6",
-        ],
-        vec![
-            "query",
-            "nine-mens-morris",
-            "--store",
-            store,
-            "--position",
-            "a1/b2",
-        ],
-        vec!["play", "nine-mens-morris", "--store", store],
-        vec![
-            "query",
-            "nine-mens-morris",
-            "--variant",
-            "lasker",
-            "--start",
-        ],
-        vec![
-            "query",
-            "nine-mens-morris",
-            "--store",
-            store,
-            "--start",
-            "--to-move",
-            "black",
-        ],
-        vec![
-            "retro",
-            "nine-mens-morris",
-            "--men",
-            "10",
-            "--layers",
-            "1..6",
-        ],
-        vec![
-            "query",
-            "nine-mens-morris",
-            "--store",
-            store,
-            "--position",
-            "a1/:white:hand=8,9",
-        ],
+        words("retro nine-mens-morris --variant twelve --layers 1..6"),
+        query(&["--position", "a1/b2"]),
+        words_and("play nine-mens-morris --store", &[store]),
+        words("query nine-mens-morris --variant lasker --start"),
+        query(&["--start", "--to-move", "black"]),
+        words("retro nine-mens-morris --men 10 --layers 1..6"),
+        query(&["--position", "a1/:white:hand=8,9"]),
     ] {
         let (ok, _, stderr) = bitsolve_with_input(&args, "");
         assert!(!ok, "{args:?}");
         assert_eq!(stderr.trim().lines().count(), 1, "{args:?}: {stderr}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A new store `name` solved by the `retro` command `line` (which ends in
+/// `--store`), with `--symmetry` if `symmetry` and then `more`.
+fn solved_by_the_command_line(name: &str, line: &str, symmetry: bool, more: &[&str]) -> PathBuf {
+    let dir = scratch(name);
+    let mut args = words_and(line, &[dir.to_str().unwrap()]);
+    if symmetry {
+        args.push("--symmetry");
+    }
+    args.extend(more);
+    let (ok, _, stderr) = bitsolve_with_input(&args, "");
+    assert!(ok, "{stderr}");
+    dir
 }
 
 /// Every layer's table of values in the store `dir`, read only.
@@ -1120,26 +1050,16 @@ fn assert_lasker_opening_equals_the_model(with_distances: bool) {
     let mut model_distances = None;
     for symmetry in [false, true] {
         let game = Morris::with_men(Variant::Lasker, 3, symmetry).unwrap();
-        let dir = scratch(&format!("lasker-3-{symmetry}"));
-        let store = dir.to_str().unwrap();
-        let mut args = vec![
-            "retro",
-            "nine-mens-morris",
-            "--variant",
-            "lasker",
-            "--men",
-            "3",
-            "--store",
-            store,
-        ];
-        if symmetry {
-            args.push("--symmetry");
-        }
-        if with_distances {
-            args.push("--distances");
-        }
-        let (ok, _, stderr) = bitsolve_with_input(&args, "");
-        assert!(ok, "{stderr}");
+        let dir = solved_by_the_command_line(
+            &format!("lasker-3-{symmetry}"),
+            "retro nine-mens-morris --variant lasker --men 3 --store",
+            symmetry,
+            if with_distances {
+                &["--distances"]
+            } else {
+                &[]
+            },
+        );
         let tables = stored_tables(&game, &dir);
         let library_distances = if with_distances {
             stored_distances(&game, &dir)
@@ -1235,14 +1155,7 @@ fn assert_lasker_opening_equals_the_model(with_distances: bool) {
 fn lasker_morris_is_solved_queried_and_played_from_the_empty_board() {
     let dir = scratch("cli-lasker");
     let store = dir.to_str().unwrap();
-    let game = [
-        "nine-mens-morris",
-        "--variant",
-        "lasker",
-        "--men",
-        "3",
-        "--symmetry",
-    ];
+    let game = words("nine-mens-morris --variant lasker --men 3 --symmetry");
     let run = |command: &str, rest: &[&str]| run_on_store(command, &game, store, rest);
     // The whole game by default (three stones a side), with distances.
     let solved: serde_json::Value =
@@ -1288,18 +1201,10 @@ fn lasker_morris_is_solved_queried_and_played_from_the_empty_board() {
     assert!(played.contains("bitsolve plays "), "{played}");
     // The GPU's rules know no stones in hand: refused with one line.
     let (ok, _, stderr) = bitsolve_with_input(
-        &[
-            "retro",
-            "nine-mens-morris",
-            "--variant",
-            "lasker",
-            "--men",
-            "3",
-            "--backend",
-            "gpu",
-            "--store",
-            store,
-        ],
+        &words_and(
+            "retro nine-mens-morris --variant lasker --men 3 --backend gpu --store",
+            &[store],
+        ),
         "",
     );
     assert!(!ok);

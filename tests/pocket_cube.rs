@@ -8,7 +8,10 @@
 
 use std::collections::HashSet;
 
-use bitsolve::backend::gpu::{GpuDevice, GpuOptions};
+use crate::common::gpu::{self, device};
+use crate::common::{self, bitsolve, bitsolve_json};
+
+use bitsolve::backend::gpu::GpuOptions;
 use bitsolve::backend::{CpuBackend, GpuBackend};
 use bitsolve::games::{CubeMetric, PocketCube};
 use bitsolve::search::{Algorithm, SearchOptions};
@@ -249,21 +252,6 @@ fn the_drawn_net_follows_the_geometric_cube_through_every_move() {
     }
 }
 
-/// The device, or `None` (with the reason printed) where there is none and
-/// the tests do not run in CI.
-fn device(options: GpuOptions) -> Option<GpuDevice> {
-    match GpuDevice::open(&options) {
-        Ok(device) => Some(device),
-        Err(error) if std::env::var_os("CI").is_some() => {
-            panic!("CI is set, so the GPU tests must run: {error}")
-        }
-        Err(error) => {
-            eprintln!("skipping GPU test: {error}");
-            None
-        }
-    }
-}
-
 #[test]
 fn gpu_layers_equal_the_cpu_layers_in_both_metrics() {
     let Some(device) = device(GpuOptions::default()) else {
@@ -283,19 +271,6 @@ fn gpu_layers_equal_the_cpu_layers_in_both_metrics() {
     }
 }
 
-fn bitsolve_json(args: &[&str]) -> serde_json::Value {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(args)
-        .output()
-        .expect("run bitsolve");
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).expect("one JSON object on stdout")
-}
-
 #[test]
 fn the_command_line_searches_the_cube_in_both_metrics_on_every_backend() {
     let htm = bitsolve_json(&["bfs", "pocket-cube", "--json"]);
@@ -306,23 +281,15 @@ fn the_command_line_searches_the_cube_in_both_metrics_on_every_backend() {
     assert_eq!(qtm["layers"], serde_json::json!(QTM_LAYERS));
     assert_eq!(qtm["max_depth"], 14);
     let games = bitsolve_json(&["games", "--json"]);
-    let cube = games["games"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["name"] == "pocket-cube")
-        .expect("the cube is registered");
+    let cube = common::game_named(&games, "pocket-cube").expect("the cube is registered");
     assert_eq!(cube["options"][0]["name"], "metric");
 
-    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(["bfs", "pocket-cube", "--metric", "stm"])
-        .output()
-        .unwrap();
+    let bad = bitsolve(&["bfs", "pocket-cube", "--metric", "stm"]);
     assert!(!bad.status.success());
     let stderr = String::from_utf8(bad.stderr).unwrap();
     assert!(stderr.contains("htm or qtm, got 'stm'"), "{stderr}");
 
-    if device(GpuOptions::default()).is_none() {
+    if !gpu::available() {
         return;
     }
     let on_gpu = bitsolve_json(&["bfs", "pocket-cube", "--backend", "gpu", "--json"]);

@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use crate::common::http::{self, Raw, Server, get, query};
 use crate::common::webdriver::{Browser, find_browser};
+use crate::common::{self, stdout_of};
 use serde_json::{Value, json};
 
 /// Pancake-8's layers (published, docs/guide/one-player.md).
@@ -47,19 +48,6 @@ const USERS: usize = 5;
 static DONE: AtomicUsize = AtomicUsize::new(0);
 static STORES: OnceLock<Stores> = OnceLock::new();
 
-fn bitsolve(args: &[&str]) -> String {
-    let output = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "bitsolve {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
-
 fn stores() -> &'static Stores {
     STORES.get_or_init(|| {
         let root = std::env::temp_dir().join(format!("bitsolve-serve-{}", std::process::id()));
@@ -72,7 +60,7 @@ fn stores() -> &'static Stores {
         };
         let dir = |p: &PathBuf| p.to_str().unwrap().to_string();
         let fox_geese = dir(&stores.fox_geese);
-        bitsolve(&[
+        stdout_of(&[
             "retro",
             "fox-geese",
             "--layers",
@@ -82,7 +70,7 @@ fn stores() -> &'static Stores {
             &fox_geese,
         ]);
         let dodgem = dir(&stores.dodgem);
-        bitsolve(&[
+        stdout_of(&[
             "retro",
             "dodgem",
             "--n",
@@ -92,9 +80,9 @@ fn stores() -> &'static Stores {
             &dodgem,
         ]);
         let pancake = dir(&stores.pancake);
-        bitsolve(&["bfs", "pancake", "--n", "8", "--store", &pancake]);
+        stdout_of(&["bfs", "pancake", "--n", "8", "--store", &pancake]);
         // `solve --store` keeps the table of depths the explorer walks.
-        bitsolve(&[
+        stdout_of(&[
             "solve",
             "pancake",
             "--n",
@@ -126,7 +114,7 @@ fn query_json(game: &[&str], store: &Path, position: &str) -> Value {
         position,
         "--json",
     ]);
-    serde_json::from_str(&bitsolve(&args)).unwrap()
+    common::bitsolve_json(&args)
 }
 
 /// `solve`'s answer, from a table of its own: the store's is locked
@@ -141,7 +129,18 @@ fn solve_json(position: &str) -> Value {
         position,
         "--json",
     ];
-    serde_json::from_str(&bitsolve(&args)).unwrap()
+    common::bitsolve_json(&args)
+}
+
+/// The stores [`stores`] builds as query pairs: each one's game, with its
+/// options, and its number in the server's list.
+const FOX_GEESE_STORE: [(&str, &str); 2] = [("game", "fox-geese"), ("store", "0")];
+const DODGEM_STORE: [(&str, &str); 3] = [("game", "dodgem"), ("n", "3"), ("store", "1")];
+const PANCAKE_STORE: [(&str, &str); 3] = [("game", "pancake"), ("n", "8"), ("store", "2")];
+
+/// `pairs` and then `(name, value)`.
+fn and<'a>(pairs: &[(&'a str, &'a str)], name: &'a str, value: &'a str) -> Vec<(&'a str, &'a str)> {
+    [pairs, &[(name, value)]].concat()
 }
 
 /// GET `path?pairs`, expecting `status`; the body as JSON.
@@ -151,6 +150,25 @@ fn api(server: &Server, path: &str, pairs: &[(&str, &str)], status: u16) -> Valu
     assert_eq!(response.status, status, "{target}: {}", response.text());
     assert_eq!(response.header("content-type"), Some("application/json"));
     response.json()
+}
+
+/// The position `/api/position?pairs` answers with (status 200).
+fn api_position(server: &Server, pairs: &[(&str, &str)]) -> Value {
+    api(server, "/api/position", pairs, 200)
+}
+
+/// The start `/api/start?pairs` names.
+fn api_start(server: &Server, pairs: &[(&str, &str)]) -> Value {
+    api(server, "/api/start", pairs, 200)["position"].clone()
+}
+
+/// The API's answer for a Fox-and-Geese position of the first store, which
+/// must be what `query` says.
+fn fox_geese_answer(server: &Server, position: &str) -> Value {
+    let answer = api_position(server, &and(&FOX_GEESE_STORE, "position", position));
+    let query = query_json(&["fox-geese"], &stores().fox_geese, position);
+    assert_matches_query(&answer, &query);
+    answer
 }
 
 /// An error reply: 4xx or 5xx, `{"error": "..."}` and nothing else, the
@@ -243,12 +261,7 @@ fn the_api_answers_every_endpoint_as_the_command_line_does() {
     ] {
         assert!(listed.contains(&name), "{listed:?}");
     }
-    let fox_geese = games["games"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["name"] == "fox-geese")
-        .unwrap();
+    let fox_geese = common::game_named(&games, "fox-geese").unwrap();
     assert_eq!(fox_geese["kind"], "two-player");
     assert_eq!(fox_geese["options"][0]["name"], "capture-wins");
 
@@ -320,54 +333,24 @@ fn the_api_answers_every_endpoint_as_the_command_line_does() {
         (json!(40_320), json!(9))
     );
 
-    // Start positions.
-    let start = api(
-        &server,
-        "/api/start",
-        &[("game", "fox-geese"), ("size", "5")],
-        200,
-    );
-    assert_eq!(
-        start["position"],
-        ".../.../......./...F.../......./.gg/ggg:geese"
-    );
-    let start = api(
-        &server,
-        "/api/start",
-        &[("game", "pancake"), ("n", "8")],
-        200,
-    );
-    assert_eq!(start["position"], "1,2,3,4,5,6,7,8");
-    // With a store, the deepest start it holds: five geese (the game's own
-    // start has eight), Dodgem's own start.
-    let start = api(
-        &server,
-        "/api/start",
-        &[("game", "fox-geese"), ("store", "0")],
-        200,
-    );
-    assert_eq!(start["position"], FIVE_GEESE_START);
-    let start = api(
-        &server,
-        "/api/start",
-        &[("game", "dodgem"), ("n", "3"), ("store", "1")],
-        200,
-    );
-    assert_eq!(start["position"], DODGEM_START);
+    // Start positions; with a store, the deepest start it holds: five
+    // geese (the game's own start has eight), Dodgem's own start.
+    for (pairs, start) in [
+        (
+            &[("game", "fox-geese"), ("size", "5")][..],
+            ".../.../......./...F.../......./.gg/ggg:geese",
+        ),
+        (&[("game", "pancake"), ("n", "8")], "1,2,3,4,5,6,7,8"),
+        (&FOX_GEESE_STORE, FIVE_GEESE_START),
+        (&DODGEM_STORE, DODGEM_START),
+    ] {
+        assert_eq!(api_start(&server, pairs), start, "{pairs:?}");
+    }
 
     // Two-player positions: what `query` says, plus a diagram and each
     // move's sketch.
     for position in [FOX_TO_MOVE, ".../.../......./...F.../......./.gg/ggg:geese"] {
-        let pairs = [
-            ("game", "fox-geese"),
-            ("store", "0"),
-            ("position", position),
-        ];
-        let answer = api(&server, "/api/position", &pairs, 200);
-        assert_matches_query(
-            &answer,
-            &query_json(&["fox-geese"], &stores.fox_geese, position),
-        );
+        let answer = fox_geese_answer(&server, position);
         assert_eq!(answer["layer"], 5);
         let pieces: Vec<&Value> = answer["diagram"]["cells"]
             .as_array()
@@ -386,16 +369,7 @@ fn the_api_answers_every_endpoint_as_the_command_line_does() {
             assert_eq!(after["value"], m["value"]);
         }
     }
-    let answer = api(
-        &server,
-        "/api/position",
-        &[
-            ("game", "fox-geese"),
-            ("store", "0"),
-            ("position", FOX_TO_MOVE),
-        ],
-        200,
-    );
+    let answer = api_position(&server, &and(&FOX_GEESE_STORE, "position", FOX_TO_MOVE));
     let capture = answer["moves"]
         .as_array()
         .unwrap()
@@ -421,13 +395,7 @@ fn the_api_answers_every_endpoint_as_the_command_line_does() {
     assert_eq!(step["sketch"]["from"], cell("d4"));
     assert_eq!(step["sketch"]["to"], cell("d3"));
     // Dodgem's start: only a3-b3 wins for blue.
-    let pairs = [
-        ("game", "dodgem"),
-        ("n", "3"),
-        ("store", "1"),
-        ("position", DODGEM_START),
-    ];
-    let answer = api(&server, "/api/position", &pairs, 200);
+    let answer = api_position(&server, &and(&DODGEM_STORE, "position", DODGEM_START));
     assert_matches_query(
         &answer,
         &query_json(&["dodgem", "--n", "3"], &stores.dodgem, DODGEM_START),
@@ -441,23 +409,12 @@ fn the_api_answers_every_endpoint_as_the_command_line_does() {
         .collect();
     assert_eq!(winning, [&json!("a3-b3")]);
     // Without a store: the position and its moves, no values.
-    let bare = api(
-        &server,
-        "/api/position",
-        &[("game", "fox-geese"), ("position", FOX_TO_MOVE)],
-        200,
-    );
+    let bare = api_position(&server, &[("game", "fox-geese"), ("position", FOX_TO_MOVE)]);
     assert!(bare["value"].is_null() && bare["moves"][0]["value"].is_null());
     assert_eq!(bare["moves"].as_array().unwrap().len(), 8);
 
     // One-player positions: the distance and next move `solve` finds.
-    let pairs = [
-        ("game", "pancake"),
-        ("n", "8"),
-        ("store", "2"),
-        ("position", SCRAMBLED),
-    ];
-    let answer = api(&server, "/api/position", &pairs, 200);
+    let answer = api_position(&server, &and(&PANCAKE_STORE, "position", SCRAMBLED));
     let solved = solve_json(SCRAMBLED);
     assert_eq!(answer["distance"], solved["length"]);
     assert_eq!(answer["next_move"]["move"], solved["moves"][0]["move"]);
@@ -479,38 +436,22 @@ fn the_api_answers_every_endpoint_as_the_command_line_does() {
     assert_eq!(answer["diagram"]["cells"][0]["piece"], "3");
     // By rank; and a game with no table in the store answers without one.
     let rank = answer["rank"].as_u64().unwrap().to_string();
-    let pairs = [
-        ("game", "pancake"),
-        ("n", "8"),
-        ("store", "2"),
-        ("rank", &rank),
-    ];
-    assert_eq!(
-        api(&server, "/api/position", &pairs, 200)["position"],
-        SCRAMBLED
-    );
-    let pairs = [
-        ("game", "pancake"),
-        ("n", "7"),
-        ("store", "2"),
-        ("position", "1,2,3,4,5,6,7"),
-    ];
-    let other = api(&server, "/api/position", &pairs, 200);
+    let by_rank = api_position(&server, &and(&PANCAKE_STORE, "rank", &rank));
+    assert_eq!(by_rank["position"], SCRAMBLED);
+    let pairs = [("game", "pancake"), ("n", "7"), ("store", "2")];
+    let other = api_position(&server, &and(&pairs, "position", "1,2,3,4,5,6,7"));
     assert!(other["distance"].is_null() && other["target"].is_null());
-    let pairs = [
-        ("game", "sliding-tile"),
-        ("width", "3"),
-        ("height", "2"),
-        ("position", "1,2,3,4,0,5"),
-    ];
-    let tiles = api(&server, "/api/position", &pairs, 200);
+    let pairs = [("game", "sliding-tile"), ("width", "3"), ("height", "2")];
+    let tiles = api_position(&server, &and(&pairs, "position", "1,2,3,4,0,5"));
     assert_eq!(tiles["moves"].as_array().unwrap().len(), 3);
     assert_eq!(tiles["diagram"]["cells"][4]["piece"], Value::Null);
 
     // Positional games, solved per request: X completes the top row at
     // c1; anything but c1 or the block at c2 lets O complete the middle.
-    let pairs = [("game", "tic-tac-toe"), ("position", "XX./OO./...")];
-    let answer = api(&server, "/api/position", &pairs, 200);
+    let answer = api_position(
+        &server,
+        &[("game", "tic-tac-toe"), ("position", "XX./OO./...")],
+    );
     assert_eq!(
         (&answer["to_move"], &answer["value"]),
         (&json!("black"), &json!("won for black"))
@@ -531,13 +472,10 @@ fn the_api_answers_every_endpoint_as_the_command_line_does() {
             ("c3", "loss")
         ]
     );
-    let start = api(
-        &server,
-        "/api/start",
-        &[("game", "hex"), ("size", "3")],
-        200,
+    assert_eq!(
+        api_start(&server, &[("game", "hex"), ("size", "3")]),
+        ".../.../..."
     );
-    assert_eq!(start["position"], ".../.../...");
     let hex = api(
         &server,
         "/api/position",
@@ -549,7 +487,7 @@ fn the_api_answers_every_endpoint_as_the_command_line_does() {
         "{hex}"
     );
     let pairs = [("game", "hex"), ("size", "3"), ("position", ".../.X./...")];
-    let hex = api(&server, "/api/position", &pairs, 200);
+    let hex = api_position(&server, &pairs);
     assert_eq!(hex["diagram"]["style"], "hex");
     assert_eq!(hex["value"], "won for black", "the centre wins 3x3 Hex");
 
@@ -583,12 +521,7 @@ fn bad_requests_get_json_errors_and_the_server_goes_on() {
     refused(&server, &position("fox-geese", "F", ""), 400, "");
     // A position whose layer the store lacks is drawn all the same, "not
     // in the store", with the run that would add the layer.
-    let pairs = [
-        ("game", "fox-geese"),
-        ("store", "0"),
-        ("position", SIX_GEESE),
-    ];
-    let missing = api(&server, "/api/position", &pairs, 200);
+    let missing = api_position(&server, &and(&FOX_GEESE_STORE, "position", SIX_GEESE));
     assert_eq!(missing["value"], "not in the store");
     assert_eq!(missing["outcome"], "unknown");
     let why = missing["missing"].as_str().unwrap();
@@ -618,13 +551,8 @@ fn bad_requests_get_json_errors_and_the_server_goes_on() {
         assert_eq!(m["value"], expected, "{m}");
     }
     // The store holds the plain game only.
-    let pairs = [
-        ("game", "fox-geese"),
-        ("store", "0"),
-        ("position", FOX_TO_MOVE),
-        ("capture-wins", ""),
-    ];
-    let variant = api(&server, "/api/position", &pairs, 200);
+    let pairs = and(&FOX_GEESE_STORE, "position", FOX_TO_MOVE);
+    let variant = api_position(&server, &and(&pairs, "capture-wins", ""));
     assert_eq!(variant["value"], "not in the store");
     let why = variant["missing"].as_str().unwrap();
     assert!(why.contains("without flags"), "{why}");
@@ -922,27 +850,16 @@ fn a_table_changed_on_disk_is_refused_until_intact_and_never_stops_the_server() 
     let dir = std::env::temp_dir().join(format!("bitsolve-serve-changed-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let path = dir.to_str().unwrap();
-    bitsolve(&["retro", "fox-geese", "--layers", "1..6", "--store", path]);
+    stdout_of(&["retro", "fox-geese", "--layers", "1..6", "--store", path]);
     let mut server = Server::start(&[&dir]);
     let name = "fox-geese-g-6-retrograde-values.bst";
     let file = dir.join(name);
     let original = std::fs::read(&file).unwrap();
-    let six = format!(
-        "/api/position?{}",
-        query(&[
-            ("game", "fox-geese"),
-            ("store", "0"),
-            ("position", SIX_GEESE)
-        ])
-    );
-    let five = format!(
-        "/api/position?{}",
-        query(&[
-            ("game", "fox-geese"),
-            ("store", "0"),
-            ("position", FOX_TO_MOVE)
-        ])
-    );
+    let at = |position| {
+        let pairs = and(&FOX_GEESE_STORE, "position", position);
+        format!("/api/position?{}", query(&pairs))
+    };
+    let (six, five) = (at(SIX_GEESE), at(FOX_TO_MOVE));
     let address = server.address;
     let answer = |target: &str| {
         let response = get(address, target);
@@ -1075,13 +992,8 @@ fn a_table_changed_on_disk_is_refused_until_intact_and_never_stops_the_server() 
 fn two_thousand_mixed_connections_are_all_answered() {
     let stores = stores();
     let server = Server::start(&stores.all());
-    let start = api(
-        &server,
-        "/api/start",
-        &[("game", "fox-geese"), ("store", "0")],
-        200,
-    );
-    let position = start["position"].as_str().unwrap();
+    let start = api_start(&server, &FOX_GEESE_STORE);
+    let position = start.as_str().unwrap();
     // A third listings, a third games, the rest positions and starts
     // (which open the game, the slowest requests of a debug build).
     let targets = std::sync::Arc::new(vec![
@@ -1089,11 +1001,7 @@ fn two_thousand_mixed_connections_are_all_answered() {
         "/api/games".to_string(),
         format!(
             "/api/position?{}",
-            query(&[
-                ("game", "fox-geese"),
-                ("store", "0"),
-                ("position", position)
-            ])
+            query(&and(&FOX_GEESE_STORE, "position", position))
         ),
         "/api/stores".to_string(),
         "/api/games".to_string(),
@@ -1141,16 +1049,7 @@ fn a_memory_limit_drops_tables_and_every_answer_stays_exact() {
     let four = ".../.../......./...F.../......./..g/ggg:fox";
     let five = ".../.../......./...F.../......./.gg/ggg:geese";
     for position in [five, four, five, four] {
-        let pairs = [
-            ("game", "fox-geese"),
-            ("store", "0"),
-            ("position", position),
-        ];
-        let answer = api(&server, "/api/position", &pairs, 200);
-        assert_matches_query(
-            &answer,
-            &query_json(&["fox-geese"], &stores.fox_geese, position),
-        );
+        fox_geese_answer(&server, position);
         let listed = api(&server, "/api/stores", &[], 200);
         assert_eq!(listed["table_memory"]["limit"], 1 << 20, "{listed}");
         assert_eq!(listed["open_tables"], 1, "{listed}");
@@ -1276,14 +1175,13 @@ fn slow_and_oversized_clients_hold_nothing() {
 
 #[test]
 fn the_morris_opening_is_explored_from_the_empty_board() {
-    let dir = std::env::temp_dir().join(format!("bitsolve-serve-morris-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::scratch("serve", "morris");
     let store = dir.to_str().unwrap();
     let game = ["nine-mens-morris", "--men", "3", "--symmetry"];
     let mut args = vec!["retro"];
     args.extend(game);
     args.extend(["--layers", "1..12", "--distances", "--store", store]);
-    bitsolve(&args);
+    stdout_of(&args);
     let server = Server::start(&[&dir]);
     // The store's tables name their game (its descriptor's "morris") and
     // options; the explorer opens on the empty board.
@@ -1321,11 +1219,7 @@ fn the_morris_opening_is_explored_from_the_empty_board() {
 #[test]
 fn serve_refuses_bad_flags_in_one_line() {
     let run = |args: &[&str]| {
-        let output = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-            .arg("serve")
-            .args(args)
-            .output()
-            .unwrap();
+        let output = common::command(&["serve"]).args(args).output().unwrap();
         assert!(!output.status.success(), "{args:?}");
         let stderr = String::from_utf8(output.stderr).unwrap();
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
@@ -1335,7 +1229,7 @@ fn serve_refuses_bad_flags_in_one_line() {
     let missing = std::env::temp_dir().join("bitsolve-serve-no-such-store");
     let stderr = run(&["--store", missing.to_str().unwrap(), "--port", "0"]);
     assert!(stderr.contains("is not a directory"), "{stderr}");
-    let file = env!("CARGO_BIN_EXE_bitsolve");
+    let file = common::BIN;
     assert!(run(&["--store", file, "--port", "0"]).contains("is not a directory"));
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = taken.local_addr().unwrap().port().to_string();
@@ -1438,6 +1332,12 @@ fn the_page_draws_positions_and_plays_moves_in_chromium() {
     let stores = stores();
     let server = Server::start(&stores.all());
     let browser = Browser::start(&driver, &chromium);
+    // Opens the page at the position `pairs` name and waits for `what`,
+    // until the script `ready` returns something truthy.
+    let open_at = |pairs: &[(&str, &str)], what: &str, ready: &str| {
+        browser.open(&format!("{}#{}", server.url(), query(pairs)));
+        browser.wait_for(what, ready);
+    };
 
     // A newcomer's first page: the first store's game (Fox-and-Geese, not
     // the first game of the list), at the deepest start the store holds
@@ -1498,13 +1398,8 @@ fn the_page_draws_positions_and_plays_moves_in_chromium() {
     assert_eq!(page_text(&browser, "#error"), "");
     // A position of a layer the store lacks: drawn, "not in the store",
     // and the run that would add the layer.
-    let hash = query(&[
-        ("game", "fox-geese"),
-        ("store", "0"),
-        ("position", SIX_GEESE),
-    ]);
-    browser.open(&format!("{}#{hash}", server.url()));
-    browser.wait_for(
+    open_at(
+        &and(&FOX_GEESE_STORE, "position", SIX_GEESE),
         "the six geese",
         "return document.getElementById('position-text').value.endsWith('ggg/ggg:fox') && document.querySelectorAll('#board svg [data-piece=\"g\"]').length === 6;",
     );
@@ -1514,13 +1409,8 @@ fn the_page_draws_positions_and_plays_moves_in_chromium() {
     assert!(!page_moves(&browser).is_empty());
 
     // Fox-and-Geese: the board's pieces, a winning move clicked.
-    let hash = query(&[
-        ("game", "fox-geese"),
-        ("store", "0"),
-        ("position", FOX_TO_MOVE),
-    ]);
-    browser.open(&format!("{}#{hash}", server.url()));
-    browser.wait_for(
+    open_at(
+        &and(&FOX_GEESE_STORE, "position", FOX_TO_MOVE),
         "the Fox-and-Geese board",
         "return document.querySelectorAll('#moves li.move').length > 0;",
     );
@@ -1563,14 +1453,8 @@ fn the_page_draws_positions_and_plays_moves_in_chromium() {
     assert_eq!(next_position(&browser, FOX_TO_MOVE), after);
 
     // Dodgem: the one winning opening, clicked on the board's arrow.
-    let hash = query(&[
-        ("game", "dodgem"),
-        ("n", "3"),
-        ("store", "1"),
-        ("position", DODGEM_START),
-    ]);
-    browser.open(&format!("{}#{hash}", server.url()));
-    browser.wait_for(
+    open_at(
+        &and(&DODGEM_STORE, "position", DODGEM_START),
         "the Dodgem board",
         "return document.querySelectorAll('#moves li.move').length === 3 && document.getElementById('position-text').value.startsWith('B..');",
     );
@@ -1603,14 +1487,8 @@ fn the_page_draws_positions_and_plays_moves_in_chromium() {
     assert_eq!(page_text(&browser, "#value"), "won for blue");
 
     // Pancake: the stack, its distance, the optimal next move played.
-    let hash = query(&[
-        ("game", "pancake"),
-        ("n", "8"),
-        ("store", "2"),
-        ("position", SCRAMBLED),
-    ]);
-    browser.open(&format!("{}#{hash}", server.url()));
-    browser.wait_for(
+    open_at(
+        &and(&PANCAKE_STORE, "position", SCRAMBLED),
         "the pancake stack",
         "return document.getElementById('play-next');",
     );

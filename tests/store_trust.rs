@@ -4,8 +4,12 @@
 //! refuses the table in one line or finishes with exactly the counts of an
 //! undisturbed run.
 
+use crate::common::{
+    self, bitsolve, bitsolve_json, one_error_line, start_quietly, words, words_and,
+};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -13,17 +17,8 @@ use serde_json::Value;
 /// How a test puts something that is not a table in a table's place.
 type Replacement = fn(&Path);
 
-fn bitsolve(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(args)
-        .output()
-        .expect("bitsolve runs")
-}
-
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bitsolve-damage-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    common::scratch("damage", name)
 }
 
 /// A small deterministic generator, so that a failing trial can be rerun.
@@ -57,15 +52,15 @@ fn newest_table(dir: &Path) -> Option<PathBuf> {
 /// zeros or 0xAA.
 fn damage(table: &Path, random: &mut Lcg, bytes: u64) {
     const HEADER: u64 = 64 * 1024;
-    let mut content = std::fs::read(table).unwrap();
-    let len = content.len() as u64;
-    if len <= HEADER + bytes {
-        return;
-    }
-    let at = HEADER + random.next(len - HEADER - bytes);
-    let byte = if random.next(2) == 0 { 0 } else { 0xAA };
-    content[at as usize..(at + bytes) as usize].fill(byte);
-    std::fs::write(table, content).unwrap();
+    common::damage_file(table, |content| {
+        let len = content.len() as u64;
+        if len <= HEADER + bytes {
+            return;
+        }
+        let at = HEADER + random.next(len - HEADER - bytes);
+        let byte = if random.next(2) == 0 { 0 } else { 0xAA };
+        content[at as usize..(at + bytes) as usize].fill(byte);
+    });
 }
 
 #[derive(Debug, Default)]
@@ -86,15 +81,7 @@ fn trial(
     expected: &Value,
     tally: &mut Tally,
 ) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(delay);
-    let _ = child.kill();
-    child.wait().unwrap();
+    common::kill_after(args, delay);
     let store = args[args.iter().position(|&a| a == "--store").unwrap() + 1];
     if let Some(table) = newest_table(Path::new(store)) {
         damage(&table, random, bytes);
@@ -112,14 +99,10 @@ fn trial(
         );
         tally.recomputed += 1;
     } else {
-        let errors: Vec<&str> = stderr
-            .lines()
-            .filter(|l| l.starts_with("bitsolve: error"))
-            .collect();
         assert_eq!(rerun.status.code(), Some(1), "{args:?}: {stderr}");
-        assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
+        let error = one_error_line(&rerun);
         assert!(
-            errors[0].contains("damaged") || errors[0].contains("cannot be trusted"),
+            error.contains("damaged") || error.contains("cannot be trusted"),
             "{args:?}: {stderr}"
         );
         tally.refused += 1;
@@ -127,58 +110,39 @@ fn trial(
     std::fs::remove_dir_all(store).unwrap();
 }
 
-#[test]
-fn damage_before_a_bfs_resume_is_refused_or_recomputed_exactly() {
-    let dir = scratch("bfs");
-    let store = dir.display().to_string();
-    let args = [
-        "bfs",
-        "pancake",
-        "--n",
-        "10",
-        "--threads",
-        "1",
-        "--store",
-        &store,
-    ];
-    let layers = |report: &Value| report["layers"].clone();
-    let expected = layers(
-        &serde_json::from_slice(&bitsolve(&["bfs", "pancake", "--n", "10", "--json"]).stdout)
-            .unwrap(),
-    );
-    let mut random = Lcg(1);
+/// Fifty [`trial`]s of `args` into a new store `name`, killed after 5 ms
+/// and up to `spread` more, whose reruns must all be refused or give
+/// `expected`; and both must happen.
+fn trials(
+    name: &str,
+    args: &[&str],
+    random: &mut Lcg,
+    spread: u64,
+    counts: &dyn Fn(&Value) -> Value,
+    expected: &Value,
+) {
+    let store = scratch(name).display().to_string();
+    let args = [args, &["--store", &store]].concat();
     let mut tally = Tally::default();
     for _ in 0..50 {
-        let delay = Duration::from_millis(5 + random.next(400));
+        let delay = Duration::from_millis(5 + random.next(spread));
         let bytes = if random.next(2) == 0 { 4096 } else { 65536 };
-        trial(
-            &args,
-            delay,
-            &mut random,
-            bytes,
-            &layers,
-            &expected,
-            &mut tally,
-        );
+        trial(&args, delay, random, bytes, counts, expected, &mut tally);
     }
-    eprintln!("bfs: {tally:?}");
+    eprintln!("{name}: {tally:?}");
     assert!(tally.refused > 0 && tally.recomputed > 0, "{tally:?}");
 }
 
 #[test]
+fn damage_before_a_bfs_resume_is_refused_or_recomputed_exactly() {
+    let layers = |report: &Value| report["layers"].clone();
+    let expected = layers(&bitsolve_json(&["bfs", "pancake", "--n", "10", "--json"]));
+    let args = ["bfs", "pancake", "--n", "10", "--threads", "1"];
+    trials("bfs", &args, &mut Lcg(1), 400, &layers, &expected);
+}
+
+#[test]
 fn damage_before_a_retrograde_resume_is_refused_or_recomputed_exactly() {
-    let dir = scratch("retro");
-    let store = dir.display().to_string();
-    let args = [
-        "retro",
-        "fox-geese",
-        "--geese",
-        "5",
-        "--checkpoint-every",
-        "0",
-        "--store",
-        &store,
-    ];
     let values = |report: &Value| -> Value {
         report["layers"]
             .as_array()
@@ -189,79 +153,42 @@ fn damage_before_a_retrograde_resume_is_refused_or_recomputed_exactly() {
             })
             .collect()
     };
-    let expected = values(
-        &serde_json::from_slice(
-            &bitsolve(&["retro", "fox-geese", "--geese", "5", "--json"]).stdout,
-        )
-        .unwrap(),
-    );
-    let mut random = Lcg(2);
-    let mut tally = Tally::default();
-    for _ in 0..50 {
-        let delay = Duration::from_millis(5 + random.next(600));
-        let bytes = if random.next(2) == 0 { 4096 } else { 65536 };
-        trial(
-            &args,
-            delay,
-            &mut random,
-            bytes,
-            &values,
-            &expected,
-            &mut tally,
-        );
-    }
-    eprintln!("retro: {tally:?}");
-    assert!(tally.refused > 0 && tally.recomputed > 0, "{tally:?}");
+    let expected = values(&bitsolve_json(&[
+        "retro",
+        "fox-geese",
+        "--geese",
+        "5",
+        "--json",
+    ]));
+    let args = words("retro fox-geese --geese 5 --checkpoint-every 0");
+    trials("retro", &args, &mut Lcg(2), 600, &values, &expected);
 }
 
 /// Runs `args`, failing the test if it is still running after `limit`
 /// (a reader blocked on a FIFO would never end).
 fn bitsolve_within(args: &[&str], limit: Duration) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            panic!("{args:?} still running after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child.wait_with_output().unwrap()
+    let (output, ended) = common::output_within(&mut common::command(args), limit);
+    assert!(ended, "{args:?} still running after {limit:?}");
+    output
 }
 
-fn one_error_line(output: &Output) -> String {
-    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
-    assert!(!output.status.success(), "{stderr}");
-    let errors: Vec<&str> = stderr
-        .lines()
-        .filter(|l| l.starts_with("bitsolve: error"))
-        .collect();
-    assert_eq!(errors.len(), 1, "{stderr}");
-    errors[0].to_string()
+/// A new store `name` holding Fox-and-Geese layers `layers` (`A..B`), and
+/// its path as an argument.
+fn solved_store(name: &str, layers: &str) -> (PathBuf, String) {
+    let dir = scratch(name);
+    let store = dir.display().to_string();
+    let solved = bitsolve(&["retro", "fox-geese", "--layers", layers, "--store", &store]);
+    assert!(solved.status.success(), "{}", one_error_line(&solved));
+    (dir, store)
 }
 
 #[test]
 fn a_fifo_directory_or_link_loop_named_like_a_table_is_refused_without_blocking() {
-    let dir = scratch("not-files");
-    let store = dir.display().to_string();
-    let solved = bitsolve(&["retro", "fox-geese", "--layers", "1..5", "--store", &store]);
-    assert!(solved.status.success());
+    let (dir, store) = solved_store("not-files", "1..5");
     let table = dir.join("fox-geese-g-5-retrograde-values.bst");
     std::fs::remove_file(&table).unwrap();
     let position = format!("Fggggg{}:fox", ".".repeat(27));
-    let query = [
-        "query",
-        "fox-geese",
-        "--store",
-        &store,
-        "--position",
-        &position,
-    ];
+    let query = common::fox_geese_query(&store, &["--position", &position]);
     let limit = Duration::from_secs(30);
     let replacements: [(&str, Replacement); 3] = [
         ("a FIFO", |path| {
@@ -303,10 +230,7 @@ fn a_fifo_directory_or_link_loop_named_like_a_table_is_refused_without_blocking(
 
 #[test]
 fn verify_names_swapped_tables_misplaced_and_unfinished_ones_incomplete() {
-    let dir = scratch("verify");
-    let store = dir.display().to_string();
-    let solved = bitsolve(&["retro", "fox-geese", "--layers", "1..5", "--store", &store]);
-    assert!(solved.status.success());
+    let (dir, store) = solved_store("verify", "1..5");
     let layer = |g: u32| dir.join(format!("fox-geese-g-{g}-retrograde-values.bst"));
     let swap = dir.join("swap");
     std::fs::rename(layer(4), &swap).unwrap();
@@ -325,16 +249,10 @@ fn verify_names_swapped_tables_misplaced_and_unfinished_ones_incomplete() {
 
     // A BFS stopped before it finished (here at --max-depth) left a sealed,
     // intact table that is not a result.
-    let stopped = bitsolve(&[
-        "bfs",
-        "pancake",
-        "--n",
-        "8",
-        "--max-depth",
-        "3",
-        "--store",
-        &store,
-    ]);
+    let stopped = bitsolve(&words_and(
+        "bfs pancake --n 8 --max-depth 3 --store",
+        &[&store],
+    ));
     assert!(stopped.status.success());
     let verified = bitsolve(&["verify", &store, "--json"]);
     assert!(!verified.status.success());
@@ -350,39 +268,21 @@ fn verify_names_swapped_tables_misplaced_and_unfinished_ones_incomplete() {
 /// layer of the range refused it before).
 #[test]
 fn finished_layers_are_read_not_written_by_a_rerun_and_stay_queryable() {
-    let dir = scratch("finished");
-    let store = dir.to_str().unwrap().to_string();
-    let solved = bitsolve(&["retro", "fox-geese", "--layers", "1..7", "--store", &store]);
-    assert!(solved.status.success(), "{}", one_error_line(&solved));
+    let (dir, store) = solved_store("finished", "1..7");
     let seven = dir.join("fox-geese-g-7-retrograde-values.bst");
     let times = |path: &Path| {
         let metadata = std::fs::metadata(path).unwrap();
         (metadata.modified().unwrap(), std::fs::read(path).unwrap())
     };
     let before = times(&seven);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(["retro", "fox-geese", "--layers", "1..8", "--store", &store])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = start_quietly(&["retro", "fox-geese", "--layers", "1..8", "--store", &store]);
     // Once layer 8's file is there, its run holds layer 7 as the layer below.
     let eight = dir.join("fox-geese-g-8-retrograde-values.bst");
-    let started = std::time::Instant::now();
-    while !eight.exists() && child.try_wait().unwrap().is_none() {
-        assert!(started.elapsed() < Duration::from_secs(120));
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    common::wait_until(Duration::from_secs(120), "no layer 8", || {
+        eight.exists() || child.try_wait().unwrap().is_some()
+    });
     let position = format!("Fggggggg{}:fox", ".".repeat(25));
-    let query = [
-        "query",
-        "fox-geese",
-        "--store",
-        &store,
-        "--position",
-        &position,
-    ];
-    let answered = bitsolve(&query);
+    let answered = bitsolve(&common::fox_geese_query(&store, &["--position", &position]));
     let running = child.try_wait().unwrap().is_none();
     assert!(child.wait().unwrap().success());
     assert!(

@@ -10,6 +10,7 @@ use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::http::{Server, request};
+use crate::common::{bitsolve_json, words_and};
 
 const BITSOLVE: &str = env!("CARGO_BIN_EXE_bitsolve");
 
@@ -267,6 +268,10 @@ fn every_long_command_stops_on_a_signal() {
         "/../data/positional/hex-hein/hein_02_5x5-13.pg"
     );
     let position = "7,2,3,5,1,8,4,6,9,10,11";
+    let solve_stored = words_and(
+        "solve pancake --n 11 --position",
+        &[position, "--store", &store],
+    );
     let runs: Vec<(Vec<&str>, i32, u64)> = vec![
         (vec!["bfs", "pancake", "--n", "11"], libc::SIGINT, 1000),
         (
@@ -274,20 +279,7 @@ fn every_long_command_stops_on_a_signal() {
             libc::SIGINT,
             1000,
         ),
-        (
-            vec![
-                "solve",
-                "pancake",
-                "--n",
-                "11",
-                "--position",
-                position,
-                "--store",
-                &store,
-            ],
-            libc::SIGTERM,
-            1000,
-        ),
+        (solve_stored.clone(), libc::SIGTERM, 1000),
         (vec!["bfs", "ksolve", "--file", &many], libc::SIGINT, 200),
         (vec!["info", "ksolve", "--file", &many], libc::SIGTERM, 200),
         (vec!["qbf", "check", "pg", hein], libc::SIGINT, 1000),
@@ -306,22 +298,7 @@ fn every_long_command_stops_on_a_signal() {
         eprintln!("{args:?}: stopped {after:?} after the signal");
     }
     // The stopped `solve --store` resumes and answers.
-    let output = Command::new(BITSOLVE)
-        .args([
-            "solve",
-            "pancake",
-            "--n",
-            "11",
-            "--position",
-            position,
-            "--store",
-            &store,
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    let solved: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let solved = bitsolve_json(&[&solve_stored[..], &["--json"]].concat());
     assert!(solved["length"].as_u64().unwrap() > 0, "{solved}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

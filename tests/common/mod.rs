@@ -1,12 +1,15 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+mod command;
+pub mod gpu;
 pub mod http;
 pub mod webdriver;
 
+pub use command::*;
+
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bitsolve::backend::CpuBackend;
 use bitsolve::search::{Algorithm, Checkpoint, Progress, SearchOptions, SearchReport};
@@ -68,21 +71,17 @@ pub fn last_completed(path: &Path) -> Option<u64> {
 /// Starts `bitsolve args` (a run with `--store dir`), kills it with SIGKILL
 /// once it has recorded layer `layer`, and returns the last layer recorded.
 pub fn kill_after_layer(args: &[&str], dir: &Path, layer: u64, patience: Duration) -> u64 {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while recorded_layer(dir).is_none_or(|recorded| recorded < layer) {
+    let mut child = start_quietly(args);
+    wait_until(patience, "no progress recorded", || {
+        if recorded_layer(dir).is_some_and(|recorded| recorded >= layer) {
+            return true;
+        }
         assert!(
             child.try_wait().unwrap().is_none(),
             "finished before it could be killed"
         );
-        assert!(started.elapsed() < patience, "no progress recorded");
-        std::thread::sleep(Duration::from_millis(2));
-    }
+        false
+    });
     child.kill().unwrap();
     child.wait().unwrap();
     recorded_layer(dir).unwrap()
@@ -110,29 +109,4 @@ impl Progress for Crash {
             panic!("simulated crash");
         }
     }
-}
-
-/// Runs the `bitsolve` binary with `input` on its stdin (a game of `play`,
-/// answers to prompts): whether it succeeded, its stdout and its stderr.
-pub fn bitsolve_with_input(args: &[&str], input: &str) -> (bool, String, String) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .as_mut()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    (
-        output.status.success(),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
 }
