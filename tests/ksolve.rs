@@ -250,7 +250,7 @@ fn bad_files_options_and_positions_are_one_line_errors() {
         ),
         (
             vec!["info", "ksolve", "--file", &bad],
-            ":7: unsupported keyword 'Illegal'",
+            ":7: Illegal (piece placements twsearch's solver prunes) is not read",
         ),
         (
             vec!["bfs", "ksolve", "--file", &cube, "--metric", "half"],

@@ -18,6 +18,15 @@
 //!   moves (`M`, `M2`, `M'` for an order-4 move); the quarter metric keeps
 //!   only `M` and its inverse.
 //!
+//! * twsearch's own numbering (`StartState`, `MoveTransformation`,
+//!   `ScrambleState`) counts pieces from 0, and a move's orientation line
+//!   there is indexed by the slot the piece goes to;
+//! * `MoveSequence NAME M1 M2 ...` is a move like a listed one, the moves
+//!   named (or their powers, `M2`, `M'`) done in turn; `MoveAlias NAME M`
+//!   is a name for sequences only, not a move;
+//! * a solved state's labels may skip numbers (`1 1 5 5`): only which
+//!   pieces look alike matters.
+//!
 //! The per-depth counts the oracle must give were produced by twsearch
 //! (rokicki/twsearch 268d1a3, `twsearch -g -a 1 -t 1 FILE.tws`, and `-q`
 //! for the quarter metric) on the definitions in data/ksolve/ and on the
@@ -282,9 +291,11 @@ fn numbers(tokens: &[&str]) -> Vec<usize> {
 }
 
 /// The lines of a `Solved` / `Move` block up to `End`: for each set named,
-/// its one or two number lines.
+/// its one or two number lines (a permutation in twsearch's numbering is
+/// moved up by one here, so every block counts from 1 after reading).
 fn read_block<'a>(
     lines: &mut impl Iterator<Item = Vec<&'a str>>,
+    from_zero: bool,
 ) -> Vec<(String, Vec<Vec<usize>>)> {
     let mut sections: Vec<(String, Vec<Vec<usize>>)> = Vec::new();
     loop {
@@ -295,7 +306,11 @@ fn read_block<'a>(
         if tokens[0].chars().all(|c| c.is_ascii_digit()) {
             let section = sections.last_mut().expect("numbers after a set name");
             assert!(section.1.len() < 2, "at most two number lines per set");
-            section.1.push(numbers(&tokens));
+            let mut values = numbers(&tokens);
+            if from_zero && section.1.is_empty() {
+                values.iter_mut().for_each(|v| *v += 1);
+            }
+            section.1.push(values);
         } else {
             assert_eq!(tokens.len(), 1, "a set name alone on its line");
             sections.push((tokens[0].to_string(), Vec::new()));
@@ -316,6 +331,8 @@ fn parse(text: &str) -> Definition {
     };
     let mut solved: Option<Vec<(String, Vec<Vec<usize>>)>> = None;
     let mut moves = Vec::new();
+    // (name, the moves it names, whether it is an alias only)
+    let mut sequences: Vec<(String, Vec<String>, bool)> = Vec::new();
     while let Some(tokens) = lines.next() {
         match tokens[0] {
             "Name" => {}
@@ -329,15 +346,26 @@ fn parse(text: &str) -> Definition {
                     offset,
                 });
             }
-            "Solved" => solved = Some(read_block(&mut lines)),
-            "Move" => {
-                let name = tokens[1].to_string();
-                moves.push((name, read_block(&mut lines)));
+            "Solved" | "StartState" => {
+                solved = Some(read_block(&mut lines, tokens[0] == "StartState"))
             }
-            // bitsolve takes Scramble blocks in the definition; twsearch
-            // only reads them from a second file. Nothing here uses them.
-            "Scramble" => {
-                read_block(&mut lines);
+            "Move" | "MoveTransformation" => {
+                let name = tokens[1].to_string();
+                let twsearch_numbering = tokens[0] == "MoveTransformation";
+                moves.push((
+                    name,
+                    twsearch_numbering,
+                    read_block(&mut lines, twsearch_numbering),
+                ));
+            }
+            "MoveSequence" | "MoveAlias" => {
+                let named = tokens[2..].iter().map(|t| t.to_string()).collect();
+                sequences.push((tokens[1].to_string(), named, tokens[0] == "MoveAlias"));
+            }
+            // bitsolve takes scrambles in the definition; twsearch only
+            // reads them from a second file. Nothing here uses them.
+            "Scramble" | "ScrambleState" | "ScrambleAlg" => {
+                while lines.next().expect("a scramble ends with End")[0] != "End" {}
             }
             other => panic!("unexpected line starting {other}"),
         }
@@ -367,7 +395,7 @@ fn parse(text: &str) -> Definition {
 
     // Each move as an action on whole states.
     let modulus = definition.modulus();
-    for (name, sections) in moves {
+    for (name, twsearch_numbering, sections) in moves {
         let mut action = Action::identity(&modulus);
         for (set_name, lines) in sections {
             let set = definition.set_named(&set_name);
@@ -384,13 +412,80 @@ fn parse(text: &str) -> Definition {
                 action.from[set.offset + i] = set.offset + perm[i];
                 let o = set.offset + set.size;
                 action.from[o + i] = o + perm[i];
-                // indexed by the slot the piece comes from
-                action.add[o + i] = (twists[perm[i]] % set.orientations as usize) as u8;
+                // indexed by the slot the piece comes from (ksolve's
+                // numbering) or goes to (twsearch's)
+                let twist = if twsearch_numbering {
+                    twists[i]
+                } else {
+                    twists[perm[i]]
+                };
+                action.add[o + i] = (twist % set.orientations as usize) as u8;
             }
         }
         definition.moves.push((name, action));
     }
+
+    // Moves made of others, resolved in rounds (one may name a later one).
+    let mut named: HashMap<String, Action> = definition.moves.iter().cloned().collect();
+    let identity = Action::identity(&modulus);
+    while !sequences.is_empty() {
+        let before = sequences.len();
+        sequences.retain(|(name, words, alias)| {
+            let product = words.iter().try_fold(identity.clone(), |product, word| {
+                named_power(&named, &identity, word).map(|m| product.then(&m))
+            });
+            match product {
+                Some(action) => {
+                    named.insert(name.clone(), action.clone());
+                    if !alias {
+                        definition.moves.push((name.clone(), action));
+                    }
+                    false
+                }
+                None => true,
+            }
+        });
+        assert!(
+            sequences.len() < before,
+            "unresolved sequences: {sequences:?}"
+        );
+    }
     definition
+}
+
+/// The move `word` names among `named`: a name, or a power of one as
+/// `M2` (twice), `M'` (the inverse) or `M2'` (the inverse twice).
+fn named_power(named: &HashMap<String, Action>, identity: &Action, word: &str) -> Option<Action> {
+    if let Some(action) = named.get(word) {
+        return Some(action.clone());
+    }
+    let (stem, inverse) = match word.strip_suffix('\'') {
+        Some(stem) => (stem, true),
+        None => (word, false),
+    };
+    let base_len = stem.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let count: usize = if base_len == stem.len() {
+        1
+    } else {
+        stem[base_len..].parse().ok()?
+    };
+    let base = named.get(&stem[..base_len])?;
+    // The powers of the base up to the identity: its order.
+    let mut powers = vec![identity.clone()];
+    loop {
+        let next = powers.last().unwrap().then(base);
+        if next == *identity {
+            break;
+        }
+        powers.push(next);
+    }
+    let order = powers.len();
+    let exponent = if inverse {
+        (order - count % order) % order
+    } else {
+        count % order
+    };
+    Some(powers[exponent].clone())
 }
 
 // ---------------------------------------------------------------------------
@@ -801,4 +896,132 @@ fn ksolve_bfs_matches_twsearch_dino_cube() {
         bitsolve_file_layers(&definition("dino-cube.tws"), false),
         DINO
     );
+}
+
+// ---------------------------------------------------------------------------
+// Definitions written the way PuzzleGeometry writes them for twsearch
+
+/// The definitions of data/ksolve/twsearch-style/: each rewrites the one of
+/// the same name in data/ksolve/ with the sets a move leaves alone left
+/// out, orientation lines of zeros left out, some in twsearch's numbering,
+/// one with alike pieces numbered 1 and 5, one with a MoveSequence, a
+/// MoveAlias and a ScrambleAlg.
+const TWSEARCH_STYLE: [&str; 7] = [
+    "pocket-cube.tws",
+    "pocket-cube-fixed-corner.tws",
+    "pocket-cube-two-colours.tws",
+    "pyraminx.tws",
+    "pyraminx-no-tips.tws",
+    "skewb.tws",
+    "dino-cube.tws",
+];
+
+fn twsearch_style(name: &str) -> PathBuf {
+    definition("twsearch-style").join(name)
+}
+
+/// What the oracle makes of a definition, in a form two writings of one
+/// puzzle share: the sets, the solved state with each set's labels
+/// renumbered by their order (only which pieces look alike matters), and
+/// the distinct moves of each metric.
+type Meaning = (
+    Vec<(String, usize, u8)>,
+    Vec<u8>,
+    [Vec<(Vec<usize>, Vec<u8>)>; 2],
+);
+
+fn meaning(path: &Path) -> Meaning {
+    let parsed = parse(&std::fs::read_to_string(path).unwrap());
+    let sets = parsed
+        .sets
+        .iter()
+        .map(|s| (s.name.clone(), s.size, s.orientations))
+        .collect();
+    let mut solved = parsed.solved.clone();
+    for set in &parsed.sets {
+        let labels = &mut solved[set.offset..set.offset + set.size];
+        let mut distinct = labels.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        for label in labels.iter_mut() {
+            *label = distinct.binary_search(label).unwrap() as u8;
+        }
+    }
+    let moves = [false, true].map(|quarter| {
+        let mut distinct: Vec<(Vec<usize>, Vec<u8>)> = expanded_moves(&parsed, quarter)
+            .into_iter()
+            .map(|action| (action.from, action.add))
+            .collect();
+        distinct.sort();
+        distinct.dedup();
+        distinct
+    });
+    (sets, solved, moves)
+}
+
+#[test]
+fn oracle_reads_each_twsearch_style_definition_as_the_one_it_rewrites() {
+    for name in TWSEARCH_STYLE {
+        assert_eq!(
+            meaning(&twsearch_style(name)),
+            meaning(&definition(name)),
+            "{name}"
+        );
+    }
+}
+
+/// The twsearch-style files small enough for every run, searched by
+/// bitsolve: twsearch's tables of the files they rewrite.
+#[test]
+fn ksolve_reads_twsearch_style_definitions_as_twsearch_does() {
+    assert_bitsolve_gives(
+        &twsearch_style("pocket-cube-fixed-corner.tws"),
+        &POCKET_FIXED_HTM,
+        &POCKET_FIXED_QTM,
+    );
+    assert_bitsolve_gives(
+        &twsearch_style("pocket-cube-two-colours.tws"),
+        &TWO_COLOURS_HTM,
+        &TWO_COLOURS_QTM,
+    );
+    assert_eq!(
+        bitsolve_file_layers(&twsearch_style("pyraminx-no-tips.tws"), false),
+        PYRAMINX_NO_TIPS
+    );
+    assert_eq!(
+        bitsolve_file_layers(&twsearch_style("skewb.tws"), false),
+        SKEWB
+    );
+}
+
+#[test]
+#[ignore = "76 M to 240 M positions"]
+fn ksolve_reads_the_big_twsearch_style_definitions_as_twsearch_does() {
+    assert_bitsolve_gives(&twsearch_style("pocket-cube.tws"), &POCKET_HTM, &POCKET_QTM);
+    assert_eq!(
+        bitsolve_file_layers(&twsearch_style("pyraminx.tws"), false),
+        PYRAMINX
+    );
+    assert_eq!(
+        bitsolve_file_layers(&twsearch_style("dino-cube.tws"), false),
+        DINO
+    );
+}
+
+/// A ScrambleAlg block is the position its moves make from the solved
+/// state, and a MoveAlias name may be used where moves are given.
+#[test]
+fn a_scramble_given_by_moves_is_the_position_its_moves_make() {
+    let file = twsearch_style("pocket-cube-fixed-corner.tws");
+    let file = file.to_str().unwrap();
+    let solve = |how: &str, what: &str| {
+        crate::common::bitsolve_json(&["solve", "ksolve", "--file", file, how, what, "--json"])
+    };
+    let scrambled = solve("--scramble", "sune");
+    let moved = solve("--moves", "R U R' U R U2 R'");
+    assert_eq!(scrambled["position"], moved["position"]);
+    assert_eq!(scrambled["length"], moved["length"]);
+    assert!(scrambled["length"].as_u64().unwrap() > 0, "{scrambled}");
+    let aliased = solve("--moves", "R Top R' Top R U2 R'");
+    assert_eq!(aliased["position"], moved["position"]);
 }

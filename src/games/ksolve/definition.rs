@@ -1,20 +1,32 @@
-//! Reading a puzzle definition in the ksolve text format (the subset
-//! twsearch reads for God's-number searches): `Name`, `Set NAME PIECES
-//! ORIENTATIONS`, one `Solved` block, `Move NAME` blocks and `Scramble
-//! NAME` blocks, each closed by `End`; `#` starts a comment.
+//! Reading a puzzle definition in the ksolve text format as twsearch
+//! reads it: `Name`, `Set NAME PIECES ORIENTATIONS`, one `Solved` block,
+//! `Move NAME` blocks and `Scramble NAME` blocks, each closed by `End`,
+//! with twsearch's additions: `StartState`, `MoveTransformation` and
+//! `ScrambleState` (the same blocks in twsearch's own numbering, below),
+//! `MoveSequence NAME M1 M2 ...` (a move made of others, searched like a
+//! listed one), `MoveAlias NAME M` (a second name, usable in sequences but
+//! not a move of the search) and `ScrambleAlg NAME` (a scramble given as
+//! lines of moves up to `End`). `#` starts a comment.
 //!
 //! Inside a block each set is given at most once, as its name, a
 //! permutation line and an optional orientation line (all zeros when left
 //! out). A set a block leaves out reads as twsearch and ksolve read it: a
 //! move leaves it alone, a scramble has it solved, and the Solved block
-//! has piece i in slot i. Numbers are
-//! 1-based. Permutations are *passive*: after a move whose permutation is
-//! `p`, slot `i` holds the piece that was in slot `p[i]`. The orientation
-//! line of a state gives each slot's orientation; that of a move gives,
-//! for each slot, the twist its piece gains when the move carries it away
-//! (ksolve's convention for moves, which twsearch keeps). A state's
+//! has piece i in slot i. Permutations are *passive*: after a move whose
+//! permutation is `p`, slot `i` holds the piece that was in slot `p[i]`.
+//! In ksolve's numbering (`Solved`, `Move`, `Scramble`) pieces count from
+//! 1 and the orientation line of a move gives, for each slot, the twist
+//! its piece gains when the move carries it away; in twsearch's
+//! (`StartState`, `MoveTransformation`, `ScrambleState`) pieces count from
+//! 0 and a move's twist belongs to the slot the piece arrives in. The
+//! orientation line of a state gives each slot's orientation. A state's
 //! permutation line may repeat a number: those pieces look the same.
 //!
+//! What twsearch reads but bitsolve cannot honour is refused by name with
+//! the line: `Illegal` (twsearch's pruned placements), `?` (an unknown
+//! piece or orientation) and rotations (moves named `x`, `y`, `z` or
+//! ending in `v`, which twsearch keeps apart from the moves); so are
+//! ksolve's `ForbiddenPairs`, `ForbiddenGroups`, `Ignore` and `Block`.
 //! Everything else is refused with the file, the line and what is wrong.
 
 use std::collections::{HashMap, HashSet};
@@ -98,6 +110,9 @@ pub struct Definition {
     pub moves: Vec<NamedMove>,
     /// The `Scramble` blocks, in file order.
     pub scrambles: Vec<Scramble>,
+    /// The `MoveAlias` lines: names a sequence may use that are not moves
+    /// of the search.
+    pub aliases: Vec<NamedMove>,
 }
 
 impl Transform {
@@ -210,10 +225,68 @@ impl<'a> Reader<'a> {
 fn is_number_line(line: &Line) -> bool {
     line.words
         .first()
-        .is_some_and(|word| word.bytes().all(|b| b.is_ascii_digit()))
+        .is_some_and(|word| *word == "?" || word.bytes().all(|b| b.is_ascii_digit()))
 }
 
-const KNOWN: &str = "bitsolve reads Name, Set, Solved, Move, Scramble and End";
+const KNOWN: &str = "bitsolve reads Name, Set, Solved/StartState, Move/MoveTransformation, MoveSequence, MoveAlias, Scramble/ScrambleState/ScrambleAlg and End";
+
+/// How a block numbers its pieces and where a move's twists belong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Numbering {
+    /// ksolve's (`Solved`, `Move`, `Scramble`): pieces from 1, a move's
+    /// twist belongs to the slot its piece leaves.
+    Ksolve,
+    /// twsearch's own (`StartState`, `MoveTransformation`,
+    /// `ScrambleState`): pieces from 0, a move's twist belongs to the slot
+    /// its piece arrives in.
+    Twsearch,
+}
+
+impl Numbering {
+    /// The number of a set's first piece.
+    fn first(self) -> u32 {
+        match self {
+            Numbering::Ksolve => 1,
+            Numbering::Twsearch => 0,
+        }
+    }
+}
+
+/// A move named by a sequence of others (`MoveSequence`, `MoveAlias`) or
+/// a scramble given by moves (`ScrambleAlg`), resolved once every move
+/// is read.
+struct Sequence {
+    name: String,
+    moves: Vec<String>,
+    line: usize,
+}
+
+/// Whether twsearch takes a move of this name for a rotation of the
+/// whole puzzle (`x`, `y`, `z` with an optional `2` or `'`, or capitals
+/// and underscores followed by `v`), which it keeps apart from the moves.
+fn is_rotation(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    if matches!(bytes.first(), Some(b'x' | b'y' | b'z'))
+        && (bytes.len() == 1 || (bytes.len() == 2 && matches!(bytes[1], b'2' | b'\'')))
+    {
+        return true;
+    }
+    let capitals = bytes
+        .iter()
+        .take_while(|&&b| b == b'_' || b.is_ascii_uppercase())
+        .count();
+    capitals > 0 && capitals + 1 == bytes.len() && bytes[capitals] == b'v'
+}
+
+/// The words of a move sequence: whitespace or commas apart.
+fn sequence_words<'a>(words: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    words
+        .into_iter()
+        .flat_map(|word| word.split(','))
+        .filter(|word| !word.is_empty())
+        .map(str::to_string)
+        .collect()
+}
 
 /// Reads a definition; `file` names it in errors.
 pub fn parse(text: &str, file: &str) -> Result<Definition> {
@@ -237,6 +310,9 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
     let mut solved: Option<Vec<SetState>> = None;
     let mut listed: Vec<NamedMove> = Vec::new();
     let mut partial_scrambles: Vec<(String, Vec<Option<SetState>>)> = Vec::new();
+    let mut move_sequences: Vec<Sequence> = Vec::new();
+    let mut alias_sequences: Vec<Sequence> = Vec::new();
+    let mut scramble_sequences: Vec<Sequence> = Vec::new();
     let mut blocks_begun = false;
     // Names looked up by hash, not by a walk over those read so far: a
     // file of many sets or moves reads in time linear in its length.
@@ -257,6 +333,22 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
                     format!("{keyword} takes {count} argument(s): '{usage}'"),
                 ))
             }
+        };
+        // A new move's name: not a rotation, not given before.
+        let mut new_move_name = |reader: &Reader, name: &str| -> Result<String> {
+            if is_rotation(name) {
+                return Err(reader.error(
+                    number,
+                    format!(
+                        "move {} is a rotation of the whole puzzle as twsearch reads its name (x, y, z, or capitals ending in v), which bitsolve does not search: leave it out or rename it",
+                        quoted(name)
+                    ),
+                ));
+            }
+            if !move_names.insert(name.to_string()) {
+                return Err(reader.error(number, format!("move {} is defined twice", quoted(name))));
+            }
+            Ok(name.to_string())
         };
         match keyword {
             "Name" => {
@@ -291,14 +383,20 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
                     orientations: orientations as u8,
                 });
             }
-            "Solved" => {
-                expect_arguments(0, "Solved")?;
+            "Solved" | "StartState" => {
+                expect_arguments(0, keyword)?;
                 blocks_begun = true;
                 if solved.is_some() {
                     return Err(reader.error(number, "a second Solved block".into()));
                 }
+                let numbering = if keyword == "Solved" {
+                    Numbering::Ksolve
+                } else {
+                    Numbering::Twsearch
+                };
+                let what = format!("the {keyword} block");
                 let given =
-                    read_state_block(&mut reader, &sets, &set_index, "the Solved block", number)?;
+                    read_state_block(&mut reader, &sets, &set_index, &what, number, numbering)?;
                 // A set left out is solved as numbered: piece i in slot i.
                 solved = Some(
                     given
@@ -313,8 +411,8 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
                         .collect(),
                 );
             }
-            "Scramble" => {
-                expect_arguments(1, "Scramble NAME")?;
+            "Scramble" | "ScrambleState" | "ScrambleAlg" => {
+                expect_arguments(1, &format!("{keyword} NAME"))?;
                 blocks_begun = true;
                 let scramble_name = arguments[0].to_string();
                 if !scramble_names.insert(scramble_name.clone()) {
@@ -323,30 +421,80 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
                         format!("scramble {} is defined twice", quoted(&scramble_name)),
                     ));
                 }
+                if keyword == "ScrambleAlg" {
+                    let moves = read_move_lines(&mut reader, &scramble_name, number)?;
+                    scramble_sequences.push(Sequence {
+                        name: scramble_name,
+                        moves,
+                        line: number,
+                    });
+                    continue;
+                }
+                let numbering = if keyword == "Scramble" {
+                    Numbering::Ksolve
+                } else {
+                    Numbering::Twsearch
+                };
                 let what = format!("scramble {}", quoted(&scramble_name));
-                let state = read_state_block(&mut reader, &sets, &set_index, &what, number)?;
+                let state =
+                    read_state_block(&mut reader, &sets, &set_index, &what, number, numbering)?;
                 // Sets left out are filled from the Solved block at the end
                 // (it may come later in the file).
                 partial_scrambles.push((scramble_name, state));
             }
-            "Move" => {
-                expect_arguments(1, "Move NAME")?;
+            "Move" | "MoveTransformation" => {
+                expect_arguments(1, &format!("{keyword} NAME"))?;
                 blocks_begun = true;
-                let move_name = arguments[0].to_string();
-                if !move_names.insert(move_name.clone()) {
-                    return Err(reader.error(
-                        number,
-                        format!("move {} is defined twice", quoted(&move_name)),
-                    ));
-                }
+                let move_name = new_move_name(&reader, arguments[0])?;
+                let numbering = if keyword == "Move" {
+                    Numbering::Ksolve
+                } else {
+                    Numbering::Twsearch
+                };
                 let what = format!("move {}", quoted(&move_name));
-                let transform = read_move_block(&mut reader, &sets, &set_index, &what, number)?;
+                let transform =
+                    read_move_block(&mut reader, &sets, &set_index, &what, number, numbering)?;
                 listed.push(NamedMove {
                     name: move_name,
                     transform,
                 });
             }
+            "MoveSequence" | "MoveAlias" => {
+                let alias = keyword == "MoveAlias";
+                if alias {
+                    expect_arguments(2, "MoveAlias NAME MOVE")?;
+                } else if arguments.len() < 2 {
+                    return Err(reader.error(
+                        number,
+                        "MoveSequence takes a name and at least one move: 'MoveSequence NAME M1 M2 ...'"
+                            .into(),
+                    ));
+                }
+                blocks_begun = true;
+                let sequence = Sequence {
+                    name: new_move_name(&reader, arguments[0])?,
+                    moves: sequence_words(arguments[1..].iter().copied()),
+                    line: number,
+                };
+                if alias {
+                    alias_sequences.push(sequence);
+                } else {
+                    move_sequences.push(sequence);
+                }
+            }
             "End" => return Err(reader.error(number, "End outside a block".into())),
+            "Illegal" => {
+                return Err(reader.error(
+                    number,
+                    "Illegal (piece placements twsearch's solver prunes) is not read by bitsolve, whose searches visit every position".into(),
+                ));
+            }
+            "ForbiddenPairs" | "ForbiddenGroups" | "Ignore" | "Block" => {
+                return Err(reader.error(
+                    number,
+                    format!("{keyword} is a ksolve keyword bitsolve does not read ({KNOWN})"),
+                ));
+            }
             other => {
                 return Err(reader.error(
                     number,
@@ -362,11 +510,16 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
     let Some(solved) = solved else {
         return Err(reader.error(end, "the definition has no Solved block".into()));
     };
+    // Sequences name moves (and their powers) listed anywhere in the file,
+    // and each other: each is resolved once what it names is.
+    let (sequenced, aliases) =
+        resolve_sequences(&reader, &sets, &listed, move_sequences, alias_sequences)?;
+    listed.extend(sequenced);
     if listed.is_empty() {
         return Err(reader.error(end, "the definition has no Move".into()));
     }
     // A set a scramble leaves out is as solved (twsearch's reading).
-    let scrambles: Vec<Scramble> = partial_scrambles
+    let mut scrambles: Vec<Scramble> = partial_scrambles
         .into_iter()
         .map(|(name, parts)| Scramble {
             name,
@@ -377,6 +530,27 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
                 .collect(),
         })
         .collect();
+    let names = MoveNames::new(&sets, &listed, &aliases);
+    for sequence in scramble_sequences {
+        let mut state = solved.clone();
+        for word in &sequence.moves {
+            let Some(transform) = names.find(word) else {
+                return Err(reader.error(
+                    sequence.line,
+                    format!(
+                        "scramble {}: {} is not a move of this definition",
+                        quoted(&sequence.name),
+                        quoted(word)
+                    ),
+                ));
+            };
+            state = transform.apply(&state, &sets);
+        }
+        scrambles.push(Scramble {
+            name: sequence.name,
+            state,
+        });
+    }
     for scramble in &scrambles {
         for ((state, home), set) in scramble.state.iter().zip(&solved).zip(&sets) {
             let mut have = state.labels.clone();
@@ -398,7 +572,144 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
         solved,
         moves: listed,
         scrambles,
+        aliases,
     })
+}
+
+/// Moves by name for sequences: the listed moves, the aliases, and the
+/// powers of either written as twsearch names them (`M2`, `M'`, `M2'`).
+struct MoveNames<'a> {
+    sets: &'a [PieceSet],
+    by_name: HashMap<&'a str, &'a Transform>,
+}
+
+impl<'a> MoveNames<'a> {
+    fn new(sets: &'a [PieceSet], listed: &'a [NamedMove], aliases: &'a [NamedMove]) -> Self {
+        let by_name = listed
+            .iter()
+            .chain(aliases)
+            .map(|named| (named.name.as_str(), &named.transform))
+            .collect();
+        MoveNames { sets, by_name }
+    }
+
+    /// The move `word` names, or `None` when it names none.
+    fn find(&self, word: &str) -> Option<Transform> {
+        if let Some(transform) = self.by_name.get(word) {
+            return Some((*transform).clone());
+        }
+        let (stem, inverse) = match word.strip_suffix('\'') {
+            Some(stem) => (stem, true),
+            None => (word, false),
+        };
+        let digits = stem.len() - stem.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        let (base, count) = if digits > 0 {
+            let (base, count) = stem.split_at(stem.len() - digits);
+            (base, count.parse::<usize>().ok()?)
+        } else {
+            (stem, 1)
+        };
+        let transform = self.by_name.get(base)?;
+        let order = order_of(transform, self.sets)?;
+        let power = if inverse {
+            order - count % order
+        } else {
+            count
+        } % order;
+        let mut result = Transform::identity(self.sets);
+        for _ in 0..power {
+            result = result.then(transform, self.sets);
+        }
+        Some(result)
+    }
+}
+
+/// The moves of `MoveSequence` lines (moves of the search) and of
+/// `MoveAlias` lines (names only), each the product of the moves it
+/// names, resolved in as many rounds as they take (a sequence may name
+/// one given later); one naming nothing known is an error.
+fn resolve_sequences(
+    reader: &Reader,
+    sets: &[PieceSet],
+    listed: &[NamedMove],
+    move_sequences: Vec<Sequence>,
+    alias_sequences: Vec<Sequence>,
+) -> Result<(Vec<NamedMove>, Vec<NamedMove>)> {
+    let mut pending: Vec<(Sequence, bool)> = move_sequences
+        .into_iter()
+        .map(|s| (s, false))
+        .chain(alias_sequences.into_iter().map(|s| (s, true)))
+        .collect();
+    pending.sort_by_key(|(sequence, _)| sequence.line);
+    let mut known: Vec<NamedMove> = listed.to_vec();
+    let mut resolved: Vec<(usize, bool, NamedMove)> = Vec::new();
+    while !pending.is_empty() {
+        let names = MoveNames::new(sets, &known, &[]);
+        let mut progress: Vec<(usize, bool, NamedMove)> = Vec::new();
+        let mut waiting = Vec::new();
+        for (sequence, alias) in pending {
+            let product = sequence
+                .moves
+                .iter()
+                .try_fold(Transform::identity(sets), |product, word| {
+                    names.find(word).map(|next| product.then(&next, sets))
+                });
+            match product {
+                Some(transform) => progress.push((
+                    sequence.line,
+                    alias,
+                    NamedMove {
+                        name: sequence.name,
+                        transform,
+                    },
+                )),
+                None => waiting.push((sequence, alias)),
+            }
+        }
+        if progress.is_empty() {
+            let (sequence, _) = &waiting[0];
+            let names = MoveNames::new(sets, &known, &[]);
+            let unknown = sequence
+                .moves
+                .iter()
+                .find(|word| names.find(word).is_none())
+                .map_or(String::new(), |word| quoted(word));
+            return Err(reader.error(
+                sequence.line,
+                format!(
+                    "move sequence {} names {unknown}, which is not a move of this definition (nor one a sequence makes)",
+                    quoted(&sequence.name)
+                ),
+            ));
+        }
+        known.extend(progress.iter().map(|(_, _, named)| named.clone()));
+        resolved.extend(progress);
+        pending = waiting;
+    }
+    resolved.sort_by_key(|(line, _, _)| *line);
+    let (aliases, moves): (Vec<_>, Vec<_>) = resolved.into_iter().partition(|(_, alias, _)| *alias);
+    Ok((
+        moves.into_iter().map(|(_, _, named)| named).collect(),
+        aliases.into_iter().map(|(_, _, named)| named).collect(),
+    ))
+}
+
+/// The move lines of a `ScrambleAlg` block up to its `End`.
+fn read_move_lines(reader: &mut Reader, name: &str, opened: usize) -> Result<Vec<String>> {
+    let mut moves = Vec::new();
+    loop {
+        let Some(line) = reader.next_line() else {
+            return Err(reader.error(opened, format!("scramble {} has no End", quoted(name))));
+        };
+        if line.words[0] == "End" {
+            if line.words.len() > 1 {
+                let number = line.number;
+                return Err(reader.error(number, "End takes no arguments".into()));
+            }
+            return Ok(moves);
+        }
+        moves.extend(sequence_words(line.words.iter().copied()));
+    }
 }
 
 fn parse_count(
@@ -435,6 +746,7 @@ fn read_block(
     set_index: &HashMap<String, usize>,
     what: &str,
     opened: usize,
+    numbering: Numbering,
 ) -> Result<Vec<Option<BlockPart>>> {
     let mut parts: Vec<Option<BlockPart>> = (0..sets.len()).map(|_| None).collect();
     loop {
@@ -473,48 +785,65 @@ fn read_block(
             ));
         }
         let set = &sets[index];
-        let numbers =
-            |reader: &Reader, line: Option<&Line>, kind: &str| -> Result<(Vec<u32>, usize)> {
-                let Some(line) = line.filter(|line| is_number_line(line)) else {
-                    return Err(reader.error(
-                        line.map_or(number, |l| l.number),
-                        format!(
-                            "{what}: set {} needs a {kind} line of {} numbers",
-                            quoted(&set.name),
-                            set.pieces
-                        ),
-                    ));
-                };
-                let values = line
-                    .words
-                    .iter()
-                    .map(|word| {
-                        word.parse::<u32>().map_err(|_| {
-                            reader.error(
-                                line.number,
-                                format!("{what}: {} is not a number", quoted(word)),
-                            )
-                        })
-                    })
-                    .collect::<Result<Vec<u32>>>()?;
-                if values.len() != set.pieces {
-                    return Err(reader.error(
+        let numbers = |reader: &Reader,
+                       line: Option<&Line>,
+                       kind: &str|
+         -> Result<(Vec<u32>, usize)> {
+            let Some(line) = line.filter(|line| is_number_line(line)) else {
+                return Err(reader.error(
+                    line.map_or(number, |l| l.number),
+                    format!(
+                        "{what}: set {} needs a {kind} line of {} numbers",
+                        quoted(&set.name),
+                        set.pieces
+                    ),
+                ));
+            };
+            if line.words.contains(&"?") {
+                return Err(reader.error(
                         line.number,
                         format!(
-                            "{what}: set {} has {} pieces, but its {kind} line has {} numbers",
-                            quoted(&set.name),
-                            set.pieces,
-                            values.len()
+                            "{what}: '?' (twsearch's unknown piece or orientation) is not read by bitsolve: give set {} in full",
+                            quoted(&set.name)
                         ),
                     ));
-                }
-                Ok((values, line.number))
-            };
+            }
+            let values = line
+                .words
+                .iter()
+                .map(|word| {
+                    word.parse::<u32>().map_err(|_| {
+                        reader.error(
+                            line.number,
+                            format!("{what}: {} is not a number", quoted(word)),
+                        )
+                    })
+                })
+                .collect::<Result<Vec<u32>>>()?;
+            if values.len() != set.pieces {
+                return Err(reader.error(
+                    line.number,
+                    format!(
+                        "{what}: set {} has {} pieces, but its {kind} line has {} numbers",
+                        quoted(&set.name),
+                        set.pieces,
+                        values.len()
+                    ),
+                ));
+            }
+            Ok((values, line.number))
+        };
         let permutation_line = reader.next_line().map(|l| Line {
             number: l.number,
             words: l.words.clone(),
         });
-        let (permutation, at) = numbers(reader, permutation_line.as_ref(), "permutation")?;
+        let (mut permutation, at) = numbers(reader, permutation_line.as_ref(), "permutation")?;
+        if numbering == Numbering::Twsearch {
+            // Counted from 1 from here on, as ksolve's blocks are.
+            for value in &mut permutation {
+                *value = value.saturating_add(1);
+            }
+        }
         let orientations = if reader.peek().is_some_and(is_number_line) {
             let line = reader.next_line().map(|l| Line {
                 number: l.number,
@@ -551,8 +880,9 @@ fn read_state_block(
     set_index: &HashMap<String, usize>,
     what: &str,
     opened: usize,
+    numbering: Numbering,
 ) -> Result<Vec<Option<SetState>>> {
-    let parts = read_block(reader, sets, set_index, what, opened)?;
+    let parts = read_block(reader, sets, set_index, what, opened, numbering)?;
     parts
         .into_iter()
         .zip(sets)
@@ -570,12 +900,14 @@ fn read_state_block(
                     .iter()
                     .find(|&&v| v == 0 || v as usize > set.pieces)
                 {
+                    let first = numbering.first();
                     return Err(reader.error(
                         at,
                         format!(
-                            "{what}: piece {bad} of set {} is not one of 1..{}",
+                            "{what}: piece {} of set {} is not one of {first}..{}",
+                            bad + first - 1,
                             quoted(&set.name),
-                            set.pieces
+                            set.pieces as u32 + first - 1
                         ),
                     ));
                 }
@@ -594,8 +926,9 @@ fn read_move_block(
     set_index: &HashMap<String, usize>,
     what: &str,
     opened: usize,
+    numbering: Numbering,
 ) -> Result<Transform> {
-    let parts = read_block(reader, sets, set_index, what, opened)?;
+    let parts = read_block(reader, sets, set_index, what, opened, numbering)?;
     let moves = parts
         .into_iter()
         .zip(sets)
@@ -611,21 +944,26 @@ fn read_move_block(
             let mut seen = vec![false; set.pieces];
             for &value in &permutation {
                 if value == 0 || value as usize > set.pieces || std::mem::replace(&mut seen[value as usize - 1], true) {
+                    let first = numbering.first();
                     return Err(reader.error(
                         at,
                         format!(
-                            "{what}: the permutation of set {} is not a permutation of 1..{} ({value} {})",
+                            "{what}: the permutation of set {} is not a permutation of {first}..{} ({} {})",
                             quoted(&set.name),
-                            set.pieces,
+                            set.pieces as u32 + first - 1,
+                            value + first - 1,
                             if value == 0 || value as usize > set.pieces { "is out of range" } else { "appears twice" }
                         ),
                     ));
                 }
             }
-            // The file's twist belongs to the slot a piece leaves; a state
-            // composes with the twist of the slot it arrives in.
+            // A state composes with the twist of the slot a piece arrives
+            // in; ksolve's numbering gives that of the slot it leaves.
             let from: Vec<u8> = permutation.iter().map(|&v| (v - 1) as u8).collect();
-            let twist = from.iter().map(|&s| orientations[s as usize] as u8).collect();
+            let twist = match numbering {
+                Numbering::Ksolve => from.iter().map(|&s| orientations[s as usize] as u8).collect(),
+                Numbering::Twsearch => orientations.iter().map(|&t| t as u8).collect(),
+            };
             Ok(SetMove { from, twist })
         })
         .collect::<Result<Vec<SetMove>>>()?;
@@ -908,6 +1246,115 @@ mod tests {
     }
 
     #[test]
+    fn twsearchs_numbering_reads_as_ksolves() {
+        // The ring in twsearch's numbering: pieces from 0, the move's
+        // twists given for the slot a piece arrives in (slot i takes the
+        // piece of slot p[i], so the twist 1 0 0 1 of slots 1 and 4 left
+        // is gained in slots 4 and 3).
+        let twsearch = SQUARE
+            .replace("Solved\nP\n1 2 3 4", "StartState\nP\n0 1 2 3")
+            .replace(
+                "Move T\nP\n2 3 4 1\n1 0 0 1",
+                "MoveTransformation T\nP\n1 2 3 0\n0 0 1 1",
+            )
+            .replace("Scramble one\nP\n2 3 4 1", "ScrambleState one\nP\n1 2 3 0");
+        assert_eq!(
+            parse(&twsearch, "ring.tws").unwrap(),
+            parse(SQUARE, "ring.tws").unwrap()
+        );
+        let message = parse(
+            &twsearch.replace("1 2 3 0\n0 0 1 1", "1 2 3 4\n0 0 1 1"),
+            "ring.tws",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            message.contains("not a permutation of 0..3 (4 is out of range)"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn sequences_aliases_and_scrambles_by_moves_are_the_moves_they_name() {
+        let text = format!(
+            "{SQUARE}MoveSequence T3 T2, T\nMoveAlias Turn T\nMoveSequence Back Turn' Turn'\nScrambleAlg two\nTurn\nT\nEnd\n"
+        );
+        let definition = parse(&text, "ring.tws").unwrap();
+        let sets = &definition.sets;
+        let turn = &definition.moves[0].transform;
+        let twice = turn.then(turn, sets);
+        let thrice = twice.then(turn, sets);
+        // Sequences are moves of the search, in file order; the alias is not.
+        let names: Vec<&str> = definition.moves.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["T", "T3", "Back"]);
+        assert_eq!(definition.moves[1].transform, thrice);
+        // T has order 4 (four steps bring each piece home with a twist of
+        // 1 + 1): its inverse is its cube, and twice that is its square.
+        assert_eq!(definition.moves[2].transform, twice);
+        assert_ne!(thrice, twice);
+        assert_eq!(definition.aliases.len(), 1);
+        assert_eq!(definition.aliases[0].transform, *turn);
+        let two = definition
+            .scrambles
+            .iter()
+            .find(|s| s.name == "two")
+            .unwrap();
+        assert_eq!(two.state, twice.apply(&definition.solved, sets));
+        // A sequence naming nothing known, or naming itself, is refused.
+        for bad in ["MoveSequence X T Q\n", "MoveSequence X X\n"] {
+            let message = parse(&format!("{SQUARE}{bad}"), "ring.tws")
+                .unwrap_err()
+                .to_string();
+            assert!(
+                message.contains("ring.tws:18: move sequence 'X' names"),
+                "{message}"
+            );
+        }
+        let message = parse(&format!("{SQUARE}ScrambleAlg s\nT Q\nEnd\n"), "ring.tws")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains("scramble 's': 'Q' is not a move"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn what_twsearch_reads_but_bitsolve_cannot_honour_is_refused_by_name() {
+        for (text, expected) in [
+            (
+                SQUARE.replace("Move T", "Move x"),
+                "ring.tws:8: move 'x' is a rotation of the whole puzzle",
+            ),
+            (
+                SQUARE.replace("Move T", "Move UFRv"),
+                "ring.tws:8: move 'UFRv' is a rotation",
+            ),
+            (
+                format!("{SQUARE}Illegal P 1 2\n"),
+                "ring.tws:18: Illegal (piece placements twsearch's solver prunes)",
+            ),
+            (
+                SQUARE.replace("1 2 3 4\nEnd", "1 2 3 4\n0 ? 0 0\nEnd"),
+                "ring.tws:7: the Solved block: '?' (twsearch's unknown piece or orientation)",
+            ),
+            (
+                format!("{SQUARE}ForbiddenPairs\n"),
+                "ring.tws:18: ForbiddenPairs is a ksolve keyword bitsolve does not read",
+            ),
+        ] {
+            let message = parse(&text, "ring.tws").unwrap_err().to_string();
+            assert!(
+                message.contains(expected),
+                "{message}\nexpected: {expected}"
+            );
+            assert_eq!(message.lines().count(), 1, "{message}");
+        }
+        assert!(!is_rotation("U") && !is_rotation("xy") && !is_rotation("Uvv"));
+        assert!(is_rotation("y'") && is_rotation("z2") && is_rotation("F_Rv"));
+    }
+
+    #[test]
     fn windows_line_ends_tabs_and_comments_read_as_the_plain_file() {
         let plain = parse(SQUARE, "ring.tws").unwrap();
         let windows = SQUARE.replace('\n', "\r\n").replace(' ', "\t");
@@ -943,11 +1390,11 @@ mod tests {
         for (text, expected) in [
             (
                 good.replace("Name Ring", "Illegal"),
-                "ring.tws:2: unsupported keyword 'Illegal'",
+                "ring.tws:2: Illegal (piece placements twsearch's solver prunes)",
             ),
             (
-                good.replace("Name Ring", "ForbiddenPairs"),
-                "ring.tws:2: unsupported keyword 'ForbiddenPairs'",
+                good.replace("Name Ring", "Forbidden"),
+                "ring.tws:2: unsupported keyword 'Forbidden'",
             ),
             (
                 good.replace("2 3 4 1\n1 0 0 1", "2 3 4 4\n1 0 0 1"),
