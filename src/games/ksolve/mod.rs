@@ -469,14 +469,34 @@ impl Space for Ksolve {
                 let at = value as usize * moves;
                 *row = &group.table[at..at + moves];
             }
-            let rows = &rows[..groups.len()];
-            for m in 0..moves {
-                emit(
-                    rows.iter()
-                        .zip(groups)
-                        .map(|(row, g)| row[m] as u64 * g.weight)
-                        .sum(),
-                );
+            // One, two or three groups (most puzzles) in loops of their
+            // own, without a loop over the groups per move.
+            match (&rows[..groups.len()], &groups[..]) {
+                ([a], [ga]) => {
+                    for &x in a.iter() {
+                        emit(x as u64 * ga.weight);
+                    }
+                }
+                ([a, b], [ga, gb]) => {
+                    for (&x, &y) in a.iter().zip(b.iter()) {
+                        emit(x as u64 * ga.weight + y as u64 * gb.weight);
+                    }
+                }
+                ([a, b, c], [ga, gb, gc]) => {
+                    for ((&x, &y), &z) in a.iter().zip(b.iter()).zip(c.iter()) {
+                        emit(x as u64 * ga.weight + y as u64 * gb.weight + z as u64 * gc.weight);
+                    }
+                }
+                (rows, _) => {
+                    for m in 0..moves {
+                        emit(
+                            rows.iter()
+                                .zip(groups)
+                                .map(|(row, g)| row[m] as u64 * g.weight)
+                                .sum(),
+                        );
+                    }
+                }
             }
             return;
         }
@@ -587,7 +607,13 @@ impl Picture for Ksolve {
         if let Some(sequence) = trimmed.strip_prefix("moves") {
             let mut sets = self.definition.solved.clone();
             for word in sequence.split_whitespace() {
-                let Some(named) = self.moves.iter().find(|m| m.name == word) else {
+                // A move of the search, or a name a MoveAlias line gives.
+                let Some(named) = self
+                    .moves
+                    .iter()
+                    .chain(&self.definition.aliases)
+                    .find(|m| m.name == word)
+                else {
                     let names: Vec<&str> = self.moves.iter().map(|m| m.name.as_str()).collect();
                     return Err(Error::InvalidParameter(format!(
                         "{} is not a move of {} in the {} metric (its moves: {})",
