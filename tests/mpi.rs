@@ -331,7 +331,8 @@ fn retrograde_layers_are_the_single_process_ones_on_one_and_four_processes() {
         let expected = single(&args);
         let counts = retro_counts(&expected);
         assert!(counts.len() >= 4, "{expected}");
-        for processes in 1..=4 {
+        // Two and three processes: the cell-by-cell test below.
+        for processes in [1, 4] {
             let report = distributed(processes, &args);
             assert_eq!(
                 retro_counts(&report),

@@ -164,6 +164,23 @@ impl TwoBitTable {
         (before >> shift) & 3 == 3
     }
 
+    /// [`lower_from_three`](Self::lower_from_three) for a table that no
+    /// other thread writes meanwhile (a pass on a pool of one thread): a
+    /// plain load and store instead of a locked read-modify-write, which
+    /// serialises the core once per newly seen cell. Leaves a cell that
+    /// does not hold 3 as it is.
+    #[inline]
+    pub fn lower_from_three_unshared(&self, index: u64, value: u8) -> bool {
+        let (word, shift) = Self::locate(index);
+        let word = &self.words()[word];
+        let before = word.load(Relaxed);
+        if (before >> shift) & 3 != 3 {
+            return false;
+        }
+        word.store(before & !(((3 ^ value) as u64) << shift), Relaxed);
+        true
+    }
+
     /// Number of cells in `range` that hold `value`, counted in parallel.
     pub fn count_in(&self, range: Range<u64>, value: u8) -> u64 {
         count_items::<2>(self.words(), range, |word| cells_equal(word, value))

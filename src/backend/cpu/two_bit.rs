@@ -43,15 +43,17 @@ impl<S: Space> TwoBitPasses for CpuTwoBit<'_, S> {
 
     fn expand(&mut self, pass: &Pass, frontier: u8, next: u8) -> Result<Work> {
         let chunks = self.chunks.of(&pass.scanned);
+        let claim = Claim::of_this_pool();
         run_pass(pass, &chunks, |chunk| {
-            expand_chunk(self.space, &self.table, chunk, frontier, next)
+            expand_chunk(self.space, &self.table, chunk, frontier, next, claim)
         })
     }
 
     fn check_parents(&mut self, pass: &Pass, frontier: u8, next: u8) -> Result<Work> {
         let chunks = self.chunks.of(&pass.scanned);
+        let claim = Claim::of_this_pool();
         run_pass(pass, &chunks, |chunk| {
-            check_parents(self.space, &self.table, chunk, frontier, next)
+            check_parents(self.space, &self.table, chunk, frontier, next, claim)
         })
     }
 
@@ -92,6 +94,36 @@ impl<S: Space> TwoBitPasses for CpuTwoBit<'_, S> {
     }
 }
 
+/// How a pass claims a newly seen cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Claim {
+    /// Other threads write the table too: one atomic read-modify-write.
+    Shared,
+    /// The pass runs on one thread and nothing else writes the table: a
+    /// plain load and store.
+    Exclusive,
+}
+
+impl Claim {
+    /// Exclusive when the rayon pool a pass's chunks run on has one thread.
+    pub(crate) fn of_this_pool() -> Claim {
+        if rayon::current_num_threads() == 1 {
+            Claim::Exclusive
+        } else {
+            Claim::Shared
+        }
+    }
+
+    /// Lowers cell `rank` from 3 (unseen) to `value`; says whether it held 3.
+    #[inline(always)]
+    fn lower_from_three(self, table: &TwoBitTable, rank: u64, value: u8) -> bool {
+        match self {
+            Claim::Shared => table.lower_from_three(rank, value),
+            Claim::Exclusive => table.lower_from_three_unshared(rank, value),
+        }
+    }
+}
+
 /// Expands the frontier cells of one chunk.
 fn expand_chunk<S: Space>(
     space: &S,
@@ -99,6 +131,7 @@ fn expand_chunk<S: Space>(
     chunk: &Chunk,
     frontier: u8,
     next: u8,
+    claim: Claim,
 ) -> Work {
     let mut state = space.new_state();
     let mut batch = Vec::with_capacity(BATCH + 64);
@@ -114,10 +147,10 @@ fn expand_chunk<S: Space>(
             batch.push(successor)
         });
         if batch.len() >= BATCH {
-            mark_batch(table, &mut batch, &mut unseen, next, &mut work);
+            mark_batch(table, &mut batch, &mut unseen, next, &mut work, claim);
         }
     });
-    mark_batch(table, &mut batch, &mut unseen, next, &mut work);
+    mark_batch(table, &mut batch, &mut unseen, next, &mut work, claim);
     work
 }
 
@@ -129,6 +162,7 @@ pub(crate) fn mark_batch(
     unseen: &mut Vec<u64>,
     next: u8,
     work: &mut Work,
+    claim: Claim,
 ) {
     work.successors += batch.len() as u64;
     unseen.clear();
@@ -139,7 +173,7 @@ pub(crate) fn mark_batch(
             .filter(|&rank| table.get(rank) == UNSEEN),
     );
     for &rank in unseen.iter() {
-        work.marked += table.lower_from_three(rank, next) as u64;
+        work.marked += claim.lower_from_three(table, rank, next) as u64;
     }
     batch.clear();
 }
@@ -152,6 +186,7 @@ fn check_parents<S: Space>(
     chunk: &Chunk,
     frontier: u8,
     next: u8,
+    claim: Claim,
 ) -> Work {
     let mut scratch = (space.new_state(), Vec::with_capacity(64));
     let mut work = Work::default();
@@ -165,7 +200,7 @@ fn check_parents<S: Space>(
             &mut work,
             is_parent,
         ) {
-            table.lower_from_three(rank, next);
+            claim.lower_from_three(table, rank, next);
             work.marked += 1;
         }
     });

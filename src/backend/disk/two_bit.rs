@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use super::DiskPlan;
 use super::buckets::{Buckets, add_filed_shared, add_shared};
 use crate::backend::cpu::BATCH;
-use crate::backend::cpu::two_bit::mark_batch;
+use crate::backend::cpu::two_bit::{Claim, mark_batch};
 use crate::error::Result;
 use crate::progress::{Progress, check_stop};
 use crate::search::backend::{Pass, TwoBitPasses};
@@ -227,14 +227,28 @@ impl<'a, S: Space> DiskTwoBit<'a, S> {
                     }
                 });
                 if batch.len() >= BATCH {
-                    mark_batch(window, &mut batch, &mut unseen, next, &mut work);
+                    mark_batch(
+                        window,
+                        &mut batch,
+                        &mut unseen,
+                        next,
+                        &mut work,
+                        Claim::Shared,
+                    );
                 }
                 if elsewhere.len() >= HAND_OVER && failed.is_none() {
                     failed = hand_over(&mut elsewhere).err();
                 }
             },
         );
-        mark_batch(window, &mut batch, &mut unseen, next, &mut work);
+        mark_batch(
+            window,
+            &mut batch,
+            &mut unseen,
+            next,
+            &mut work,
+            Claim::Shared,
+        );
         if let Some(error) = failed {
             return Err(error);
         }

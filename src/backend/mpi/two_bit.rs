@@ -7,7 +7,7 @@ use super::exchange::Exchange;
 use super::queries::Queries;
 use super::rounds::{in_rounds, joined};
 use super::share::open_share;
-use crate::backend::cpu::two_bit::mark_batch;
+use crate::backend::cpu::two_bit::{Claim, mark_batch};
 use crate::backend::cpu::{BATCH, count_states};
 use crate::backend::partition::{Partition, Slice};
 use crate::error::Result;
@@ -100,10 +100,24 @@ impl<'a, S: Space> MpiTwoBit<'a, S> {
                 }
             });
             if batch.len() >= BATCH {
-                mark_batch(table, &mut batch, &mut unseen, next, &mut work);
+                mark_batch(
+                    table,
+                    &mut batch,
+                    &mut unseen,
+                    next,
+                    &mut work,
+                    Claim::Shared,
+                );
             }
         });
-        mark_batch(table, &mut batch, &mut unseen, next, &mut work);
+        mark_batch(
+            table,
+            &mut batch,
+            &mut unseen,
+            next,
+            &mut work,
+            Claim::Shared,
+        );
         work
     }
 
