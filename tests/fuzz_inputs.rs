@@ -329,16 +329,23 @@ fn board_files_open_or_are_refused_cleanly() {
 
 // ---------------------------------------------------------- definition files
 
-/// Puzzle definitions in the ksolve format: the project's own (small ones)
-/// and two written here (orientations, alike pieces, a scramble).
+/// Puzzle definitions in the ksolve format: the project's own (small ones,
+/// in both the project's style and twsearch's) and two written here
+/// (orientations, alike pieces, a scramble).
 fn definition_seeds() -> Vec<String> {
     let mut seeds = vec![
         "Name Cube7\nSet C 7 3\nSolved\nC\n1 2 3 4 5 6 7\nEnd\nMove U\nC\n4 1 2 3 5 6 7\nEnd\nMove R\nC\n5 2 3 1 7 6 4\n1 0 0 2 2 0 1\nEnd\nScramble one\nC\n5 2 3 1 7 6 4\n2 0 0 1 1 0 2\nEnd\n".to_string(),
         "# alike pieces\nName Ring\nSet P 6 2\nSet Q 3 1\nSolved\nP\n1 1 2 2 3 3\nQ\n1 2 3\nEnd\nMove T\nP\n2 3 4 5 6 1\n1 0 0 0 0 1\nQ\n2 1 3\nEnd\nMove S\nP\n2 1 3 4 5 6\nQ\n1 3 2\nEnd\n".to_string(),
     ];
     let dir = Path::new(crate::common::ROOT).join("data/ksolve");
-    if let Ok(entries) = std::fs::read_dir(&dir) {
-        let mut files: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
+    for dir in [dir.clone(), dir.join("twsearch-style")] {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = entries
+            .map(|e| e.unwrap().path())
+            .filter(|path| path.is_file())
+            .collect();
         files.sort();
         for file in files {
             let text = std::fs::read_to_string(&file).unwrap();

@@ -529,9 +529,15 @@ impl Coordinates {
                 }
             }
         }
-        // The largest coordinates last (least significant): blocks then
-        // end on coordinate boundaries with few of them.
-        coordinates.sort_by_key(|c| c.radix);
+        // The largest coordinates first (most significant), as twsearch's
+        // two-bit loop splits its index: the states that share them (a
+        // run of the frontier) send each move's successors into one short
+        // stretch of the table, the small coordinates' values, which stays
+        // in the cache, and read each large coordinate's row of its move
+        // table once for the run (the pocket cube on one thread: 1.6x
+        // faster than the smallest first). Stores record the layout: see
+        // `INDEX_LAYOUT`.
+        coordinates.sort_by_key(|c| std::cmp::Reverse(c.radix));
         fold_parities(&mut coordinates);
         let alternating = add_alternation(&mut coordinates);
         // The coordinate that follows the alternation first: others may

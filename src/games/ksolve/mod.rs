@@ -318,8 +318,13 @@ impl Ksolve {
 
 /// The definition as the table identity records it: what the file means,
 /// not how it is written.
+/// The index layout, part of a definition's identity: a store written
+/// under another layout (before 2026-11-28 the smallest coordinates came
+/// first) holds other ranks, and is refused as another game.
+const INDEX_LAYOUT: &str = "index largest coordinates first\n";
+
 fn canonical(definition: &Definition) -> String {
-    let mut text = String::new();
+    let mut text = String::from(INDEX_LAYOUT);
     for set in &definition.sets {
         text.push_str(&format!(
             "set {} {} {}\n",
@@ -948,13 +953,15 @@ mod tests {
     #[test]
     fn tied_parities_even_moves_and_alike_pieces_fold_and_rank_back() {
         let tied = puzzle(TIED, Metric::Powers);
-        // B: 3! with its parity free and 2^2 orientations (S keeps the
-        // sum); A: 4!/2 (its parity tied to B's); E: 5!/2 (every move
-        // even); K: 4!/(2!2!) arrangements.
+        // A: 4! with its parity free; B: 3!/2 (its parity tied to A's,
+        // the larger coordinate coming first) and 2^2 orientations (S
+        // keeps the sum); E: 5!/2 (every move even); K: 4!/(2!2!)
+        // arrangements.
         assert_eq!(tied.size(), 24 * 3 * 4 * 60 * 6);
         let by_kind = tied.hash_summary();
         assert!(
-            by_kind.contains("A[4 slots]: 4! arrangements = 12, parity folded"),
+            by_kind.contains("A[4 slots]: 4! arrangements = 24;")
+                && by_kind.contains("B[3 slots]: 3! arrangements = 3, parity folded"),
             "{by_kind}"
         );
         assert!(
@@ -1035,7 +1042,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            message.contains("slots 1,2,3,4 of set 'A' has the wrong parity for the other sets'"),
+            message.contains("slots 1,2,3 of set 'B' has the wrong parity for the other sets'"),
             "{message}"
         );
     }
