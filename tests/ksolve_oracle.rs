@@ -80,6 +80,11 @@ const DOMINO_HTM: [u64; 19] = [
     1, 10, 67, 420, 2335, 12260, 61038, 291004, 1327429, 5821374, 24141784, 89480354, 262907144,
     485409604, 508704668, 232904952, 14508468, 129376, 112,
 ];
+/// twsearch -g on domino-side-colours.tws (four pairs of alike edges).
+const DOMINO_SIDE_COLOURS: [u64; 17] = [
+    1, 10, 67, 402, 2119, 10624, 49683, 223256, 940282, 3557208, 11041242, 23225609, 29926617,
+    25450320, 6982976, 195952, 32,
+];
 /// twsearch -g on dino-cube.tws (moves and their inverses).
 const DINO: [u64; 14] = [
     1, 16, 160, 1408, 11712, 90912, 644756, 4070826, 21433009, 76410122, 109897795, 26611502,
@@ -776,6 +781,7 @@ fn the_big_definitions_parse_and_their_tables_add_up() {
         ("domino-fixed-corner.tws", 2, 3 + 4, 203_212_800),
         ("domino.tws", 2, 2 * 3 + 4, 1_625_702_400),
         ("dino-cube.tws", 1, 8 * 2, 239_500_800),
+        ("domino-side-colours.tws", 2, 2 * 3 + 4, 101_606_400),
     ] {
         let text = std::fs::read_to_string(definition(file)).unwrap();
         let parsed = parse(&text);
@@ -786,6 +792,7 @@ fn the_big_definitions_parse_and_their_tables_add_up() {
             "pyraminx.tws" => &PYRAMINX,
             "domino-fixed-corner.tws" => &DOMINO_FIXED_HTM,
             "dino-cube.tws" => &DINO,
+            "domino-side-colours.tws" => &DOMINO_SIDE_COLOURS,
             _ => &DOMINO_HTM,
         };
         assert_eq!(table.iter().sum::<u64>(), size, "{file}");
@@ -887,6 +894,15 @@ fn ksolve_bfs_of_a_permutation_too_big_for_a_table_starts_as_twsearchs_dino_cube
     let path = definition("dino-cube.tws");
     let layers = bitsolve_layers(&["--file", path.to_str().unwrap(), "--max-depth", "6"]);
     assert_eq!(layers, DINO[..7]);
+}
+
+#[test]
+#[ignore = "102 M positions"]
+fn ksolve_bfs_matches_twsearch_domino_with_alike_edges() {
+    assert_eq!(
+        bitsolve_file_layers(&definition("domino-side-colours.tws"), false),
+        DOMINO_SIDE_COLOURS
+    );
 }
 
 #[test]
