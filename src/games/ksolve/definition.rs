@@ -640,6 +640,10 @@ fn resolve_sequences(
         .map(|s| (s, false))
         .chain(alias_sequences.into_iter().map(|s| (s, true)))
         .collect();
+    if pending.is_empty() {
+        // Most files: no copy of the listed moves.
+        return Ok((Vec::new(), Vec::new()));
+    }
     pending.sort_by_key(|(sequence, _)| sequence.line);
     let mut known: Vec<NamedMove> = listed.to_vec();
     let mut resolved: Vec<(usize, bool, NamedMove)> = Vec::new();
