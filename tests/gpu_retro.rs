@@ -137,47 +137,40 @@ fn morris_rules_on_the_device_are_the_rust_rules() {
 
 #[test]
 fn morris_values_are_the_cpu_values() {
-    // Nine Men's Morris with symmetry to 4-3 (7), which takes in every
-    // move kind of the moving phase. Without symmetry (no twins to copy,
-    // which Fox-and-Geese's plain variants cover on the device), and
-    // Morabaraba (its diagonals' rules are compared on the device above),
-    // the values cost lavapipe minutes more: ignored below.
-    assert_morris_values_agree(
-        morris_variants()
-            .into_iter()
-            .filter(|(_, game)| game.symmetry() && game.variant() == Variant::NineMensMorris)
-            .collect(),
-        |_| 7,
-    );
-}
-
-/// [`morris_values_are_the_cpu_values`] with Nine Men's Morris without
-/// symmetry too, and every board with symmetry to 4-3 (`cargo test --test
-/// suite gpu_retro:: -- --ignored`).
-#[test]
-#[ignore]
-fn every_morris_variant_has_the_cpu_values() {
-    assert_morris_values_agree(
-        morris_variants(),
-        |game| {
-            if game.symmetry() { 7 } else { 6 }
-        },
-    );
-}
-
-/// Every cell of the layers to `top(game)` on the device and on the CPU
-/// (lavapipe's loop limit, morris.wgsl, cut moves short at 4-3 before).
-fn assert_morris_values_agree(variants: Vec<(String, Morris)>, top: impl Fn(&Morris) -> usize) {
+    // The whole game with three stones a side: both sides flying, captures
+    // and the opening's layers (swept on the host between the device's
+    // moving layers). Sliding moves' rules are compared on the device
+    // above; their values (Nine Men's Morris to 4-3 with and without
+    // symmetry, Morabaraba) cost lavapipe minutes more: ignored below.
     let Some(device) = device(GpuOptions::default()) else {
         return;
     };
-    for (name, game) in variants {
-        assert_backends_agree(&device, &game, top(&game), &name);
+    assert_the_whole_game_with_three_stones_agrees(&device);
+}
+
+/// [`morris_values_are_the_cpu_values`] with every board to 4-3 with
+/// symmetry and Nine Men's Morris without it (`cargo test --test suite
+/// gpu_retro:: -- --ignored`).
+#[test]
+#[ignore]
+fn every_morris_variant_has_the_cpu_values() {
+    let Some(device) = device(GpuOptions::default()) else {
+        return;
+    };
+    for (name, game) in morris_variants() {
+        // lavapipe's loop limit (morris.wgsl) cut moves short at 4-3 before.
+        let top = if game.symmetry() { 7 } else { 6 };
+        assert_backends_agree(&device, &game, top, &name);
     }
-    // The whole game with three stones a side: the opening's layers are
-    // swept on the host between the device's moving layers.
+    assert_the_whole_game_with_three_stones_agrees(&device);
+}
+
+/// The whole game with three stones a side on the device and on the CPU:
+/// the opening's layers are swept on the host between the device's
+/// moving layers.
+fn assert_the_whole_game_with_three_stones_agrees(device: &GpuDevice) {
     let game = Morris::with_men(Variant::NineMensMorris, 3, true).unwrap();
-    assert_backends_agree(&device, &game, game.max_layer(), "morris-men-3");
+    assert_backends_agree(device, &game, game.max_layer(), "morris-men-3");
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -564,10 +557,10 @@ fn every_variant_streams_as_the_cpu() {
 }
 
 fn assert_streamed_layers_agree(variants: Vec<(String, FoxGeese)>) {
-    // Two thirds of layer 4's values and layer 3's: 4 windows of the
-    // layer (each judged in 4 rounds: the 3 others, the layer below), the
-    // layers below whole.
-    let top = 4;
+    // Two thirds of layer 3's values and layer 2's: the layer in windows
+    // (each judged in rounds: the others, the layer below), the layers
+    // below whole.
+    let top = 3;
     for (name, game) in variants {
         let limit = (table_bytes(&game, top, 2) + table_bytes(&game, top - 1, 2)) * 2 / 3;
         let options = GpuOptions {
@@ -619,15 +612,15 @@ fn the_command_line_bounds_the_device_memory() {
     if !gpu::available() {
         return;
     }
-    // Layer 4's values take 579 KiB, layer 3's 80 KiB, layer 4's pass
-    // marks 579 KiB: at 800K its passes rescan, at 400K they stream, at
-    // 8K layer 2 (8 KiB) is refused.
+    // Layer 3's values take 80 KiB, layer 2's 8 KiB, layer 3's pass
+    // marks 80 KiB: at 120K its passes rescan, at 60K they stream, at 8K
+    // layer 2 (8 KiB) is refused.
     let args = |backend: &str, memory: Option<&str>| {
         let mut args = vec![
             "retro",
             "fox-geese",
             "--layers",
-            "1..4",
+            "1..3",
             "--json",
             "--backend",
         ];
@@ -655,8 +648,8 @@ fn the_command_line_bounds_the_device_memory() {
     };
     let on_cpu = layers(&run(args("cpu", None)));
     for (memory, says) in [
-        ("800K", "pass marks"),
-        ("400K", "stream through it in windows"),
+        ("120K", "pass marks"),
+        ("60K", "stream through it in windows"),
     ] {
         let bounded = run(args("gpu", Some(memory)));
         let stderr = String::from_utf8_lossy(&bounded.stderr);
@@ -664,7 +657,7 @@ fn the_command_line_bounds_the_device_memory() {
         let notes: Vec<&str> = stderr.lines().filter(|l| l.contains(says)).collect();
         let allowed = format!("{}.0 KiB allowed", memory.trim_end_matches('K'));
         assert!(
-            notes.len() == 1 && notes[0].contains("fox-geese g=4") && notes[0].contains(&allowed),
+            notes.len() == 1 && notes[0].contains("fox-geese g=3") && notes[0].contains(&allowed),
             "{memory}: {stderr}"
         );
         assert_eq!(layers(&bounded), on_cpu, "{memory}");

@@ -2,12 +2,19 @@
 //! checked against: the boards reachable in d moves, ranked per number of
 //! stones placed by the three-colour stone hash over the free cells
 //! ([`StoneRanker`]: every placement's rank by table steps), solved
-//! backwards layer by layer by the generic two-bit retrograde analysis.
-//! Layer r holds the boards with r moves left; every move goes one layer
-//! down.
+//! backwards layer by layer by the generic two-bit retrograde analysis,
+//! one sweep a layer (every move goes one layer down).
+//!
+//! The boards of the last move are the largest layer by far (C(n, d)
+//! boards of d stones against C(n, d − 1) of d − 1, n free cells), and
+//! their values are the rules': so the bottom table holds the boards with
+//! one move left, valued by whether the mover completes a winning set (or
+//! connects) with one stone, and the boards after the last move are never
+//! written. Layer r holds the boards with r + 1 moves left (r moves left
+//! when the query has no move at all).
 
 use crate::error::{Error, Result};
-use crate::games::positional::{PositionalGame, Query, Side, connects_by, mask_of};
+use crate::games::positional::{PositionalGame, Query, Side, connects_by, mask_of, reached_by};
 use crate::hash::bits::{compress, expand};
 use crate::hash::{Stone, StoneRanker};
 use crate::search::retro2::{RetroOptions, solve_layers_keeping_top};
@@ -29,14 +36,17 @@ pub enum Outcome {
 pub struct ExhaustiveReport {
     /// The outcome of the game's position under the query.
     pub outcome: Outcome,
-    /// Positions in all layers (the ranks the tables held).
+    /// Positions within the query's moves (boards of 0 to d stones
+    /// placed), the boards after the last move included, which the rules
+    /// value without a table.
     pub states: u64,
     /// Wall-clock seconds the solve took.
     pub seconds: f64,
 }
 
-/// Largest total number of positions the solver takes on (about 4 GiB of
-/// two-bit tables); beyond it a clear error, not an out-of-memory crash.
+/// Largest total number of positions the solver's tables hold (about
+/// 4 GiB of two-bit tables); beyond it a clear error, not an
+/// out-of-memory crash.
 pub const MAX_STATES: u64 = 1 << 34;
 
 /// The winning sets that can be complete once k stones are placed: those
@@ -69,6 +79,9 @@ struct Layers<'a> {
     sets: Vec<Sets>,
     connection: Option<Connection>,
     depth: usize,
+    /// 1 when the bottom layer holds the boards of the last move (valued by
+    /// the rules), 0 when the query has no move.
+    last_move: usize,
     black_stones: u64,
     /// The cells the game's first move may take (symmetry breaking),
     /// packed.
@@ -107,12 +120,20 @@ impl<'a> Layers<'a> {
         let rankers = (0..=depth)
             .map(|k| StoneRanker::new(free_cells.len(), k, blacks_after(k)))
             .collect::<Result<Vec<_>>>()?;
+        // The boards after the last move get no table (see the module's
+        // documentation); their count must still fit the report.
+        let tabled = &rankers[..rankers.len() - depth.min(1)];
         let states = rankers
             .iter()
-            .try_fold(0u64, |acc, r| acc.checked_add(r.size()));
+            .try_fold(0u64, |acc, r| acc.checked_add(r.size()))
+            .and_then(|_| {
+                tabled
+                    .iter()
+                    .try_fold(0u64, |acc, r| acc.checked_add(r.size()))
+            });
         if states.is_none_or(|s| s > MAX_STATES) {
             return Err(Error::SpaceTooLarge(format!(
-                "{}: {} free cells to depth {depth} is beyond the exhaustive solver ({} positions at most)",
+                "{}: {} free cells to depth {depth} is beyond the exhaustive solver ({} positions in its tables at most)",
                 game.name,
                 free_cells.len(),
                 MAX_STATES
@@ -159,6 +180,7 @@ impl<'a> Layers<'a> {
         Ok(Layers {
             game,
             depth,
+            last_move: depth.min(1),
             free,
             rankers,
             sets,
@@ -191,17 +213,111 @@ impl<'a> Layers<'a> {
         let stones = state.stones();
         self.black_won(stones, state.black) || self.white_won(stones, state.occupied & !state.black)
     }
+
+    /// The stones placed on the boards of `layer`.
+    fn stones_at(&self, layer: usize) -> usize {
+        self.depth - self.last_move - layer
+    }
+
+    /// The top layer: the boards of the game's position.
+    fn top(&self) -> usize {
+        self.depth - self.last_move
+    }
+
+    /// The cells (packed) the move after `stones` placements may take.
+    fn allowed(&self, stones: usize) -> u64 {
+        match self.first_move {
+            Some(allowed) if stones == 0 => allowed,
+            _ => u64::MAX,
+        }
+    }
+
+    /// The value of a board with one move left: a side that has won
+    /// already keeps it; else the mover wins if one stone on an allowed
+    /// free cell completes one of its sets (or connects), and otherwise
+    /// the board after any move is valued as one without moves.
+    fn last_move_value(&self, state: &State) -> Value {
+        let stones = state.stones();
+        let white = state.occupied & !state.black;
+        if self.black_won(stones, state.black) {
+            return Value::FirstWins;
+        }
+        if self.white_won(stones, white) {
+            return Value::SecondWins;
+        }
+        let free = !state.occupied & crate::hash::binomial::low_bits(self.rankers[0].cells());
+        let cells = free & self.allowed(stones);
+        if cells == 0 {
+            return self.no_move_value(state);
+        }
+        let wins = match self.turns[stones] {
+            Side::Black => self.completes(&self.sets[stones + 1].black, state.black, cells),
+            Side::White => self.completes(&self.sets[stones + 1].white, white, cells),
+        } || (self.turns[stones] == Side::Black
+            && self.connects_with_one(state.black, cells));
+        match (wins, self.turns[stones]) {
+            (true, Side::Black) => Value::FirstWins,
+            (true, Side::White) => Value::SecondWins,
+            // No move completes a set of the mover's, and none can
+            // complete one of the other side's.
+            (false, _) if self.game.is_maker_maker() => Value::Draw,
+            (false, _) => Value::SecondWins,
+        }
+    }
+
+    /// Whether one stone on one of `cells` (packed, free) completes one of
+    /// `sets` beside the side's stones `own`.
+    fn completes(&self, sets: &[u64], own: u64, cells: u64) -> bool {
+        sets.iter().any(|&set| {
+            let missing = set & !own;
+            missing.is_power_of_two() && missing & cells != 0
+        })
+    }
+
+    /// Whether one black stone on one of `cells` (packed, free) connects
+    /// Black's borders (a connection goal; false without one): a cell
+    /// does when it is, or touches, a black group on each border.
+    fn connects_with_one(&self, black: u64, cells: u64) -> bool {
+        let Some(goal) = &self.connection else {
+            return false;
+        };
+        let owned = self.black_stones | expand(black, self.free);
+        let neighbours = |cell: usize| goal.neighbours[cell];
+        let touching = |groups: u64| {
+            let mut near = 0u64;
+            let mut rest = groups;
+            while rest != 0 {
+                near |= neighbours(rest.trailing_zeros() as usize);
+                rest &= rest - 1;
+            }
+            near
+        };
+        let near_start = goal.start | touching(reached_by(neighbours, owned, goal.start));
+        let near_end = goal.end | touching(reached_by(neighbours, owned, goal.end));
+        expand(cells, self.free) & near_start & near_end != 0
+    }
 }
 
 impl LayeredGame for Layers<'_> {
     type State = State;
 
     fn layer_descriptor(&self, layer: usize) -> String {
-        format!("{} depth={} moves-left={layer}", self.game.name, self.depth)
+        format!(
+            "{} depth={} moves-left={}",
+            self.game.name,
+            self.depth,
+            layer + self.last_move
+        )
     }
 
     fn layer_size(&self, layer: usize) -> u64 {
-        self.rankers[self.depth - layer].size()
+        self.rankers[self.stones_at(layer)].size()
+    }
+
+    /// Every move places a stone: one layer down. So each layer is one
+    /// sweep over the layer below, with no passes and no frontier.
+    fn acyclic_layer(&self, layer: usize) -> Option<Vec<usize>> {
+        Some(layer.checked_sub(1).into_iter().collect())
     }
 
     fn new_state(&self) -> State {
@@ -215,7 +331,7 @@ impl LayeredGame for Layers<'_> {
     }
 
     fn unrank(&self, layer: usize, rank: u64, state: &mut State) {
-        let stones = self.depth - layer;
+        let stones = self.stones_at(layer);
         let ranker = &self.rankers[stones];
         if state.cached_stones == stones && rank == state.cached_rank.wrapping_add(1) {
             // The next rank of a sweep: the next black set, or the next
@@ -236,7 +352,7 @@ impl LayeredGame for Layers<'_> {
     }
 
     fn rank(&self, layer: usize, state: &State) -> u64 {
-        self.rankers[self.depth - layer].rank(state.occupied, state.black)
+        self.rankers[self.stones_at(layer)].rank(state.occupied, state.black)
     }
 
     fn mover(&self, state: &State) -> Player {
@@ -247,7 +363,7 @@ impl LayeredGame for Layers<'_> {
     }
 
     fn mover_of_rank(&self, layer: usize, _rank: u64) -> Option<Player> {
-        let k = self.depth - layer;
+        let k = self.stones_at(layer);
         Some(match self.turns.get(k) {
             Some(Side::White) => Player::Second,
             _ => Player::First,
@@ -258,15 +374,12 @@ impl LayeredGame for Layers<'_> {
         if layer == 0 || self.decided(state) {
             return;
         }
-        let k = self.depth - layer;
+        let k = self.stones_at(layer);
         let stone = match self.turns[k] {
             Side::Black => Stone::Black,
             Side::White => Stone::White,
         };
-        let cells = match self.first_move {
-            Some(allowed) if k == 0 => allowed,
-            _ => u64::MAX,
-        };
+        let cells = self.allowed(k);
         self.rankers[k + 1].placements(state.occupied, state.black, stone, cells, |_, rank| {
             emit(Successor {
                 layer: layer - 1,
@@ -276,6 +389,10 @@ impl LayeredGame for Layers<'_> {
     }
 
     fn predecessors<F: FnMut(u64)>(&self, _layer: usize, _state: &State, _emit: F) {}
+
+    fn rule_value(&self, layer: usize, state: &State) -> Option<Value> {
+        (layer == 0 && self.last_move == 1).then(|| self.last_move_value(state))
+    }
 
     fn no_move_value(&self, state: &State) -> Value {
         let stones = state.stones();
@@ -298,21 +415,23 @@ impl LayeredGame for Layers<'_> {
 pub fn solve(game: &PositionalGame, query: &Query) -> Result<ExhaustiveReport> {
     let started = std::time::Instant::now();
     let layers = Layers::new(game, query)?;
-    let (reports, top) = solve_layers_keeping_top(
+    let (_, top) = solve_layers_keeping_top(
         &crate::backend::CpuBackend,
         &layers,
-        layers.depth,
+        layers.top(),
         &RetroOptions::default(),
     )?;
     let start = layers.new_state();
-    let outcome = match Value::from_bits(top.get(layers.rank(layers.depth, &start))) {
+    let outcome = match Value::from_bits(top.get(layers.rank(layers.top(), &start))) {
         Value::FirstWins => Outcome::BlackWins,
         Value::SecondWins => Outcome::WhiteWins,
         _ => Outcome::Draw,
     };
     Ok(ExhaustiveReport {
         outcome,
-        states: reports.iter().map(|r| r.states).sum(),
+        // The boards within d moves, the last move's too (valued without
+        // a table of their own).
+        states: layers.rankers.iter().map(StoneRanker::size).sum(),
         seconds: started.elapsed().as_secs_f64(),
     })
 }

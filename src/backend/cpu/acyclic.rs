@@ -26,7 +26,8 @@ const BATCH: usize = 32;
 struct Pending {
     mover: Player,
     no_move: Value,
-    /// Its moves in [`Batch::moves`].
+    /// Its moves in [`Batch::moves`]; `no_move` is only meaningful when
+    /// there are none.
     moves: Range<usize>,
     /// Its rank and its twins' in [`Batch::twins`].
     twins: Range<usize>,
@@ -47,7 +48,7 @@ impl Batch {
     fn settle(
         &mut self,
         values: &TwoBitTable,
-        lower: &[Option<TwoBitTable>],
+        lower: &[Option<&TwoBitTable>],
     ) -> (u64, Option<usize>) {
         let (mut open, mut beyond) = (0, None);
         for pending in &self.pending {
@@ -88,7 +89,7 @@ pub(crate) fn sweep_acyclic<G: LayeredGame>(
     game: &G,
     layer: usize,
     values: &TwoBitTable,
-    lower: &[Option<TwoBitTable>],
+    lower: &[Option<&TwoBitTable>],
     pass: &RetroPass,
     between_parts: &mut dyn FnMut() -> Result<()>,
 ) -> Result<u64> {
@@ -143,9 +144,16 @@ pub(crate) fn sweep_acyclic<G: LayeredGame>(
                 batch.moves.push(next);
                 true
             });
+            // The value without moves is read only when there are none
+            // (a positional game tests its winning sets for it).
+            let no_move = if batch.moves.len() == moves_start {
+                game.no_move_value(&state)
+            } else {
+                Value::Unknown
+            };
             batch.pending.push(Pending {
                 mover: game.mover(&state),
-                no_move: game.no_move_value(&state),
+                no_move,
                 moves: moves_start..batch.moves.len(),
                 twins,
             });

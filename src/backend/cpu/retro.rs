@@ -28,7 +28,7 @@ impl RetroBackend for CpuBackend {
         game: &G,
         layer: usize,
         values: &TwoBitTable,
-        lower: &[Option<TwoBitTable>],
+        lower: &[Option<&TwoBitTable>],
         pass: &RetroPass,
         between_parts: &mut dyn FnMut() -> Result<()>,
     ) -> Result<u64> {

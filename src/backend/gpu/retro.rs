@@ -94,7 +94,7 @@ impl RetroBackend for GpuBackend<'_> {
         game: &G,
         layer: usize,
         values: &TwoBitTable,
-        lower: &[Option<TwoBitTable>],
+        lower: &[Option<&TwoBitTable>],
         pass: &RetroPass,
         between_parts: &mut dyn FnMut() -> Result<()>,
     ) -> Result<u64> {

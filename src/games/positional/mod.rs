@@ -228,12 +228,22 @@ pub fn connects(graph: &Graph, owned: u64, from: &[usize], to: &[usize]) -> bool
 /// [`connects`] with each cell's neighbours as a mask from `neighbours`
 /// (a caller that tests many boards of one graph keeps them in a table).
 pub fn connects_by(neighbours: impl Fn(usize) -> u64, owned: u64, from: u64, to: u64) -> bool {
+    grow(neighbours, owned, from, to) & to != 0
+}
+
+/// The cells of `owned` joined to a cell of `from` through `owned` (the
+/// owner's groups touching `from`), with neighbours as [`connects_by`]
+/// takes them.
+pub fn reached_by(neighbours: impl Fn(usize) -> u64, owned: u64, from: u64) -> u64 {
+    grow(neighbours, owned, from, 0)
+}
+
+/// The cells of `owned` reached from `from & owned`, breadth first, or
+/// fewer once one of `stop` is reached.
+fn grow(neighbours: impl Fn(usize) -> u64, owned: u64, from: u64, stop: u64) -> u64 {
     let mut reached = from & owned;
     let mut frontier = reached;
-    while frontier != 0 {
-        if reached & to != 0 {
-            return true;
-        }
+    while frontier != 0 && reached & stop == 0 {
         let mut next = 0u64;
         let mut rest = frontier;
         while rest != 0 {
@@ -244,5 +254,5 @@ pub fn connects_by(neighbours: impl Fn(usize) -> u64, owned: u64, from: u64, to:
         frontier = next & owned & !reached;
         reached |= frontier;
     }
-    reached & to != 0
+    reached
 }

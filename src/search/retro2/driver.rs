@@ -188,9 +188,19 @@ fn solve_range_keeping_top<G: LayeredGame, B: RetroBackend>(
 }
 
 /// Whether `layer` reads the solved layers its moves reach from the store
-/// rather than the layer below carried from the one solved before.
+/// rather than the layer below carried from the one solved before (an
+/// acyclic layer whose moves all lead one layer down reads that one as
+/// carried: a positional game's, solved in memory without a store).
 fn reads_layers_itself<G: LayeredGame>(game: &G, layer: usize) -> bool {
-    game.acyclic_layer(layer).is_some() || game.several_layers_below(layer).is_some()
+    match game.acyclic_layer(layer) {
+        Some(reached) => !only_the_next(layer, &reached),
+        None => game.several_layers_below(layer).is_some(),
+    }
+}
+
+/// Whether the layers `reached` from `layer` are at most the one below.
+fn only_the_next(layer: usize, reached: &[usize]) -> bool {
+    reached.iter().all(|&below| below + 1 == layer)
 }
 
 /// The layers whose solved values (and distances) the solving of `layer`
@@ -409,7 +419,8 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
     table.storage_mut().stage_if_room(progress)?;
 
     if let Some(reached) = game.acyclic_layer(layer) {
-        let examined = sweep_acyclic_layer(backend, game, layer, &values, &reached, options)?;
+        let examined =
+            sweep_acyclic_layer(backend, game, layer, &values, &reached, lower, options)?;
         let seconds = started.elapsed().as_secs_f64();
         let report = layer_report(backend, game, layer, &values, examined, seconds, false);
         return Ok((values, report));
@@ -462,7 +473,8 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
 }
 
 /// Solves an acyclic layer ([`LayeredGame::acyclic_layer`]) in one sweep
-/// that reads the solved layers `reached` from the store, and records it
+/// that reads the solved layers `reached` from the store (the layer below
+/// as carried, `next`, when it reaches no other), and records it
 /// (unfinished when a stop cut the sweep short: a resumed sweep skips what
 /// it decided). The positions examined, as the one pass's count.
 fn sweep_acyclic_layer<G: LayeredGame, B: RetroBackend>(
@@ -471,9 +483,27 @@ fn sweep_acyclic_layer<G: LayeredGame, B: RetroBackend>(
     layer: usize,
     values: &B::Layer,
     reached: &[usize],
+    next: Below<'_, B::Layer>,
     options: &RetroOptions,
 ) -> Result<Vec<u64>> {
-    let lower = solved_layers_below(backend, game, layer, reached, options)?;
+    let carried = match next {
+        Below::Next(carried) if only_the_next(layer, reached) => Some(carried),
+        _ => None,
+    };
+    let opened = match carried {
+        Some(_) => Vec::new(),
+        None => solved_layers_below(backend, game, layer, reached, options)?,
+    };
+    let lower: Vec<Option<&B::Layer>> = match carried {
+        Some(carried) => {
+            let mut lower = vec![None; layer];
+            if let Some(below) = layer.checked_sub(1) {
+                lower[below] = carried;
+            }
+            lower
+        }
+        None => opened.iter().map(Option::as_ref).collect(),
+    };
     let pass = RetroPass {
         label: format!("layer {layer} sweep"),
         progress: options.progress,
@@ -491,6 +521,7 @@ fn sweep_acyclic_layer<G: LayeredGame, B: RetroBackend>(
     let examined =
         backend.sweep_acyclic(game, layer, values, &lower, &pass, &mut record_when_due)?;
     drop(lower);
+    drop(opened);
     if options.progress.stop_requested() {
         record_unfinished_sweep(host)?;
         check_stop(options.progress)?;

@@ -160,7 +160,7 @@ pub trait RetroBackend: Backend {
         game: &G,
         layer: usize,
         _values: &Self::Layer,
-        _lower: &[Option<Self::Layer>],
+        _lower: &[Option<&Self::Layer>],
         _pass: &RetroPass,
         _between_parts: &mut dyn FnMut() -> Result<()>,
     ) -> Result<u64> {
