@@ -98,13 +98,25 @@ pub fn encode(game: &Prepared, board: Board, goal: Goal) -> Circuit {
                     let neighbour = neighbour.unwrap();
                     let ends = border(&mut b, &witness, connection);
                     conjuncts.push(ends);
-                    // bin(P, v) -> N names a neighbour of v.
+                    // bin(P, v) -> N names a neighbour of v. A cell with
+                    // none (its neighbours all taken by White, or off the
+                    // end border with no neighbour at all) cannot continue
+                    // a path: no witness but the last names it. Writing the
+                    // empty choice as false would instead make the whole
+                    // formula false for P = v, whatever the path.
                     for v in 0..n {
-                        let at = b.bin(&position, v);
                         let options: Vec<i32> = stutter(connection, v)
                             .into_iter()
                             .map(|w| b.bin(&neighbour, w))
                             .collect();
+                        if options.is_empty() {
+                            for w in &witness[..longest] {
+                                let there = b.bin(w, v);
+                                conjuncts.push(-there);
+                            }
+                            continue;
+                        }
+                        let at = b.bin(&position, v);
                         let some = b.or(options);
                         let link = b.implies(at, some);
                         conjuncts.push(link);
