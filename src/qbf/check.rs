@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::encodings::Encoding;
 use super::formula::Formula;
 use super::prepare::{Preprocessing, prepare};
-use super::runner::solve_with;
+use super::runner::{is_timeout, solve_with};
 use crate::error::Result;
 use crate::games::positional::{PositionalGame, Query};
 use crate::qbf::exhaustive::{Outcome, solve};
@@ -29,6 +29,9 @@ pub struct Row {
     pub agrees: Option<bool>,
     /// Why there is no answer (not applicable, inconclusive, solver error).
     pub note: String,
+    /// Whether the solver ran past the time limit (a suite counts time-outs
+    /// apart from other failures).
+    pub timed_out: bool,
 }
 
 /// How a check prepares the formulas and runs the solver.
@@ -74,6 +77,25 @@ pub fn check(
 ) -> Result<Check> {
     let exhaustive = solve(game, query)?;
     let black_wins = exhaustive.outcome == Outcome::BlackWins;
+    let rows = compare(game, query, black_wins, encodings, options)?;
+    Ok(Check {
+        black_wins,
+        exhaustive_seconds: exhaustive.seconds,
+        states: exhaustive.states,
+        rows,
+    })
+}
+
+/// The rows of [`check`] against an exhaustive answer already known
+/// (`black_wins`): a suite that runs several solvers on one instance
+/// solves it exhaustively once.
+pub fn compare(
+    game: &PositionalGame,
+    query: &Query,
+    black_wins: bool,
+    encodings: &[Encoding],
+    options: &CheckOptions,
+) -> Result<Vec<Row>> {
     let prepared = prepare(game, query, options.preprocessing)?;
     // The pairing encoding speaks of the whole maker-breaker game.
     let mut full_game: Option<bool> = None;
@@ -89,6 +111,7 @@ pub fn check(
                     answer: None,
                     agrees: None,
                     note: error.to_string(),
+                    timed_out: false,
                 });
                 continue;
             }
@@ -106,6 +129,7 @@ pub fn check(
                     seconds: started.elapsed().as_secs_f64(),
                     answer: None,
                     agrees: None,
+                    timed_out: is_timeout(&error),
                     note: error.to_string(),
                 });
                 continue;
@@ -118,8 +142,17 @@ pub fn check(
             answer: None,
             agrees: None,
             note: String::new(),
+            timed_out: false,
         };
         if encoding.is_complement() {
+            let whole_game = prepared.depth() >= prepared.n();
+            if !solved.answer && !whole_game {
+                // Nothing to compare: the whole game is not solved for it
+                // (on a 5x5 Hex board that would be billions of positions).
+                row.note = "no pair paving within the depth: inconclusive".into();
+                rows.push(row);
+                continue;
+            }
             let full = match full_game {
                 Some(full) => full,
                 None => {
@@ -131,17 +164,14 @@ pub fn check(
                     full
                 }
             };
-            let whole_game = prepared.depth() >= prepared.n();
             if solved.answer {
                 // A pair-paving blocking strategy: Black cannot win at all.
                 row.answer = Some(false);
                 row.agrees = Some(!full);
                 row.note = "blocking pair paving found".into();
-            } else if whole_game {
+            } else {
                 row.answer = Some(true);
                 row.agrees = Some(full);
-            } else {
-                row.note = "no pair paving within the depth: inconclusive".into();
             }
         } else {
             row.answer = Some(solved.answer);
@@ -149,12 +179,7 @@ pub fn check(
         }
         rows.push(row);
     }
-    Ok(Check {
-        black_wins,
-        exhaustive_seconds: exhaustive.seconds,
-        states: exhaustive.states,
-        rows,
-    })
+    Ok(rows)
 }
 
 impl Formula {
