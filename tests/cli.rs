@@ -599,10 +599,17 @@ fn qbf_suite_tallies_every_encoding_in_json_and_draws_its_plot() {
     assert_eq!(json["solvers"][0]["command"], "depqbf {file}");
     assert_eq!(encodings.len(), 3);
     for row in encodings {
-        let counted: u64 = ["agrees", "disagrees", "timeouts", "not_applicable", "inconclusive", "failed"]
-            .iter()
-            .map(|key| row[key].as_u64().unwrap())
-            .sum();
+        let counted: u64 = [
+            "agrees",
+            "disagrees",
+            "timeouts",
+            "not_applicable",
+            "inconclusive",
+            "failed",
+        ]
+        .iter()
+        .map(|key| row[key].as_u64().unwrap())
+        .sum();
         assert_eq!(counted, 9, "{row}");
     }
     assert!(encodings[0]["agrees"].as_u64().unwrap() > 0, "{json}");
@@ -615,13 +622,19 @@ fn qbf_suite_tallies_every_encoding_in_json_and_draws_its_plot() {
 fn qbf_suite_bad_input_gets_one_line() {
     assert_clear_errors(&[
         ("qbf suite --count 0", "--count must be at least 1"),
-        ("qbf suite --count 2 --encodings ea,blob", "unknown encoding 'blob'"),
+        (
+            "qbf suite --count 2 --encodings ea,blob",
+            "unknown encoding 'blob'",
+        ),
         ("qbf suite --count 2 --timeout 0", "--timeout"),
         ("qbf suite --count 2 --data no-such-dir", "no-such-dir"),
         ("qbf suite --count 2 --plot times.png", ".svg"),
     ]);
     assert_clear_error(
-        &words_and("qbf suite --count 2 --solver", &["no-such-qbf-solver {file}"]),
+        &words_and(
+            "qbf suite --count 2 --solver",
+            &["no-such-qbf-solver {file}"],
+        ),
         "not installed",
     );
     // A solver that runs but answers nothing QBF-like.

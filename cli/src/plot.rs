@@ -139,12 +139,17 @@ pub fn plot_times_by_depth(path: &Path, title: &str, series: &[Series]) -> Resul
             .map_err(|e| failed(&e))?;
         chart
             .draw_series(std::iter::once(PathElement::new(
-                summary.iter().map(|&(d, _, median, _)| (at(d), median)).collect::<Vec<_>>(),
+                summary
+                    .iter()
+                    .map(|&(d, _, median, _)| (at(d), median))
+                    .collect::<Vec<_>>(),
                 colour.stroke_width(2),
             )))
             .map_err(|e| failed(&e))?
             .label(&s.name)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+            });
         chart
             .draw_series(
                 summary

@@ -14,7 +14,7 @@ use bitsolve::error::{Error, Result};
 use bitsolve::qbf::Preprocessing;
 use bitsolve::qbf::instances::{Bases, Family, Instance, generate};
 use bitsolve::qbf::runner::DEFAULT_SOLVER;
-use bitsolve::qbf::suite::{Solved, Summary, SuiteOptions, Verdict, probe_solver, run};
+use bitsolve::qbf::suite::{Solved, SuiteOptions, Summary, Verdict, probe_solver, run};
 
 #[derive(Args, Debug)]
 pub struct SuiteArgs {
@@ -152,10 +152,7 @@ pub(super) fn run_suite(args: &SuiteArgs) -> Result<()> {
     let wall = started.elapsed().as_secs_f64();
     let families = families(&instances, &answers);
     if args.json {
-        println!(
-            "{}",
-            to_json(args, &options, &summary, &families, wall)
-        );
+        println!("{}", to_json(args, &options, &summary, &families, wall));
     } else {
         print_table(args, &options, &summary, &families, wall);
     }
@@ -221,14 +218,7 @@ fn print_table(
         println!("solver: {solver}");
         println!(
             "{:<9} {:>7} {:>9} {:>9} {:>7} {:>13} {:>7} {:>10}",
-            "encoding",
-            "agree",
-            "disagree",
-            "time-out",
-            "n/a",
-            "inconclusive",
-            "failed",
-            "seconds"
+            "encoding", "agree", "disagree", "time-out", "n/a", "inconclusive", "failed", "seconds"
         );
         for (encoding, t) in options.encodings.iter().zip(tallies) {
             println!(
@@ -247,20 +237,25 @@ fn print_table(
     if !summary.problems.is_empty() {
         println!();
         for problem in &summary.problems {
-            let what = if problem.verdict == Verdict::Disagrees {
-                "DISAGREES"
-            } else {
-                "failed"
+            let what = match problem.verdict {
+                Verdict::Disagrees => "DISAGREES",
+                Verdict::TimedOut => "timed out",
+                _ => "failed",
             };
             println!(
-                "instance {} ({}, position {}, turns {}): {} with \"{}\" {what} (exhaustive: Black {}) {}",
+                "instance {} ({}, {} moves played, position {}, turns {}): {} with \"{}\" {what} (exhaustive: Black {}) {}",
                 problem.instance,
                 problem.source,
+                problem.placed,
                 problem.position,
                 problem.turns,
                 problem.encoding.name(),
                 problem.solver,
-                if problem.black_wins { "wins" } else { "does not win" },
+                if problem.black_wins {
+                    "wins"
+                } else {
+                    "does not win"
+                },
                 problem.note
             );
         }
@@ -321,9 +316,14 @@ fn to_json(
                 "source": p.source,
                 "position": p.position,
                 "turns": p.turns,
+                "placed": p.placed,
                 "solver": p.solver,
                 "encoding": p.encoding.name(),
-                "disagrees": p.verdict == Verdict::Disagrees,
+                "verdict": match p.verdict {
+                    Verdict::Disagrees => "disagrees",
+                    Verdict::TimedOut => "timeout",
+                    _ => "failed",
+                },
                 "black_wins": p.black_wins,
                 "note": p.note,
             })

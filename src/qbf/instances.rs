@@ -11,6 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::exhaustive::{Outcome, solve};
 use crate::error::{Error, Result};
 use crate::games::positional::builtins::{POLYOMINOES, harary, tic_tac_toe};
 use crate::games::positional::{PositionalGame, Query, Side, mask_of, pg};
@@ -132,11 +133,45 @@ impl Random {
     }
 }
 
+/// Games drawn alike, and how often the group is drawn against the
+/// family's other groups.
+#[derive(Clone, Debug)]
+pub struct Group {
+    /// Relative weight of the group within its family.
+    pub weight: usize,
+    /// The games, each drawn alike.
+    pub games: Vec<Base>,
+}
+
 /// The games instances are drawn from, by family.
 #[derive(Clone, Debug)]
 pub struct Bases {
-    /// Each family and its games; every family has at least one.
-    pub families: Vec<(Family, Vec<Base>)>,
+    /// Each family and its groups of games; every family has a game.
+    pub families: Vec<(Family, Vec<Group>)>,
+}
+
+impl Bases {
+    /// Every game of every family.
+    pub fn games(&self) -> impl Iterator<Item = &Base> {
+        self.families
+            .iter()
+            .flat_map(|(_, groups)| groups.iter().flat_map(|g| &g.games))
+    }
+}
+
+/// A game of `groups`, drawn by the groups' weights (an empty group
+/// weighs nothing); at least one group must have games and weight.
+fn draw<'a>(groups: &'a [Group], random: &mut Random) -> &'a Base {
+    let weight = |g: &Group| if g.games.is_empty() { 0 } else { g.weight };
+    let total: usize = groups.iter().map(weight).sum();
+    let mut at = random.below(total);
+    for group in groups {
+        if at < weight(group) {
+            return &group.games[random.below(group.games.len())];
+        }
+        at -= weight(group);
+    }
+    unreachable!("the weights add up to the total")
 }
 
 /// The `.pg` files of `directory`, sorted (a fixed order keeps a seed's
@@ -187,9 +222,9 @@ impl Bases {
         for path in pg_files(&data.join("hex-hein"))? {
             let (game, query) = read_pg(&path)?;
             let free = game.free_cells().len();
-            // 5x5 boards with 20 free cells stay near 0.1 s to depth 5;
-            // the 3x3 and 4x4 puzzles go deeper.
-            let most_depth = if free <= 12 { 7 } else { 5 };
+            // Depth 5 at most but on 3x3: at 7 the lifted encodings (LA,
+            // LN) run past 10 s with DepQBF on 4x4 boards.
+            let most_depth = if free <= 8 { 7 } else { 5 };
             hex.push(Base {
                 family: Family::Hex,
                 game,
@@ -199,7 +234,9 @@ impl Bases {
                 most_depth,
             });
         }
-        let mut harary_games = Vec::new();
+        // Harary's games: maker-breaker mostly, where every explicit-set
+        // encoding applies (maker-maker leaves only COR+).
+        let mut harary_games = [Vec::new(), Vec::new()];
         for size in [4, 5] {
             for (shape, _) in POLYOMINOES {
                 for maker_breaker in [true, false] {
@@ -207,21 +244,25 @@ impl Bases {
                     let Ok(game) = harary(size, shape, false, maker_breaker) else {
                         continue;
                     };
-                    harary_games.push(Base {
+                    harary_games[usize::from(!maker_breaker)].push(Base {
                         family: Family::Harary,
                         turns: Query::alternating(game.cells.len()).turns,
                         game,
                         file: None,
                         most_placed: if size == 4 { 6 } else { 8 },
-                        most_depth: if size == 4 { 7 } else { 5 },
+                        // LA runs past 10 s at depth 7 on 4x4 (el, elly).
+                        most_depth: 5,
                     });
                 }
             }
         }
-        let mut tic = Vec::new();
+        let [harary_breaker, harary_maker] = harary_games;
+        // The GTTT files (maker-maker, Black or White first) and the
+        // built-in tic-tac-toe boards.
+        let mut gttt = Vec::new();
         for path in pg_files(&data.join("gttt-3x3"))? {
             let (game, query) = read_pg(&path)?;
-            tic.push(Base {
+            gttt.push(Base {
                 family: Family::TicTacToe,
                 game,
                 turns: query.turns,
@@ -230,10 +271,11 @@ impl Bases {
                 most_depth: 7,
             });
         }
+        let mut tic = [Vec::new(), Vec::new()];
         for (width, height, k) in [(3, 3, 3), (4, 3, 3), (4, 4, 3), (4, 4, 4)] {
             for maker_maker in [false, true] {
                 let game = tic_tac_toe(width, height, k, maker_maker)?;
-                tic.push(Base {
+                tic[usize::from(maker_maker)].push(Base {
                     family: Family::TicTacToe,
                     turns: Query::alternating(game.cells.len()).turns,
                     game,
@@ -243,11 +285,19 @@ impl Bases {
                 });
             }
         }
+        let [tic_breaker, tic_maker] = tic;
+        let group = |weight, games| Group { weight, games };
         Ok(Bases {
             families: vec![
-                (Family::Hex, hex),
-                (Family::Harary, harary_games),
-                (Family::TicTacToe, tic),
+                (Family::Hex, vec![group(1, hex)]),
+                (
+                    Family::Harary,
+                    vec![group(3, harary_breaker), group(1, harary_maker)],
+                ),
+                (
+                    Family::TicTacToe,
+                    vec![group(2, tic_breaker), group(1, tic_maker), group(2, gttt)],
+                ),
             ],
         })
     }
@@ -291,16 +341,18 @@ fn play(base: &Base, moves: usize, random: &mut Random) -> (PositionalGame, usiz
     while played < moves {
         let side = side_at(&base.turns, played);
         let free = game.free_cells();
-        // The free cells in a random order, the first that does not win.
+        // From a random free cell on, the first whose claim does not win.
         let start = random.below(free.len().max(1));
-        let chosen = (0..free.len()).map(|i| free[(start + i) % free.len()]).find(|&cell| {
-            let mut after = game.clone();
-            match side {
-                Side::Black => after.black_stones.push(cell),
-                Side::White => after.white_stones.push(cell),
-            }
-            !has_won(&after, side)
-        });
+        let chosen = (0..free.len())
+            .map(|i| free[(start + i) % free.len()])
+            .find(|&cell| {
+                let mut after = game.clone();
+                match side {
+                    Side::Black => after.black_stones.push(cell),
+                    Side::White => after.white_stones.push(cell),
+                }
+                !has_won(&after, side)
+            });
         let Some(cell) = chosen else { break };
         match side {
             Side::Black => game.black_stones.push(cell),
@@ -324,7 +376,17 @@ fn instance(base: &Base, random: &mut Random) -> Result<Instance> {
     let free = base.game.free_cells().len();
     // Leave at least one free cell.
     let most_placed = base.most_placed.min(free.saturating_sub(1));
-    let (game, placed) = play(base, random.below(most_placed + 1), random);
+    let mut moves = random.below(most_placed + 1);
+    // Black to move three times in four: the encodings other than COR+
+    // need Black first.
+    if random.below(4) != 0 && side_at(&base.turns, moves) == Side::White {
+        moves = if moves < most_placed {
+            moves + 1
+        } else {
+            moves.saturating_sub(1)
+        };
+    }
+    let (game, placed) = play(base, moves, random);
     let free = game.free_cells().len();
     let most_depth = base.most_depth.min(free).max(1);
     let black_first = side_at(&base.turns, placed) == Side::Black;
@@ -361,15 +423,26 @@ fn instance(base: &Base, random: &mut Random) -> Result<Instance> {
     })
 }
 
+/// Candidates drawn for an instance until one has the wanted answer.
+const TRIES: usize = 16;
+
 /// `count` instances from `bases`, the families in turn, deterministic in
-/// `seed`.
+/// `seed`. Each instance is given a wanted answer (Black wins or not, at
+/// random) and drawn again, up to 16 times, until exhaustive search gives
+/// that answer: random positions at small depths are mostly no win for
+/// Black, and a suite of one answer would not catch an encoding that
+/// always says no.
 pub fn generate(bases: &Bases, count: usize, seed: u64) -> Result<Vec<Instance>> {
     if count == 0 {
         return Err(Error::InvalidParameter(
             "a suite needs at least one instance (--count 1 or more)".into(),
         ));
     }
-    if let Some((family, _)) = bases.families.iter().find(|(_, games)| games.is_empty()) {
+    if let Some((family, _)) = bases
+        .families
+        .iter()
+        .find(|(_, groups)| groups.iter().all(|g| g.games.is_empty() || g.weight == 0))
+    {
         return Err(Error::InvalidParameter(format!(
             "the suite has no {} games",
             family.name()
@@ -378,9 +451,19 @@ pub fn generate(bases: &Bases, count: usize, seed: u64) -> Result<Vec<Instance>>
     let mut random = Random::new(seed);
     let mut instances = Vec::with_capacity(count);
     for i in 0..count {
-        let (_, games) = &bases.families[i % bases.families.len()];
-        let base = &games[random.below(games.len())];
-        instances.push(instance(base, &mut random)?);
+        let (_, groups) = &bases.families[i % bases.families.len()];
+        let wanted = random.below(2) == 1;
+        let mut chosen = None;
+        for _ in 0..TRIES {
+            let candidate = instance(draw(groups, &mut random), &mut random)?;
+            let wins = solve(&candidate.game, &candidate.query)?.outcome == Outcome::BlackWins;
+            let done = wins == wanted;
+            chosen = Some(candidate);
+            if done {
+                break;
+            }
+        }
+        instances.push(chosen.expect("at least one try"));
     }
     Ok(instances)
 }

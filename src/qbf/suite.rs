@@ -140,7 +140,7 @@ impl Tally {
     }
 }
 
-/// A formula that disagreed or failed, with what reproduces it.
+/// A formula that disagreed, failed or timed out, with what reproduces it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Problem {
     /// The instance's index in the suite.
@@ -151,11 +151,13 @@ pub struct Problem {
     pub position: String,
     /// The turn order, `B` and `W` per time point.
     pub turns: String,
+    /// Moves played at random from the game's start.
+    pub placed: usize,
     /// The solver command.
     pub solver: String,
     /// The encoding.
     pub encoding: Encoding,
-    /// Disagrees or Failed.
+    /// Disagrees, TimedOut or Failed.
     pub verdict: Verdict,
     /// The exhaustive answer.
     pub black_wins: bool,
@@ -174,7 +176,7 @@ pub struct Summary {
     pub exhaustive_seconds: f64,
     /// `tallies[s][e]`: solver s on encoding e.
     pub tallies: Vec<Vec<Tally>>,
-    /// Every disagreement and failure.
+    /// Every disagreement, time-out and failure, in the order met.
     pub problems: Vec<Problem>,
 }
 
@@ -205,12 +207,16 @@ impl Summary {
             for (e, row) in rows.iter().enumerate() {
                 self.tallies[s][e].add(row);
                 let verdict = Verdict::of(row);
-                if matches!(verdict, Verdict::Disagrees | Verdict::Failed) {
+                if matches!(
+                    verdict,
+                    Verdict::Disagrees | Verdict::TimedOut | Verdict::Failed
+                ) {
                     self.problems.push(Problem {
                         instance: index,
                         source: instance.source.clone(),
                         position: instance.picture(),
                         turns: instance.turns(),
+                        placed: instance.placed,
                         solver: options.solvers[s].clone(),
                         encoding: row.encoding,
                         verdict,
@@ -292,8 +298,9 @@ pub fn probe_solver(solver: &str, timeout: Duration) -> Result<()> {
             "bitsolve-probe-{}-{expected}.qdimacs",
             std::process::id()
         ));
-        let answer = solve_with(solver, &cnf, &file, timeout)
-            .map_err(|error| Error::Solver(format!("solver \"{solver}\" does not work: {error}")))?;
+        let answer = solve_with(solver, &cnf, &file, timeout).map_err(|error| {
+            Error::Solver(format!("solver \"{solver}\" does not work: {error}"))
+        })?;
         if answer.answer != expected {
             return Err(Error::Solver(format!(
                 "solver \"{solver}\" calls a {expected} two-variable formula {}",
