@@ -67,6 +67,13 @@ fn scratch_file(encoding: Encoding) -> PathBuf {
     ))
 }
 
+/// Most free cells on which the pairing encoding's "Black cannot win" is
+/// checked against the whole game, solved exhaustively (3^16 boards at
+/// most, seconds); on larger boards (a 5x5 Harary board from the start:
+/// 25 cells, beyond the exhaustive solver) against the depth's answer,
+/// which it implies.
+pub const WHOLE_GAME_CELLS: usize = 16;
+
 /// Runs `encodings` on `game` under `query` and compares with the
 /// exhaustive solver.
 pub fn check(
@@ -150,6 +157,20 @@ pub fn compare(
                 // Nothing to compare: the whole game is not solved for it
                 // (on a 5x5 Hex board that would be billions of positions).
                 row.note = "no pair paving within the depth: inconclusive".into();
+                rows.push(row);
+                continue;
+            }
+            let free = game.free_cells().len();
+            if solved.answer && free > WHOLE_GAME_CELLS {
+                // "Black cannot win at all" implies "not within d": checked
+                // against the depth's answer, the whole game being too
+                // large to solve here.
+                row.answer = Some(false);
+                row.agrees = Some(!black_wins);
+                row.note = format!(
+                    "blocking pair paving found; checked against depth {} only (the whole game's {free} free cells are more than {WHOLE_GAME_CELLS})",
+                    query.depth()
+                );
                 rows.push(row);
                 continue;
             }
