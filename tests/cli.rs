@@ -581,6 +581,70 @@ fn qbf_bad_input_gets_one_line_and_a_non_zero_exit() {
 }
 
 #[test]
+fn qbf_suite_tallies_every_encoding_in_json_and_draws_its_plot() {
+    let dir = scratch("qbf-suite");
+    std::fs::create_dir_all(&dir).unwrap();
+    let plot = dir.join("times.svg");
+    let json = bitsolve_json(&words_and(
+        "qbf suite --count 9 --seed 3 --encodings cor+,ea,pairing --json --plot",
+        &[plot.to_str().unwrap()],
+    ));
+    assert_eq!(json["instances"], 9);
+    assert_eq!(json["disagreements"], 0);
+    let wins = json["black_wins"].as_u64().unwrap();
+    assert_eq!(wins + json["black_does_not_win"].as_u64().unwrap(), 9);
+    let families = json["families"].as_array().unwrap();
+    assert_eq!(families.len(), 3, "{json}");
+    let encodings = json["solvers"][0]["encodings"].as_array().unwrap();
+    assert_eq!(json["solvers"][0]["command"], "depqbf {file}");
+    assert_eq!(encodings.len(), 3);
+    for row in encodings {
+        let counted: u64 = [
+            "agrees",
+            "disagrees",
+            "timeouts",
+            "not_applicable",
+            "inconclusive",
+            "failed",
+        ]
+        .iter()
+        .map(|key| row[key].as_u64().unwrap())
+        .sum();
+        assert_eq!(counted, 9, "{row}");
+    }
+    assert!(encodings[0]["agrees"].as_u64().unwrap() > 0, "{json}");
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.contains("<svg") && svg.contains("exhaustive search"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn qbf_suite_bad_input_gets_one_line() {
+    assert_clear_errors(&[
+        ("qbf suite --count 0", "--count must be at least 1"),
+        (
+            "qbf suite --count 2 --encodings ea,blob",
+            "unknown encoding 'blob'",
+        ),
+        ("qbf suite --count 2 --timeout 0", "--timeout"),
+        ("qbf suite --count 2 --data no-such-dir", "no-such-dir"),
+        ("qbf suite --count 2 --plot times.png", ".svg"),
+    ]);
+    assert_clear_error(
+        &words_and(
+            "qbf suite --count 2 --solver",
+            &["no-such-qbf-solver {file}"],
+        ),
+        "not installed",
+    );
+    // A solver that runs but answers nothing QBF-like.
+    assert_clear_error(
+        &words_and("qbf suite --count 2 --solver", &["true {file}"]),
+        "gave no answer",
+    );
+}
+
+#[test]
 fn a_search_stopped_at_max_depth_gives_no_false_verdict() {
     // Fore and Aft's reversal lies at distance 46: ten layers decide nothing.
     let capped = ["bfs", "frogs-toads", "--k", "3", "--max-depth", "10"];

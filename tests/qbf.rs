@@ -575,3 +575,141 @@ fn exhaustive_solver_equals_minimax_under_any_turn_order() {
         assert_eq!(got, expected, "{}: turns {turns:?}", game.name);
     }
 }
+
+/// The suite's games, read from the repository's data.
+fn suite_bases() -> bitsolve::qbf::instances::Bases {
+    bitsolve::qbf::instances::Bases::load(Path::new("data/positional")).unwrap()
+}
+
+/// How many of the first `placed` time points of a game's turn order (a
+/// file's, alternating on past its end) are Black's.
+fn black_moves_among(turns: &[Side], placed: usize) -> usize {
+    (0..placed)
+        .filter(|&t| match turns.get(t) {
+            Some(&side) => side == Side::Black,
+            None => (t - turns.len()) % 2 == usize::from(turns.last() == Some(&Side::Black)),
+        })
+        .count()
+}
+
+#[test]
+fn suite_instances_are_legal_positions_and_depend_on_the_seed_alone() {
+    use bitsolve::qbf::instances::{Family, generate};
+    let bases = suite_bases();
+    let instances = generate(&bases, 300, 11).unwrap();
+    let again = generate(&bases, 300, 11).unwrap();
+    let fingerprint = |list: &[bitsolve::qbf::instances::Instance]| -> Vec<String> {
+        list.iter()
+            .map(|i| format!("{} {} {}", i.source, i.picture(), i.turns()))
+            .collect()
+    };
+    assert_eq!(fingerprint(&instances), fingerprint(&again));
+    let other = generate(&bases, 300, 12).unwrap();
+    assert_ne!(fingerprint(&instances), fingerprint(&other));
+    assert!(generate(&bases, 0, 1).is_err());
+    for family in [Family::Hex, Family::Harary, Family::TicTacToe] {
+        assert!(instances.iter().any(|i| i.family == family), "{family:?}");
+    }
+    let mut white_first = 0;
+    for instance in &instances {
+        let game = &instance.game;
+        let what = format!(
+            "{} {} {}",
+            instance.source,
+            instance.picture(),
+            instance.turns()
+        );
+        game.validate().unwrap();
+        let depth = instance.query.depth();
+        assert!(depth >= 1 && depth <= game.free_cells().len(), "{what}");
+        // The start the moves were played from, and its turn order.
+        let (start, turns) = match instance.family {
+            Family::Hex => load(&Path::new("data/positional/hex-hein").join(&instance.source)),
+            Family::TicTacToe if instance.source.ends_with(".pg") => {
+                load(&Path::new("data/positional/gttt-3x3").join(&instance.source))
+            }
+            _ => {
+                let start = bases
+                    .games()
+                    .find(|base| base.file.is_none() && base.game.name == instance.source)
+                    .unwrap()
+                    .game
+                    .clone();
+                let turns = Query::alternating(start.cells.len());
+                (start, turns)
+            }
+        };
+        // Every stone of the start is still there; the moves alternate as
+        // the game's turn order says, and the next one is the query's.
+        let contains = |all: &[usize], part: &[usize]| part.iter().all(|c| all.contains(c));
+        assert!(contains(&game.black_stones, &start.black_stones), "{what}");
+        assert!(contains(&game.white_stones, &start.white_stones), "{what}");
+        let placed_black = game.black_stones.len() - start.black_stones.len();
+        let placed_white = game.white_stones.len() - start.white_stones.len();
+        assert_eq!(placed_black + placed_white, instance.placed, "{what}");
+        assert_eq!(
+            placed_black,
+            black_moves_among(&turns.turns, instance.placed),
+            "{what}"
+        );
+        let next_is_black = black_moves_among(&turns.turns, instance.placed + 1) > placed_black;
+        assert_eq!(
+            instance.query.turns[0] == Side::Black,
+            next_is_black,
+            "{what}"
+        );
+        // Nobody has won: every move was legal, and the question is open.
+        let won = |stones: &[usize], sets: &[Vec<usize>]| {
+            sets.iter()
+                .any(|set| set.iter().all(|c| stones.contains(c)))
+        };
+        assert!(!won(&game.black_stones, &game.black_wins), "{what}");
+        assert!(!won(&game.white_stones, &game.white_wins), "{what}");
+        // Black to move in an alternating game: an odd depth, so that the
+        // encodings for Black first and last apply (GTTT(2,1) files have
+        // other turn orders).
+        if Query::standard_start(&instance.query.turns) {
+            assert!(instance.query.is_standard(), "{what}");
+        }
+        if instance.query.turns[0] == Side::White {
+            white_first += 1;
+        }
+    }
+    // Both turn orders occur (GTTT files where White opens, odd moves played).
+    assert!(white_first > 0 && white_first < instances.len());
+}
+
+/// The cross-check at scale in CI: 100 generated instances, every encoding
+/// through DepQBF against exhaustive search. No disagreement, no failure,
+/// no time-out (the depths are chosen where every formula takes well under
+/// a second), and both answers occur. The whole default suite of 1,000
+/// (`bitsolve qbf suite`) and its figures: docs/performance.md.
+#[test]
+fn a_suite_of_generated_instances_agrees_with_exhaustive_search() {
+    use bitsolve::qbf::instances::generate;
+    use bitsolve::qbf::suite::{SuiteOptions, run};
+    let instances = generate(&suite_bases(), 100, 2026).unwrap();
+    let options = SuiteOptions {
+        encodings: ALL.to_vec(),
+        solvers: vec![DEFAULT_SOLVER.into()],
+        timeout: Duration::from_secs(60),
+        preprocessing: Preprocessing::default(),
+    };
+    let summary = run(&instances, &options, |_, _, _, _| {}).unwrap();
+    assert_eq!(summary.instances, 100);
+    assert!(summary.problems.is_empty(), "{:#?}", summary.problems);
+    assert_eq!(summary.disagreements(), 0);
+    assert_eq!(summary.timeouts(), 0);
+    assert!(
+        summary.black_wins >= 10 && summary.instances - summary.black_wins >= 10,
+        "Black wins {} of {}",
+        summary.black_wins,
+        summary.instances
+    );
+    // Every encoding is checked somewhere (the pairing encoding only
+    // decides some instances, the others many).
+    for (encoding, tally) in options.encodings.iter().zip(&summary.tallies[0]) {
+        let least = if *encoding == Pairing { 1 } else { 10 };
+        assert!(tally.agrees >= least, "{}: {tally:?}", encoding.name());
+    }
+}

@@ -11,6 +11,7 @@ mod info;
 mod interrupt;
 mod plot;
 mod qbf;
+mod qbf_suite;
 mod query;
 mod retro;
 mod serve;

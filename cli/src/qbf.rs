@@ -26,6 +26,10 @@ pub enum QbfCommand {
     Solve(QbfArgs),
     /// Run encodings through the solver and the exhaustive solver, and compare.
     Check(QbfArgs),
+    /// The cross-check at scale: generated instances (Hex puzzles' positions,
+    /// Harary's animals, tic-tac-toe), every encoding and solver against
+    /// exhaustive search, tallied.
+    Suite(super::qbf_suite::SuiteArgs),
 }
 
 #[derive(Args, Debug)]
@@ -209,22 +213,7 @@ impl QbfArgs {
     }
 
     fn encodings(&self) -> Result<Vec<Encoding>> {
-        let list = self.encodings.as_deref().unwrap_or("all");
-        if list == "all" {
-            return Ok(ALL.to_vec());
-        }
-        list.split(',')
-            .map(|name| {
-                Encoding::named(name.trim()).ok_or_else(|| {
-                    let names: Vec<&str> = ALL.iter().map(|e| e.name()).collect();
-                    Error::InvalidParameter(format!(
-                        "unknown encoding {}: choose from {}",
-                        quoted(name),
-                        names.join(", ")
-                    ))
-                })
-            })
-            .collect()
+        parse_encodings(self.encodings.as_deref().unwrap_or("all"))
     }
 
     fn solver(&self) -> String {
@@ -242,6 +231,25 @@ impl QbfArgs {
             timeout: self.timeout(),
         }
     }
+}
+
+/// `--encodings`: "all" or a comma-separated list of names.
+pub(super) fn parse_encodings(list: &str) -> Result<Vec<Encoding>> {
+    if list == "all" {
+        return Ok(ALL.to_vec());
+    }
+    list.split(',')
+        .map(|name| {
+            Encoding::named(name.trim()).ok_or_else(|| {
+                let names: Vec<&str> = ALL.iter().map(|e| e.name()).collect();
+                Error::InvalidParameter(format!(
+                    "unknown encoding {}: choose from {}",
+                    quoted(name),
+                    names.join(", ")
+                ))
+            })
+        })
+        .collect()
 }
 
 /// A game on n free cells is over within n moves: a deeper question only
@@ -298,6 +306,7 @@ pub(super) fn run(command: QbfCommand) -> Result<()> {
             args.refuse_unused("check")?;
             check_command(&args, &mut notes)
         }
+        QbfCommand::Suite(args) => super::qbf_suite::run_suite(&args),
     };
     // The notes qualify an answer; a failed run keeps its one error line.
     if outcome.is_ok() {

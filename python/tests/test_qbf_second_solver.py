@@ -55,3 +55,26 @@ def test_depqbf_and_caqe_agree_with_exhaustive_search(cli, instance):
     # Every encoding but the pairing (a proof of the second player's
     # blocking strategy, inconclusive here) is answered by both.
     assert checked == len(depqbf["encodings"]) - 1, (depqbf, caqe)
+
+
+def test_a_small_suite_through_depqbf_and_caqe_agrees(cli):
+    """`qbf suite` with both solvers side by side: six generated instances,
+    four encodings each (a few dozen formulas; CAQE through pyqbf costs
+    about a second a formula to start)."""
+    if shutil.which("depqbf") is None:
+        assert not STRICT, "depqbf is not installed"
+        pytest.skip("depqbf is not installed")
+    caqe = f"{sys.executable} {WRAPPER} --solver caqe {{file}}"
+    report = cli.json(
+        "qbf", "suite", "--count", "6", "--seed", "5", "--encodings", "cor+,ea,en,sa",
+        "--solver", "depqbf {file}", "--solver", caqe, "--timeout", "60",
+        "--data", ROOT / "data" / "positional",
+    )
+    assert report["instances"] == 6
+    assert report["disagreements"] == 0
+    assert [s["command"] for s in report["solvers"]] == ["depqbf {file}", caqe]
+    for solver in report["solvers"]:
+        rows = {row["name"]: row for row in solver["encodings"]}
+        assert rows["cor+"]["agrees"] == 6, solver
+        for row in rows.values():
+            assert row["disagrees"] == 0 and row["failed"] == 0, row

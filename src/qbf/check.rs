@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::encodings::Encoding;
 use super::formula::Formula;
 use super::prepare::{Preprocessing, prepare};
-use super::runner::solve_with;
+use super::runner::{is_timeout, solve_with};
 use crate::error::Result;
 use crate::games::positional::{PositionalGame, Query};
 use crate::qbf::exhaustive::{Outcome, solve};
@@ -29,6 +29,9 @@ pub struct Row {
     pub agrees: Option<bool>,
     /// Why there is no answer (not applicable, inconclusive, solver error).
     pub note: String,
+    /// Whether the solver ran past the time limit (a suite counts time-outs
+    /// apart from other failures).
+    pub timed_out: bool,
 }
 
 /// How a check prepares the formulas and runs the solver.
@@ -64,6 +67,13 @@ fn scratch_file(encoding: Encoding) -> PathBuf {
     ))
 }
 
+/// Most free cells on which the pairing encoding's "Black cannot win" is
+/// checked against the whole game, solved exhaustively (3^16 boards at
+/// most, seconds); on larger boards (a 5x5 Harary board from the start:
+/// 25 cells, beyond the exhaustive solver) against the depth's answer,
+/// which it implies.
+pub const WHOLE_GAME_CELLS: usize = 16;
+
 /// Runs `encodings` on `game` under `query` and compares with the
 /// exhaustive solver.
 pub fn check(
@@ -74,6 +84,25 @@ pub fn check(
 ) -> Result<Check> {
     let exhaustive = solve(game, query)?;
     let black_wins = exhaustive.outcome == Outcome::BlackWins;
+    let rows = compare(game, query, black_wins, encodings, options)?;
+    Ok(Check {
+        black_wins,
+        exhaustive_seconds: exhaustive.seconds,
+        states: exhaustive.states,
+        rows,
+    })
+}
+
+/// The rows of [`check`] against an exhaustive answer already known
+/// (`black_wins`): a suite that runs several solvers on one instance
+/// solves it exhaustively once.
+pub fn compare(
+    game: &PositionalGame,
+    query: &Query,
+    black_wins: bool,
+    encodings: &[Encoding],
+    options: &CheckOptions,
+) -> Result<Vec<Row>> {
     let prepared = prepare(game, query, options.preprocessing)?;
     // The pairing encoding speaks of the whole maker-breaker game.
     let mut full_game: Option<bool> = None;
@@ -89,6 +118,7 @@ pub fn check(
                     answer: None,
                     agrees: None,
                     note: error.to_string(),
+                    timed_out: false,
                 });
                 continue;
             }
@@ -106,6 +136,7 @@ pub fn check(
                     seconds: started.elapsed().as_secs_f64(),
                     answer: None,
                     agrees: None,
+                    timed_out: is_timeout(&error),
                     note: error.to_string(),
                 });
                 continue;
@@ -118,8 +149,31 @@ pub fn check(
             answer: None,
             agrees: None,
             note: String::new(),
+            timed_out: false,
         };
         if encoding.is_complement() {
+            let whole_game = prepared.depth() >= prepared.n();
+            if !solved.answer && !whole_game {
+                // Nothing to compare: the whole game is not solved for it
+                // (on a 5x5 Hex board that would be billions of positions).
+                row.note = "no pair paving within the depth: inconclusive".into();
+                rows.push(row);
+                continue;
+            }
+            let free = game.free_cells().len();
+            if solved.answer && free > WHOLE_GAME_CELLS {
+                // "Black cannot win at all" implies "not within d": checked
+                // against the depth's answer, the whole game being too
+                // large to solve here.
+                row.answer = Some(false);
+                row.agrees = Some(!black_wins);
+                row.note = format!(
+                    "blocking pair paving found; checked against depth {} only (the whole game's {free} free cells are more than {WHOLE_GAME_CELLS})",
+                    query.depth()
+                );
+                rows.push(row);
+                continue;
+            }
             let full = match full_game {
                 Some(full) => full,
                 None => {
@@ -131,17 +185,14 @@ pub fn check(
                     full
                 }
             };
-            let whole_game = prepared.depth() >= prepared.n();
             if solved.answer {
                 // A pair-paving blocking strategy: Black cannot win at all.
                 row.answer = Some(false);
                 row.agrees = Some(!full);
                 row.note = "blocking pair paving found".into();
-            } else if whole_game {
+            } else {
                 row.answer = Some(true);
                 row.agrees = Some(full);
-            } else {
-                row.note = "no pair paving within the depth: inconclusive".into();
             }
         } else {
             row.answer = Some(solved.answer);
@@ -149,12 +200,7 @@ pub fn check(
         }
         rows.push(row);
     }
-    Ok(Check {
-        black_wins,
-        exhaustive_seconds: exhaustive.seconds,
-        states: exhaustive.states,
-        rows,
-    })
+    Ok(rows)
 }
 
 impl Formula {

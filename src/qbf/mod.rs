@@ -8,8 +8,10 @@ pub mod cleanup;
 pub mod encodings;
 pub mod exhaustive;
 pub mod formula;
+pub mod instances;
 pub mod prepare;
 pub mod runner;
+pub mod suite;
 
 pub use encodings::Encoding;
 pub use formula::Formula;

@@ -13,6 +13,16 @@ use crate::error::{Error, Result};
 /// DepQBF (Debian package `depqbf`) by default.
 pub const DEFAULT_SOLVER: &str = "depqbf {file}";
 
+/// How a time-out's message starts: [`is_timeout`] tells it from the
+/// solver's other failures.
+const TIMEOUT: &str = "timeout: ";
+
+/// Whether `error` is [`solve_with`]'s time-out (a suite counts time-outs
+/// apart from solvers that fail).
+pub fn is_timeout(error: &Error) -> bool {
+    matches!(error, Error::Solver(message) if message.starts_with(TIMEOUT))
+}
+
 /// A solver's verdict and the time it took.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SolverAnswer {
@@ -106,7 +116,7 @@ pub fn solve_with(
     let status = child.wait().map_err(wait_error)?;
     if timed_out {
         return Err(Error::Solver(format!(
-            "timeout: the QBF solver '{}' ran past the time limit of {:.0} s",
+            "{TIMEOUT}the QBF solver '{}' ran past the time limit of {:.0} s",
             words[0],
             timeout.as_secs_f64()
         )));
