@@ -129,8 +129,11 @@ pub trait LayeredGame: Sync {
     /// Morris's opening: a placement leads to the next count of stones in
     /// hand, the last one into the moving phase at any count of stones on
     /// the board). Such a layer is solved in one sweep that reads its
-    /// moves' values from those layers, solved in the store, and needs no
-    /// predecessors. `None` (the default): moves may stay in the layer.
+    /// moves' values from those layers, solved in the store (or, when
+    /// they are only the layer below, that layer as the driver carries
+    /// it, in memory without a store: a positional game's placements),
+    /// and needs no predecessors. `None` (the default): moves may stay in
+    /// the layer.
     fn acyclic_layer(&self, _layer: usize) -> Option<Vec<usize>> {
         None
     }
