@@ -7,13 +7,16 @@ use plotters::prelude::*;
 
 use bitsolve::error::{Error, Result};
 
+/// The one-line error of a drawing that failed on `path`.
+fn cannot_draw(path: &Path, e: &dyn std::fmt::Display) -> Error {
+    Error::io(
+        format!("cannot draw {}", path.display()),
+        std::io::Error::other(e.to_string()),
+    )
+}
+
 pub fn plot_layers(path: &Path, title: &str, layers: &[u64]) -> Result<()> {
-    let failed = |e: &dyn std::fmt::Display| {
-        Error::io(
-            format!("cannot draw {}", path.display()),
-            std::io::Error::other(e.to_string()),
-        )
-    };
+    let failed = |e: &dyn std::fmt::Display| cannot_draw(path, e);
     let largest = layers.iter().copied().max().unwrap_or(1).max(1);
     let root = SVGBackend::new(path, (960, 540)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| failed(&e))?;
@@ -69,12 +72,7 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 /// formula: a thousand instances make nine thousand formulas, and an SVG
 /// of them all would be megabytes.
 pub fn plot_times_by_depth(path: &Path, title: &str, series: &[Series]) -> Result<()> {
-    let failed = |e: &dyn std::fmt::Display| {
-        Error::io(
-            format!("cannot draw {}", path.display()),
-            std::io::Error::other(e.to_string()),
-        )
-    };
+    let failed = |e: &dyn std::fmt::Display| cannot_draw(path, e);
     // Per series, per depth: (depth, 10th percentile, median, 90th).
     let summaries: Vec<Vec<(usize, f64, f64, f64)>> = series
         .iter()
