@@ -81,3 +81,33 @@ fn bits_scatter(packed: u32, mask: u32) -> u32 {
     }
     return value;
 }
+
+// The same over 64-bit masks: one iteration per set bit of `mask`.
+
+fn bits64_gather(value: vec2<u32>, mask: vec2<u32>) -> vec2<u32> {
+    var packed = vec2<u32>(0u, 0u);
+    var bit = 0u;
+    var rest = mask;
+    while (rest.x != 0u || rest.y != 0u) {
+        if (mask64_test(value, mask64_lowest(rest))) {
+            packed |= mask64_bit(bit);
+        }
+        bit += 1u;
+        rest = mask64_drop_lowest(rest);
+    }
+    return packed;
+}
+
+fn bits64_scatter(packed: vec2<u32>, mask: vec2<u32>) -> vec2<u32> {
+    var value = vec2<u32>(0u, 0u);
+    var bit = 0u;
+    var rest = mask;
+    while (rest.x != 0u || rest.y != 0u) {
+        if (mask64_test(packed, bit)) {
+            value |= mask64_bit(mask64_lowest(rest));
+        }
+        bit += 1u;
+        rest = mask64_drop_lowest(rest);
+    }
+    return value;
+}

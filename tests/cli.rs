@@ -523,6 +523,25 @@ fn qbf_check_deepens_to_the_shortest_win_in_json() {
 }
 
 #[test]
+fn qbf_check_on_the_gpu_gives_the_cpu_answer() {
+    if !common::gpu::available() {
+        return;
+    }
+    let pg = "data/positional/hex-hein/hein_09_4x4-07.pg";
+    let check = |backend| {
+        bitsolve_json(&words_and(
+            "qbf check pg --encodings en --json --backend",
+            &[backend, pg],
+        ))
+    };
+    let (cpu, gpu) = (check("cpu"), check("gpu"));
+    assert_eq!(gpu["answer"], true, "{gpu}");
+    assert_eq!(gpu["answer"], cpu["answer"]);
+    assert_eq!(gpu["states"], cpu["states"]);
+    assert_eq!(gpu["encodings"][0]["agrees"], true, "{gpu}");
+}
+
+#[test]
 fn qbf_export_writes_a_file_that_parses_back() {
     let dir = scratch("qbf-export");
     std::fs::create_dir_all(&dir).unwrap();
@@ -570,6 +589,14 @@ fn qbf_bad_input_gets_one_line_and_a_non_zero_exit() {
             "no-such-file.pg",
         ),
         ("qbf export hex --size 3 --depth 3 --encoding ea", "-o FILE"),
+        (
+            "qbf solve hex --size 3 --depth 3 --encoding ea --backend gpu",
+            "--backend gpu and --device-memory are for check",
+        ),
+        (
+            "qbf check hex --size 3 --depth 3 --device-memory 1G",
+            "add --backend gpu",
+        ),
     ]);
     assert_clear_error(
         &words_and(

@@ -18,7 +18,10 @@ use bitsolve::backend::gpu::{GpuDevice, GpuOptions, retro_check};
 use bitsolve::backend::{CpuBackend, GpuBackend};
 use bitsolve::games::fox_geese::Rules;
 use bitsolve::games::morris::{Morris, Variant};
+use bitsolve::games::positional::builtins::{harary, hex, tic_tac_toe};
+use bitsolve::games::positional::{PositionalGame, Query, pg};
 use bitsolve::games::{Dodgem, FoxGeese, TwoPlayerGame};
+use bitsolve::qbf::exhaustive::{self, QueryLayers};
 use bitsolve::search::retro2::seam::RetroBackend;
 use bitsolve::search::retro2::{LayerReport, RetroOptions, open_layer, solve_layer_range};
 use bitsolve::search::{Progress, Silent};
@@ -737,4 +740,77 @@ fn small_windows_pieces_and_grids_give_the_same_values() {
     }
     let game = Dodgem::new(4).unwrap();
     assert_backends_agree(&device, &game, 6, "small-dodgem");
+}
+
+/// Positional games whose layers the GPU tests cover: tic-tac-toe both
+/// ways, Hex by its connection goal, Hein puzzles with fixed stones,
+/// Harary's tippy animal, a torus board whose first move is restricted and
+/// whose turns are not alternate (White moves first).
+fn positional_queries() -> Vec<(String, PositionalGame, Query)> {
+    let mut queries = vec![
+        (
+            "ttt maker-maker".to_string(),
+            tic_tac_toe(3, 3, 3, true).unwrap(),
+            Query::alternating(9),
+        ),
+        (
+            "ttt maker-breaker".to_string(),
+            tic_tac_toe(3, 3, 3, false).unwrap(),
+            Query::alternating(7),
+        ),
+        (
+            "hex 3x3".to_string(),
+            hex(3, false).unwrap(),
+            Query::alternating(5),
+        ),
+        (
+            "harary tippy 4x4".to_string(),
+            harary(4, "tippy", false, true).unwrap(),
+            Query::alternating(5),
+        ),
+    ];
+    for file in [
+        "hex-hein/hein_04_3x3-05.pg",
+        "hex-hein/hein_09_4x4-05.pg",
+        "gttt-3x3/gttt_1_1_0010_3x3_torus_w.pg",
+    ] {
+        let path = format!("{}/data/positional/{file}", common::ROOT);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (game, query) = pg::parse(&text, &path).unwrap();
+        queries.push((file.to_string(), game, query));
+    }
+    queries
+}
+
+#[test]
+fn positional_rules_on_the_device_are_the_rust_rules() {
+    let Some(device) = device(GpuOptions::default()) else {
+        return;
+    };
+    for (name, game, query) in positional_queries() {
+        let layers = QueryLayers::new(&game, &query).unwrap();
+        for layer in 0..=layers.top() {
+            eprintln!("{name} layer {layer}");
+            assert_rules_agree(&device, &layers, layer, &ranks_of(&layers, layer, 1));
+        }
+    }
+}
+
+#[test]
+fn positional_values_are_the_cpu_values() {
+    let Some(device) = device(GpuOptions::default()) else {
+        return;
+    };
+    for (name, game, query) in positional_queries() {
+        let layers = QueryLayers::new(&game, &query).unwrap();
+        let cpu = exhaustive::solve(&game, &query).unwrap();
+        let gpu = exhaustive::solve_on(&GpuBackend::new(&device), &game, &query).unwrap();
+        assert_eq!(gpu.outcome, cpu.outcome, "{name}");
+        assert_backends_agree(
+            &device,
+            &layers,
+            layers.top(),
+            &name.replace(['/', ' '], "-"),
+        );
+    }
 }

@@ -6,14 +6,18 @@ use std::time::Duration;
 use clap::{Args, Subcommand};
 use serde_json::json;
 
+use super::BackendArg;
+use super::device::DeviceArgs;
 use super::format::group_digits;
 use super::games::PositionalSpec;
 use super::note;
+use bitsolve::backend::GpuBackend;
 use bitsolve::error::{Error, Result, quoted};
 use bitsolve::games::positional::{PositionalGame, Query, Side, pg};
 use bitsolve::games::registry::{ConnectionGoal, open_positional};
 use bitsolve::games::text_file::read_text;
-use bitsolve::qbf::check::{Check, CheckOptions, check};
+use bitsolve::jobs::{MpiJob, open_device};
+use bitsolve::qbf::check::{Check, CheckOptions, check, check_on};
 use bitsolve::qbf::encodings::{ALL, Encoding};
 use bitsolve::qbf::runner::{DEFAULT_SOLVER, solve_with};
 use bitsolve::qbf::{Formula, Preprocessing, prepare};
@@ -74,6 +78,13 @@ pub struct QbfArgs {
     /// Restrict the game's first move to its symmetry-breaking cells.
     #[arg(long, global = true)]
     symmetry_breaking: bool,
+    /// Where the exhaustive solve of a check sweeps its layers: all CPU
+    /// cores, or the GPU (each layer on the device where its rules and
+    /// tables fit).
+    #[arg(long, value_enum, default_value = "cpu", global = true)]
+    backend: BackendArg,
+    #[command(flatten)]
+    device: DeviceArgs,
     /// Print one JSON object on stdout.
     #[arg(long, global = true)]
     json: bool,
@@ -118,7 +129,24 @@ impl QbfArgs {
                 (self.qdimacs, no_file),
             ],
         };
-        match unused.into_iter().find(|(given, _)| *given) {
+        let no_exhaustive = format!(
+            "qbf {command} runs no exhaustive solve (--backend gpu and --device-memory are for check)"
+        );
+        let exhaustive = [
+            (
+                command != "check" && self.backend == BackendArg::Gpu,
+                no_exhaustive.clone(),
+            ),
+            (
+                command != "check" && self.device.device_memory.is_some(),
+                no_exhaustive,
+            ),
+        ];
+        match unused
+            .into_iter()
+            .chain(exhaustive)
+            .find(|(given, _)| *given)
+        {
             Some((_, why)) => Err(Error::InvalidParameter(why)),
             None => Ok(()),
         }
@@ -472,8 +500,22 @@ fn check_command(args: &QbfArgs, notes: &mut Notes) -> Result<()> {
     let mut last = None;
     let mut disagreements = 0;
     let mut compared = 0;
+    let device = open_device(
+        args.backend.into(),
+        args.device.device_memory,
+        &MpiJob::none(),
+    )?;
     for query in depths {
-        let result = check(&game, &query, &encodings, &options)?;
+        let result = match &device {
+            Some(device) => check_on(
+                &GpuBackend::new(device),
+                &game,
+                &query,
+                &encodings,
+                &options,
+            )?,
+            None => check(&game, &query, &encodings, &options)?,
+        };
         disagreements += result
             .rows
             .iter()

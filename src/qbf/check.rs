@@ -10,7 +10,8 @@ use super::prepare::{Preprocessing, prepare};
 use super::runner::{is_timeout, solve_with};
 use crate::error::Result;
 use crate::games::positional::{PositionalGame, Query};
-use crate::qbf::exhaustive::{Outcome, solve};
+use crate::qbf::exhaustive::{Outcome, solve, solve_on};
+use crate::search::retro2::seam::RetroBackend;
 
 /// One encoding's row of a check.
 #[derive(Clone, Debug, PartialEq)]
@@ -82,7 +83,18 @@ pub fn check(
     encodings: &[Encoding],
     options: &CheckOptions,
 ) -> Result<Check> {
-    let exhaustive = solve(game, query)?;
+    check_on(&crate::backend::CpuBackend, game, query, encodings, options)
+}
+
+/// [`check`] with the exhaustive solve's sweeps on `backend`.
+pub fn check_on<B: RetroBackend>(
+    backend: &B,
+    game: &PositionalGame,
+    query: &Query,
+    encodings: &[Encoding],
+    options: &CheckOptions,
+) -> Result<Check> {
+    let exhaustive = solve_on(backend, game, query)?;
     let black_wins = exhaustive.outcome == Outcome::BlackWins;
     let rows = compare(game, query, black_wins, encodings, options)?;
     Ok(Check {

@@ -21,18 +21,25 @@
 //! - `retro_tables`: which of the three, and the device tables for it.
 //! - `retro_passes`: the passes over them.
 //! - `retro_program`: whether the device runs a layer, and its program.
+//!
+//! An acyclic layer whose moves reach only the layer below (a positional
+//! game's) is swept by one pass of the same judging kernel, every value
+//! recorded; other acyclic layers (the Morris opening) are swept on the host.
 
 use std::path::Path;
 
 use super::GpuBackend;
+use super::device::GpuDevice;
 use super::retro_passes::GpuRetro;
+use super::retro_program::retro_program;
 use crate::backend::CpuBackend;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::search::Progress;
 use crate::search::backend::Backend;
 use crate::search::checkpoint::Checkpoint;
+use crate::search::retro2::judge::recorded_value;
 use crate::search::retro2::seam::{Below, RetroBackend, RetroPass, RetroPasses};
-use crate::space::LayeredGame;
+use crate::space::{LayeredGame, Value};
 use crate::table::{Backing, TwoBitTable};
 
 impl RetroBackend for GpuBackend<'_> {
@@ -77,7 +84,12 @@ impl RetroBackend for GpuBackend<'_> {
     ) -> Result<Box<dyn RetroPasses + 'a>> {
         let lower = lower.only_next(game, layer, Backend::name(self))?;
         Ok(Box::new(GpuRetro::open(
-            self.gpu, game, layer, values, lower,
+            self.gpu,
+            game,
+            layer,
+            values,
+            lower,
+            recorded_value(game),
         )?))
     }
 
@@ -86,9 +98,11 @@ impl RetroBackend for GpuBackend<'_> {
         CpuBackend.count(game, layer, values)
     }
 
-    /// On the host: an acyclic layer is one sweep of lookups into every
-    /// layer it reaches (the Morris opening reads the whole moving phase),
-    /// more than a device holds, and far less work than the layers' passes.
+    /// On the device where the layer's moves reach only the layer below
+    /// (or none) and the game has rules for it (a positional game's
+    /// layers): one judging pass that records every value. Otherwise on
+    /// the host: the Morris opening reads the whole moving phase, more
+    /// than a device holds, and far less work than the layers' passes.
     fn sweep_acyclic<G: LayeredGame>(
         &self,
         game: &G,
@@ -98,6 +112,53 @@ impl RetroBackend for GpuBackend<'_> {
         pass: &RetroPass,
         between_parts: &mut dyn FnMut() -> Result<()>,
     ) -> Result<u64> {
-        CpuBackend.sweep_acyclic(game, layer, values, lower, pass, between_parts)
+        let below = layer.checked_sub(1);
+        let only_the_next = game
+            .acyclic_layer(layer)
+            .is_some_and(|reached| reached.iter().all(|&l| Some(l) == below))
+            && lower
+                .iter()
+                .enumerate()
+                .all(|(l, table)| table.is_none() || Some(l) == below);
+        if !only_the_next || retro_program(game, layer).is_err() {
+            return CpuBackend.sweep_acyclic(game, layer, values, lower, pass, between_parts);
+        }
+        let next = below.and_then(|l| lower.get(l).copied().flatten());
+        sweep_on_device(self.gpu, game, layer, values, next, pass)
     }
+}
+
+/// One pass of the layer's judging kernel, every value recorded: each
+/// position's moves all lead into `lower`, which is solved, so the pass
+/// decides every position (one that stays open is an error, as on the
+/// host).
+fn sweep_on_device<G: LayeredGame>(
+    gpu: &GpuDevice,
+    game: &G,
+    layer: usize,
+    values: &TwoBitTable,
+    lower: Option<&TwoBitTable>,
+    pass: &RetroPass,
+) -> Result<u64> {
+    let mut passes = GpuRetro::open(gpu, game, layer, values, lower, None)?;
+    pass.progress.begin_pass(&pass.label, passes.units());
+    let count = passes.initial(pass)?;
+    passes.fill_from_twins(pass)?;
+    passes.sync()?;
+    pass.progress.end_pass();
+    if pass.progress.stop_requested() {
+        return Ok(count.examined);
+    }
+    let open: u64 = game
+        .layer_blocks(layer)
+        .iter()
+        .map(|block| values.count_in(block.start..block.end(), Value::Unknown as u8))
+        .sum();
+    if open > 0 {
+        return Err(Error::InvalidParameter(format!(
+            "{open} positions of layer {layer} ({}) move to positions their layers leave undecided: the layers below are not solved",
+            game.layer_descriptor(layer)
+        )));
+    }
+    Ok(count.examined)
 }

@@ -14,7 +14,6 @@ use super::shader::{self, named_window_accessors};
 use super::table::DeviceTable;
 use crate::error::{Error, Result};
 use crate::kernel::{Program, U64};
-use crate::search::retro2::judge::recorded_value;
 use crate::search::retro2::seam::{PassCount, RetroPass, RetroPasses};
 use crate::space::Block;
 use crate::space::{LayeredGame, Value};
@@ -62,12 +61,16 @@ pub(super) struct GpuRetro<'a> {
 }
 
 impl<'a> GpuRetro<'a> {
+    /// The layer's passes; `recorded` is the only value they record
+    /// before the final fill (None: every value, as a sweep of an acyclic
+    /// layer records them).
     pub fn open<G: LayeredGame>(
         gpu: &'a GpuDevice,
         game: &G,
         layer: usize,
         host: &'a TwoBitTable,
         lower: Option<&'a TwoBitTable>,
+        recorded: Option<Value>,
     ) -> Result<Self> {
         let mut program = retro_program(game, layer)?;
         let tables = layer_tables(gpu, &game.layer_descriptor(layer), host, lower)?;
@@ -96,10 +99,7 @@ impl<'a> GpuRetro<'a> {
             .constant("RETRO_REDUCED", reduced as u32)
             .constant("RETRO_MARKS", marks as u32)
             .constant("RETRO_STREAMED", streamed as u32)
-            .constant(
-                "RETRO_RECORDED",
-                recorded_value(game).map_or(0, |v| v as u32),
-            )
+            .constant("RETRO_RECORDED", recorded.map_or(0, |v| v as u32))
             .source(U64)
             .source(shader::PIECES)
             .source(shader::RETRO);

@@ -11,7 +11,8 @@ const MAX_CELLS: u64 = 1 << 36;
 
 /// Whether the GPU backend can solve `layer`, found out before a run
 /// starts: its program where it has passes to run; an acyclic layer is
-/// swept on the host (`sweep_acyclic`), so it always can.
+/// swept on the host where the device cannot sweep it (`sweep_acyclic`),
+/// so it always can.
 pub fn check_device_layer<G: LayeredGame>(game: &G, layer: usize) -> Result<()> {
     if game.acyclic_layer(layer).is_some() {
         return Ok(());

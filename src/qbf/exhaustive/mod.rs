@@ -12,13 +12,19 @@
 //! connects) with one stone, and the boards after the last move are never
 //! written. Layer r holds the boards with r + 1 moves left (r moves left
 //! when the query has no move at all).
+//!
+//! The same layers run on the GPU through the retro seam: `rules.wgsl`
+//! holds the rules as bit masks, and [`program`] the tables it reads.
 
 use crate::error::{Error, Result};
 use crate::games::positional::{PositionalGame, Query, Side, connects_by, mask_of, reached_by};
 use crate::hash::bits::{compress, expand};
 use crate::hash::{Stone, StoneRanker};
+use crate::search::retro2::seam::RetroBackend;
 use crate::search::retro2::{RetroOptions, solve_layers_keeping_top};
-use crate::space::{LayeredGame, Player, Successor, Value};
+use crate::space::{Block, LayeredGame, Player, Successor, Value};
+
+mod program;
 
 /// The outcome of a position under a query.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,7 +74,11 @@ struct Connection {
     end: u64,
 }
 
-struct Layers<'a> {
+/// A query's boards as the layers of a two-player game, for the generic
+/// retrograde driver on any backend: layer r holds the boards with r + 1
+/// moves left (see the module's documentation), the top one the game's
+/// position.
+pub struct QueryLayers<'a> {
     game: &'a PositionalGame,
     turns: Vec<Side>,
     /// The board's cells free at the start; the rankers, the sets and the
@@ -109,8 +119,10 @@ impl State {
     }
 }
 
-impl<'a> Layers<'a> {
-    fn new(game: &'a PositionalGame, query: &Query) -> Result<Self> {
+impl<'a> QueryLayers<'a> {
+    /// The layers of `query` from `game`'s position; refused when its
+    /// tables would hold more than [`MAX_STATES`] positions.
+    pub fn new(game: &'a PositionalGame, query: &Query) -> Result<Self> {
         game.validate()?;
         let free_cells = game.free_cells();
         let free = mask_of(&free_cells);
@@ -177,7 +189,7 @@ impl<'a> Layers<'a> {
             .first_moves
             .as_ref()
             .map(|cells| compress(mask_of(cells), free));
-        Ok(Layers {
+        Ok(QueryLayers {
             game,
             depth,
             last_move: depth.min(1),
@@ -220,7 +232,7 @@ impl<'a> Layers<'a> {
     }
 
     /// The top layer: the boards of the game's position.
-    fn top(&self) -> usize {
+    pub fn top(&self) -> usize {
         self.depth - self.last_move
     }
 
@@ -298,7 +310,7 @@ impl<'a> Layers<'a> {
     }
 }
 
-impl LayeredGame for Layers<'_> {
+impl LayeredGame for QueryLayers<'_> {
     type State = State;
 
     fn layer_descriptor(&self, layer: usize) -> String {
@@ -312,6 +324,17 @@ impl LayeredGame for Layers<'_> {
 
     fn layer_size(&self, layer: usize) -> u64 {
         self.rankers[self.stones_at(layer)].size()
+    }
+
+    /// Runs of whole occupied sets, at most 2^31 positions each, so that
+    /// a rank in a block fits the GPU kernels' 32 bits.
+    fn layer_blocks(&self, layer: usize) -> Vec<Block> {
+        program::blocks(&self.rankers[self.stones_at(layer)])
+    }
+
+    /// `rules.wgsl` over the layer's sets and rankers.
+    fn retro_gpu_program(&self, layer: usize) -> Result<crate::kernel::Program> {
+        self.gpu_program(layer)
     }
 
     /// Every move places a stone: one layer down. So each layer is one
@@ -413,16 +436,25 @@ impl LayeredGame for Layers<'_> {
 /// whether Black wins, White wins, or neither (a draw in a maker-maker
 /// game; in a maker-breaker game Black not winning is a White win).
 pub fn solve(game: &PositionalGame, query: &Query) -> Result<ExhaustiveReport> {
+    solve_on(&crate::backend::CpuBackend, game, query)
+}
+
+/// [`solve`] with the layers' sweeps on `backend` (the GPU's sweeps a
+/// layer on the device where its rules and tables fit).
+pub fn solve_on<B: RetroBackend>(
+    backend: &B,
+    game: &PositionalGame,
+    query: &Query,
+) -> Result<ExhaustiveReport> {
     let started = std::time::Instant::now();
-    let layers = Layers::new(game, query)?;
-    let (_, top) = solve_layers_keeping_top(
-        &crate::backend::CpuBackend,
-        &layers,
-        layers.top(),
-        &RetroOptions::default(),
-    )?;
+    let layers = QueryLayers::new(game, query)?;
+    let (_, top) =
+        solve_layers_keeping_top(backend, &layers, layers.top(), &RetroOptions::default())?;
     let start = layers.new_state();
-    let outcome = match Value::from_bits(top.get(layers.rank(layers.top(), &start))) {
+    let value = backend
+        .host_table(&top)
+        .get(layers.rank(layers.top(), &start));
+    let outcome = match Value::from_bits(value) {
         Value::FirstWins => Outcome::BlackWins,
         Value::SecondWins => Outcome::WhiteWins,
         _ => Outcome::Draw,
