@@ -92,15 +92,27 @@ fn a_run_without_a_terminal_prints_plain_progress_lines() {
     // Stderr to a pipe, as for a run in the background: no bar, plain
     // lines at the interval asked (every call here), and stdout as ever.
     let output = common::bitsolve_env(
-        &["retro", "fox-geese", "--layers", "1..8", "--json"],
+        &["retro", "fox-geese", "--layers", "1..6", "--json"],
         &[("BITSOLVE_PROGRESS_EVERY", "0")],
     );
     let json = json_of(&output);
-    assert_eq!(json["layers"].as_array().unwrap().len(), 8);
+    assert_eq!(json["layers"].as_array().unwrap().len(), 6);
+    // Each layer's phases: the passes run, and no phase or sum of them
+    // beyond the layer's time.
+    for layer in json["layers"].as_array().unwrap() {
+        let phases = layer["phases"].as_object().unwrap();
+        let total: f64 = phases.values().map(|s| s.as_f64().unwrap()).sum();
+        assert!(layer["phases"]["passes"].as_f64().unwrap() > 0.0, "{layer}");
+        assert!(
+            total <= layer["seconds"].as_f64().unwrap() + 1e-3,
+            "{layer}"
+        );
+        assert_eq!(layer["phases"]["sweep"], 0.0, "{layer}");
+    }
     let stderr = String::from_utf8(output.stderr).unwrap();
     let line = stderr
         .lines()
-        .find(|l| l.starts_with("bitsolve: layer 8 pass 0: "))
+        .find(|l| l.starts_with("bitsolve: layer 6 pass 0: "))
         .unwrap_or_else(|| panic!("{stderr}"));
     assert!(
         line.contains(" of ") && line.contains("%), ") && line.ends_with(" s into the run"),

@@ -26,7 +26,7 @@ use bitsolve::jobs::thread_pool;
 use bitsolve::kernel::CPU_HINT;
 use bitsolve::progress::terminal::Display;
 use bitsolve::search::retro2::seam::RetroBackend;
-use bitsolve::search::retro2::{LayerReport, RetroOptions, solve_layer_range};
+use bitsolve::search::retro2::{LayerReport, Phases, RetroOptions, solve_layer_range};
 use bitsolve::search::{Algorithm, Progress, SearchOptions, SearchReport};
 use bitsolve::space::{Picture, Space};
 
@@ -547,6 +547,7 @@ impl TwoPlayerVisitor for RetroBench<'_> {
                     "device": run.machine,
                     "seconds": run.seconds,
                     "layer_seconds": run.reports.iter().map(|r| r.seconds).collect::<Vec<_>>(),
+                    "phases": run.reports.iter().fold(Phases::default(), |all, r| all.plus(&r.phases)).json(),
                     "passes": run.passes(),
                     "states_per_second": states as f64 / run.seconds,
                     "speedup_vs_one_thread": single.map(|s| s / run.seconds),

@@ -299,6 +299,7 @@ impl<'job> Retro<'job> {
                     "examined": r.examined,
                     "full_scan_work": r.full_scan_work(),
                     "seconds": r.seconds,
+                    "phases": r.phases.json(),
                     "already_solved": r.already_solved,
                     "peak_rss_bytes": solved.peaks.get(&r.layer),
                 });

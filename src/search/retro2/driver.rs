@@ -7,6 +7,7 @@ use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use super::phases::Phases;
 use super::seam::{Below, PassCount, RetroBackend, RetroPass, RetroPasses};
 use crate::error::{Error, Result};
 use crate::progress::check_stop;
@@ -76,6 +77,8 @@ pub struct LayerReport {
     pub examined: Vec<u64>,
     /// Wall time spent on the layer, in seconds.
     pub seconds: f64,
+    /// Where that time went.
+    pub phases: Phases,
     /// The layer was already solved in the store and was not searched again.
     pub already_solved: bool,
 }
@@ -141,12 +144,17 @@ fn solve_range_keeping_top<G: LayeredGame, B: RetroBackend>(
             layers.end()
         )));
     }
+    // Reading the layers below, charged to the layer that reads them.
+    let mut reading = Phases::default();
     let mut lower = match first {
         0 => None,
         _ if game.independent_layers() => None,
         // It reads the layers its moves reach itself.
         _ if reads_layers_itself(game, first) => None,
-        _ => Some(solved_lower_layer(backend, game, first - 1, options)?),
+        _ => Some(reading.time(
+            |p| &mut p.reading_below,
+            || solved_lower_layer(backend, game, first - 1, options),
+        )?),
     };
     let mut reports = Vec::with_capacity(layers.clone().count());
     let last = *layers.end();
@@ -156,16 +164,23 @@ fn solve_range_keeping_top<G: LayeredGame, B: RetroBackend>(
             // (whose writing handle must be closed first).
             drop(lower.take());
         }
-        let several = game
-            .several_layers_below(layer)
-            .map(|reached| solved_layers_below(backend, game, layer, &reached, options))
-            .transpose()?;
+        let several = reading.time(
+            |p| &mut p.reading_below,
+            || {
+                game.several_layers_below(layer)
+                    .map(|reached| solved_layers_below(backend, game, layer, &reached, options))
+                    .transpose()
+            },
+        )?;
         let below = match &several {
             Some(tables) => Below::Several(tables),
             None => Below::Next(lower.as_ref()),
         };
-        let (values, report) = solve_layer(backend, game, layer, below, options)?;
+        let (values, mut report) = solve_layer(backend, game, layer, below, options)?;
         drop(several);
+        report.phases.reading_below += reading.reading_below;
+        report.seconds += reading.reading_below;
+        reading = Phases::default();
         (options.on_layer)(&report);
         reports.push(report);
         // The layer below is no longer needed: release it. The layer just
@@ -179,7 +194,10 @@ fn solve_range_keeping_top<G: LayeredGame, B: RetroBackend>(
             && backend.any(too_big_to_hold(game.layer_size(layer)));
         lower = Some(if reread {
             drop(values);
-            solved_lower_layer(backend, game, layer, options)?
+            reading.time(
+                |p| &mut p.reading_below,
+                || solved_lower_layer(backend, game, layer, options),
+            )?
         } else {
             values
         });
@@ -375,6 +393,7 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
     options: &RetroOptions,
 ) -> Result<(B::Layer, LayerReport)> {
     let started = Instant::now();
+    let mut phases = Phases::default();
     let progress = options.progress;
     // A layer the store holds finished is read, not written: opened read
     // only (shared), so that `query` and `verify` can read it while the
@@ -394,11 +413,14 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
         let (values, checkpoint) = backend.open_solved(game, layer, dir, progress)?;
         if !backend.any(!checkpoint.as_ref().is_some_and(|c| c.complete)) {
             let examined = backend.agree_on_passes(checkpoint);
-            let report = layer_report(backend, game, layer, &values, examined, 0.0, true);
+            let report = layer_report(backend, game, layer, &values, examined, None, phases);
             return Ok((values, report));
         }
     }
-    let (mut values, checkpoint) = backend.open_layer(game, layer, &options.backing, progress)?;
+    let (mut values, checkpoint) = phases.time(
+        |p| &mut p.setup,
+        || backend.open_layer(game, layer, &options.backing, progress),
+    )?;
     let complete = checkpoint.as_ref().is_some_and(|c| c.complete);
     // Processes record on their own clocks, and one may have finished the
     // layer while another was stopped before its last record: every
@@ -406,26 +428,42 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
     // fixpoint, and pass 0 puts every held value into the frontier.
     let mut examined = backend.agree_on_passes(checkpoint);
     if !backend.any(!complete) {
-        let report = layer_report(backend, game, layer, &values, examined, 0.0, true);
+        let report = layer_report(backend, game, layer, &values, examined, None, phases);
         return Ok((values, report));
     }
     if let Some(last) = examined.len().checked_sub(1) {
         progress.note(&format!("layer {layer}: resuming after pass {last}"));
     }
     let table = backend.host_table_mut(&mut values);
-    table.storage().begin_writing()?;
-    // Solved in memory, written to the store at each record, when there
-    // is room; else in its mapped file.
-    table.storage_mut().stage_if_room(progress)?;
+    phases.time(
+        |p| &mut p.setup,
+        || -> Result<()> {
+            table.storage().begin_writing()?;
+            // Solved in memory, written to the store at each record, when
+            // there is room; else in its mapped file.
+            table.storage_mut().stage_if_room(progress)
+        },
+    )?;
 
     if let Some(reached) = game.acyclic_layer(layer) {
-        let examined =
+        let (examined, swept) =
             sweep_acyclic_layer(backend, game, layer, &values, &reached, lower, options)?;
-        let seconds = started.elapsed().as_secs_f64();
-        let report = layer_report(backend, game, layer, &values, examined, seconds, false);
+        phases = phases.plus(&swept);
+        let report = layer_report(
+            backend,
+            game,
+            layer,
+            &values,
+            examined,
+            Some(started),
+            phases,
+        );
         return Ok((values, report));
     }
-    let mut passes = backend.layer_passes(game, layer, &values, lower)?;
+    let mut passes = phases.time(
+        |p| &mut p.setup,
+        || backend.layer_passes(game, layer, &values, lower),
+    )?;
     let mut recorder = Recorder::new(options.record_every);
     let host = backend.host_table(&values);
     // Pass 0 runs on a resumed layer too: it puts every value held into the
@@ -451,24 +489,42 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
     let mut initial = true;
     loop {
         let number = if initial { 0 } else { examined.len() };
-        let count = pass(initial, number, &mut *passes)?;
+        let count = phases.time(|p| &mut p.passes, || pass(initial, number, &mut *passes))?;
         initial = false;
         examined.push(count.examined);
-        recorder.pass_done(&mut *passes, host, &examined)?;
+        phases.time(
+            |p| &mut p.records,
+            || recorder.pass_done(&mut *passes, host, &examined),
+        )?;
         if count.marked == 0 {
             break;
         }
     }
-    passes.fill_undecided(game.undecided_value())?;
-    passes.fill_from_twins(&RetroPass {
-        label: format!("layer {layer} symmetric fill"),
-        progress,
-    })?;
-    passes.sync()?;
+    phases.time(
+        |p| &mut p.fill,
+        || passes.fill_undecided(game.undecided_value()),
+    )?;
+    phases.time(
+        |p| &mut p.twins,
+        || {
+            passes.fill_from_twins(&RetroPass {
+                label: format!("layer {layer} symmetric fill"),
+                progress,
+            })
+        },
+    )?;
+    phases.time(|p| &mut p.sync, || passes.sync())?;
     drop(passes);
-    record(host, &examined, true)?;
-    let seconds = started.elapsed().as_secs_f64();
-    let report = layer_report(backend, game, layer, &values, examined, seconds, false);
+    phases.time(|p| &mut p.records, || record(host, &examined, true))?;
+    let report = layer_report(
+        backend,
+        game,
+        layer,
+        &values,
+        examined,
+        Some(started),
+        phases,
+    );
     Ok((values, report))
 }
 
@@ -476,7 +532,8 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
 /// that reads the solved layers `reached` from the store (the layer below
 /// as carried, `next`, when it reaches no other), and records it
 /// (unfinished when a stop cut the sweep short: a resumed sweep skips what
-/// it decided). The positions examined, as the one pass's count.
+/// it decided). The positions examined, as the one pass's count, and
+/// where the time went.
 fn sweep_acyclic_layer<G: LayeredGame, B: RetroBackend>(
     backend: &B,
     game: &G,
@@ -485,15 +542,19 @@ fn sweep_acyclic_layer<G: LayeredGame, B: RetroBackend>(
     reached: &[usize],
     next: Below<'_, B::Layer>,
     options: &RetroOptions,
-) -> Result<Vec<u64>> {
+) -> Result<(Vec<u64>, Phases)> {
+    let mut phases = Phases::default();
     let carried = match next {
         Below::Next(carried) if only_the_next(layer, reached) => Some(carried),
         _ => None,
     };
-    let opened = match carried {
-        Some(_) => Vec::new(),
-        None => solved_layers_below(backend, game, layer, reached, options)?,
-    };
+    let opened = phases.time(
+        |p| &mut p.reading_below,
+        || match carried {
+            Some(_) => Ok(Vec::new()),
+            None => solved_layers_below(backend, game, layer, reached, options),
+        },
+    )?;
     let lower: Vec<Option<&B::Layer>> = match carried {
         Some(carried) => {
             let mut lower = vec![None; layer];
@@ -510,25 +571,32 @@ fn sweep_acyclic_layer<G: LayeredGame, B: RetroBackend>(
     };
     let host = backend.host_table(values);
     let mut due = Instant::now() + options.record_every;
+    // The records taken while the sweep runs, apart from its time.
+    let mut recording = 0.0;
     let mut record_when_due = || {
         if Instant::now() < due {
             return Ok(());
         }
+        let started = Instant::now();
         record_unfinished_sweep(host)?;
+        recording += started.elapsed().as_secs_f64();
         due = Instant::now() + options.record_every;
         Ok(())
     };
+    let sweep_started = Instant::now();
     let examined =
         backend.sweep_acyclic(game, layer, values, &lower, &pass, &mut record_when_due)?;
+    phases.sweep += sweep_started.elapsed().as_secs_f64() - recording;
+    phases.records += recording;
     drop(lower);
     drop(opened);
     if options.progress.stop_requested() {
         record_unfinished_sweep(host)?;
         check_stop(options.progress)?;
     }
-    record(host, &[examined], true)?;
+    phases.time(|p| &mut p.records, || record(host, &[examined], true))?;
     check_stop(options.progress)?;
-    Ok(vec![examined])
+    Ok((vec![examined], phases))
 }
 
 /// Records a sweep cut short: no pass completed, so a resumed run sweeps
@@ -577,16 +645,19 @@ fn record(values: &TwoBitTable, examined: &[u64], complete: bool) -> Result<()> 
     .write(values.storage())
 }
 
+/// The report of `layer`: solved from `started` (None: found solved in
+/// the store) with its `phases`, the count's added.
 fn layer_report<G: LayeredGame, B: RetroBackend>(
     backend: &B,
     game: &G,
     layer: usize,
     values: &B::Layer,
     examined: Vec<u64>,
-    seconds: f64,
-    already_solved: bool,
+    started: Option<Instant>,
+    mut phases: Phases,
 ) -> LayerReport {
-    let [first_wins, second_wins, draws] = backend.count(game, layer, values);
+    let [first_wins, second_wins, draws] =
+        phases.time(|p| &mut p.count, || backend.count(game, layer, values));
     // Each block counts for the positions its cells stand for.
     let states = game
         .layer_blocks(layer)
@@ -602,7 +673,8 @@ fn layer_report<G: LayeredGame, B: RetroBackend>(
         second_wins,
         draws,
         examined,
-        seconds,
-        already_solved,
+        seconds: started.map_or(0.0, |t| t.elapsed().as_secs_f64()),
+        phases,
+        already_solved: started.is_none(),
     }
 }

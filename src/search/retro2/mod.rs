@@ -47,6 +47,7 @@
 pub mod distances;
 mod driver;
 pub mod judge;
+pub mod phases;
 pub mod seam;
 
 pub use driver::{
@@ -54,3 +55,4 @@ pub use driver::{
     open_layer, open_solved_layer, solve_layer_range, solve_layers, solve_layers_keeping_top,
     values_identity,
 };
+pub use phases::Phases;
