@@ -46,6 +46,7 @@ fn solve(store: &Path, available: Option<&str>) -> (Vec<serde_json::Value>, Stri
             let mut layer = layer.clone();
             let fields = layer.as_object_mut().unwrap();
             fields.remove("seconds");
+            fields.remove("phases");
             fields.remove("peak_rss_bytes");
             layer
         })

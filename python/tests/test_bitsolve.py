@@ -11,7 +11,7 @@ import pytest
 import bitsolve
 
 # Keys of `bfs --json` and `retro --json` that differ from run to run.
-VOLATILE = {"seconds", "successors_per_second", "peak_rss_bytes", "store"}
+VOLATILE = {"seconds", "phases", "successors_per_second", "peak_rss_bytes", "store"}
 
 
 def stable(report, also=frozenset()):

@@ -78,8 +78,22 @@ impl CellRange {
 /// table's own size, and walking the list beats scanning the table.
 const LIST_DENSITY: u64 = 64;
 
-/// Listed cells per unit of parallel work.
+/// Most listed cells in a unit of parallel work.
 const LIST_WORK: usize = 4096;
+
+/// Fewest listed cells in a unit: a short list is still cut into a few
+/// units a thread (a Morris position's predecessors and their checks take
+/// microseconds, so a list of a few thousand was one thread's work while
+/// the others waited).
+const MIN_LIST_WORK: usize = 64;
+
+/// Units a thread, at least, for a listed pass that is long enough.
+const UNITS_PER_THREAD: usize = 4;
+
+/// Listed cells per unit for a list of `cells` on `threads` threads.
+fn list_work(cells: usize, threads: usize) -> usize {
+    (cells / (UNITS_PER_THREAD * threads.max(1))).clamp(MIN_LIST_WORK, LIST_WORK)
+}
 
 /// The most cells a pass lists when `cells` are held.
 pub fn list_limit(cells: u64) -> u64 {
@@ -169,7 +183,10 @@ pub enum Unit<'s> {
 /// its marks, else the set bits of `ranges` in the pass's table.
 pub fn units<'s>(list: Option<&'s [u64]>, ranges: &'s [CellRange]) -> Vec<Unit<'s>> {
     match list {
-        Some(list) => list.chunks(LIST_WORK).map(Unit::Listed).collect(),
+        Some(list) => list
+            .chunks(list_work(list.len(), rayon::current_num_threads()))
+            .map(Unit::Listed)
+            .collect(),
         None => ranges.iter().map(Unit::Scanned).collect(),
     }
 }
@@ -894,5 +911,27 @@ impl Remote {
         self.questions.extend_from_slice(asked);
         self.pending
             .push((cell, tally, start..self.questions.len()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_list_is_cut_into_units_for_every_thread_and_a_long_one_bounded() {
+        // A few thousand cells on two threads: eight units, not one.
+        assert_eq!(list_work(4096, 2), 512);
+        // Never below the floor, never above the ceiling.
+        assert_eq!(list_work(10, 2), MIN_LIST_WORK);
+        assert_eq!(list_work(100_000_000, 2), LIST_WORK);
+        assert_eq!(list_work(4096, 0), 1024);
+        let list: Vec<u64> = (0..4096).collect();
+        let units = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap()
+            .install(|| units(Some(list.as_slice()), &[]).len());
+        assert_eq!(units, 8);
     }
 }
