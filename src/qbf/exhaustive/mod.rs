@@ -14,7 +14,7 @@
 //! when the query has no move at all).
 //!
 //! The same layers run on the GPU through the retro seam: `rules.wgsl`
-//! holds the rules as bit masks, and [`program`] the tables it reads.
+//! holds the rules as bit masks, and `program.rs` the tables it reads.
 
 use crate::error::{Error, Result};
 use crate::games::positional::{PositionalGame, Query, Side, connects_by, mask_of, reached_by};
