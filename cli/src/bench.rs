@@ -547,7 +547,7 @@ impl TwoPlayerVisitor for RetroBench<'_> {
                     "device": run.machine,
                     "seconds": run.seconds,
                     "layer_seconds": run.reports.iter().map(|r| r.seconds).collect::<Vec<_>>(),
-                    "phases": run.reports.iter().fold(Phases::default(), |all, r| all.plus(&r.phases)).json(),
+                    "phases": run.reports.iter().fold(Phases::default(), |all, r| all + r.phases).json(),
                     "passes": run.passes(),
                     "states_per_second": states as f64 / run.seconds,
                     "speedup_vs_one_thread": single.map(|s| s / run.seconds),

@@ -448,7 +448,7 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
     if let Some(reached) = game.acyclic_layer(layer) {
         let (examined, swept) =
             sweep_acyclic_layer(backend, game, layer, &values, &reached, lower, options)?;
-        phases = phases.plus(&swept);
+        phases = phases + swept;
         let report = layer_report(
             backend,
             game,

@@ -56,9 +56,20 @@ impl Phases {
         ]
     }
 
-    /// The sum of `self` and `other`, phase by phase (a run's phases over
-    /// its layers).
-    pub fn plus(&self, other: &Phases) -> Phases {
+    /// `{"setup": seconds, …}`, every phase.
+    pub fn json(&self) -> serde_json::Value {
+        self.named()
+            .iter()
+            .map(|&(name, seconds)| (name.to_string(), seconds.into()))
+            .collect::<serde_json::Map<_, _>>()
+            .into()
+    }
+}
+
+/// The sum, phase by phase (a run's phases over its layers).
+impl std::ops::Add for Phases {
+    type Output = Phases;
+    fn add(self, other: Phases) -> Phases {
         Phases {
             setup: self.setup + other.setup,
             reading_below: self.reading_below + other.reading_below,
@@ -70,15 +81,6 @@ impl Phases {
             records: self.records + other.records,
             count: self.count + other.count,
         }
-    }
-
-    /// `{"setup": seconds, …}`, every phase.
-    pub fn json(&self) -> serde_json::Value {
-        self.named()
-            .iter()
-            .map(|&(name, seconds)| (name.to_string(), seconds.into()))
-            .collect::<serde_json::Map<_, _>>()
-            .into()
     }
 }
 
@@ -99,7 +101,7 @@ mod tests {
         assert_eq!(value, 7);
         assert!(phases.passes >= 0.02, "{phases:?}");
         assert_eq!(phases.setup, 0.0);
-        let twice = phases.plus(&phases);
+        let twice = phases + phases;
         assert_eq!(twice.passes, 2.0 * phases.passes);
         let json = twice.json();
         assert_eq!(json["passes"].as_f64(), Some(twice.passes));
