@@ -45,6 +45,11 @@ cargo test --locked --features mpi
 # included); its examples ran as doctests above.
 RUSTDOCFLAGS="-D warnings" cargo doc --locked -p bitsolve --no-deps --features mpi,progress-bar
 
+# The device check (the README's GPU figures, from one prepared run on a
+# machine with a GPU) at toy sizes on lavapipe, so that the script itself
+# keeps working where no GPU is.
+scripts/device-check.sh --small --bin "${CARGO_TARGET_DIR:-target}/debug/bitsolve"
+
 # The Python package: built (one release build of python/, its own crate
 # and lock file) into a fresh venv with pip, then its pytest suite, which
 # compares every call with the JSON of the CLI the tests above built; pyqbf
@@ -53,7 +58,9 @@ RUSTDOCFLAGS="-D warnings" cargo doc --locked -p bitsolve --no-deps --features m
 venv="$(mktemp -d)/venv"
 python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet --upgrade pip
-"$venv/bin/pip" install --quiet ./python numpy pytest pyqbf
+# The CI profile (python/Cargo.toml) builds the dependencies at opt-level 1:
+# the tests call small searches, and a release build of wgpu took minutes.
+MATURIN_PEP517_ARGS="--profile ci" "$venv/bin/pip" install --quiet ./python numpy pytest pyqbf
 target_dir="${CARGO_TARGET_DIR:-target}"
 case "$target_dir" in /*) ;; *) target_dir="$PWD/$target_dir" ;; esac
 BITSOLVE_CLI="$target_dir/debug/bitsolve" BITSOLVE_REQUIRE_CLI=1 \

@@ -14,7 +14,7 @@ use std::time::Duration;
 use crate::common::gpu::{self, device, device_in_pieces, device_with_memory};
 use crate::common::{self, bitsolve_json, words};
 
-use bitsolve::backend::gpu::{GpuDevice, GpuOptions, retro_check};
+use bitsolve::backend::gpu::{GpuDevice, GpuOptions, retro_check, retro_program};
 use bitsolve::backend::{CpuBackend, GpuBackend};
 use bitsolve::games::fox_geese::Rules;
 use bitsolve::games::morris::{Morris, Variant};
@@ -139,10 +139,131 @@ fn morris_rules_on_the_device_are_the_rust_rules() {
 }
 
 #[test]
+fn morris_opening_rules_on_the_device_are_the_rust_rules() {
+    let Some(device) = device(GpuOptions::default()) else {
+        return;
+    };
+    for (_, game) in morris_variants() {
+        // The opening's layers that the device sweeps: every one above the
+        // last placement (which leads into the moving phase, on the host).
+        // Two placements left with the board nearly full (mills, captures
+        // of stones in and out of mills), the middle, the start, sampled.
+        let top = game.max_layer();
+        let last_placement = top / 2 + 1;
+        for (layer, step) in [
+            (last_placement + 1, 1_000_003),
+            (last_placement + 8, 100_003),
+            (top - 2, 7),
+            (top, 1),
+        ] {
+            // Without symmetry the middle layers' blocks pass 2^32 ranks:
+            // refused on the GPU (`retro_program`), swept on the host.
+            let too_big = |l: usize| {
+                game.layer_blocks(l)
+                    .iter()
+                    .any(|b| b.len >= u32::MAX as u64)
+            };
+            if too_big(layer) || too_big(layer - 1) {
+                assert!(!game.symmetry(), "{}", game.layer_descriptor(layer));
+                continue;
+            }
+            assert_rules_agree(&device, &game, layer, &ranks_of(&game, layer, step));
+        }
+        let refused = retro_check::device_rules(&device, &game, last_placement, &[0]);
+        assert!(
+            refused.is_err_and(|e| e.to_string().contains("moving phase")),
+            "the last placement is swept on the host"
+        );
+    }
+}
+
+/// A copy of the store `from` (a directory of files) at `to`.
+fn copy_store(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        assert!(entry.file_type().unwrap().is_file(), "a store holds files");
+        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
+}
+
+/// The Morris variants' opening at `men` stones a side on the device,
+/// from a store whose moving phase and last placement the CPU solved: the
+/// values are the CPU's; and (Nine Men's Morris with symmetry) a run
+/// whose opening the device began resumes on the CPU with the same values.
+fn assert_the_opening_agrees(device: &GpuDevice, men: usize) {
+    let gpu = GpuBackend::new(device);
+    for (variant, symmetry) in [
+        (Variant::NineMensMorris, true),
+        (Variant::NineMensMorris, false),
+        (Variant::Morabaraba, true),
+    ] {
+        let game = Morris::with_men(variant, men, symmetry).unwrap();
+        let name = format!("opening-{}-{men}-{symmetry}", variant.name());
+        let top = game.max_layer();
+        let last_placement = (0..=top)
+            .find(|&l| game.acyclic_layer(l).is_some())
+            .unwrap();
+        let opening = last_placement + 1..=top;
+        // Swept on the device, not handed back to the host.
+        for layer in opening.clone() {
+            retro_program(&game, layer).unwrap();
+        }
+        let below = scratch(&format!("{name}-below"));
+        solve_into(&CpuBackend, &game, 0..=last_placement, &below, &Silent).unwrap();
+        let on_cpu = scratch(&format!("{name}-cpu"));
+        copy_store(&below, &on_cpu);
+        let expected = solve_into(&CpuBackend, &game, opening.clone(), &on_cpu, &Silent).unwrap();
+        let words = stored_words(&game, 0..=top, &on_cpu);
+        std::fs::remove_dir_all(&on_cpu).unwrap();
+
+        let on_gpu = scratch(&format!("{name}-gpu"));
+        copy_store(&below, &on_gpu);
+        let reports = solve_into(&gpu, &game, opening.clone(), &on_gpu, &Silent).unwrap();
+        assert_eq!(counts(&reports), counts(&expected), "{name}");
+        assert!(stored_words(&game, 0..=top, &on_gpu) == words, "{name}");
+        std::fs::remove_dir_all(&on_gpu).unwrap();
+
+        if variant == Variant::NineMensMorris && symmetry {
+            let mixed = scratch(&format!("{name}-mixed"));
+            copy_store(&below, &mixed);
+            let split = last_placement + 2;
+            solve_into(&gpu, &game, last_placement + 1..=split, &mixed, &Silent).unwrap();
+            solve_into(&CpuBackend, &game, split + 1..=top, &mixed, &Silent).unwrap();
+            assert!(
+                stored_words(&game, 0..=top, &mixed) == words,
+                "{name}: the device's first opening layers, then the CPU's"
+            );
+            std::fs::remove_dir_all(&mixed).unwrap();
+        }
+        std::fs::remove_dir_all(&below).unwrap();
+    }
+}
+
+#[test]
+fn morris_opening_values_are_the_cpu_values() {
+    let Some(device) = device(GpuOptions::default()) else {
+        return;
+    };
+    assert_the_opening_agrees(&device, 3);
+}
+
+/// [`morris_opening_values_are_the_cpu_values`] with four stones a side
+/// (22 M opening positions: minutes on lavapipe).
+#[test]
+#[ignore]
+fn the_four_stone_openings_have_the_cpu_values() {
+    let Some(device) = device(GpuOptions::default()) else {
+        return;
+    };
+    assert_the_opening_agrees(&device, 4);
+}
+
+#[test]
 fn morris_values_are_the_cpu_values() {
     // The whole game with three stones a side: both sides flying, captures
-    // and the opening's layers (swept on the host between the device's
-    // moving layers). Sliding moves' rules are compared on the device
+    // and the opening's layers (the last placement swept on the host, the
+    // rest on the device). Sliding moves' rules are compared on the device
     // above; their values (Nine Men's Morris to 4-3 with and without
     // symmetry, Morabaraba) cost lavapipe minutes more: ignored below.
     let Some(device) = device(GpuOptions::default()) else {
@@ -169,8 +290,8 @@ fn every_morris_variant_has_the_cpu_values() {
 }
 
 /// The whole game with three stones a side on the device and on the CPU:
-/// the opening's layers are swept on the host between the device's
-/// moving layers.
+/// the last placement's layer is swept on the host, every other one on
+/// the device.
 fn assert_the_whole_game_with_three_stones_agrees(device: &GpuDevice) {
     let game = Morris::with_men(Variant::NineMensMorris, 3, true).unwrap();
     assert_backends_agree(device, &game, game.max_layer(), "morris-men-3");

@@ -919,17 +919,21 @@ impl LayeredGame for Morris {
         Value::Draw
     }
 
-    /// `morris.wgsl` over the board's tables and the hash's.
+    /// `morris.wgsl` over the board's tables and the hash's: a moving
+    /// layer's passes, or the one sweep of an opening layer whose
+    /// placements all lead one layer down.
     fn retro_gpu_program(&self, layer: usize) -> Result<Program> {
         match self.hash.kind(layer) {
             LayerKind::Moving => {}
-            // Swept once on the host (`acyclic_layer`): no passes to run.
-            LayerKind::Placing => {
+            // The last placement leads into every moving layer, and the
+            // device's sweep reads one layer below.
+            LayerKind::Placing if layer == self.hash.moving_top() + 1 => {
                 return Err(Error::Unsupported(format!(
-                    "{}: the opening's layers are solved by one sweep on the CPU",
+                    "{}: the last placement leads into the moving phase's layers, and its sweep runs on the CPU",
                     self.layer_descriptor(layer)
                 )));
             }
+            LayerKind::Placing => {}
             // The kernel's rules know no stones in hand.
             LayerKind::PlacingOrMoving => {
                 return Err(Error::Unsupported(format!(
@@ -957,15 +961,26 @@ impl LayeredGame for Morris {
                 point_mills[4 * point + slot] = mill;
             }
         }
+        let [white_in_hand, black_in_hand] = self.hash.in_hand(layer);
+        let below_side_bits = layer.checked_sub(1).map_or(0, |l| self.hash.side_bits(l));
         let mut program = Program::default();
         program
             .constant("MORRIS_SYMMETRY", self.symmetry() as u32)
             .constant("MORRIS_MILLS", mills.len() as u32)
+            .constant(
+                "MORRIS_PLACING",
+                u32::from(self.hash.kind(layer) == LayerKind::Placing),
+            )
+            .constant("MORRIS_SIDE_BITS", self.hash.side_bits(layer))
+            .constant("MORRIS_BELOW_SIDE_BITS", below_side_bits)
+            .constant("MORRIS_WHITE_IN_HAND", u32::from(white_in_hand))
+            .constant("MORRIS_BLACK_IN_HAND", u32::from(black_in_hand))
             .table("MORRIS_NEIGHBOURS_AT", &neighbours)
             .table("MORRIS_MILLS_AT", &mills)
             .table("MORRIS_POINT_MILLS_AT", &point_mills)
             .table("MORRIS_BLOCKS_AT", &tables.blocks)
             .table("MORRIS_BLOCK_OF_AT", &tables.block_of)
+            .table("MORRIS_BELOW_BLOCK_OF_AT", &tables.below_block_of)
             .table("MORRIS_SYMMETRIES_AT", &tables.symmetries)
             .table("MORRIS_PLACEMENT_STARTS_AT", &tables.placement_starts)
             .table("MORRIS_PLACEMENTS_AT", &tables.placements)

@@ -254,9 +254,12 @@ pub struct HashBlock {
 pub struct GpuTables {
     /// `(white, black, group)` of each block of the layer, three words a block.
     pub blocks: Vec<u32>,
-    /// The block index (in the layer or the one below) at each `(w * 13 + b) * 5 + group`
+    /// The block index in the layer at each `(w * 13 + b) * 5 + group`
     /// slot; `u32::MAX` where there is none.
     pub block_of: Vec<u32>,
+    /// The same for the layer below (all `u32::MAX` under layer 0): an
+    /// opening layer and the one below can hold the same counts.
+    pub below_block_of: Vec<u32>,
     /// With symmetry: three 256-entry byte maps per symmetry.
     pub symmetries: Vec<u32>,
     /// Where each white count's placements begin in `placements`.
@@ -762,29 +765,25 @@ impl MorrisHash {
         }
     }
 
-    /// The tables the GPU's rules read for moving layer `layer` (see
+    /// The tables the GPU's rules read for layer `layer` (see
     /// `morris.wgsl`): the blocks of `layer`, the index of every block of
-    /// `layer` and of the layer below by (w, b, group), and with symmetry the byte maps, the placements and the
-    /// stored patterns of the white counts of `layer` and the layer below.
+    /// `layer` and of the layer below by (w, b, group), and with symmetry
+    /// the byte maps, the placements and the stored patterns of the white
+    /// counts of `layer` and the layer below.
     pub fn gpu_tables(&self, layer: usize) -> GpuTables {
         let blocks = self
             .blocks(layer)
             .iter()
             .flat_map(|b| [b.white as u32, b.black as u32, b.group as u32])
             .collect();
-        // A moving layer's counts and the layer below's are disjoint (one
-        // total each), so one map serves the moves and the captures.
-        let mut block_of = vec![u32::MAX; COUNTS * COUNTS * GROUPS];
-        for below in [layer.checked_sub(1), Some(layer)].into_iter().flatten() {
-            for (slot, &index) in self.layers[below].block_at.iter().enumerate() {
-                if index != NO_BLOCK {
-                    block_of[slot] = index;
-                }
-            }
-        }
+        let below_block_of = match layer.checked_sub(1) {
+            Some(below) => self.layers[below].block_at.clone(),
+            None => vec![NO_BLOCK; COUNTS * COUNTS * GROUPS],
+        };
         let mut tables = GpuTables {
             blocks,
-            block_of,
+            block_of: self.layers[layer].block_at.clone(),
+            below_block_of,
             ..GpuTables::default()
         };
         let Some(maps) = &self.maps else {
@@ -804,7 +803,8 @@ impl MorrisHash {
             .collect();
         tables.placement_starts = vec![0; 13];
         tables.pattern_starts = vec![0; 13 * 5];
-        for w in FEWEST_STORED..=self.stones {
+        // From no stones: the opening's boards may hold fewer than two.
+        for w in 0..=self.stones {
             if !counts.contains(&w) {
                 continue;
             }

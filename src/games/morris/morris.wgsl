@@ -4,14 +4,22 @@
 // positions with that many stones; a block is a (white, black) count and a
 // group of stored white patterns of one orbit size, ranked `2 * (pattern's
 // index in its group * C(24 - w, b) + rank of the black stones among the
-// points white leaves) + side` (side 0: white to move). Needs:
+// points white leaves) + side` (side 0: white to move). An opening layer
+// (placing only) holds one count of stones in hand, which fixes the side
+// to move, and its ranks have no side bit; every placement leads to the
+// layer below, so the layer is solved by one sweep. Needs:
 // MORRIS_SYMMETRY (1 when the 16 symmetries fold the white patterns),
-// MORRIS_MILLS (how many), and tables: MORRIS_NEIGHBOURS_AT (a mask per
+// MORRIS_MILLS (how many), MORRIS_PLACING (1 for an opening layer),
+// MORRIS_SIDE_BITS and MORRIS_BELOW_SIDE_BITS (1 where the layer's, or
+// the layer below's, ranks end in the side bit), MORRIS_WHITE_IN_HAND and
+// MORRIS_BLACK_IN_HAND (the layer's stones in hand), and tables:
+// MORRIS_NEIGHBOURS_AT (a mask per
 // point), MORRIS_MILLS_AT (a mask per mill), MORRIS_POINT_MILLS_AT (the
 // masks of the mills through each point, four a point, padded with masks no
 // stones fill), MORRIS_BLOCKS_AT ((w, b, group)
-// per block of the layer), MORRIS_BLOCK_OF_AT (block index of (w, b, group)
-// in its layer, at (13 w + b) 5 + group), and with symmetry
+// per block of the layer), MORRIS_BLOCK_OF_AT and MORRIS_BELOW_BLOCK_OF_AT
+// (block index of (w, b, group) in the layer and in the layer below, at
+// (13 w + b) 5 + group), and with symmetry
 // MORRIS_SYMMETRIES_AT (each symmetry as three 256-entry byte maps),
 // MORRIS_PLACEMENTS_AT with MORRIS_PLACEMENT_STARTS_AT (per white count,
 // two words per pattern rank: the stored pattern's index, then group << 16
@@ -76,8 +84,9 @@ fn morris_placement(w: u32, white_rank: u32) -> vec2<u32> {
     return vec2<u32>(tables[at], tables[at + 1u]);
 }
 
-// The (block, local) of a position in its layer (MorrisHash::rank).
-fn morris_rank(whites: u32, blacks: u32, white_moves: bool) -> vec2<u32> {
+// The (block, local) of a position in the layer, or in the layer below
+// (MorrisHash::rank).
+fn morris_rank(whites: u32, blacks: u32, white_moves: bool, below: bool) -> vec2<u32> {
     let w = countOneBits(whites);
     let b = countOneBits(blacks);
     var index = morris_rank_among(whites, MORRIS_BOARD);
@@ -98,10 +107,13 @@ fn morris_rank(whites: u32, blacks: u32, white_moves: bool) -> vec2<u32> {
             rest &= rest - 1u;
         }
     }
-    let block = tables[MORRIS_BLOCK_OF_AT + (13u * w + b) * 5u + group];
+    let block_of = select(MORRIS_BLOCK_OF_AT, MORRIS_BELOW_BLOCK_OF_AT, below);
+    let side_bits = select(MORRIS_SIDE_BITS, MORRIS_BELOW_SIDE_BITS, below);
+    let block = tables[block_of + (13u * w + b) * 5u + group];
     let black_rank = morris_rank_among(black_least, MORRIS_BOARD & ~white_least);
-    let local = 2u * (index * binomial(24u - w, b) + black_rank) + select(1u, 0u, white_moves);
-    return vec2<u32>(block, local);
+    let pattern = index * binomial(24u - w, b) + black_rank;
+    let side = select(1u, 0u, white_moves) & side_bits;
+    return vec2<u32>(block, (pattern << side_bits) | side);
 }
 
 fn retro_unrank(block: u32, local: u32) {
@@ -110,7 +122,7 @@ fn retro_unrank(block: u32, local: u32) {
     let b = tables[at + 1u];
     let group = tables[at + 2u];
     let blacks = binomial(24u - w, b);
-    let pattern = local >> 1u;
+    let pattern = local >> MORRIS_SIDE_BITS;
     let index = pattern / blacks;
     if (MORRIS_SYMMETRY == 1u) {
         white = tables[MORRIS_PATTERNS_AT + tables[MORRIS_PATTERN_STARTS_AT + 5u * w + group] + index];
@@ -121,7 +133,11 @@ fn retro_unrank(block: u32, local: u32) {
         stabilizer = 0u;
     }
     black = bits_scatter(binomial_unrank(pattern % blacks, 24u - w, b).x, MORRIS_BOARD & ~white);
-    white_to_move = (local & 1u) == 0u;
+    if (MORRIS_SIDE_BITS == 1u) {
+        white_to_move = (local & 1u) == 0u;
+    } else {
+        white_to_move = MORRIS_WHITE_IN_HAND == MORRIS_BLACK_IN_HAND;
+    }
 }
 
 fn retro_mover() -> u32 {
@@ -133,12 +149,12 @@ fn retro_no_move_value() -> u32 {
     return select(1u, 2u, white_to_move);
 }
 
-// A side with two stones has lost.
+// A side with two stones (on the board and in hand) has lost.
 fn retro_rule_value() -> u32 {
-    if (countOneBits(white) < 3u) {
+    if (countOneBits(white) + MORRIS_WHITE_IN_HAND < 3u) {
         return 2u;
     }
-    if (countOneBits(black) < 3u) {
+    if (countOneBits(black) + MORRIS_BLACK_IN_HAND < 3u) {
         return 1u;
     }
     return 0u;
@@ -157,20 +173,20 @@ fn retro_is_representative() -> bool {
 }
 
 fn retro_twin() -> vec2<u32> {
-    return morris_rank(white, black, white_to_move);
+    return morris_rank(white, black, white_to_move, false);
 }
 
 fn morris_decided() -> bool {
-    return countOneBits(white) < 3u || countOneBits(black) < 3u;
+    return retro_rule_value() != 0u;
 }
 
 // The position after the mover's stones became `mine` and the opponent's
-// `theirs`, the opponent to move.
-fn morris_after(mine: u32, theirs: u32) -> vec2<u32> {
+// `theirs`, the opponent to move, in the layer or the one below.
+fn morris_after(mine: u32, theirs: u32, below: bool) -> vec2<u32> {
     if (white_to_move) {
-        return morris_rank(mine, theirs, false);
+        return morris_rank(mine, theirs, false, below);
     }
-    return morris_rank(theirs, mine, true);
+    return morris_rank(theirs, mine, true, below);
 }
 
 // The stones of `stones` a mill may take: those in no mill, else any.
@@ -196,6 +212,10 @@ fn retro_moves() {
     if (morris_decided()) {
         return;
     }
+    if (MORRIS_PLACING == 1u) {
+        morris_placements();
+        return;
+    }
     let mine = select(black, white, white_to_move);
     let theirs = select(white, black, white_to_move);
     let empty = MORRIS_BOARD & ~(white | black);
@@ -219,13 +239,48 @@ fn retro_moves() {
                         while (taking != 0u && more) {
                             let taken = firstTrailingBit(taking);
                             taking &= taking - 1u;
-                            let to = morris_after(moved, theirs & ~(1u << taken));
+                            let to = morris_after(moved, theirs & ~(1u << taken), true);
                             more = retro_move(true, to.x, to.y);
                         }
                     } else {
-                        let to = morris_after(moved, theirs);
+                        let to = morris_after(moved, theirs, false);
                         more = retro_move(false, to.x, to.y);
                     }
+                }
+            }
+        }
+    }
+}
+
+// An opening layer's moves (rules::for_each_placement): a stone of the
+// mover's hand on each empty point, those that close a mill first, once
+// per stone they may take (none when the opponent has none on the board);
+// every one leads to the layer below.
+fn morris_placements() {
+    let mine = select(black, white, white_to_move);
+    let theirs = select(white, black, white_to_move);
+    let empty = MORRIS_BOARD & ~(white | black);
+    let removable = morris_removable(theirs);
+    var more = true;
+    for (var sweep = 0u; sweep < 2u && more; sweep++) {
+        let closing = sweep == 0u;
+        var arrivals = empty;
+        while (arrivals != 0u && more) {
+            let arrival = firstTrailingBit(arrivals);
+            arrivals &= arrivals - 1u;
+            let placed = mine | (1u << arrival);
+            if (morris_in_mill(placed, arrival) == closing) {
+                if (closing && theirs != 0u) {
+                    var taking = removable;
+                    while (taking != 0u && more) {
+                        let taken = firstTrailingBit(taking);
+                        taking &= taking - 1u;
+                        let to = morris_after(placed, theirs & ~(1u << taken), true);
+                        more = retro_move(true, to.x, to.y);
+                    }
+                } else {
+                    let to = morris_after(placed, theirs, true);
+                    more = retro_move(true, to.x, to.y);
                 }
             }
         }
@@ -237,7 +292,9 @@ fn retro_moves() {
 // an empty neighbour or, with three stones, any empty point
 // (rules::for_each_quiet_predecessor).
 fn retro_predecessors() {
-    if (morris_decided()) {
+    // Every placement leaves an opening layer: none of its positions has a
+    // predecessor in it.
+    if (MORRIS_PLACING == 1u || morris_decided()) {
         return;
     }
     let waiting = select(black, white, white_to_move);
@@ -258,9 +315,9 @@ fn retro_predecessors() {
             let before = (moved & ~(1u << arrival)) | (1u << origin);
             var earlier: vec2<u32>;
             if (white_to_move) {
-                earlier = morris_rank(waiting, before, false);
+                earlier = morris_rank(waiting, before, false, false);
             } else {
-                earlier = morris_rank(before, waiting, true);
+                earlier = morris_rank(before, waiting, true, false);
             }
             retro_predecessor(earlier.x, earlier.y);
         }
