@@ -2,10 +2,11 @@
 """The device check: one prepared run of bitsolve's GPU figures.
 
 Run through scripts/device-check.sh (see its header for what it needs). It
-times the benches of the README's GPU table (all CPU threads against the
-GPU, each bench failing by itself if a layer or a value differs) and the
-Morris moving phases on the GPU alone, compares every count of those with
-data/reference/, and prints one markdown table. `--small` runs the same
+solves the whole Morabaraba and the whole Nine Men's Morris on the GPU
+alone (every count compared with data/reference/, the start's value
+asked of the store), times the benches of the README's GPU table (all CPU
+threads against the GPU, each bench failing by itself if a layer or a
+value differs), and prints one markdown table. `--small` runs the same
 steps at toy sizes, so that lavapipe in CI keeps the script from rotting.
 
 Only the standard library: the device machine has Python but no network.
@@ -41,14 +42,15 @@ class Step:
     kind: str  # "bench" or "retro"
     args: list
     reference: str = ""  # retro: a file name under data/reference/, or "cpu"
+    store: str = ""  # retro: a store's name under --work, and its start asked
     result: dict = field(default_factory=dict)
 
 
 def steps(small, peg_board):
     """The steps of the check: the full sizes (a 16-thread host with a real
-    GPU, about seven minutes) or the toy ones (--small)."""
+    GPU) or the toy ones (--small)."""
     if small:
-        return [
+        benches = [
             Step("Pancake 8", "bench", ["pancake", "--n", "8"]),
             Step("Frogs-and-Toads k = 2", "bench", ["frogs-toads", "--k", "2"]),
             Step("Peg Solitaire 3x5, one-bit", "bench",
@@ -62,17 +64,27 @@ def steps(small, peg_board):
                  ["fox-geese", "--capture-wins", "--symmetry", "--algo", "retro",
                   "--layers", "1..3"]),
             Step("Dodgem 3x3", "bench", ["dodgem", "--n", "3", "--algo", "retro"]),
+        ]
+        return [
+            Step("Morabaraba 3 stones, whole game on the GPU", "retro",
+                 ["nine-mens-morris", "--variant", "morabaraba", "--men", "3",
+                  "--symmetry", "--layers", "1..12"],
+                 "cpu", "morabaraba-3"),
             Step("Nine Men's Morris, layers 1..5 on the GPU", "retro",
                  ["nine-mens-morris", "--symmetry", "--layers", "1..5"],
                  "nine-mens-morris.txt"),
-            Step("Morabaraba 3 stones, layers 1..5 on the GPU", "retro",
-                 ["nine-mens-morris", "--variant", "morabaraba", "--men", "3",
-                  "--symmetry", "--layers", "1..5"],
-                 "cpu"),
-        ]
+        ] + benches
     fg = ["fox-geese", "--algo", "retro"]
     fg_capture = ["fox-geese", "--capture-wins", "--symmetry", "--algo", "retro"]
     return [
+        # First what no other run has measured: Morabaraba's start.
+        Step("Morabaraba, whole game (layers 1..48) on the GPU", "retro",
+             ["nine-mens-morris", "--variant", "morabaraba", "--symmetry",
+              "--layers", "1..48"],
+             "morabaraba.txt", "morabaraba"),
+        Step("Nine Men's Morris, whole game (layers 1..36) on the GPU", "retro",
+             ["nine-mens-morris", "--symmetry", "--layers", "1..36"],
+             "nine-mens-morris.txt", "nine-mens-morris"),
         Step("Pancake 12", "bench", ["pancake", "--n", "12"]),
         Step("Frogs-and-Toads k = 4", "bench", ["frogs-toads", "--k", "4"]),
         Step("Peg Solitaire, one-bit", "bench", ["peg-solitaire", "--algo", "one-bit"]),
@@ -80,8 +92,8 @@ def steps(small, peg_board):
              ["ksolve", "--file", "data/ksolve/pyraminx.tws"]),
         Step("Pocket cube (definition file)", "bench",
              ["ksolve", "--file", "data/ksolve/pocket-cube.tws"]),
-        Step("Nine Men's Morris, layers 1..11", "bench",
-             ["nine-mens-morris", "--symmetry", "--algo", "retro", "--layers", "1..11"]),
+        Step("Nine Men's Morris, layers 1..10", "bench",
+             ["nine-mens-morris", "--symmetry", "--algo", "retro", "--layers", "1..10"]),
         Step("Fox-and-Geese capture wins, layers 9..11", "bench",
              fg_capture + ["--layers", "9..11"]),
         Step("Fox-and-Geese capture wins, layer 12", "bench",
@@ -92,13 +104,6 @@ def steps(small, peg_board):
         Step("Fox-and-Geese symmetric, layer 11", "bench",
              fg + ["--symmetry", "--layers", "11..11"]),
         Step("Dodgem 5x5", "bench", ["dodgem", "--n", "5", "--algo", "retro"]),
-        Step("Nine Men's Morris moving phase (layers 1..18), GPU alone", "retro",
-             ["nine-mens-morris", "--symmetry", "--layers", "1..18"],
-             "nine-mens-morris.txt"),
-        Step("Morabaraba moving phase (layers 1..24), GPU alone", "retro",
-             ["nine-mens-morris", "--variant", "morabaraba", "--symmetry",
-              "--layers", "1..24"],
-             "morabaraba.txt"),
     ]
 
 
@@ -175,8 +180,12 @@ def run_bench(binary, step, timeout, log):
     return result
 
 
-def run_retro(binary, step, timeout, log):
+def run_retro(binary, step, timeout, log, work):
     argv = [binary, "retro", *step.args, "--backend", "gpu", "--json"]
+    if step.store:
+        # A store, so that a run cut short by the timeout resumes when the
+        # check runs again on the same machine.
+        argv += ["--store", str(work / step.store)]
     code, stdout, seconds, rss = run_process(argv, timeout, log)
     result = {"wall_seconds": seconds, "exit": code, "peak_rss_bytes": rss}
     if code is None:
@@ -191,7 +200,10 @@ def run_retro(binary, step, timeout, log):
         "positions": sum(c[0] for c in counts.values()),
     })
     if step.reference == "cpu":
-        code, stdout, _, _ = run_process([binary, "retro", *step.args, "--json"], timeout, log)
+        argv = [binary, "retro", *step.args, "--json"]
+        if step.store:
+            argv += ["--store", str(work / f"{step.store}-cpu")]
+        code, stdout, _, _ = run_process(argv, timeout, log)
         if code != 0:
             return {**result, "check": "the CPU run failed (see the log)"}
         cpu_report = json.loads(stdout)
@@ -201,6 +213,11 @@ def run_retro(binary, step, timeout, log):
     else:
         reference = read_reference(step.reference)
         source = f"data/reference/{step.reference}"
+    if step.store:
+        code, stdout, _, _ = run_process(
+            [binary, "query", *query_args(step.args), "--store", str(work / step.store),
+             "--start", "--json"], timeout, log)
+        result["start"] = json.loads(stdout)["value"] if code == 0 else "query failed"
     compared = sorted(set(reference) & set(counts))
     different = [layer for layer in compared if reference[layer] != counts[layer]]
     if different:
@@ -210,6 +227,12 @@ def run_retro(binary, step, timeout, log):
     else:
         result["check"] = f"layers {compared[0]}..{compared[-1]} equal to {source}"
     return result
+
+
+def query_args(retro_args):
+    """The game's own options of retro's arguments (its layers left out)."""
+    at = retro_args.index("--layers")
+    return retro_args[:at] + retro_args[at + 2:]
 
 
 def seconds_text(value):
@@ -232,6 +255,8 @@ def table(checked):
         passes = ""
         if r.get("cpu_passes") is not None and r.get("gpu_passes") is not None:
             passes = f" ({r['cpu_passes']} / {r['gpu_passes']} passes)"
+        if r.get("start"):
+            passes += f"; the start: {r['start']}"
         lines.append(
             f"| {step.name} | {seconds_text(cpu)} | {seconds_text(gpu)} | {ratio} | "
             f"{seconds_text(r.get('wall_seconds'))} | {rss_text} | {r.get('check', 'not run')}{passes} |")
@@ -259,6 +284,8 @@ def main():
                         help="toy sizes (lavapipe in CI): the script's steps, not figures")
     parser.add_argument("--bin", help="the bitsolve binary (a release build)")
     parser.add_argument("--out", help="folder for device-check.md, .json and .log")
+    parser.add_argument("--work", help="folder for the whole games' stores (default: a new one "
+                        "under the system's temporary folder; give the same one to resume)")
     parser.add_argument("--only", help="comma-separated words: run the steps whose name holds one")
     parser.add_argument("--list", action="store_true", help="print the steps and exit")
     parser.add_argument("--timeout", type=float, default=600,
@@ -269,6 +296,7 @@ def main():
     if not args.list and not args.bin:
         sys.exit("device-check: give the bitsolve binary with --bin PATH")
     binary = args.bin and str(Path(args.bin).resolve())
+    work = Path(args.work).resolve() if args.work else Path(tempfile.mkdtemp(prefix="device-check-stores-"))
     # The steps name data files relative to the repository's root.
     os.chdir(ROOT)
     out.mkdir(parents=True, exist_ok=True)
@@ -289,8 +317,10 @@ def main():
     with open(out / "device-check.log", "a") as log:
         for number, step in enumerate(chosen, 1):
             print(f"device-check: [{number}/{len(chosen)}] {step.name}", file=sys.stderr, flush=True)
-            run = run_bench if step.kind == "bench" else run_retro
-            step.result = run(binary, step, args.timeout, log)
+            if step.kind == "bench":
+                step.result = run_bench(binary, step, args.timeout, log)
+            else:
+                step.result = run_retro(binary, step, args.timeout, log, work)
             check = step.result["check"]
             failed |= not (check == "identical" or " equal to " in check)
             print(f"device-check:   {seconds_text(step.result['wall_seconds'])}: {check}",

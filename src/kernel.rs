@@ -30,7 +30,9 @@
 //! - `retro_moves()`: calls `retro_move(lower: bool, block: u32, local:
 //!   u32) -> bool` for each move's destination, in the order of the Rust
 //!   `successors`, ranked as the Rust `rank` ranks it (`lower`: in layer
-//!   L - 1), until it returns false.
+//!   L - 1, or, for an acyclic layer whose moves reach several layers, in
+//!   those layers as [`LayersBelow`](crate::space::LayersBelow) numbers
+//!   their blocks), until it returns false.
 //! - `retro_predecessors()`: calls `retro_predecessor(block: u32, local:
 //!   u32)` for each position of layer L with a move to this one, as the
 //!   Rust `predecessors` emits them.

@@ -4,8 +4,10 @@
 //! in layers solved by retrograde analysis ([`layered`]).
 
 pub mod layered;
+pub mod layers_below;
 
 pub use layered::{LayeredGame, Player, Successor, Value};
+pub use layers_below::LayersBelow;
 
 /// A contiguous range of ranks: one partition of the space (a layer, the
 /// position of the blank, ...). Blocks are the unit of parallel work and of

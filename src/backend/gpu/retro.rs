@@ -22,9 +22,11 @@
 //! - `retro_passes`: the passes over them.
 //! - `retro_program`: whether the device runs a layer, and its program.
 //!
-//! An acyclic layer whose moves reach only the layer below (a positional
-//! game's) is swept by one pass of the same judging kernel, every value
-//! recorded; other acyclic layers (the Morris opening) are swept on the host.
+//! An acyclic layer (a positional game's, the Morris opening's) is swept
+//! by one pass of the same judging kernel, every value recorded, over the
+//! layer below or the layers its moves reach joined into one table
+//! ([`LayersBelow`]); a layer the game has no rules for is swept on the
+//! host.
 
 use std::path::Path;
 
@@ -39,7 +41,7 @@ use crate::search::backend::Backend;
 use crate::search::checkpoint::Checkpoint;
 use crate::search::retro2::judge::recorded_value;
 use crate::search::retro2::seam::{Below, RetroBackend, RetroPass, RetroPasses};
-use crate::space::{LayeredGame, Value};
+use crate::space::{LayeredGame, LayersBelow, Value};
 use crate::table::{Backing, TwoBitTable};
 
 impl RetroBackend for GpuBackend<'_> {
@@ -98,11 +100,12 @@ impl RetroBackend for GpuBackend<'_> {
         CpuBackend.count(game, layer, values)
     }
 
-    /// On the device where the layer's moves reach only the layer below
-    /// (or none) and the game has rules for it (a positional game's
-    /// layers): one judging pass that records every value. Otherwise on
-    /// the host: the Morris opening reads the whole moving phase, more
-    /// than a device holds, and far less work than the layers' passes.
+    /// On the device where the game has rules for the layer (a
+    /// positional game's layers, the Morris opening's): one judging pass
+    /// that records every value, reading the layer below, or the layers
+    /// the moves reach joined into one table (the Morris opening's last
+    /// placement, into every moving layer: `LayersBelow`). Otherwise, or
+    /// where a reached layer is not open, on the host.
     fn sweep_acyclic<G: LayeredGame>(
         &self,
         game: &G,
@@ -112,19 +115,27 @@ impl RetroBackend for GpuBackend<'_> {
         pass: &RetroPass,
         between_parts: &mut dyn FnMut() -> Result<()>,
     ) -> Result<u64> {
-        let below = layer.checked_sub(1);
-        let only_the_next = game
-            .acyclic_layer(layer)
-            .is_some_and(|reached| reached.iter().all(|&l| Some(l) == below))
-            && lower
-                .iter()
-                .enumerate()
-                .all(|(l, table)| table.is_none() || Some(l) == below);
-        if !only_the_next || retro_program(game, layer).is_err() {
+        let layout = LayersBelow::of(game, layer);
+        let reached: Option<Vec<&TwoBitTable>> = layout
+            .layers()
+            .map(|l| lower.get(l).copied().flatten())
+            .collect();
+        let (Some(reached), Ok(_)) = (reached, retro_program(game, layer)) else {
             return CpuBackend.sweep_acyclic(game, layer, values, lower, pass, between_parts);
+        };
+        if !layout.is_joined(layer) {
+            return sweep_on_device(
+                self.gpu,
+                game,
+                layer,
+                values,
+                reached.first().copied(),
+                pass,
+            );
         }
-        let next = below.and_then(|l| lower.get(l).copied().flatten());
-        sweep_on_device(self.gpu, game, layer, values, next, pass)
+        let descriptor = format!("{} (the layers it reaches)", game.layer_descriptor(layer));
+        let joined = layout.joined(&descriptor, &reached)?;
+        sweep_on_device(self.gpu, game, layer, values, Some(&joined), pass)
     }
 }
 

@@ -9,7 +9,7 @@ use super::device::GpuDevice;
 use super::hash_check;
 use super::shader;
 use crate::error::{Error, Result};
-use crate::space::{Block, LayeredGame, Player, Value};
+use crate::space::{Block, LayeredGame, LayersBelow, Player, Value};
 
 /// Moves, and predecessors, a position may have for the check (Fox-and-
 /// Geese with 8 geese has at most 64; a flying Morabaraba side more, each
@@ -59,7 +59,7 @@ fn value_bits(value: Option<Value>) -> u32 {
 /// The Rust rules' answers for `ranks` of `layer`.
 pub fn host_rules<G: LayeredGame>(game: &G, layer: usize, ranks: &[u64]) -> Vec<PositionRules> {
     let blocks = game.layer_blocks(layer);
-    let lower_blocks = layer.checked_sub(1).map(|l| game.layer_blocks(l));
+    let below = LayersBelow::of(game, layer);
     let mut state = game.new_state();
     ranks
         .iter()
@@ -68,9 +68,11 @@ pub fn host_rules<G: LayeredGame>(game: &G, layer: usize, ranks: &[u64]) -> Vec<
             let mut moves = Vec::new();
             game.successors(layer, &state, |successor| {
                 let lower = successor.layer != layer;
-                let (block, local) = match (&lower_blocks, lower) {
-                    (Some(below), true) => locate(below, successor.rank),
-                    _ => locate(&blocks, successor.rank),
+                let (block, local) = match lower {
+                    true => below
+                        .locate(successor.layer, successor.rank)
+                        .expect("a move into a layer the layer reaches"),
+                    false => locate(&blocks, successor.rank),
                 };
                 moves.push((lower, block, local));
                 true

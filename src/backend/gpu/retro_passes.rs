@@ -15,7 +15,7 @@ use super::table::DeviceTable;
 use crate::error::{Error, Result};
 use crate::kernel::{Program, U64};
 use crate::search::retro2::seam::{PassCount, RetroPass, RetroPasses};
-use crate::space::Block;
+use crate::space::{Block, LayersBelow};
 use crate::space::{LayeredGame, Value};
 use crate::table::TwoBitTable;
 
@@ -85,9 +85,11 @@ impl<'a> GpuRetro<'a> {
                 .collect()
         };
         let blocks = game.layer_blocks(layer);
-        let lower_blocks = match (lower, layer) {
-            (Some(_), 1..) => game.layer_blocks(layer - 1),
-            _ => Vec::new(),
+        // The blocks `lower` holds: the layer below's, or the reached
+        // layers' joined (`LayersBelow`).
+        let lower_blocks = match lower {
+            Some(_) => LayersBelow::of(game, layer).blocks().to_vec(),
+            None => Vec::new(),
         };
         let reduced = game.reduced_by_symmetry();
         let windows_at = program.tables().len() as u64;

@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::kernel::{CPU_HINT, Program};
-use crate::space::LayeredGame;
+use crate::space::{LayeredGame, LayersBelow};
 
 /// Table word indices are u32 on the device: 2^32 words of 16 cells.
 const MAX_CELLS: u64 = 1 << 36;
@@ -25,12 +25,13 @@ pub fn check_device_layer<G: LayeredGame>(game: &G, layer: usize) -> Result<()> 
 pub fn retro_program<G: LayeredGame>(game: &G, layer: usize) -> Result<Program> {
     let program = game.retro_gpu_program(layer)?;
     let descriptor = game.layer_descriptor(layer);
-    // The layer below's blocks too: its ranks are the captures' moves.
-    let below = layer.checked_sub(1).map(|l| game.layer_blocks(l));
+    // The layers below's blocks too: their ranks are the moves out of the
+    // layer (captures, placements).
+    let below = LayersBelow::of(game, layer);
     if let Some(block) = game
         .layer_blocks(layer)
         .iter()
-        .chain(below.iter().flatten())
+        .chain(below.blocks())
         .find(|b| b.len >= u32::MAX as u64 - 16)
     {
         return Err(Error::Unsupported(format!(
@@ -42,6 +43,12 @@ pub fn retro_program<G: LayeredGame>(game: &G, layer: usize) -> Result<Program> 
         return Err(Error::Unsupported(format!(
             "{descriptor}: {} positions exceed the GPU table's 2^36 cells {CPU_HINT}",
             game.layer_size(layer)
+        )));
+    }
+    if below.cells() >= MAX_CELLS {
+        return Err(Error::Unsupported(format!(
+            "{descriptor}: the {} positions of the layers its moves reach exceed the GPU table's 2^36 cells {CPU_HINT}",
+            below.cells()
         )));
     }
     Ok(program)

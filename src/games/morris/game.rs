@@ -22,7 +22,7 @@ use crate::games::registration::{GameOptions, OptionSpec, RegisteredTwoPlayer};
 use crate::hash::BinomialRun;
 use crate::hash::bits::expand;
 use crate::kernel::Program;
-use crate::space::{Block, LayeredGame, Player, Successor, Value};
+use crate::space::{Block, LayeredGame, LayersBelow, Player, Successor, Value};
 
 /// Every point, a bit each.
 const BOARD: u32 = (1 << POINTS) - 1;
@@ -925,14 +925,6 @@ impl LayeredGame for Morris {
     fn retro_gpu_program(&self, layer: usize) -> Result<Program> {
         match self.hash.kind(layer) {
             LayerKind::Moving => {}
-            // The last placement leads into every moving layer, and the
-            // device's sweep reads one layer below.
-            LayerKind::Placing if layer == self.hash.moving_top() + 1 => {
-                return Err(Error::Unsupported(format!(
-                    "{}: the last placement leads into the moving phase's layers, and its sweep runs on the CPU",
-                    self.layer_descriptor(layer)
-                )));
-            }
             LayerKind::Placing => {}
             // The kernel's rules know no stones in hand.
             LayerKind::PlacingOrMoving => {
@@ -943,7 +935,10 @@ impl LayeredGame for Morris {
                 )));
             }
         }
-        let tables = self.hash.gpu_tables(layer);
+        // The layers the moves rank into, as the backend joins them (the
+        // last placement's: every moving layer).
+        let below: Vec<usize> = LayersBelow::of(self, layer).layers().collect();
+        let tables = self.hash.gpu_tables(layer, &below);
         let neighbours: Vec<u32> = (0..POINTS).map(|p| self.board.neighbours(p)).collect();
         let mills: Vec<u32> = self
             .board
@@ -962,7 +957,7 @@ impl LayeredGame for Morris {
             }
         }
         let [white_in_hand, black_in_hand] = self.hash.in_hand(layer);
-        let below_side_bits = layer.checked_sub(1).map_or(0, |l| self.hash.side_bits(l));
+        let below_side_bits = below.first().map_or(0, |&l| self.hash.side_bits(l));
         let mut program = Program::default();
         program
             .constant("MORRIS_SYMMETRY", self.symmetry() as u32)

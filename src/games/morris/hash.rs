@@ -767,19 +767,28 @@ impl MorrisHash {
 
     /// The tables the GPU's rules read for layer `layer` (see
     /// `morris.wgsl`): the blocks of `layer`, the index of every block of
-    /// `layer` and of the layer below by (w, b, group), and with symmetry
-    /// the byte maps, the placements and the stored patterns of the white
-    /// counts of `layer` and the layer below.
-    pub fn gpu_tables(&self, layer: usize) -> GpuTables {
+    /// `layer` and of the layers its moves reach (`below`, in the order
+    /// their blocks follow one another: `LayersBelow`; their counts of
+    /// stones are disjoint) by (w, b, group), and with symmetry the byte
+    /// maps, the placements and the stored patterns of the white counts of
+    /// all those layers.
+    pub fn gpu_tables(&self, layer: usize, below: &[usize]) -> GpuTables {
         let blocks = self
             .blocks(layer)
             .iter()
             .flat_map(|b| [b.white as u32, b.black as u32, b.group as u32])
             .collect();
-        let below_block_of = match layer.checked_sub(1) {
-            Some(below) => self.layers[below].block_at.clone(),
-            None => vec![NO_BLOCK; COUNTS * COUNTS * GROUPS],
-        };
+        let mut below_block_of = vec![NO_BLOCK; COUNTS * COUNTS * GROUPS];
+        let mut first_block = 0;
+        for &reached in below {
+            for (slot, &index) in self.layers[reached].block_at.iter().enumerate() {
+                if index != NO_BLOCK {
+                    debug_assert_eq!(below_block_of[slot], NO_BLOCK, "disjoint counts");
+                    below_block_of[slot] = first_block + index;
+                }
+            }
+            first_block += self.layers[reached].blocks.len() as u32;
+        }
         let mut tables = GpuTables {
             blocks,
             block_of: self.layers[layer].block_at.clone(),
@@ -796,8 +805,8 @@ impl MorrisHash {
                     .extend((0..256u32).map(|bits| maps.apply(symmetry, bits << (8 * byte))));
             }
         }
-        let counts: Vec<usize> = [layer, layer.saturating_sub(1)]
-            .iter()
+        let counts: Vec<usize> = std::iter::once(&layer)
+            .chain(below)
             .flat_map(|&l| self.counts_of_layer(l))
             .flat_map(|(w, b)| [w, b])
             .collect();

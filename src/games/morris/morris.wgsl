@@ -7,7 +7,8 @@
 // points white leaves) + side` (side 0: white to move). An opening layer
 // (placing only) holds one count of stones in hand, which fixes the side
 // to move, and its ranks have no side bit; every placement leads to the
-// layer below, so the layer is solved by one sweep. Needs:
+// layer below (the last one into the moving layers, joined as one table:
+// src/space/layers_below.rs), so the layer is solved by one sweep. Needs:
 // MORRIS_SYMMETRY (1 when the 16 symmetries fold the white patterns),
 // MORRIS_MILLS (how many), MORRIS_PLACING (1 for an opening layer),
 // MORRIS_SIDE_BITS and MORRIS_BELOW_SIDE_BITS (1 where the layer's, or
@@ -18,8 +19,8 @@
 // masks of the mills through each point, four a point, padded with masks no
 // stones fill), MORRIS_BLOCKS_AT ((w, b, group)
 // per block of the layer), MORRIS_BLOCK_OF_AT and MORRIS_BELOW_BLOCK_OF_AT
-// (block index of (w, b, group) in the layer and in the layer below, at
-// (13 w + b) 5 + group), and with symmetry
+// (block index of (w, b, group) in the layer and in the layers below its
+// moves reach, at (13 w + b) 5 + group), and with symmetry
 // MORRIS_SYMMETRIES_AT (each symmetry as three 256-entry byte maps),
 // MORRIS_PLACEMENTS_AT with MORRIS_PLACEMENT_STARTS_AT (per white count,
 // two words per pattern rank: the stored pattern's index, then group << 16

@@ -1,0 +1,119 @@
+//! Where a layer's moves out of it lie, as a kernel ranks them: in the
+//! layer just below, or, for an acyclic layer whose moves reach several
+//! layers (the Morris opening's last placement, into every moving layer),
+//! in those layers laid one after another as one table, each from a word
+//! boundary, in the order [`LayeredGame::acyclic_layer`] lists them. The
+//! GPU backend builds that table and its blocks from this layout, and a
+//! game's WGSL rules number the blocks the same way (a reached layer's
+//! blocks follow those of the layers before it), so the two agree by
+//! construction.
+
+use std::sync::atomic::Ordering::Relaxed;
+
+use rayon::prelude::*;
+
+use super::{Block, LayeredGame};
+use crate::error::Result;
+use crate::table::TwoBitTable;
+
+/// Cells of a 64-bit table word: each reached layer starts on one.
+const CELLS_PER_WORD: u64 = 32;
+
+/// One reached layer's place in the layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Part {
+    layer: usize,
+    /// Its first cell in the one table.
+    offset: u64,
+}
+
+/// The layers below `layer` its moves rank into, and their blocks as one
+/// table's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayersBelow {
+    parts: Vec<Part>,
+    blocks: Vec<Block>,
+    cells: u64,
+}
+
+impl LayersBelow {
+    /// The layout of `layer`'s moves out of it: the layers its
+    /// [`acyclic_layer`](LayeredGame::acyclic_layer) lists, or else the
+    /// layer just below (none under layer 0).
+    pub fn of<G: LayeredGame>(game: &G, layer: usize) -> Self {
+        let reached = game
+            .acyclic_layer(layer)
+            .unwrap_or_else(|| layer.checked_sub(1).into_iter().collect());
+        let mut layout = LayersBelow {
+            parts: Vec::with_capacity(reached.len()),
+            blocks: Vec::new(),
+            cells: 0,
+        };
+        for below in reached {
+            let offset = layout.cells;
+            layout.parts.push(Part {
+                layer: below,
+                offset,
+            });
+            layout
+                .blocks
+                .extend(game.layer_blocks(below).into_iter().map(|b| Block {
+                    start: offset + b.start,
+                    len: b.len,
+                }));
+            layout.cells += game.layer_size(below).div_ceil(CELLS_PER_WORD) * CELLS_PER_WORD;
+        }
+        layout
+    }
+
+    /// Whether the moves reach more than the layer just below, so that a
+    /// kernel reads the layers [`joined`](Self::joined) into one table.
+    pub fn is_joined(&self, layer: usize) -> bool {
+        match self.parts.as_slice() {
+            [] => false,
+            [only] => Some(only.layer) != layer.checked_sub(1),
+            _ => true,
+        }
+    }
+
+    /// The reached layers, in the layout's order.
+    pub fn layers(&self) -> impl Iterator<Item = usize> + '_ {
+        self.parts.iter().map(|p| p.layer)
+    }
+
+    /// Every reached layer's blocks, numbered and placed as in the one
+    /// table.
+    pub fn blocks(&self) -> &[Block] {
+        &self.blocks
+    }
+
+    /// Cells of the one table (each layer padded to a whole word).
+    pub fn cells(&self) -> u64 {
+        self.cells
+    }
+
+    /// `rank` of the reached layer `layer` as (block, rank in the block)
+    /// of the layout.
+    pub fn locate(&self, layer: usize, rank: u64) -> Option<(u32, u32)> {
+        let part = self.parts.iter().find(|p| p.layer == layer)?;
+        let at = part.offset + rank;
+        let block = self.blocks.partition_point(|b| b.start + b.len <= at);
+        let found = self.blocks.get(block).filter(|b| b.start <= at)?;
+        Some((block as u32, (at - found.start) as u32))
+    }
+
+    /// The reached layers' `tables` (in the layout's order) copied into
+    /// one table laid out as [`blocks`](Self::blocks) say.
+    pub fn joined(&self, descriptor: &str, tables: &[&TwoBitTable]) -> Result<TwoBitTable> {
+        assert_eq!(tables.len(), self.parts.len(), "one table a reached layer");
+        let joined = TwoBitTable::scratch(descriptor, self.cells, 0)?;
+        for (part, table) in self.parts.iter().zip(tables) {
+            let at = (part.offset / CELLS_PER_WORD) as usize;
+            joined.words()[at..]
+                .par_iter()
+                .zip(table.words())
+                .for_each(|(to, from)| to.store(from.load(Relaxed), Relaxed));
+        }
+        Ok(joined)
+    }
+}
