@@ -33,6 +33,18 @@ fn pl_unrank(rank: u32, n: u32, perm: ptr<function, Permutation>) {
     pl_place(&digits, n, perm);
 }
 
+// Whether the permutation of prefix Lehmer rank `rank` is odd: the parity
+// of its digits' sum (prefix_lehmer::is_odd_rank).
+fn pl_is_odd_rank(rank: u32, n: u32) -> bool {
+    var r = rank;
+    var parity = 0u;
+    for (var p = 0u; p < n; p++) {
+        parity ^= r % (p + 1u);
+        r = r / (p + 1u);
+    }
+    return (parity & 1u) == 1u;
+}
+
 // The folded rank (n!/2 fold): the digit sum's parity is the permutation's,
 // so within a parity class digit c_1 follows from the others and rank / 2
 // numbers the class.

@@ -897,6 +897,30 @@ fn ksolve_bfs_of_a_permutation_too_big_for_a_table_starts_as_twsearchs_dino_cube
 }
 
 #[test]
+fn the_dino_cube_s_permutation_is_computed_on_the_gpu_and_starts_as_twsearchs() {
+    // Its 12!/2 values are too many for a move table: the kernel decodes,
+    // permutes and ranks it per move, as the CPU does.
+    if !crate::common::gpu::available() {
+        return;
+    }
+    let path = definition("dino-cube.tws");
+    let file = path.to_str().unwrap();
+    let layers = bitsolve_layers(&["--file", file, "--max-depth", "6", "--backend", "gpu"]);
+    assert_eq!(layers, DINO[..7]);
+}
+
+#[test]
+#[ignore = "240 M positions, on lavapipe"]
+fn the_dino_cube_on_the_gpu_matches_twsearch() {
+    if !crate::common::gpu::available() {
+        return;
+    }
+    let path = definition("dino-cube.tws");
+    let layers = bitsolve_layers(&["--file", path.to_str().unwrap(), "--backend", "gpu"]);
+    assert_eq!(layers, DINO);
+}
+
+#[test]
 #[ignore = "102 M positions"]
 fn ksolve_bfs_matches_twsearch_domino_with_alike_edges() {
     assert_eq!(

@@ -1,9 +1,14 @@
 // Expansion of a puzzle read from a definition file (src/games/ksolve/):
 // a position is one value per coordinate, the index their mixed-radix
 // number (coordinate 0 the most significant). Coordinates 0..SPLIT make up
-// the block, SPLIT..COORD_COUNT the local rank. Every coordinate has a move
-// table here: the index digit (folded already) of its value after move m
-// is tables[table_at + v * MOVE_COUNT + m].
+// the block, SPLIT..COORD_COUNT the local rank. A coordinate with a move
+// table: the index digit (folded already) of its value after move m is
+// tables[table_at + v * MOVE_COUNT + m]. A permutation coordinate too
+// large for one (the Dino Cube's twelve edges, 12!/2 values) is computed
+// as on the CPU (Coordinate::next_of_decoded): its value is a prefix
+// Lehmer rank with the parity bit moved to the top (permutation_value),
+// decoded, permuted by the move's `from` (slot i takes slot from[i]'s
+// piece) and ranked again.
 // A coordinate whose parity follows from others stores its folded value
 // (value mod radix); unranking restores the value whose parity the rule
 // gives, as Coordinates::values does on the CPU.
@@ -11,15 +16,53 @@
 // coordinate COORD_FIELDS words: values, radix, table_at, parity_at (bits
 // of each value's permutation parity, 32 a word), follows (1 when the
 // parity follows, 2 when it follows the alternation digit), rule_solved, from_at, from_len (the free coordinates it
-// follows), solved_parity.
+// follows), solved_parity, computed (1 for a permutation without a table),
+// slots (its slot count), moves_at (per move, `slots` words of `from`);
+// and the prefix Lehmer hash (shaders/prefix_lehmer.wgsl).
 
-const COORD_FIELDS: u32 = 9u;
+const COORD_FIELDS: u32 = 12u;
+
+fn is_computed(j: u32) -> bool {
+    return coordinate(j, 9u) == 1u;
+}
+
+// The prefix Lehmer rank of a computed coordinate's value (the parity bit
+// back at the bottom: permutation_rank).
+fn computed_rank(j: u32, value: u32) -> u32 {
+    let half = coordinate(j, 0u) / 2u;
+    if (half == 0u) {
+        return value;
+    }
+    return ((value % half) << 1u) | (value / half);
+}
+
+// The index digit of a computed coordinate's value after move m.
+fn computed_next_digit(j: u32, value: u32, m: u32) -> u32 {
+    let k = coordinate(j, 10u);
+    var cells: Permutation;
+    pl_unrank(computed_rank(j, value), k, &cells);
+    var moved: Permutation;
+    let from_at = coordinate(j, 11u) + m * k;
+    for (var i = 0u; i < k; i++) {
+        moved[i] = cells[tables[from_at + i]];
+    }
+    let rank = pl_rank(&moved, k);
+    let half = coordinate(j, 0u) / 2u;
+    var next = rank;
+    if (half != 0u) {
+        next = (rank & 1u) * half + (rank >> 1u);
+    }
+    return next % coordinate(j, 1u);
+}
 
 fn coordinate(j: u32, field: u32) -> u32 {
     return tables[COORDS_AT + j * COORD_FIELDS + field];
 }
 
 fn value_is_odd(j: u32, value: u32) -> bool {
+    if (is_computed(j)) {
+        return pl_is_odd_rank(computed_rank(j, value), coordinate(j, 10u));
+    }
     let at = coordinate(j, 3u);
     return ((tables[at + value / 32u] >> (value % 32u)) & 1u) == 1u;
 }
@@ -60,7 +103,12 @@ fn expand(block: u32, local: u32) {
         var next_local = 0u;
         for (var j = 0u; j < COORD_COUNT; j++) {
             let radix = coordinate(j, 1u);
-            let digit = tables[coordinate(j, 2u) + values[j] * MOVE_COUNT + m];
+            var digit: u32;
+            if (is_computed(j)) {
+                digit = computed_next_digit(j, values[j], m);
+            } else {
+                digit = tables[coordinate(j, 2u) + values[j] * MOVE_COUNT + m];
+            }
             if (j < SPLIT) {
                 next_block = next_block * radix + digit;
             } else {

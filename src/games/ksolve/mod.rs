@@ -35,6 +35,10 @@ const GPU_TABLE_WORDS: usize = 1 << 25;
 /// of rows).
 const FAST_COORDINATES: usize = 16;
 
+/// Most slots of a permutation coordinate the GPU kernel computes without
+/// a move table (its prefix Lehmer rank is a u32).
+const MAX_COMPUTED_SLOTS: usize = 12;
+
 /// Scratch bytes for computing a coordinate without a table.
 const SCRATCH: usize = 2 * definition::MAX_PIECES + 2;
 
@@ -744,18 +748,37 @@ fn gpu_program(puzzle: &Ksolve) -> Result<Program> {
         return Err(unsupported("more than 2^32 blocks".into()));
     }
     let coordinates = &puzzle.hash.coordinates;
-    const FIELDS: usize = 9;
+    const FIELDS: usize = 12;
     let mut words: Vec<u32> = vec![0; FIELDS * coordinates.len()];
     for (j, c) in coordinates.iter().enumerate() {
-        let Some(table) = &c.table else {
-            return Err(unsupported(format!(
-                "a coordinate of set {} takes {} values, too many for a move table",
-                quoted(&puzzle.definition.sets[c.set].name),
-                c.values
-            )));
-        };
         let table_at = words.len() as u32;
-        words.extend_from_slice(table);
+        // A permutation of up to 12 slots without a table is computed in
+        // the kernel from the moves' `from`, as the CPU computes it.
+        let (computed, moves_at) = match &c.table {
+            Some(table) => {
+                words.extend_from_slice(table);
+                (0, 0)
+            }
+            None if matches!(c.kind, Kind::Permutation)
+                && c.slots.len() <= MAX_COMPUTED_SLOTS
+                && c.values <= u32::MAX as u64 =>
+            {
+                let moves_at = words.len() as u32;
+                words.extend(
+                    c.moves
+                        .iter()
+                        .flat_map(|m| m.from.iter().map(|&f| f as u32)),
+                );
+                (1, moves_at)
+            }
+            None => {
+                return Err(unsupported(format!(
+                    "a coordinate of set {} takes {} values, too many for a move table, and the kernel computes only permutations of up to {MAX_COMPUTED_SLOTS} slots",
+                    quoted(&puzzle.definition.sets[c.set].name),
+                    c.values
+                )));
+            }
+        };
         let parity_at = words.len() as u32;
         if let Some(bits) = &c.parities {
             words.extend(bits.iter().flat_map(|&w| [w as u32, (w >> 32) as u32]));
@@ -778,6 +801,9 @@ fn gpu_program(puzzle: &Ksolve) -> Result<Program> {
             from_at,
             from.len() as u32,
             c.solved_parity as u32,
+            computed,
+            c.slots.len() as u32,
+            moves_at,
         ]);
         if words.len() > GPU_TABLE_WORDS {
             return Err(unsupported(format!(
@@ -793,6 +819,7 @@ fn gpu_program(puzzle: &Ksolve) -> Result<Program> {
         .constant("SPLIT", split as u32)
         .constant("MOVE_COUNT", puzzle.moves.len() as u32)
         .table("COORDS_AT", &words)
+        .prefix_lehmer_hash(MAX_COMPUTED_SLOTS)
         .source(KSOLVE_KERNEL);
     Ok(program)
 }
