@@ -92,6 +92,8 @@ def steps(small, peg_board):
              ["ksolve", "--file", "data/ksolve/pyraminx.tws"]),
         Step("Pocket cube (definition file)", "bench",
              ["ksolve", "--file", "data/ksolve/pocket-cube.tws"]),
+        Step("Dino Cube (definition file, a permutation without a move table)", "bench",
+             ["ksolve", "--file", "data/ksolve/dino-cube.tws"]),
         Step("Nine Men's Morris, layers 1..10", "bench",
              ["nine-mens-morris", "--symmetry", "--algo", "retro", "--layers", "1..10"]),
         Step("Fox-and-Geese capture wins, layers 9..11", "bench",

@@ -257,7 +257,8 @@ pub struct GpuTables {
     /// The block index in the layer at each `(w * 13 + b) * 5 + group`
     /// slot; `u32::MAX` where there is none.
     pub block_of: Vec<u32>,
-    /// The same for the layer below (all `u32::MAX` under layer 0): an
+    /// The same for the layers the moves reach, their blocks numbered one
+    /// after another (`LayersBelow`): apart from `block_of`, since an
     /// opening layer and the one below can hold the same counts.
     pub below_block_of: Vec<u32>,
     /// With symmetry: three 256-entry byte maps per symmetry.
