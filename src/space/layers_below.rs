@@ -117,3 +117,69 @@ impl LayersBelow {
         Ok(joined)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::morris::{Morris, Variant};
+    use std::sync::atomic::Ordering::Relaxed;
+
+    #[test]
+    fn the_last_placement_reaches_the_moving_layers_one_after_another() {
+        let game = Morris::with_men(Variant::NineMensMorris, 3, true).unwrap();
+        // Three stones a side: moving layers 0..=6, the last placement 7.
+        let layout = LayersBelow::of(&game, 7);
+        assert!(layout.is_joined(7));
+        assert_eq!(layout.layers().collect::<Vec<_>>(), [5, 6]);
+        let five = game.layer_blocks(5);
+        let words_of_five = game.layer_size(5).div_ceil(CELLS_PER_WORD);
+        assert_eq!(&layout.blocks()[..five.len()], &five[..]);
+        assert_eq!(
+            layout.blocks()[five.len()].start,
+            words_of_five * CELLS_PER_WORD
+        );
+        assert_eq!(
+            layout.cells(),
+            (words_of_five + game.layer_size(6).div_ceil(CELLS_PER_WORD)) * CELLS_PER_WORD
+        );
+        // Every rank of either layer is found where the joined table holds it.
+        for (layer, offset) in [(5, 0), (6, words_of_five * CELLS_PER_WORD)] {
+            for rank in (0..game.layer_size(layer)).step_by(997) {
+                let (block, local) = layout.locate(layer, rank).unwrap();
+                let block = &layout.blocks()[block as usize];
+                assert!(u64::from(local) < block.len);
+                assert_eq!(block.start + u64::from(local), offset + rank);
+            }
+        }
+        assert_eq!(layout.locate(4, 0), None, "layer 4 is not reached");
+        // The joined table holds each layer's words at its offset.
+        let five_table = TwoBitTable::scratch("five", game.layer_size(5), 1).unwrap();
+        let six_table = TwoBitTable::scratch("six", game.layer_size(6), 2).unwrap();
+        let joined = layout.joined("joined", &[&five_table, &six_table]).unwrap();
+        let words = joined.words();
+        let at = words_of_five as usize;
+        assert!(
+            words[..at]
+                .iter()
+                .zip(five_table.words())
+                .all(|(a, b)| a.load(Relaxed) == b.load(Relaxed))
+        );
+        assert!(
+            words[at..]
+                .iter()
+                .zip(six_table.words())
+                .all(|(a, b)| a.load(Relaxed) == b.load(Relaxed))
+        );
+    }
+
+    #[test]
+    fn a_layer_that_moves_within_itself_reads_the_layer_below_alone() {
+        let game = Morris::with_men(Variant::NineMensMorris, 3, true).unwrap();
+        let layout = LayersBelow::of(&game, 6);
+        assert!(!layout.is_joined(6));
+        assert_eq!(layout.layers().collect::<Vec<_>>(), [5]);
+        assert_eq!(layout.blocks(), &game.layer_blocks(5)[..]);
+        assert!(!LayersBelow::of(&game, 0).is_joined(0));
+        assert_eq!(LayersBelow::of(&game, 0).layers().count(), 0);
+    }
+}
