@@ -25,10 +25,12 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 
 small=0
 have_bin=0
+listing=0
 for argument in "$@"; do
   case "$argument" in
     --small) small=1 ;;
-    --bin | --bin=* | --list) have_bin=1 ;;
+    --bin | --bin=*) have_bin=1 ;;
+    --list) have_bin=1 listing=1 ;;
   esac
 done
 
@@ -36,7 +38,10 @@ if ! command -v python3 >/dev/null; then
   echo "device-check: python3 is needed (its standard library only)" >&2
   exit 2
 fi
-if ! ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1'; then
+# The loader cache read whole first: `grep -q` quitting early would end
+# ldconfig with SIGPIPE, which pipefail reports as a failure.
+loaders="$( (ldconfig -p || /sbin/ldconfig -p) 2>/dev/null || true)"
+if [[ "$loaders" != *libvulkan.so.1* ]]; then
   echo "device-check: no Vulkan loader (libvulkan.so.1): install libvulkan1 (Debian/Ubuntu), or unpack its .deb and run ldconfig" >&2
   exit 2
 fi
@@ -50,7 +55,7 @@ if [ "$have_bin" -eq 0 ]; then
   fi
   extra=(--bin "$binary")
 fi
-if [ "$small" -eq 0 ] && [ "$(nproc)" -lt 16 ]; then
+if [ "$small" -eq 0 ] && [ "$listing" -eq 0 ] && [ "$(nproc)" -lt 16 ]; then
   echo "device-check: $(nproc) CPU threads here; the README's GPU table was measured against 16" >&2
 fi
 exec python3 "$root/scripts/device_check.py" "${extra[@]}" "$@"

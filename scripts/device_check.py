@@ -335,7 +335,8 @@ def main():
     report = f"{machine_text(binary, chosen)}\n\n{table(chosen)}\n"
     (out / "device-check.md").write_text(report)
     print(report)
-    print(f"device-check: results in {out}", file=sys.stderr)
+    print(f"device-check: results in {out}; the stores in {work} (--work {work} resumes them)",
+          file=sys.stderr)
     return 1 if failed else 0
 
 

@@ -185,8 +185,9 @@ fn copy_store(from: &Path, to: &Path) {
 
 /// The Morris variants' opening at `men` stones a side on the device,
 /// from a store whose moving phase the CPU solved: the values are the
-/// CPU's; and (Nine Men's Morris with symmetry) a run whose opening the
-/// device began resumes on the CPU with the same values.
+/// CPU's; and (Nine Men's Morris with symmetry) the same through a device
+/// too small for the last placement's tables, and a run whose opening the
+/// device began resumed on the CPU.
 fn assert_the_opening_agrees(device: &GpuDevice, men: usize) {
     let gpu = GpuBackend::new(device);
     for (variant, symmetry) in [
