@@ -157,15 +157,24 @@ def layer_counts(report):
     }
 
 
-def run_bench(binary, step, timeout, log):
-    code, stdout, seconds, rss = run_process(
-        [binary, "bench", *step.args, "--no-single-thread", "--json"], timeout, log)
+def run_step(argv, timeout, log):
+    """Runs a step's command: (its figures so far, its JSON report), or
+    (figures with the check saying why, None) when it ran past `timeout`
+    or failed."""
+    code, stdout, seconds, rss = run_process(argv, timeout, log)
     result = {"wall_seconds": seconds, "exit": code, "peak_rss_bytes": rss}
     if code is None:
-        return {**result, "check": f"timed out after {timeout} s"}
+        return {**result, "check": f"timed out after {timeout} s"}, None
     if code != 0:
-        return {**result, "check": "failed (see the log)"}
-    report = json.loads(stdout)
+        return {**result, "check": "failed (see the log)"}, None
+    return result, json.loads(stdout)
+
+
+def run_bench(binary, step, timeout, log):
+    result, report = run_step(
+        [binary, "bench", *step.args, "--no-single-thread", "--json"], timeout, log)
+    if report is None:
+        return result
     runs = {run["backend"]: run for run in report["runs"]}
     cpu, gpu = runs.get("cpu"), runs.get("gpu")
     identical = report.get("identical_layers", report.get("identical_values"))
@@ -188,13 +197,9 @@ def run_retro(binary, step, timeout, log, work):
         # A store, so that a run cut short by the timeout resumes when the
         # check runs again on the same machine.
         argv += ["--store", str(work / step.store)]
-    code, stdout, seconds, rss = run_process(argv, timeout, log)
-    result = {"wall_seconds": seconds, "exit": code, "peak_rss_bytes": rss}
-    if code is None:
-        return {**result, "check": f"timed out after {timeout} s"}
-    if code != 0:
-        return {**result, "check": "failed (see the log)"}
-    report = json.loads(stdout)
+    result, report = run_step(argv, timeout, log)
+    if report is None:
+        return result
     counts = layer_counts(report)
     result.update({
         "gpu_seconds": sum(row["seconds"] for row in report["layers"]),

@@ -203,6 +203,29 @@ fn morris_removable(stones: u32) -> u32 {
     return select(outside, stones, outside == 0u);
 }
 
+// What a stone arriving leads to once the mover's stones became `mine`
+// (rules::arrive): the opponent's stones as they are, into the layer or,
+// for a placement (`quiet_below`), the layer below; or, when it `closes` a
+// mill and the opponent has stones on the board, once per stone of
+// `removable` it takes, into the layer below. False once retro_move asks
+// to stop (no return from inside the loop: see retro_moves).
+fn morris_arrive(mine: u32, theirs: u32, closes: bool, removable: u32, quiet_below: bool) -> bool {
+    var more = true;
+    if (!closes || theirs == 0u) {
+        let to = morris_after(mine, theirs, quiet_below);
+        more = retro_move(quiet_below, to.x, to.y);
+    } else {
+        var taking = removable;
+        while (taking != 0u && more) {
+            let taken = firstTrailingBit(taking);
+            taking &= taking - 1u;
+            let to = morris_after(mine, theirs & ~(1u << taken), true);
+            more = retro_move(true, to.x, to.y);
+        }
+    }
+    return more;
+}
+
 // The moves that close a mill (one per stone they may take: into the layer
 // below) first, then the others, stone by stone from the lowest point
 // (rules::for_each_successor). The loops end on `more` rather than by a
@@ -235,18 +258,7 @@ fn retro_moves() {
                 arrivals &= arrivals - 1u;
                 let moved = (mine & ~(1u << origin)) | (1u << arrival);
                 if (morris_in_mill(moved, arrival) == closing) {
-                    if (closing) {
-                        var taking = removable;
-                        while (taking != 0u && more) {
-                            let taken = firstTrailingBit(taking);
-                            taking &= taking - 1u;
-                            let to = morris_after(moved, theirs & ~(1u << taken), true);
-                            more = retro_move(true, to.x, to.y);
-                        }
-                    } else {
-                        let to = morris_after(moved, theirs, false);
-                        more = retro_move(false, to.x, to.y);
-                    }
+                    more = morris_arrive(moved, theirs, closing, removable, false);
                 }
             }
         }
@@ -271,18 +283,7 @@ fn morris_placements() {
             arrivals &= arrivals - 1u;
             let placed = mine | (1u << arrival);
             if (morris_in_mill(placed, arrival) == closing) {
-                if (closing && theirs != 0u) {
-                    var taking = removable;
-                    while (taking != 0u && more) {
-                        let taken = firstTrailingBit(taking);
-                        taking &= taking - 1u;
-                        let to = morris_after(placed, theirs & ~(1u << taken), true);
-                        more = retro_move(true, to.x, to.y);
-                    }
-                } else {
-                    let to = morris_after(placed, theirs, true);
-                    more = retro_move(true, to.x, to.y);
-                }
+                more = morris_arrive(placed, theirs, closing, removable, true);
             }
         }
     }
