@@ -284,11 +284,18 @@ fn library_stones(white: u32, black: u32, white_to_move: bool) -> Stones {
     library_position(white, black, white_to_move, [0, 0])
 }
 
+/// The library's point for each of the model's, by name (looked up once:
+/// by name per position, the comparisons took longer than the solving).
+static LIBRARY_POINTS: LazyLock<[usize; 24]> = LazyLock::new(|| {
+    NAMES.map(|name| bitsolve::games::morris::board::Board::point_named(name).unwrap())
+});
+
 fn library_position(white: u32, black: u32, white_to_move: bool, in_hand: [u8; 2]) -> Stones {
+    let points = &*LIBRARY_POINTS;
     let map = |mask: u32| {
-        (0..24).filter(|&p| mask >> p & 1 == 1).fold(0u32, |m, p| {
-            m | 1 << bitsolve::games::morris::board::Board::point_named(NAMES[p]).unwrap()
-        })
+        (0..24)
+            .filter(|&p| mask >> p & 1 == 1)
+            .fold(0u32, |m, p| m | 1 << points[p])
     };
     Stones {
         white: map(white),
@@ -475,17 +482,20 @@ fn assert_whole_game_with_three_stones_equals_the_model(symmetry: bool) {
     for (&(w, b, hand, white_to_move), &(value, distance)) in &memo {
         let stones = library_position(w, b, white_to_move, hand);
         let (layer, rank) = game.locate(&stones);
-        let text = game.position_text(&stones);
+        // Written out only for a failure's message.
+        let text = || game.position_text(&stones);
         assert_eq!(
             tables[layer].get(rank),
             value,
-            "symmetry {symmetry}: {text}"
+            "symmetry {symmetry}: {}",
+            text()
         );
         let got = distances[layer][rank as usize];
         assert_eq!(
             (got != NO_DISTANCE).then_some(got),
             distance,
-            "symmetry {symmetry}: distance of {text}"
+            "symmetry {symmetry}: distance of {}",
+            text()
         );
         tally[value as usize] += 1;
     }
@@ -522,7 +532,6 @@ fn assert_symmetric_equals_full(variant: Variant, men: usize, top: usize) {
             a.layer
         );
     }
-    let mut state = folded.new_state();
     for layer in 5..=top {
         let read = |game: &Morris, dir: &Path| {
             open_layer(game, layer, &Backing::ReadOnly(dir.to_path_buf()), &Silent)
@@ -530,16 +539,19 @@ fn assert_symmetric_equals_full(variant: Variant, men: usize, top: usize) {
                 .0
         };
         let (full_table, folded_table) = (read(&full, &full_dir), read(&folded, &folded_dir));
-        for rank in 0..folded.layer_size(layer) {
-            folded.unrank(layer, rank, &mut state);
-            let (_, full_rank) = full.locate(&folded.position(&state));
-            assert_eq!(
-                folded_table.get(rank),
-                full_table.get(full_rank),
-                "layer {layer}: {}",
-                folded.position_text(&folded.position(&state))
-            );
-        }
+        (0..folded.layer_size(layer)).into_par_iter().for_each_init(
+            || folded.new_state(),
+            |state, rank| {
+                folded.unrank(layer, rank, state);
+                let (_, full_rank) = full.locate(&folded.position(state));
+                assert_eq!(
+                    folded_table.get(rank),
+                    full_table.get(full_rank),
+                    "layer {layer}: {}",
+                    folded.position_text(&folded.position(state))
+                );
+            },
+        );
     }
     std::fs::remove_dir_all(&full_dir).unwrap();
     std::fs::remove_dir_all(&folded_dir).unwrap();
@@ -1108,9 +1120,10 @@ fn assert_lasker_opening_equals_the_model(symmetries: &[bool], with_distances: b
                 known => Value::from_bits(known),
             };
             let (layer, rank) = game.locate(&stones);
-            let text = game.position_text(&stones);
+            // Written out only for a failure's message.
+            let text = || game.position_text(&stones);
             let got = Value::from_bits(tables[layer].get(rank));
-            assert_eq!(got, expected, "symmetry {symmetry}: {text}");
+            assert_eq!(got, expected, "symmetry {symmetry}: {}", text());
             if let Some(distances) = distances {
                 let distance = distances[index].load(Ordering::Relaxed);
                 let expected_distance = if distance == FAR {
@@ -1121,7 +1134,8 @@ fn assert_lasker_opening_equals_the_model(symmetries: &[bool], with_distances: b
                 assert_eq!(
                     library_distance(&stones),
                     expected_distance,
-                    "symmetry {symmetry}: distance of {text}"
+                    "symmetry {symmetry}: distance of {}",
+                    text()
                 );
                 if distance != FAR {
                     longest = longest.max(distance);

@@ -566,7 +566,15 @@ fn retrograde_values_are_the_single_process_cells_on_two_and_three_processes() {
             7,
         ),
     ];
-    for (game, top) in &cases {
+    for (case, (game, top)) in cases.iter().enumerate() {
+        // Two processes (an even split) and three (an uneven one) take
+        // turns over the games; Morris, whose split has the most to get
+        // wrong (symmetric twins across owners), runs on both.
+        let process_counts: &[usize] = match (game[0], case % 2) {
+            ("nine-mens-morris", _) => &[2, 3],
+            (_, 0) => &[2],
+            _ => &[3],
+        };
         let single_dir = tempfile_dir("cells-single");
         let mut args = vec!["retro"];
         args.extend(game);
@@ -578,7 +586,7 @@ fn retrograde_values_are_the_single_process_cells_on_two_and_three_processes() {
         };
         let single_args = store(&single_dir);
         single(&single_args.iter().map(String::as_str).collect::<Vec<_>>());
-        for processes in [2, 3] {
+        for &processes in process_counts {
             let job_dir = tempfile_dir("cells-job");
             let job_args = store(&job_dir);
             distributed(
