@@ -532,6 +532,7 @@ fn assert_symmetric_equals_full(variant: Variant, men: usize, top: usize) {
             a.layer
         );
     }
+    let mut state = folded.new_state();
     for layer in 5..=top {
         let read = |game: &Morris, dir: &Path| {
             open_layer(game, layer, &Backing::ReadOnly(dir.to_path_buf()), &Silent)
@@ -539,19 +540,16 @@ fn assert_symmetric_equals_full(variant: Variant, men: usize, top: usize) {
                 .0
         };
         let (full_table, folded_table) = (read(&full, &full_dir), read(&folded, &folded_dir));
-        (0..folded.layer_size(layer)).into_par_iter().for_each_init(
-            || folded.new_state(),
-            |state, rank| {
-                folded.unrank(layer, rank, state);
-                let (_, full_rank) = full.locate(&folded.position(state));
-                assert_eq!(
-                    folded_table.get(rank),
-                    full_table.get(full_rank),
-                    "layer {layer}: {}",
-                    folded.position_text(&folded.position(state))
-                );
-            },
-        );
+        for rank in 0..folded.layer_size(layer) {
+            folded.unrank(layer, rank, &mut state);
+            let (_, full_rank) = full.locate(&folded.position(&state));
+            assert_eq!(
+                folded_table.get(rank),
+                full_table.get(full_rank),
+                "layer {layer}: {}",
+                folded.position_text(&folded.position(&state))
+            );
+        }
     }
     std::fs::remove_dir_all(&full_dir).unwrap();
     std::fs::remove_dir_all(&folded_dir).unwrap();
@@ -586,6 +584,7 @@ fn morabaraba_symmetric_store_equals_the_full_one_over_the_whole_game_with_four_
 }
 
 #[test]
+#[ignore = "Morabaraba's symmetric store against the full one over its whole three-stone game runs in CI; to seven stones, about 80 s more on 2 cores"]
 fn morabaraba_symmetric_store_equals_the_full_one_to_seven_stones() {
     assert_symmetric_equals_full(Variant::Morabaraba, 12, 7);
 }

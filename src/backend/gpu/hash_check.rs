@@ -132,81 +132,112 @@ pub(crate) fn run(
     inputs: &[u32],
     outputs: usize,
 ) -> Result<Vec<u32>> {
+    CheckKernel::new(gpu, program)?.run(inputs, outputs)
+}
+
+/// A check program's `check` entry point, compiled once for any number
+/// of runs (on lavapipe a compile costs more than a run of thousands of
+/// positions).
+pub(crate) struct CheckKernel<'g> {
+    gpu: &'g GpuDevice,
+    pipeline: wgpu::ComputePipeline,
+    tables: wgpu::Buffer,
+    with_tables: bool,
+}
+
+/// A storage buffer holding `contents` (one word when empty: a binding
+/// has a size).
+fn storage(gpu: &GpuDevice, contents: &[u32], usage: wgpu::BufferUsages) -> wgpu::Buffer {
     use wgpu::util::DeviceExt;
-    let device = &gpu.device;
-    let module = shader::compile(program, gpu, "hash check", "")?;
-    let pipeline = gpu.checked("building the hash check kernel", || {
-        device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("hash check"),
-            layout: None,
-            module: &module,
-            entry_point: Some("check"),
-            compilation_options: Default::default(),
-            cache: None,
-        })
-    })?;
-    let storage = |contents: &[u32], usage| {
-        let mut padded = contents.to_vec();
-        if padded.is_empty() {
-            padded.push(0);
-        }
-        device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+    let mut padded = contents.to_vec();
+    if padded.is_empty() {
+        padded.push(0);
+    }
+    gpu.device
+        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: None,
             contents: bytemuck::cast_slice(&padded),
             usage: wgpu::BufferUsages::STORAGE | usage,
         })
-    };
-    let tables = storage(program.tables(), wgpu::BufferUsages::empty());
-    let input = storage(inputs, wgpu::BufferUsages::empty());
-    let bytes = (outputs.max(1) * 4) as u64;
-    let output = device.create_buffer(&wgpu::BufferDescriptor {
-        label: None,
-        size: bytes,
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-        mapped_at_creation: false,
-    });
-    let readback = super::table::Staging::new(gpu, bytes)?;
-    let mut entries = vec![
-        wgpu::BindGroupEntry {
-            binding: 2,
-            resource: input.as_entire_binding(),
-        },
-        wgpu::BindGroupEntry {
-            binding: 3,
-            resource: output.as_entire_binding(),
-        },
-    ];
-    // A program without tables (the permutation hash) does not declare them.
-    if !program.tables().is_empty() {
-        entries.push(wgpu::BindGroupEntry {
-            binding: 1,
-            resource: tables.as_entire_binding(),
-        });
-    }
-    let bind_group = gpu.checked("binding the hash check buffers", || {
-        device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: None,
-            layout: &pipeline.get_bind_group_layout(0),
-            entries: &entries,
+}
+
+impl<'g> CheckKernel<'g> {
+    /// Compiles `program` and uploads its tables.
+    pub(crate) fn new(gpu: &'g GpuDevice, program: &Program) -> Result<Self> {
+        let device = &gpu.device;
+        let module = shader::compile(program, gpu, "hash check", "")?;
+        let pipeline = gpu.checked("building the hash check kernel", || {
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some("hash check"),
+                layout: None,
+                module: &module,
+                entry_point: Some("check"),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+        })?;
+        Ok(CheckKernel {
+            gpu,
+            pipeline,
+            tables: storage(gpu, program.tables(), wgpu::BufferUsages::empty()),
+            with_tables: !program.tables().is_empty(),
         })
-    })?;
-    let mut encoder =
-        device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-    {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: None,
-            timestamp_writes: None,
-        });
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, &bind_group, &[]);
-        let invocations = inputs.len().max(1) as u32;
-        pass.dispatch_workgroups(invocations.div_ceil(64), 1, 1);
     }
-    encoder.copy_buffer_to_buffer(&output, 0, readback.buffer(), 0, bytes);
-    gpu.queue.submit([encoder.finish()]);
-    let mut out = vec![0u32; outputs];
-    readback.map(gpu, bytes, |data| {
-        out.copy_from_slice(&bytemuck::cast_slice(data)[..outputs]);
-    })?;
-    Ok(out)
+
+    /// The first `outputs` words the kernel writes for `inputs`.
+    pub(crate) fn run(&self, inputs: &[u32], outputs: usize) -> Result<Vec<u32>> {
+        let (gpu, device) = (self.gpu, &self.gpu.device);
+        let input = storage(gpu, inputs, wgpu::BufferUsages::empty());
+        let bytes = (outputs.max(1) * 4) as u64;
+        let output = device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: bytes,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let readback = super::table::Staging::new(gpu, bytes)?;
+        let mut entries = vec![
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: input.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 3,
+                resource: output.as_entire_binding(),
+            },
+        ];
+        // A program without tables (the permutation hash) does not declare them.
+        if self.with_tables {
+            entries.push(wgpu::BindGroupEntry {
+                binding: 1,
+                resource: self.tables.as_entire_binding(),
+            });
+        }
+        let bind_group = gpu.checked("binding the hash check buffers", || {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: None,
+                layout: &self.pipeline.get_bind_group_layout(0),
+                entries: &entries,
+            })
+        })?;
+        let mut encoder =
+            device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: None,
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            let invocations = inputs.len().max(1) as u32;
+            pass.dispatch_workgroups(invocations.div_ceil(64), 1, 1);
+        }
+        encoder.copy_buffer_to_buffer(&output, 0, readback.buffer(), 0, bytes);
+        gpu.queue.submit([encoder.finish()]);
+        let mut out = vec![0u32; outputs];
+        readback.map(gpu, bytes, |data| {
+            out.copy_from_slice(&bytemuck::cast_slice(data)[..outputs]);
+        })?;
+        Ok(out)
+    }
 }

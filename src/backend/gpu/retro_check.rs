@@ -6,22 +6,22 @@
 //! predecessor, in order.
 
 use super::device::GpuDevice;
-use super::hash_check;
+use super::hash_check::CheckKernel;
 use super::shader;
 use crate::error::{Error, Result};
 use crate::space::{Block, LayeredGame, LayersBelow, Player, Value};
 
-/// Moves, and predecessors, a position may have for the check (Fox-and-
-/// Geese with 8 geese has at most 64; a flying Morabaraba side more, each
-/// mill closed once per stone it may take).
+/// Moves, and predecessors, a position may have for the check at most
+/// (Fox-and-Geese with 8 geese has at most 64; a flying Morabaraba side
+/// more, each mill closed once per stone it may take).
 pub const MAX_MOVES: usize = 256;
 
-/// Words the check kernel writes per position.
-const STRIDE: usize = 8 + 4 * MAX_MOVES;
+/// Output words per dispatch of the check kernel (32 MiB).
+const BATCH_WORDS: usize = 1 << 23;
 
-/// Positions per dispatch of the check kernel (within one grid dimension;
-/// 33 MiB of output).
-const BATCH: usize = 1 << 13;
+/// Positions per dispatch at most: two input words each, one invocation a
+/// word, within one grid dimension of workgroups of 64.
+const BATCH_POSITIONS: usize = 1 << 20;
 
 /// What the rules say of one position, with ranks as (block, local rank)
 /// in their layer's [blocks](LayeredGame::layer_blocks) and values as
@@ -99,20 +99,33 @@ pub fn host_rules<G: LayeredGame>(game: &G, layer: usize, ranks: &[u64]) -> Vec<
 }
 
 /// The device's answers for `ranks` of `layer`, from the game's WGSL rules.
+///
+/// Each position's row has room for `max_moves` moves and as many
+/// predecessors (at most [`MAX_MOVES`]): a game of few moves is checked
+/// over small rows (Fox-and-Geese's, against the 256 Morris needs, wrote
+/// a tenth of the memory); a position with more is an error.
 pub fn device_rules<G: LayeredGame>(
     gpu: &GpuDevice,
     game: &G,
     layer: usize,
     ranks: &[u64],
+    max_moves: usize,
 ) -> Result<Vec<PositionRules>> {
+    if !(1..=MAX_MOVES).contains(&max_moves) {
+        return Err(Error::InvalidParameter(format!(
+            "the rules check holds 1 to {MAX_MOVES} moves a position, not {max_moves}"
+        )));
+    }
+    let stride = 8 + 4 * max_moves;
     let mut program = game.retro_gpu_program(layer)?;
     program
-        .constant("RETRO_CHECK_MAX_MOVES", MAX_MOVES as u32)
-        .constant("RETRO_CHECK_STRIDE", STRIDE as u32)
+        .constant("RETRO_CHECK_MAX_MOVES", max_moves as u32)
+        .constant("RETRO_CHECK_STRIDE", stride as u32)
         .source(shader::RETRO_CHECK);
+    let kernel = CheckKernel::new(gpu, &program)?;
     let blocks = game.layer_blocks(layer);
     let mut rules = Vec::with_capacity(ranks.len());
-    for batch in ranks.chunks(BATCH) {
+    for batch in ranks.chunks((BATCH_WORDS / stride).clamp(1, BATCH_POSITIONS)) {
         let inputs: Vec<u32> = batch
             .iter()
             .flat_map(|&rank| {
@@ -120,16 +133,16 @@ pub fn device_rules<G: LayeredGame>(
                 [block, local]
             })
             .collect();
-        let out = hash_check::run(gpu, &program, &inputs, batch.len() * STRIDE)?;
-        for (row, &rank) in out.chunks_exact(STRIDE).zip(batch) {
+        let out = kernel.run(&inputs, batch.len() * stride)?;
+        for (row, &rank) in out.chunks_exact(stride).zip(batch) {
             let (count, predecessors) = (row[6] as usize, row[7] as usize);
-            if count.max(predecessors) > MAX_MOVES {
+            if count.max(predecessors) > max_moves {
                 return Err(Error::Gpu(format!(
-                    "{} rank {rank}: {count} moves and {predecessors} predecessors, more than the check's {MAX_MOVES}",
+                    "{} rank {rank}: {count} moves and {predecessors} predecessors, more than the check's {max_moves}",
                     game.layer_descriptor(layer)
                 )));
             }
-            let predecessors_at = 8 + 2 * MAX_MOVES;
+            let predecessors_at = 8 + 2 * max_moves;
             rules.push(PositionRules {
                 mover: row[0],
                 rule_value: row[1],
