@@ -102,8 +102,8 @@ pub fn host_rules<G: LayeredGame>(game: &G, layer: usize, ranks: &[u64]) -> Vec<
 ///
 /// Each position's row has room for `max_moves` moves and as many
 /// predecessors (at most [`MAX_MOVES`]): a game of few moves is checked
-/// over small rows (Fox-and-Geese's, against the 256 Morris needs, wrote
-/// a tenth of the memory); a position with more is an error.
+/// over small rows (Fox-and-Geese's, sized to its moves instead of 256,
+/// take about a tenth of the memory); a position with more is an error.
 pub fn device_rules<G: LayeredGame>(
     gpu: &GpuDevice,
     game: &G,
