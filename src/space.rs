@@ -3,9 +3,11 @@
 //! be expanded into successor ranks; and its two-player counterpart, a game
 //! in layers solved by retrograde analysis ([`layered`]).
 
+pub mod digit_moves;
 pub mod layered;
 pub mod layers_below;
 
+pub use digit_moves::{DigitMoves, DigitTable};
 pub use layered::{LayeredGame, Player, Successor, Value};
 pub use layers_below::LayersBelow;
 
@@ -145,6 +147,15 @@ pub trait Space: Sync {
 
     /// Emits the rank of every successor of `state` (duplicates allowed).
     fn expand<F: FnMut(u64)>(&self, state: &Self::State, moves: MoveFilter, emit: F);
+
+    /// The moves as tables that act on each digit of the index apart, when
+    /// they do (a definition file's puzzle whose coordinates are
+    /// independent): the searches then find successors without unranking
+    /// ([`digit_moves`]). They must agree with [`expand`](Self::expand)
+    /// under [`MoveFilter::All`], in the same order.
+    fn digit_moves(&self) -> Option<DigitMoves<'_>> {
+        None
+    }
 
     /// The move-alternation property, when the game has one on its blocks.
     fn layering(&self) -> Option<BlockLayering> {

@@ -181,6 +181,19 @@ impl TwoBitTable {
         true
     }
 
+    /// Lowers cell `index`, known to hold 3, to `value`, in a table that
+    /// no other thread writes meanwhile: a plain load and store.
+    #[inline(always)]
+    pub fn lower_unshared(&self, index: u64, value: u8) {
+        debug_assert_eq!(self.get(index), 3);
+        let (word, shift) = Self::locate(index);
+        let word = &self.words()[word];
+        word.store(
+            word.load(Relaxed) & !(((3 ^ value) as u64) << shift),
+            Relaxed,
+        );
+    }
+
     /// Number of cells in `range` that hold `value`, counted in parallel.
     pub fn count_in(&self, range: Range<u64>, value: u8) -> u64 {
         count_items::<2>(self.words(), range, |word| cells_equal(word, value))

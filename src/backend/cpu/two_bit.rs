@@ -8,7 +8,8 @@ use crate::search::backend::{Pass, TwoBitPasses};
 use crate::search::chunks::{Chunk, ChunkIndex};
 use crate::search::two_bit_bfs::UNSEEN;
 use crate::search::{LayerCount, Work};
-use crate::space::{MoveFilter, Space};
+use crate::space::digit_moves::{DigitRuns, RunGather};
+use crate::space::{DigitMoves, MoveFilter, Space};
 use crate::table::{TwoBitTable, WordStorage};
 
 /// The passes over a host table: the CPU backend's table, and the host
@@ -17,6 +18,8 @@ pub(crate) struct CpuTwoBit<'a, S: Space> {
     space: &'a S,
     pub(crate) table: TwoBitTable,
     chunks: ChunkIndex,
+    /// The space's moves digit by digit, where scanning by runs pays.
+    runs: Option<DigitRuns<'a>>,
 }
 
 impl<'a, S: Space> CpuTwoBit<'a, S> {
@@ -25,6 +28,10 @@ impl<'a, S: Space> CpuTwoBit<'a, S> {
             space,
             table,
             chunks: ChunkIndex::new(space),
+            runs: space
+                .digit_moves()
+                .filter(DigitMoves::worth_it)
+                .map(DigitRuns::new),
         }
     }
 }
@@ -44,6 +51,11 @@ impl<S: Space> TwoBitPasses for CpuTwoBit<'_, S> {
     fn expand(&mut self, pass: &Pass, frontier: u8, next: u8) -> Result<Work> {
         let chunks = self.chunks.of(&pass.scanned);
         let claim = Claim::of_this_pool();
+        if let Some(runs) = &self.runs {
+            return run_pass(pass, &chunks, |chunk| {
+                expand_by_runs(runs, &self.table, chunk, frontier, next, claim)
+            });
+        }
         run_pass(pass, &chunks, |chunk| {
             expand_chunk(self.space, &self.table, chunk, frontier, next, claim)
         })
@@ -52,6 +64,11 @@ impl<S: Space> TwoBitPasses for CpuTwoBit<'_, S> {
     fn check_parents(&mut self, pass: &Pass, frontier: u8, next: u8) -> Result<Work> {
         let chunks = self.chunks.of(&pass.scanned);
         let claim = Claim::of_this_pool();
+        if let Some(runs) = &self.runs {
+            return run_pass(pass, &chunks, |chunk| {
+                check_parents_by_runs(runs, &self.table, chunk, frontier, next, claim)
+            });
+        }
         run_pass(pass, &chunks, |chunk| {
             check_parents(self.space, &self.table, chunk, frontier, next, claim)
         })
@@ -154,6 +171,69 @@ fn expand_chunk<S: Space>(
     work
 }
 
+/// Expands the frontier cells of one chunk of a space whose moves act
+/// digit by digit, a run at a time and within it a move at a time: no
+/// unranking, and a move's successors lie in one run of the table, loaded
+/// while the move before is marked.
+fn expand_by_runs(
+    runs: &DigitRuns,
+    table: &TwoBitTable,
+    chunk: &Chunk,
+    frontier: u8,
+    next: u8,
+    claim: Claim,
+) -> Work {
+    let mut work = Work::default();
+    let mut bases = vec![0u64; runs.moves()];
+    let mut unseen = vec![0u64; runs.run_len() as usize];
+    let mut expand_run = |run: u64, lasts: &mut Vec<u32>| {
+        runs.bases(run, &mut bases);
+        work.expanded += lasts.len() as u64;
+        prefetch_run(table, bases[0], runs.run_len());
+        for (m, &base) in bases.iter().enumerate() {
+            // The next move's target run is somewhere in the table: its
+            // lines load while this move's are marked.
+            if let Some(&next_base) = bases.get(m + 1) {
+                prefetch_run(table, next_base, runs.run_len());
+            }
+            let column = runs.column(m);
+            // First the loads alone (independent, so they overlap), the
+            // unseen successors kept without a branch: whether a cell is
+            // new is as good as random in the middle layers.
+            let mut found = 0;
+            let out = &mut unseen[..lasts.len()];
+            for &last in lasts.iter() {
+                let successor = base + column[last as usize] as u64;
+                out[found] = successor;
+                found += (table.get(successor) == UNSEEN) as usize;
+            }
+            let unseen = &out[..found];
+            match claim {
+                // A move maps the run's cells to distinct cells, so none
+                // of these was claimed since it was read.
+                Claim::Exclusive => {
+                    for &successor in unseen {
+                        table.lower_unshared(successor, next);
+                    }
+                    work.marked += found as u64;
+                }
+                Claim::Shared => {
+                    for &successor in unseen {
+                        work.marked += table.lower_from_three(successor, next) as u64;
+                    }
+                }
+            }
+        }
+    };
+    let mut gather = RunGather::new(runs.run_len());
+    table.for_each_equal(chunk.ranks.clone(), frontier, |rank| {
+        gather.push(rank, &mut expand_run)
+    });
+    gather.finish(&mut expand_run);
+    work.successors = work.expanded * runs.moves() as u64;
+    work
+}
+
 /// Writes `next` into the unseen cells among `batch`, then empties it.
 #[inline]
 pub(crate) fn mark_batch(
@@ -176,6 +256,65 @@ pub(crate) fn mark_batch(
         work.marked += claim.lower_from_three(table, rank, next) as u64;
     }
     batch.clear();
+}
+
+/// Starts loading the table's lines that hold ranks `start..start + len`.
+#[inline]
+fn prefetch_run(table: &TwoBitTable, start: u64, len: u64) {
+    // 64-byte lines of two-bit cells.
+    const CELLS_PER_LINE: u64 = 256;
+    let mut rank = start;
+    while rank < start + len {
+        table.prefetch(rank);
+        rank += CELLS_PER_LINE;
+    }
+    table.prefetch(start + len - 1);
+}
+
+/// [`check_parents`] for a space whose moves act digit by digit: a run's
+/// unseen cells are checked one move at a time, those with a parent
+/// found leaving the list.
+fn check_parents_by_runs(
+    runs: &DigitRuns,
+    table: &TwoBitTable,
+    chunk: &Chunk,
+    frontier: u8,
+    next: u8,
+    claim: Claim,
+) -> Work {
+    let mut work = Work::default();
+    let mut bases = vec![0u64; runs.moves()];
+    let mut check_run = |run: u64, lasts: &mut Vec<u32>| {
+        runs.bases(run, &mut bases);
+        work.parent_checks += lasts.len() as u64;
+        let unseen = lasts.len();
+        let first = run * runs.run_len();
+        prefetch_run(table, bases[0], runs.run_len());
+        for (m, &base) in bases.iter().enumerate() {
+            if lasts.is_empty() {
+                break;
+            }
+            if let Some(&next_base) = bases.get(m + 1) {
+                prefetch_run(table, next_base, runs.run_len());
+            }
+            let column = runs.column(m);
+            work.successors += lasts.len() as u64;
+            lasts.retain(|&last| {
+                let found = table.get(base + column[last as usize] as u64) == frontier;
+                if found {
+                    claim.lower_from_three(table, first + last as u64, next);
+                }
+                !found
+            });
+        }
+        work.marked += (unseen - lasts.len()) as u64;
+    };
+    let mut gather = RunGather::new(runs.run_len());
+    table.for_each_equal(chunk.ranks.clone(), UNSEEN, |rank| {
+        gather.push(rank, &mut check_run)
+    });
+    gather.finish(&mut check_run);
+    work
 }
 
 /// Backward step: every unseen state of the chunk with a neighbour in the

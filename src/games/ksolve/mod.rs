@@ -18,7 +18,10 @@ use super::text_file::read_text;
 use crate::diagram::{Cell, Diagram, Style};
 use crate::error::{Error, Result, quoted};
 use crate::kernel::Program;
-use crate::space::{Block, BlockLayering, BlockShape, MAX_BLOCKS, MoveFilter, Picture, Space};
+use crate::space::{
+    Block, BlockLayering, BlockShape, DigitMoves, DigitTable, MAX_BLOCKS, MoveFilter, Picture,
+    Space,
+};
 
 /// The GPU expansion (see [`crate::kernel`]).
 const KSOLVE_KERNEL: &str = include_str!("ksolve.wgsl");
@@ -547,6 +550,26 @@ impl Space for Ksolve {
         }
     }
 
+    /// Every group of coordinates moves by its own table when no parity is
+    /// folded (a folded coordinate's value needs the others' parities).
+    fn digit_moves(&self) -> Option<DigitMoves<'_>> {
+        if !self.hash.unfold_order.is_empty() {
+            return None;
+        }
+        let moves = self.moves.len();
+        let digits = self
+            .groups
+            .as_ref()?
+            .iter()
+            .map(|group| DigitTable {
+                radix: (group.table.len() / moves) as u64,
+                weight: group.weight,
+                table: &group.table,
+            })
+            .collect();
+        Some(DigitMoves { moves, digits })
+    }
+
     /// With an alternation digit, the first half of the index holds the
     /// positions an even number of moves from solved, the second half the
     /// odd ones.
@@ -886,6 +909,51 @@ mod tests {
                     })
             })
             .collect()
+    }
+
+    /// Without folded parities the moves act digit by digit, and the
+    /// digit tables give the successors the rules compute, move by move;
+    /// with a folded parity there are no digit moves.
+    #[test]
+    fn digit_moves_are_the_rules_successors() {
+        use crate::space::digit_moves::DigitRuns;
+        for (text, metric, runs) in [
+            (CUBE, Metric::Powers, 729),
+            (
+                include_str!("../../../data/ksolve/domino-side-colours.tws"),
+                Metric::Powers,
+                2520,
+            ),
+            // Small coordinates merge into one digit.
+            (
+                include_str!("../../../data/ksolve/pocket-cube-two-colours.tws"),
+                Metric::Quarter,
+                25_515,
+            ),
+        ] {
+            let space = puzzle(text, metric);
+            let digits = space.digit_moves().expect("no folded parity");
+            assert_eq!(digits.run_len(), runs);
+            let runs = DigitRuns::new(digits);
+            let mut state = space.new_state();
+            let mut bases = vec![0; runs.moves()];
+            for rank in (0..space.size()).step_by(997) {
+                space.unrank(rank, &mut state);
+                runs.bases(rank / runs.run_len(), &mut bases);
+                let last = (rank % runs.run_len()) as usize;
+                let by_digits: Vec<u64> = (0..runs.moves())
+                    .map(|m| bases[m] + runs.column(m)[last] as u64)
+                    .collect();
+                assert_eq!(
+                    by_digits,
+                    computed_successors(&space, &state),
+                    "rank {rank}"
+                );
+            }
+        }
+        // The quarter turns' alternation digit folds the permutation's parity.
+        assert!(puzzle(CUBE, Metric::Quarter).digit_moves().is_none());
+        assert!(puzzle(TIED, Metric::Powers).digit_moves().is_none());
     }
 
     #[test]
