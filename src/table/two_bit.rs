@@ -204,18 +204,31 @@ impl TwoBitTable {
         self.count_in(0..self.cells, value)
     }
 
-    /// Sets every cell in `range` that holds `value` to 0, one `fetch_and`
-    /// per word that has such a cell.
+    /// Sets every cell in `range` that holds `value` to 0. Calls on
+    /// disjoint ranges may run at once, but nothing else may write the
+    /// table meanwhile: a word wholly inside the range then belongs to this
+    /// call and takes a plain store, and only the end words a neighbouring
+    /// range may share take a `fetch_and` (a locked instruction per word
+    /// was 40 % of the closing passes' time, pocket cube on one thread).
     pub fn clear_equal_in(&self, range: Range<u64>, value: u8) {
         if range.is_empty() {
             return;
         }
         let words = self.words();
-        for w in range.start / CELLS_PER_WORD..=(range.end - 1) / CELLS_PER_WORD {
+        let first = range.start / CELLS_PER_WORD;
+        let last = (range.end - 1) / CELLS_PER_WORD;
+        for w in first..=last {
             let word = &words[w as usize];
-            let low = cells_equal(word.load(Relaxed), value) & items_in_range::<2>(w, &range);
-            if low != 0 {
+            let before = word.load(Relaxed);
+            let mut low = cells_equal(before, value);
+            if low == 0 {
+                continue;
+            }
+            if w == first || w == last {
+                low &= items_in_range::<2>(w, &range);
                 word.fetch_and(!(low | (low << 1)), Relaxed);
+            } else {
+                word.store(before & !(low | (low << 1)), Relaxed);
             }
         }
     }

@@ -284,10 +284,10 @@ fn check_parents_by_runs(
 ) -> Work {
     let mut work = Work::default();
     let mut bases = vec![0u64; runs.moves()];
+    let mut joining = vec![0u32; runs.run_len() as usize];
     let mut check_run = |run: u64, lasts: &mut Vec<u32>| {
         runs.bases(run, &mut bases);
         work.parent_checks += lasts.len() as u64;
-        let unseen = lasts.len();
         let first = run * runs.run_len();
         prefetch_run(table, bases[0], runs.run_len());
         for (m, &base) in bases.iter().enumerate() {
@@ -299,15 +299,31 @@ fn check_parents_by_runs(
             }
             let column = runs.column(m);
             work.successors += lasts.len() as u64;
-            lasts.retain(|&last| {
-                let found = table.get(base + column[last as usize] as u64) == frontier;
-                if found {
-                    claim.lower_from_three(table, first + last as u64, next);
+            // Split without a branch into the cells with a parent under
+            // this move and those still without one.
+            let (mut kept, mut found) = (0, 0);
+            let joining = &mut joining[..lasts.len()];
+            for i in 0..lasts.len() {
+                let last = lasts[i];
+                let parent = table.get(base + column[last as usize] as u64) == frontier;
+                lasts[kept] = last;
+                joining[found] = last;
+                kept += !parent as usize;
+                found += parent as usize;
+            }
+            lasts.truncate(kept);
+            // Each unseen cell of the run is listed once: none of these
+            // was claimed since the scan read it.
+            for &last in &joining[..found] {
+                match claim {
+                    Claim::Exclusive => table.lower_unshared(first + last as u64, next),
+                    Claim::Shared => {
+                        table.lower_from_three(first + last as u64, next);
+                    }
                 }
-                !found
-            });
+            }
+            work.marked += found as u64;
         }
-        work.marked += (unseen - lasts.len()) as u64;
     };
     let mut gather = RunGather::new(runs.run_len());
     table.for_each_equal(chunk.ranks.clone(), UNSEEN, |rank| {
