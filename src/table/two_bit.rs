@@ -194,6 +194,20 @@ impl TwoBitTable {
         );
     }
 
+    /// Lowers to `value` the cells of word `word` that hold 3 among those
+    /// `selected` marks (each by its low bit): one atomic `fetch_and` for
+    /// the word, not one per cell. Says how many cells it lowered.
+    #[inline]
+    pub fn lower_selected_from_three(&self, word: usize, selected: u64, value: u8) -> u32 {
+        let word = &self.words()[word];
+        let unseen = cells_equal(word.load(Relaxed), 3) & selected;
+        if unseen == 0 {
+            return 0;
+        }
+        let before = word.fetch_and(!(unseen * (3 ^ value) as u64), Relaxed);
+        (cells_equal(before, 3) & unseen).count_ones()
+    }
+
     /// Number of cells in `range` that hold `value`, counted in parallel.
     pub fn count_in(&self, range: Range<u64>, value: u8) -> u64 {
         count_items::<2>(self.words(), range, |word| cells_equal(word, value))
@@ -278,6 +292,22 @@ mod tests {
         assert_eq!(cells_equal(word, 0) & 0x3ff, 0b00_00_00_01_00);
         assert_eq!(cells_equal(word, 1) & 0x3ff, 0b00_00_01_00_00);
         assert_eq!(cells_equal(word, 2) & 0x3ff, 0b00_01_00_00_00);
+    }
+
+    #[test]
+    fn selected_cells_are_lowered_from_three_only() {
+        let table = TwoBitTable::scratch("t", 64, 3).unwrap();
+        table.set(1, 0);
+        table.set(2, 2);
+        // Cells 0, 1, 2 and 5 of word 0 selected; 1 and 2 do not hold 3.
+        let selected = 1 | 1 << 2 | 1 << 4 | 1 << 10;
+        assert_eq!(table.lower_selected_from_three(0, selected, 1), 2);
+        let cells: Vec<u8> = (0..7).map(|i| table.get(i)).collect();
+        assert_eq!(cells, [1, 0, 2, 3, 3, 1, 3]);
+        assert_eq!(table.lower_selected_from_three(0, selected, 1), 0);
+        assert_eq!(table.lower_selected_from_three(1, 1 << 62, 0), 1);
+        assert_eq!(table.get(63), 0);
+        assert_eq!(table.count(3), 64 - 4 - 1);
     }
 
     #[test]
