@@ -158,8 +158,8 @@ mod tests {
         let mut bases = [0u64; 2];
         for rank in 0..60 {
             runs.bases(rank / 5, &mut bases);
-            for m in 0..2 {
-                let next = bases[m] + runs.column(m)[(rank % 5) as usize] as u64;
+            for (m, &base) in bases.iter().enumerate() {
+                let next = base + runs.column(m)[(rank % 5) as usize] as u64;
                 assert_eq!(next, image(rank, m), "rank {rank} move {m}");
             }
         }

@@ -191,16 +191,8 @@ fn expand_by_runs(
     let span = runs.run_len().div_ceil(CELLS_PER_WORD) as usize + 1;
     let mut selected = vec![0u64; span];
     let expand_run = |run: u64, lasts: &mut Vec<u32>| {
-        runs.bases(run, &mut bases);
         work.expanded += lasts.len() as u64;
-        prefetch_run(table, bases[0], runs.run_len());
-        for (m, &base) in bases.iter().enumerate() {
-            // The next move's target run is somewhere in the table: its
-            // lines load while this move's are marked.
-            if let Some(&next_base) = bases.get(m + 1) {
-                prefetch_run(table, next_base, runs.run_len());
-            }
-            let column = runs.column(m);
+        each_move(runs, table, &mut bases, run, |base, column| {
             if claim == Claim::Shared && lasts.len() >= span {
                 // Many cells, other threads writing: the successors are
                 // first selected in a word mask of the target run, then
@@ -220,7 +212,7 @@ fn expand_by_runs(
                         work.marked += table.lower_selected_from_three(at, word, next) as u64;
                     }
                 }
-                continue;
+                return true;
             }
             // The loads alone first (independent, so they overlap), the
             // unseen successors kept without a branch: whether a cell is
@@ -247,7 +239,8 @@ fn expand_by_runs(
                     }
                 }
             }
-        }
+            true
+        });
     };
     each_run(runs, table, chunk, frontier, expand_run);
     work.successors = work.expanded * runs.moves() as u64;
@@ -304,6 +297,29 @@ fn each_run(
     }
 }
 
+/// Calls `visit(base, column)` for each move in turn on run `run`: the
+/// first rank of the run the move leads to and the move's column of last
+/// digits; stops when `visit` says false. The next move's target run,
+/// somewhere in the table, loads while this move's is visited.
+fn each_move(
+    runs: &DigitRuns,
+    table: &TwoBitTable,
+    bases: &mut [u64],
+    run: u64,
+    mut visit: impl FnMut(u64, &[u32]) -> bool,
+) {
+    runs.bases(run, bases);
+    prefetch_run(table, bases[0], runs.run_len());
+    for (m, &base) in bases.iter().enumerate() {
+        if let Some(&next_base) = bases.get(m + 1) {
+            prefetch_run(table, next_base, runs.run_len());
+        }
+        if !visit(base, runs.column(m)) {
+            break;
+        }
+    }
+}
+
 /// Starts loading the table's lines that hold ranks `start..start + len`.
 #[inline]
 fn prefetch_run(table: &TwoBitTable, start: u64, len: u64) {
@@ -332,18 +348,9 @@ fn check_parents_by_runs(
     let mut bases = vec![0u64; runs.moves()];
     let mut joining = vec![0u32; runs.run_len() as usize];
     let check_run = |run: u64, lasts: &mut Vec<u32>| {
-        runs.bases(run, &mut bases);
         work.parent_checks += lasts.len() as u64;
         let first = run * runs.run_len();
-        prefetch_run(table, bases[0], runs.run_len());
-        for (m, &base) in bases.iter().enumerate() {
-            if lasts.is_empty() {
-                break;
-            }
-            if let Some(&next_base) = bases.get(m + 1) {
-                prefetch_run(table, next_base, runs.run_len());
-            }
-            let column = runs.column(m);
+        each_move(runs, table, &mut bases, run, |base, column| {
             work.successors += lasts.len() as u64;
             // Split without a branch into the cells with a parent under
             // this move and those still without one.
@@ -369,7 +376,8 @@ fn check_parents_by_runs(
                 }
             }
             work.marked += found as u64;
-        }
+            !lasts.is_empty()
+        });
     };
     each_run(runs, table, chunk, UNSEEN, check_run);
     work
