@@ -63,6 +63,14 @@ impl<'a> DigitRuns<'a> {
     /// The columns of `moves`' last digit.
     pub fn new(moves: DigitMoves<'a>) -> Self {
         let run_len = moves.run_len();
+        debug_assert!(
+            moves
+                .digits
+                .windows(2)
+                .all(|d| d[0].weight == d[1].weight * d[1].radix)
+                && moves.digits.last().is_some_and(|d| d.weight == 1),
+            "digits most significant first, each weight the product of the radices after it"
+        );
         let last = moves.digits.last().expect("a digit").table;
         let columns = (0..moves.moves)
             .flat_map(|m| (0..run_len as usize).map(move |d| last[d * moves.moves + m]))
