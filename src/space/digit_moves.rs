@@ -10,6 +10,8 @@
 //! runs that stay in the cache. The generic path unranks every state and
 //! batches and prefetches successors that may land anywhere.
 
+use std::borrow::Cow;
+
 /// One digit of the index and how the moves change it.
 #[derive(Clone, Copy, Debug)]
 pub struct DigitTable<'a> {
@@ -17,8 +19,22 @@ pub struct DigitTable<'a> {
     pub radix: u64,
     /// Its weight in the index (the product of the radices after it).
     pub weight: u64,
-    /// `table[d * moves + m]`: the digit after move `m` from digit `d`.
+    /// `table[d * moves + m]`: the digit after move `m` from digit `d`
+    /// (empty for a last digit whose columns are picked).
     pub table: &'a [u32],
+}
+
+/// A last digit that moves by a permutation the digit before it picks
+/// (a large permutation split in two, `games::ksolve::split`), not by a
+/// table of its own.
+#[derive(Clone, Copy, Debug)]
+pub struct PickedColumns<'a> {
+    /// `pick[d * moves + m]`: the column move `m` takes where the digit
+    /// before the last is `d`.
+    pub pick: &'a [u16],
+    /// Column `c` is `columns[c * radix..(c + 1) * radix]` (`radix` the
+    /// last digit's): the last digit after the move from each last digit.
+    pub columns: &'a [u32],
 }
 
 /// A space whose every move acts digit by digit ([`Space::digit_moves`](crate::space::Space::digit_moves)).
@@ -28,6 +44,8 @@ pub struct DigitMoves<'a> {
     pub moves: usize,
     /// The digits, most significant first; the last has weight 1.
     pub digits: Vec<DigitTable<'a>>,
+    /// When set, the last digit moves by these columns, not its table.
+    pub picked: Option<PickedColumns<'a>>,
 }
 
 /// Runs shorter than this many ranks take the generic path: their
@@ -47,16 +65,27 @@ impl DigitMoves<'_> {
     }
 }
 
-/// The tables a scan by runs reads: each move's column of the last
-/// digit's table (`columns[m * run_len + d]`), so that a run's cells are
-/// taken one move at a time, the move's target run and column in the L1
-/// cache (in state order, the last digit's whole table streamed through it
-/// once a run and pushed the targets out).
+/// The tables a scan by runs reads: the columns of the last digit
+/// (`columns[c * run_len + d]`), so that a run's cells are taken one move
+/// at a time, the move's target run and column in the L1 cache (in state
+/// order, the last digit's whole table streamed through it once a run and
+/// pushed the targets out). A last digit with a table has a column per
+/// move; a picked one has its own set.
 #[derive(Clone, Debug)]
 pub struct DigitRuns<'a> {
     moves: DigitMoves<'a>,
     run_len: u64,
-    columns: Vec<u32>,
+    columns: Cow<'a, [u32]>,
+}
+
+/// Where a run's cells go under each move: the first rank of the target
+/// run and the column of last digits (see [`DigitRuns::targets`]).
+#[derive(Clone, Debug, Default)]
+pub struct RunTargets {
+    /// Per move, the first rank of the run it leads to.
+    pub bases: Vec<u64>,
+    /// Per move, the column its cells take.
+    pub columns: Vec<u32>,
 }
 
 impl<'a> DigitRuns<'a> {
@@ -71,10 +100,28 @@ impl<'a> DigitRuns<'a> {
                 && moves.digits.last().is_some_and(|d| d.weight == 1),
             "digits most significant first, each weight the product of the radices after it"
         );
-        let last = moves.digits.last().expect("a digit").table;
-        let columns = (0..moves.moves)
-            .flat_map(|m| (0..run_len as usize).map(move |d| last[d * moves.moves + m]))
-            .collect();
+        let columns = match moves.picked {
+            Some(picked) => {
+                debug_assert!(
+                    moves.digits.len() >= 2
+                        && picked.columns.len() as u64 % run_len == 0
+                        && picked.pick.len()
+                            == moves.digits[moves.digits.len() - 2].radix as usize * moves.moves,
+                    "a pick per move and value of the digit before the last, whole columns"
+                );
+                Cow::Borrowed(picked.columns)
+            }
+            None => {
+                let last = moves.digits.last().expect("a digit").table;
+                Cow::Owned(
+                    (0..moves.moves)
+                        .flat_map(|m| {
+                            (0..run_len as usize).map(move |d| last[d * moves.moves + m])
+                        })
+                        .collect(),
+                )
+            }
+        };
         DigitRuns {
             moves,
             run_len,
@@ -92,26 +139,44 @@ impl<'a> DigitRuns<'a> {
         self.run_len
     }
 
+    /// Room for [`DigitRuns::targets`].
+    pub fn new_targets(&self) -> RunTargets {
+        RunTargets {
+            bases: vec![0; self.moves.moves],
+            columns: (0..self.moves.moves as u32).collect(),
+        }
+    }
+
     /// Per move, the first rank of the run that move leads run `run` to
-    /// (a run is a rank divided by the run length), into `bases`.
-    pub fn bases(&self, run: u64, bases: &mut [u64]) {
+    /// (a run is a rank divided by the run length) and the column of last
+    /// digits it takes, into `targets`.
+    pub fn targets(&self, run: u64, targets: &mut RunTargets) {
         let moves = self.moves.moves;
+        let bases = &mut targets.bases;
         bases.iter_mut().for_each(|b| *b = 0);
         let digits = &self.moves.digits;
+        let mut value = 0;
         for digit in &digits[..digits.len() - 1] {
-            let value = (run / (digit.weight / self.run_len) % digit.radix) as usize;
+            value = (run / (digit.weight / self.run_len) % digit.radix) as usize;
             let row = &digit.table[value * moves..(value + 1) * moves];
             for (base, &next) in bases.iter_mut().zip(row) {
                 *base += next as u64 * digit.weight;
             }
         }
+        if let Some(picked) = &self.moves.picked {
+            // `value` is now the digit before the last's.
+            let row = &picked.pick[value * moves..(value + 1) * moves];
+            for (column, &c) in targets.columns.iter_mut().zip(row) {
+                *column = c as u32;
+            }
+        }
     }
 
-    /// Move `m`'s last digit after each last digit.
+    /// Column `c` of last digits: the last digit after the move from each.
     #[inline(always)]
-    pub fn column(&self, m: usize) -> &[u32] {
+    pub fn column(&self, c: u32) -> &[u32] {
         let len = self.run_len as usize;
-        &self.columns[m * len..(m + 1) * len]
+        &self.columns[c as usize * len..(c as usize + 1) * len]
     }
 }
 
@@ -150,6 +215,7 @@ mod tests {
                     table: &tables[2],
                 },
             ],
+            picked: None,
         };
         let image = |rank: u64, m: usize| -> u64 {
             let digits = [rank / 20, rank / 5 % 4, rank % 5];
@@ -163,12 +229,54 @@ mod tests {
         assert_eq!(moves.run_len(), 5);
         assert!(!moves.worth_it());
         let runs = DigitRuns::new(moves);
-        let mut bases = [0u64; 2];
+        let mut targets = runs.new_targets();
         for rank in 0..60 {
-            runs.bases(rank / 5, &mut bases);
-            for (m, &base) in bases.iter().enumerate() {
-                let next = base + runs.column(m)[(rank % 5) as usize] as u64;
+            runs.targets(rank / 5, &mut targets);
+            for (m, &base) in targets.bases.iter().enumerate() {
+                let next = base + runs.column(targets.columns[m])[(rank % 5) as usize] as u64;
                 assert_eq!(next, image(rank, m), "rank {rank} move {m}");
+            }
+        }
+    }
+
+    /// A last digit moved by columns the digit before it picks: the
+    /// successors are each digit's image, the last one through its pick.
+    #[test]
+    fn picked_columns_move_the_last_digit() {
+        // Digit 0: radix 3, moves +1 and -1; digit 1: radix 4, moved by
+        // column 0 (identity), 1 (rotation) or 2 (reversal).
+        let table: Vec<u32> = (0..3u32).flat_map(|d| [(d + 1) % 3, (d + 2) % 3]).collect();
+        let columns: Vec<u32> = vec![0, 1, 2, 3, 1, 2, 3, 0, 3, 2, 1, 0];
+        let pick: Vec<u16> = vec![0, 1, 2, 0, 1, 2];
+        let moves = DigitMoves {
+            moves: 2,
+            digits: vec![
+                DigitTable {
+                    radix: 3,
+                    weight: 4,
+                    table: &table,
+                },
+                DigitTable {
+                    radix: 4,
+                    weight: 1,
+                    table: &[],
+                },
+            ],
+            picked: Some(PickedColumns {
+                pick: &pick,
+                columns: &columns,
+            }),
+        };
+        let runs = DigitRuns::new(moves);
+        let mut targets = runs.new_targets();
+        for rank in 0..12u64 {
+            let (high, low) = ((rank / 4) as usize, (rank % 4) as usize);
+            runs.targets(rank / 4, &mut targets);
+            for m in 0..2 {
+                let column = pick[high * 2 + m] as usize;
+                let expected = table[high * 2 + m] as u64 * 4 + columns[column * 4 + low] as u64;
+                let next = targets.bases[m] + runs.column(targets.columns[m])[low] as u64;
+                assert_eq!(next, expected, "rank {rank} move {m}");
             }
         }
     }

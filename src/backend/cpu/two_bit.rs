@@ -8,7 +8,7 @@ use crate::search::backend::{Pass, TwoBitPasses};
 use crate::search::chunks::{Chunk, ChunkIndex};
 use crate::search::two_bit_bfs::UNSEEN;
 use crate::search::{LayerCount, Work};
-use crate::space::digit_moves::DigitRuns;
+use crate::space::digit_moves::{DigitRuns, RunTargets};
 use crate::space::{DigitMoves, MoveFilter, Space};
 use crate::table::two_bit::CELLS_PER_WORD;
 use crate::table::{TwoBitTable, WordStorage};
@@ -185,14 +185,14 @@ fn expand_by_runs(
     claim: Claim,
 ) -> Work {
     let mut work = Work::default();
-    let mut bases = vec![0u64; runs.moves()];
+    let mut targets = runs.new_targets();
     let mut unseen = vec![0u64; runs.run_len() as usize];
     // A run's successors under one move span this many words at most.
     let span = runs.run_len().div_ceil(CELLS_PER_WORD) as usize + 1;
     let mut selected = vec![0u64; span];
     let expand_run = |run: u64, lasts: &mut Vec<u32>| {
         work.expanded += lasts.len() as u64;
-        each_move(runs, table, &mut bases, run, |base, column| {
+        each_move(runs, table, &mut targets, run, |base, column| {
             if claim == Claim::Shared && lasts.len() >= span {
                 // Many cells, other threads writing: the successors are
                 // first selected in a word mask of the target run, then
@@ -304,17 +304,18 @@ fn each_run(
 fn each_move(
     runs: &DigitRuns,
     table: &TwoBitTable,
-    bases: &mut [u64],
+    targets: &mut RunTargets,
     run: u64,
     mut visit: impl FnMut(u64, &[u32]) -> bool,
 ) {
-    runs.bases(run, bases);
+    runs.targets(run, targets);
+    let bases = &targets.bases;
     prefetch_run(table, bases[0], runs.run_len());
-    for (m, &base) in bases.iter().enumerate() {
+    for (m, (&base, &column)) in bases.iter().zip(&targets.columns).enumerate() {
         if let Some(&next_base) = bases.get(m + 1) {
             prefetch_run(table, next_base, runs.run_len());
         }
-        if !visit(base, runs.column(m)) {
+        if !visit(base, runs.column(column)) {
             break;
         }
     }
@@ -345,12 +346,12 @@ fn check_parents_by_runs(
     claim: Claim,
 ) -> Work {
     let mut work = Work::default();
-    let mut bases = vec![0u64; runs.moves()];
+    let mut targets = runs.new_targets();
     let mut joining = vec![0u32; runs.run_len() as usize];
     let check_run = |run: u64, lasts: &mut Vec<u32>| {
         work.parent_checks += lasts.len() as u64;
         let first = run * runs.run_len();
-        each_move(runs, table, &mut bases, run, |base, column| {
+        each_move(runs, table, &mut targets, run, |base, column| {
             work.successors += lasts.len() as u64;
             // Split without a branch into the cells with a parent under
             // this move and those still without one.

@@ -28,7 +28,8 @@
 
 use rayon::prelude::*;
 
-use super::definition::{Definition, NamedMove, SetState};
+use super::definition::{self, Definition, NamedMove, SetState};
+use super::split::SplitTables;
 use crate::error::{Error, Result, quoted};
 use crate::hash::multinomial::MultinomialRanker;
 use crate::hash::permutation::is_odd;
@@ -42,9 +43,19 @@ use crate::hash::prefix_lehmer;
 /// independent population counts where Myrvold–Ruskey's swaps form one
 /// chain of dependent loads (the Dino Cube's 12 pieces, 16 moves a state,
 /// one thread: 85 s with Myrvold–Ruskey, 44.9 s with this).
+///
+/// `cells` lists each slot's piece. With `by_piece` the rank is that of the
+/// inverse, each piece's slot (see [`Coordinate::by_piece`]).
 #[inline(always)]
-fn permutation_value(cells: &[u8], half: u64) -> u64 {
-    let rank = prefix_lehmer::rank(cells);
+fn permutation_value(cells: &[u8], half: u64, by_piece: bool) -> u64 {
+    let rank = if by_piece {
+        let mut slots = [0u8; definition::MAX_PIECES];
+        let slots = &mut slots[..cells.len()];
+        invert(cells, slots);
+        prefix_lehmer::rank(slots)
+    } else {
+        prefix_lehmer::rank(cells)
+    };
     if half == 0 {
         return rank;
     }
@@ -52,15 +63,31 @@ fn permutation_value(cells: &[u8], half: u64) -> u64 {
 }
 
 /// The permutation of a permutation coordinate's value (the inverse of
-/// `permutation_value`).
+/// `permutation_value`): each slot's piece into `cells`.
 #[inline(always)]
-fn permutation_cells(value: u64, half: u64, cells: &mut [u8]) {
-    prefix_lehmer::unrank(permutation_rank(value, half), cells);
+fn permutation_cells(value: u64, half: u64, by_piece: bool, cells: &mut [u8]) {
+    let rank = permutation_rank(value, half);
+    if by_piece {
+        let mut slots = [0u8; definition::MAX_PIECES];
+        let slots = &mut slots[..cells.len()];
+        prefix_lehmer::unrank(rank, slots);
+        invert(slots, cells);
+    } else {
+        prefix_lehmer::unrank(rank, cells);
+    }
+}
+
+/// `inverse[perm[i]] = i`.
+#[inline(always)]
+fn invert(perm: &[u8], inverse: &mut [u8]) {
+    for (i, &p) in perm.iter().enumerate() {
+        inverse[p as usize] = i as u8;
+    }
 }
 
 /// The prefix Lehmer rank of a permutation coordinate's value.
 #[inline(always)]
-fn permutation_rank(value: u64, half: u64) -> u64 {
+pub(super) fn permutation_rank(value: u64, half: u64) -> u64 {
     if half == 0 {
         value
     } else {
@@ -155,6 +182,15 @@ pub struct Coordinate {
     pub table: Option<Vec<u32>>,
     /// The parity of each value, for permutation coordinates with a table.
     pub parities: Option<Vec<u64>>,
+    /// A permutation too large for a move table ranks where each piece
+    /// lies (the inverse permutation) rather than which piece each slot
+    /// holds: then a move sends each piece's slot to a slot of its own,
+    /// and the rank's high digits (the slots of the last pieces) move by
+    /// themselves, which [`SplitTables`] tabulates.
+    pub by_piece: bool,
+    /// The tables that move such a permutation's value in runs, when it
+    /// is the index's last digit (see [`super::split`]).
+    pub split: Option<SplitTables>,
 }
 
 /// One move's action on an orbit, in the orbit's slot numbers.
@@ -164,6 +200,12 @@ pub struct LocalMove {
     pub from: Vec<u8>,
     /// The orientation the piece arriving in orbit slot `i` gains.
     pub twist: Vec<u8>,
+}
+
+/// Whether a coordinate of `values` values under `moves` moves gets a move
+/// table.
+fn fits_a_table(values: u64, moves: usize) -> bool {
+    values <= u32::MAX as u64 && values.saturating_mul(moves as u64) <= MAX_TABLE_ENTRIES
 }
 
 fn factorial(n: usize) -> Option<u64> {
@@ -208,7 +250,7 @@ impl Coordinate {
                 for (cell, &slot) in cells.iter_mut().zip(&self.slots) {
                     *cell = self.code_of_label[part.labels[slot] as usize];
                 }
-                permutation_value(cells, self.values / 2)
+                permutation_value(cells, self.values / 2, self.by_piece)
             }
             Kind::Multiset(ranker) => {
                 for (cell, &slot) in cells.iter_mut().zip(&self.slots) {
@@ -262,7 +304,7 @@ impl Coordinate {
         let k = self.slots.len();
         let cells = &mut cells[..k];
         match &self.kind {
-            Kind::Permutation => permutation_cells(value, self.values / 2, cells),
+            Kind::Permutation => permutation_cells(value, self.values / 2, self.by_piece, cells),
             Kind::Multiset(ranker) => ranker.unrank(value, cells),
             Kind::Orientation {
                 orientations,
@@ -299,7 +341,7 @@ impl Coordinate {
                 }
                 match &self.kind {
                     Kind::Multiset(ranker) => ranker.rank(moved),
-                    _ => permutation_value(moved, self.values / 2),
+                    _ => permutation_value(moved, self.values / 2, self.by_piece),
                 }
             }
             Kind::Orientation {
@@ -461,6 +503,8 @@ impl Coordinates {
                     moves: local_moves.clone(),
                     table: None,
                     parities: None,
+                    by_piece: false,
+                    split: None,
                 };
                 let k = slots.len();
                 if distinct.len() == k && k >= 2 {
@@ -478,6 +522,7 @@ impl Coordinates {
                         values,
                         radix: values,
                         solved_parity: is_odd(&codes),
+                        by_piece: !fits_a_table(values, moves.len()),
                         ..base.clone()
                     });
                 } else if distinct.len() >= 2 {
@@ -537,7 +582,9 @@ impl Coordinates {
         // table once for the run (the pocket cube on one thread: 1.6x
         // faster than the smallest first). Stores record the layout: see
         // `INDEX_LAYOUT`.
-        coordinates.sort_by_key(|c| std::cmp::Reverse(c.radix));
+        // A permutation too large for a table comes last, whatever its
+        // size: its runs (see `split`) are then runs of the index.
+        coordinates.sort_by_key(|c| (c.by_piece, std::cmp::Reverse(c.radix)));
         fold_parities(&mut coordinates);
         let alternating = add_alternation(&mut coordinates);
         // The coordinate that follows the alternation first: others may
@@ -609,16 +656,14 @@ impl Coordinates {
     /// [`MAX_TABLES_BYTES`] (many coordinates times many moves would
     /// otherwise take what a small file asks for).
     fn build_tables(&mut self, file: &str) -> Result<()> {
-        let tabled = |c: &Coordinate| {
-            let moves = c.moves.len() as u64;
-            c.values <= u32::MAX as u64 && c.values * moves <= MAX_TABLE_ENTRIES
-        };
+        let tabled = |c: &Coordinate| fits_a_table(c.values, c.moves.len());
         let planned: u64 = self
             .coordinates
             .iter()
             .filter(|c| tabled(c))
             .map(|c| 4 * c.values * c.moves.len() as u64 + c.values.div_ceil(8))
-            .sum();
+            .sum::<u64>()
+            + self.split_candidate().map_or(0, |c| SplitTables::planned_bytes(c).unwrap_or(0));
         if planned > MAX_TABLES_BYTES {
             return Err(Error::SpaceTooLarge(format!(
                 "{file}: the move tables of its {} coordinates under {} moves would take {} MiB, more than the {} MiB a definition's tables may take",
@@ -655,7 +700,7 @@ impl Coordinates {
                 let mut bits = vec![0u64; values.div_ceil(64) as usize];
                 let mut scratch = vec![0u8; k];
                 for value in 0..values {
-                    permutation_cells(value, values / 2, &mut scratch);
+                    permutation_cells(value, values / 2, coordinate.by_piece, &mut scratch);
                     if is_odd(&scratch) {
                         bits[(value / 64) as usize] |= 1 << (value % 64);
                     }
@@ -664,7 +709,17 @@ impl Coordinates {
             }
             coordinate.table = Some(table);
         }
+        let split = self.split_candidate().and_then(SplitTables::build);
+        if let Some(last) = self.coordinates.last_mut() {
+            last.split = split;
+        }
         Ok(())
+    }
+
+    /// The coordinate whose value may move in runs: the last, the index's
+    /// least significant digit.
+    fn split_candidate(&self) -> Option<&Coordinate> {
+        self.coordinates.last().filter(|c| c.by_piece)
     }
 
     /// The expansion's groups, when every coordinate has a table.
@@ -759,6 +814,7 @@ impl Coordinates {
             .map(|c| {
                 c.table.as_ref().map_or(0, |t| 4 * t.len() as u64)
                     + c.parities.as_ref().map_or(0, |p| 8 * p.len() as u64)
+                    + c.split.as_ref().map_or(0, SplitTables::bytes)
             })
             .sum()
     }
@@ -1065,6 +1121,8 @@ fn add_alternation(coordinates: &mut Vec<Coordinate>) -> Option<Vec<usize>> {
             ],
             table: None,
             parities: None,
+            by_piece: false,
+            split: None,
         },
     );
     Some(sum.into_iter().map(shift).collect())

@@ -6,9 +6,9 @@
 // tables[table_at + v * MOVE_COUNT + m]. A permutation coordinate too
 // large for one (the Dino Cube's twelve edges, 12!/2 values) is computed
 // as on the CPU (Coordinate::next_of_decoded): its value is a prefix
-// Lehmer rank with the parity bit moved to the top (permutation_value),
-// decoded, permuted by the move's `from` (slot i takes slot from[i]'s
-// piece) and ranked again.
+// Lehmer rank of where each piece lies (Coordinate::by_piece) with the
+// parity bit moved to the top (permutation_value), decoded, each piece's
+// slot sent where the move sends it, and ranked again.
 // A coordinate whose parity follows from others stores its folded value
 // (value mod radix); unranking restores the value whose parity the rule
 // gives, as Coordinates::values does on the CPU.
@@ -17,7 +17,8 @@
 // of each value's permutation parity, 32 a word), follows (1 when the
 // parity follows, 2 when it follows the alternation digit), rule_solved, from_at, from_len (the free coordinates it
 // follows), solved_parity, computed (1 for a permutation without a table),
-// slots (its slot count), moves_at (per move, `slots` words of `from`);
+// slots (its slot count), moves_at (per move, `slots` words: where the
+// move sends the piece in each slot);
 // and the prefix Lehmer hash (shaders/prefix_lehmer.wgsl).
 
 const COORD_FIELDS: u32 = 12u;
@@ -42,9 +43,9 @@ fn computed_next_digit(j: u32, value: u32, m: u32) -> u32 {
     var cells: Permutation;
     pl_unrank(computed_rank(j, value), k, &cells);
     var moved: Permutation;
-    let from_at = coordinate(j, 11u) + m * k;
+    let to_at = coordinate(j, 11u) + m * k;
     for (var i = 0u; i < k; i++) {
-        moved[i] = cells[tables[from_at + i]];
+        moved[i] = tables[to_at + cells[i]];
     }
     let rank = pl_rank(&moved, k);
     let half = coordinate(j, 0u) / 2u;

@@ -7,6 +7,7 @@
 
 pub mod coordinates;
 pub mod definition;
+pub mod split;
 
 use std::path::Path;
 
@@ -20,7 +21,7 @@ use crate::error::{Error, Result, quoted};
 use crate::kernel::Program;
 use crate::space::{
     Block, BlockLayering, BlockShape, DigitMoves, DigitTable, MAX_BLOCKS, MoveFilter, Picture,
-    Space,
+    Space, digit_moves::PickedColumns,
 };
 
 /// The GPU expansion (see [`crate::kernel`]).
@@ -90,7 +91,7 @@ impl Ksolve {
         let moves = definition::expand_moves(&definition, metric, file)?;
         let hash = Coordinates::new(&definition, &moves, file)?;
         let fingerprint = crate::hash::splitmix64(xxhash_rust::xxh3::xxh3_64(
-            canonical(&definition).as_bytes(),
+            canonical(&definition, &hash).as_bytes(),
         ));
         let groups = hash
             .expansion_groups()
@@ -312,8 +313,16 @@ impl Ksolve {
                 } else {
                     ""
                 };
+                let by_piece = match (&c.split, c.by_piece) {
+                    (Some(split), _) => format!(
+                        ", ranked by piece, split into {} placements x runs of {}",
+                        split.placements, split.run_len
+                    ),
+                    (None, true) => ", ranked by piece".to_string(),
+                    (None, false) => String::new(),
+                };
                 format!(
-                    "{set}[{} slots]: {what} = {}{folded}",
+                    "{set}[{} slots]: {what} = {}{folded}{by_piece}",
                     c.slots.len(),
                     c.radix
                 )
@@ -323,15 +332,23 @@ impl Ksolve {
     }
 }
 
-/// The definition as the table identity records it: what the file means,
-/// not how it is written.
 /// The index layout, part of a definition's identity: a store written
 /// under another layout (before 2026-11-28 the smallest coordinates came
 /// first) holds other ranks, and is refused as another game.
 const INDEX_LAYOUT: &str = "index largest coordinates first\n";
 
-fn canonical(definition: &Definition) -> String {
+/// Added to the layout where a permutation too large for a table is
+/// ranked by piece and put last (before 2026-11-29 it was ranked by slot
+/// among the others): only those definitions' stores changed meaning.
+const BY_PIECE_LAYOUT: &str = "permutations without a table ranked by piece, last\n";
+
+/// The definition as the table identity records it: what the file means,
+/// not how it is written, and the layout of its index.
+fn canonical(definition: &Definition, hash: &Coordinates) -> String {
     let mut text = String::from(INDEX_LAYOUT);
+    if hash.coordinates.iter().any(|c| c.by_piece) {
+        text.push_str(BY_PIECE_LAYOUT);
+    }
     for set in &definition.sets {
         text.push_str(&format!(
             "set {} {} {}\n",
@@ -411,7 +428,7 @@ impl Space for Ksolve {
     }
 
     fn definition(&self) -> String {
-        format!("ksolve\n{}", canonical(&self.definition))
+        format!("ksolve\n{}", canonical(&self.definition, &self.hash))
     }
 
     fn size(&self) -> u64 {
@@ -551,23 +568,64 @@ impl Space for Ksolve {
     }
 
     /// Every group of coordinates moves by its own table when no parity is
-    /// folded (a folded coordinate's value needs the others' parities).
+    /// folded (a folded coordinate's value needs the others' parities);
+    /// so do a split permutation's two parts (see [`split`]) when its
+    /// parity is the only one folded and the other coordinates have
+    /// tables.
     fn digit_moves(&self) -> Option<DigitMoves<'_>> {
-        if !self.hash.unfold_order.is_empty() {
+        let moves = self.moves.len();
+        if self.hash.unfold_order.is_empty() {
+            let digits = self
+                .groups
+                .as_ref()?
+                .iter()
+                .map(|group| DigitTable {
+                    radix: (group.table.len() / moves) as u64,
+                    weight: group.weight,
+                    table: &group.table,
+                })
+                .collect();
+            return Some(DigitMoves {
+                moves,
+                digits,
+                picked: None,
+            });
+        }
+        let coordinates = &self.hash.coordinates;
+        let (last, others) = coordinates.split_last()?;
+        let split = last.split.as_ref()?;
+        if self.hash.unfold_order != [coordinates.len() - 1] {
             return None;
         }
-        let moves = self.moves.len();
-        let digits = self
-            .groups
-            .as_ref()?
+        let mut digits = others
             .iter()
-            .map(|group| DigitTable {
-                radix: (group.table.len() / moves) as u64,
-                weight: group.weight,
-                table: &group.table,
+            .zip(&self.hash.weights)
+            .map(|(c, &weight)| {
+                Some(DigitTable {
+                    radix: c.radix,
+                    weight,
+                    table: c.table.as_deref()?,
+                })
             })
-            .collect();
-        Some(DigitMoves { moves, digits })
+            .collect::<Option<Vec<_>>>()?;
+        digits.push(DigitTable {
+            radix: split.placements,
+            weight: split.run_len,
+            table: &split.next,
+        });
+        digits.push(DigitTable {
+            radix: split.run_len,
+            weight: 1,
+            table: &[],
+        });
+        Some(DigitMoves {
+            moves,
+            digits,
+            picked: Some(PickedColumns {
+                pick: &split.pick,
+                columns: &split.columns,
+            }),
+        })
     }
 
     /// With an alternation digit, the first half of the index holds the
@@ -775,23 +833,27 @@ fn gpu_program(puzzle: &Ksolve) -> Result<Program> {
     let mut words: Vec<u32> = vec![0; FIELDS * coordinates.len()];
     for (j, c) in coordinates.iter().enumerate() {
         let table_at = words.len() as u32;
-        // A permutation of up to 12 slots without a table is computed in
-        // the kernel from the moves' `from`, as the CPU computes it.
+        // A permutation of up to 12 slots without a table (ranked by
+        // piece) is computed in the kernel from where each move sends a
+        // piece in each slot, as the CPU computes it.
         let (computed, moves_at) = match &c.table {
             Some(table) => {
                 words.extend_from_slice(table);
                 (0, 0)
             }
             None if matches!(c.kind, Kind::Permutation)
+                && c.by_piece
                 && c.slots.len() <= MAX_COMPUTED_SLOTS
                 && c.values <= u32::MAX as u64 =>
             {
                 let moves_at = words.len() as u32;
-                words.extend(
-                    c.moves
-                        .iter()
-                        .flat_map(|m| m.from.iter().map(|&f| f as u32)),
-                );
+                for m in &c.moves {
+                    let mut to = vec![0u32; m.from.len()];
+                    for (slot, &from) in m.from.iter().enumerate() {
+                        to[from as usize] = slot as u32;
+                    }
+                    words.extend_from_slice(&to);
+                }
                 (1, moves_at)
             }
             None => {
@@ -936,13 +998,13 @@ mod tests {
             assert_eq!(digits.run_len(), runs);
             let runs = DigitRuns::new(digits);
             let mut state = space.new_state();
-            let mut bases = vec![0; runs.moves()];
+            let mut targets = runs.new_targets();
             for rank in (0..space.size()).step_by(997) {
                 space.unrank(rank, &mut state);
-                runs.bases(rank / runs.run_len(), &mut bases);
+                runs.targets(rank / runs.run_len(), &mut targets);
                 let last = (rank % runs.run_len()) as usize;
                 let by_digits: Vec<u64> = (0..runs.moves())
-                    .map(|m| bases[m] + runs.column(m)[last] as u64)
+                    .map(|m| targets.bases[m] + runs.column(targets.columns[m])[last] as u64)
                     .collect();
                 assert_eq!(
                     by_digits,
@@ -982,6 +1044,48 @@ mod tests {
             "{:?}",
             tied.hash_summary()
         );
+    }
+
+    /// Eleven pieces turned by a 3-cycle and a 9-cycle (every move even):
+    /// 11!/2 positions, a permutation too large for a move table.
+    const ELEVEN: &str = "Name Eleven\nSet P 11 1\nSolved\nP\n1 2 3 4 5 6 7 8 9 10 11\nEnd\n\
+        Move A\nP\n2 3 1 4 5 6 7 8 9 10 11\nEnd\n\
+        Move B\nP\n1 2 4 5 6 7 8 9 10 11 3\nEnd\n";
+
+    /// A permutation too large for a table is ranked by piece and split:
+    /// its runs' targets and picked columns give the successors its rule
+    /// computes, and its values go to positions and back.
+    #[test]
+    fn a_permutation_too_large_for_a_table_moves_in_runs() {
+        use crate::space::digit_moves::DigitRuns;
+        let space = puzzle(ELEVEN, Metric::Powers);
+        assert_eq!(space.size(), 19_958_400);
+        let c = &space.hash.coordinates[0];
+        assert!(c.by_piece && c.table.is_none());
+        let split = c.split.as_ref().expect("split tables");
+        assert_eq!((split.placements, split.run_len), (55_440, 360));
+        let digits = space.digit_moves().expect("the split permutation moves by digits");
+        assert!(digits.worth_it());
+        let runs = DigitRuns::new(digits);
+        let mut state = space.new_state();
+        let mut targets = runs.new_targets();
+        for rank in (0..space.size()).step_by(9_973) {
+            space.unrank(rank, &mut state);
+            assert_eq!(space.rank(&state), rank);
+            let sets = space.sets_of(&state);
+            assert_eq!(space.state_of(&sets).unwrap(), state, "rank {rank}");
+            runs.targets(rank / runs.run_len(), &mut targets);
+            let last = (rank % runs.run_len()) as usize;
+            let by_runs: Vec<u64> = (0..runs.moves())
+                .map(|m| targets.bases[m] + runs.column(targets.columns[m])[last] as u64)
+                .collect();
+            assert_eq!(by_runs, computed_successors(&space, &state), "rank {rank}");
+            // Each successor is the position the move makes of the sets.
+            for (m, &next) in by_runs.iter().enumerate() {
+                let moved = space.moves[m].transform.apply(&sets, &space.definition.sets);
+                assert_eq!(space.rank(&space.state_of(&moved).unwrap()), next);
+            }
+        }
     }
 
     #[test]
