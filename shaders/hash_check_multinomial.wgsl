@@ -15,13 +15,14 @@ fn check(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let rank = vec2<u32>(inputs[2u * index], inputs[2u * index + 1u]);
-    var cells: array<u32, MULTINOMIAL_CELLS>;
-    multinomial_unrank(rank, &cells);
+    let hash = Multinomial(MULTINOMIAL_COLOURS, MULTINOMIAL_FULL_INDEX, MULTINOMIAL_STRIDES_AT, MULTINOMIAL_PREFIX_AT);
+    var cells: MultinomialCells;
+    multinomial_unrank(hash, rank, MULTINOMIAL_CELLS, &cells);
     let out = index * STRIDE;
     for (var i = 0u; i < MULTINOMIAL_CELLS; i++) {
         outputs[out + i] = cells[i];
     }
-    let back = multinomial_rank(&cells);
+    let back = multinomial_rank(hash, MULTINOMIAL_CELLS, &cells);
     outputs[out + MULTINOMIAL_CELLS] = back.x;
     outputs[out + MULTINOMIAL_CELLS + 1u] = back.y;
 }

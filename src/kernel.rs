@@ -56,8 +56,8 @@ pub const PREFIX_LEHMER: &str = include_str!("../shaders/prefix_lehmer.wgsl");
 /// WGSL: binomial rank and unrank of 64-bit masks (needs [`U64`] and the
 /// `BINOMIAL_AT` table).
 pub const BINOMIAL: &str = include_str!("../shaders/binomial.wgsl");
-/// WGSL: multinomial rank and unrank over c colours (needs [`U64`] and the
-/// `MULTINOMIAL_*` constants and tables).
+/// WGSL: multinomial rank and unrank over c colours (needs [`U64`], the
+/// `MULTINOMIAL_CAP` constant and a ranker's [`multinomial_words`]).
 pub const MULTINOMIAL: &str = include_str!("../shaders/multinomial.wgsl");
 
 /// The parts of one program: named u32 constants, the `tables` buffer the
@@ -138,6 +138,31 @@ impl Program {
         }
         text
     }
+}
+
+/// A multinomial ranker's tables as the WGSL hash reads them.
+#[derive(Clone, Debug)]
+pub struct MultinomialWords {
+    /// Mixed-radix stride of each colour's count digit.
+    pub strides: Vec<u32>,
+    /// Per count vector and colour, the 64-bit prefix sum as (low, high).
+    pub prefix: Vec<u32>,
+    /// Index of the full count vector.
+    pub full_index: u32,
+}
+
+/// The tables of `ranker` for shaders/multinomial.wgsl; `None` when the
+/// ranker computes its multinomials on the fly (no lookup table).
+pub fn multinomial_words(ranker: &crate::hash::MultinomialRanker) -> Option<MultinomialWords> {
+    let (prefix, strides, full_index) = ranker.lookup_tables()?;
+    Some(MultinomialWords {
+        strides: strides.iter().map(|&s| s as u32).collect(),
+        prefix: prefix
+            .iter()
+            .flat_map(|&v| [v as u32, (v >> 32) as u32])
+            .collect(),
+        full_index: full_index as u32,
+    })
 }
 
 /// Offsets into the move lists of each cell, then the lists: the layout of

@@ -555,6 +555,11 @@ impl Packer {
 }
 
 fn oracle_bfs(definition: &Definition, quarter: bool) -> Vec<u64> {
+    oracle_bfs_to(definition, quarter, usize::MAX)
+}
+
+/// The oracle's layers up to `max_depth` moves.
+fn oracle_bfs_to(definition: &Definition, quarter: bool, max_depth: usize) -> Vec<u64> {
     let moves = expanded_moves(definition, quarter);
     let start = definition.solved.clone();
     let packer = Packer::new(definition);
@@ -573,7 +578,7 @@ fn oracle_bfs(definition: &Definition, quarter: bool) -> Vec<u64> {
                 }
             }
         }
-        if next.is_empty() {
+        if next.is_empty() || layers.len() > max_depth {
             return layers;
         }
         layers.push(next.len() as u64);
@@ -907,6 +912,72 @@ fn the_dino_cube_s_permutation_is_computed_on_the_gpu_and_starts_as_twsearchs() 
     let file = path.to_str().unwrap();
     let layers = bitsolve_layers(&["--file", file, "--max-depth", "6", "--backend", "gpu"]);
     assert_eq!(layers, DINO[..7]);
+}
+
+/// Alike pieces (14 slots in colours of 4, 4, 3 and 3: 4,204,200
+/// arrangements) and orientations (15 alike pieces of three
+/// orientations: 3^15 values, or 3^14 with their sum kept), each under
+/// 18 moves: too many values times moves for a move table. The CPU
+/// decodes them once a position, the GPU kernel per move; both give the
+/// oracle's first layers.
+#[test]
+fn coordinates_too_big_for_a_table_are_computed_on_the_gpu_as_on_the_cpu() {
+    let cycle = |n: usize| -> String {
+        (2..=n)
+            .chain(1..2)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let identity =
+        |n: usize| -> String { (1..=n).map(|i| i.to_string()).collect::<Vec<_>>().join(" ") };
+    let alike = format!(
+        "Name Alike\nSet C 14 1\nSolved\nC\n1 1 1 1 2 2 2 2 3 3 3 4 4 4\nEnd\n\
+         Move A\nC\n{}\nEnd\n\
+         Move B\nC\n5 2 3 4 9 6 7 8 1 10 11 12 13 14\nEnd\n\
+         Move D\nC\n1 2 3 4 5 6 7 8 9 10 14 12 11 13\nEnd\n\
+         Move E\nC\n1 7 3 4 5 6 2 8 9 10 11 12 13 14\nEnd\n",
+        cycle(14)
+    );
+    let twists = |first: &str| format!("{first}{}", " 0".repeat(15 - first.split(' ').count()));
+    let turned = |name: &str, twist: &str| {
+        format!(
+            "Name {name}\nSet O 15 3\nSolved\nO\n{}\nEnd\n\
+             Move R\nO\n{}\n{}\nEnd\n\
+             Move T\nO\n{}\n{}\nEnd\n",
+            ["1"; 15].join(" "),
+            cycle(15),
+            twists("0"),
+            identity(15),
+            twists(twist)
+        )
+    };
+    for (name, text, depth) in [
+        ("alike", alike, 4),
+        ("turned", turned("Turned", "1"), 5),
+        ("turned-sum-kept", turned("TurnedSumKept", "1 2"), 5),
+    ] {
+        let path = scratch_definition(name, &text);
+        let file = path.to_str().unwrap();
+        let info = crate::common::bitsolve_json(&["info", "ksolve", "--file", file, "--json"]);
+        assert_eq!(info["details"]["move tables"], "0 bytes", "{name}: {info}");
+        assert_eq!(info["gpu"], true, "{name}: {info}");
+        let expected = oracle_bfs_to(&parse(&text), false, depth);
+        let max_depth = depth.to_string();
+        let cpu = bitsolve_layers(&["--file", file, "--max-depth", &max_depth]);
+        assert_eq!(cpu, expected, "{name} on the CPU");
+        if crate::common::gpu::available() {
+            let gpu = bitsolve_layers(&[
+                "--file",
+                file,
+                "--max-depth",
+                &max_depth,
+                "--backend",
+                "gpu",
+            ]);
+            assert_eq!(gpu, expected, "{name} on the GPU");
+        }
+    }
 }
 
 #[test]

@@ -104,7 +104,7 @@ impl<'a> DigitRuns<'a> {
             Some(picked) => {
                 debug_assert!(
                     moves.digits.len() >= 2
-                        && picked.columns.len() as u64 % run_len == 0
+                        && (picked.columns.len() as u64).is_multiple_of(run_len)
                         && picked.pick.len()
                             == moves.digits[moves.digits.len() - 2].radix as usize * moves.moves,
                     "a pick per move and value of the digit before the last, whole columns"
@@ -115,9 +115,7 @@ impl<'a> DigitRuns<'a> {
                 let last = moves.digits.last().expect("a digit").table;
                 Cow::Owned(
                     (0..moves.moves)
-                        .flat_map(|m| {
-                            (0..run_len as usize).map(move |d| last[d * moves.moves + m])
-                        })
+                        .flat_map(|m| (0..run_len as usize).map(move |d| last[d * moves.moves + m]))
                         .collect(),
                 )
             }

@@ -89,22 +89,18 @@ pub fn multinomials(
     ranker: &MultinomialRanker,
     ranks: &[u64],
 ) -> Result<Vec<(Vec<u8>, u64)>> {
-    let (prefix, strides, full_index) = ranker.lookup_tables().ok_or_else(|| {
+    let words = kernel::multinomial_words(ranker).ok_or_else(|| {
         Error::Unsupported("the device's multinomial hash needs the ranker's lookup table".into())
     })?;
     let cells = ranker.len();
-    let prefix: Vec<u32> = prefix
-        .iter()
-        .flat_map(|&v| [v as u32, (v >> 32) as u32])
-        .collect();
-    let strides: Vec<u32> = strides.iter().map(|&s| s as u32).collect();
     let mut program = Program::default();
     program
         .constant("MULTINOMIAL_COLOURS", ranker.colours() as u32)
         .constant("MULTINOMIAL_CELLS", cells as u32)
-        .constant("MULTINOMIAL_FULL_INDEX", full_index as u32)
-        .table("MULTINOMIAL_STRIDES_AT", &strides)
-        .table("MULTINOMIAL_PREFIX_AT", &prefix)
+        .constant("MULTINOMIAL_CAP", cells as u32)
+        .constant("MULTINOMIAL_FULL_INDEX", words.full_index)
+        .table("MULTINOMIAL_STRIDES_AT", &words.strides)
+        .table("MULTINOMIAL_PREFIX_AT", &words.prefix)
         .source(kernel::U64)
         .source(kernel::MULTINOMIAL)
         .source(shader::HASH_CHECK_MULTINOMIAL);

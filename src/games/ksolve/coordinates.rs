@@ -663,7 +663,9 @@ impl Coordinates {
             .filter(|c| tabled(c))
             .map(|c| 4 * c.values * c.moves.len() as u64 + c.values.div_ceil(8))
             .sum::<u64>()
-            + self.split_candidate().map_or(0, |c| SplitTables::planned_bytes(c).unwrap_or(0));
+            + self
+                .split_candidate()
+                .map_or(0, |c| SplitTables::planned_bytes(c).unwrap_or(0));
         if planned > MAX_TABLES_BYTES {
             return Err(Error::SpaceTooLarge(format!(
                 "{file}: the move tables of its {} coordinates under {} moves would take {} MiB, more than the {} MiB a definition's tables may take",

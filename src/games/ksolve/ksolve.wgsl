@@ -3,32 +3,50 @@
 // number (coordinate 0 the most significant). Coordinates 0..SPLIT make up
 // the block, SPLIT..COORD_COUNT the local rank. A coordinate with a move
 // table: the index digit (folded already) of its value after move m is
-// tables[table_at + v * MOVE_COUNT + m]. A permutation coordinate too
-// large for one (the Dino Cube's twelve edges, 12!/2 values) is computed
-// as on the CPU (Coordinate::next_of_decoded): its value is a prefix
-// Lehmer rank of where each piece lies (Coordinate::by_piece) with the
-// parity bit moved to the top (permutation_value), decoded, each piece's
-// slot sent where the move sends it, and ranked again.
+// tables[table_at + v * MOVE_COUNT + m]. A coordinate too large for one
+// is computed in the kernel, as on the CPU
+// (Coordinate::next_of_decoded): decoded, moved and encoded again.
+// - A permutation (the Dino Cube's twelve edges, 12!/2 values): its value
+//   is a prefix Lehmer rank of where each piece lies (Coordinate::by_piece)
+//   with the parity bit moved to the top (permutation_value); each piece's
+//   slot goes where the move sends it.
+// - Alike pieces: the multinomial rank of the slots' colours
+//   (shaders/multinomial.wgsl); slot i takes the colour of slot from[i].
+// - Orientations: base-o digits, the first slot's the most significant,
+//   the last left out when the moves keep their sum; slot i takes the
+//   orientation of slot from[i] plus the move's twist.
 // A coordinate whose parity follows from others stores its folded value
 // (value mod radix); unranking restores the value whose parity the rule
 // gives, as Coordinates::values does on the CPU.
 // Needs: consts COORD_COUNT, COORD_CAP, SPLIT, MOVE_COUNT, COORDS_AT: per
 // coordinate COORD_FIELDS words: values, radix, table_at, parity_at (bits
 // of each value's permutation parity, 32 a word), follows (1 when the
-// parity follows, 2 when it follows the alternation digit), rule_solved, from_at, from_len (the free coordinates it
-// follows), solved_parity, computed (1 for a permutation without a table),
-// slots (its slot count), moves_at (per move, `slots` words: where the
-// move sends the piece in each slot);
-// and the prefix Lehmer hash (shaders/prefix_lehmer.wgsl).
+// parity follows, 2 when it follows the alternation digit), rule_solved,
+// from_at, from_len (the free coordinates it follows), solved_parity,
+// computed (COMPUTED_*), slots (its slot count), moves_at (per move,
+// `slots` words: for a permutation where the move sends the piece in each
+// slot, else each slot's `from`), then four words: for alike pieces the
+// colours, the full count index, strides_at and prefix_at (a
+// `Multinomial`); for orientations the orientations, 1 + the kept sum (0
+// when none) and twists_at (per move, `slots` twists). The prefix Lehmer
+// hash (shaders/prefix_lehmer.wgsl) and the multinomial hash with
+// MULTINOMIAL_CAP at least every computed coordinate's slot count.
 
-const COORD_FIELDS: u32 = 12u;
+const COORD_FIELDS: u32 = 16u;
+const COMPUTED_PERMUTATION: u32 = 1u;
+const COMPUTED_MULTISET: u32 = 2u;
+const COMPUTED_ORIENTATION: u32 = 3u;
 
-fn is_computed(j: u32) -> bool {
-    return coordinate(j, 9u) == 1u;
+fn computed_kind(j: u32) -> u32 {
+    return coordinate(j, 9u);
 }
 
-// The prefix Lehmer rank of a computed coordinate's value (the parity bit
-// back at the bottom: permutation_rank).
+fn is_computed(j: u32) -> bool {
+    return computed_kind(j) != 0u;
+}
+
+// The prefix Lehmer rank of a computed permutation's value (the parity
+// bit back at the bottom: permutation_rank).
 fn computed_rank(j: u32, value: u32) -> u32 {
     let half = coordinate(j, 0u) / 2u;
     if (half == 0u) {
@@ -37,8 +55,8 @@ fn computed_rank(j: u32, value: u32) -> u32 {
     return ((value % half) << 1u) | (value / half);
 }
 
-// The index digit of a computed coordinate's value after move m.
-fn computed_next_digit(j: u32, value: u32, m: u32) -> u32 {
+// The value of a computed permutation after move m.
+fn permutation_next(j: u32, value: u32, m: u32) -> u32 {
     let k = coordinate(j, 10u);
     var cells: Permutation;
     pl_unrank(computed_rank(j, value), k, &cells);
@@ -49,9 +67,65 @@ fn computed_next_digit(j: u32, value: u32, m: u32) -> u32 {
     }
     let rank = pl_rank(&moved, k);
     let half = coordinate(j, 0u) / 2u;
-    var next = rank;
-    if (half != 0u) {
-        next = (rank & 1u) * half + (rank >> 1u);
+    if (half == 0u) {
+        return rank;
+    }
+    return (rank & 1u) * half + (rank >> 1u);
+}
+
+// The value of a computed arrangement of alike pieces after move m.
+fn multiset_next(j: u32, value: u32, m: u32) -> u32 {
+    let k = coordinate(j, 10u);
+    let hash = Multinomial(coordinate(j, 12u), coordinate(j, 13u), coordinate(j, 14u), coordinate(j, 15u));
+    var cells: MultinomialCells;
+    multinomial_unrank(hash, vec2<u32>(value, 0u), k, &cells);
+    var moved: MultinomialCells;
+    let from_at = coordinate(j, 11u) + m * k;
+    for (var i = 0u; i < k; i++) {
+        moved[i] = cells[tables[from_at + i]];
+    }
+    return multinomial_rank(hash, k, &moved).x;
+}
+
+// The value of computed orientations after move m.
+fn orientation_next(j: u32, value: u32, m: u32) -> u32 {
+    let k = coordinate(j, 10u);
+    let o = coordinate(j, 12u);
+    let kept = coordinate(j, 13u);
+    var stored = k;
+    if (kept != 0u) {
+        stored = k - 1u;
+    }
+    var cells: MultinomialCells;
+    var rest = value;
+    var sum = 0u;
+    for (var i = stored; i > 0u; i--) {
+        cells[i - 1u] = rest % o;
+        sum += rest % o;
+        rest = rest / o;
+    }
+    if (kept != 0u) {
+        cells[k - 1u] = (kept - 1u + o - sum % o) % o;
+    }
+    let from_at = coordinate(j, 11u) + m * k;
+    let twist_at = coordinate(j, 14u) + m * k;
+    var next = 0u;
+    for (var i = 0u; i < stored; i++) {
+        next = next * o + (cells[tables[from_at + i]] + tables[twist_at + i]) % o;
+    }
+    return next;
+}
+
+// The index digit of a computed coordinate's value after move m.
+fn computed_next_digit(j: u32, value: u32, m: u32) -> u32 {
+    let kind = computed_kind(j);
+    var next: u32;
+    if (kind == COMPUTED_PERMUTATION) {
+        next = permutation_next(j, value, m);
+    } else if (kind == COMPUTED_MULTISET) {
+        next = multiset_next(j, value, m);
+    } else {
+        next = orientation_next(j, value, m);
     }
     return next % coordinate(j, 1u);
 }
@@ -61,7 +135,7 @@ fn coordinate(j: u32, field: u32) -> u32 {
 }
 
 fn value_is_odd(j: u32, value: u32) -> bool {
-    if (is_computed(j)) {
+    if (computed_kind(j) == COMPUTED_PERMUTATION) {
         return pl_is_odd_rank(computed_rank(j, value), coordinate(j, 10u));
     }
     let at = coordinate(j, 3u);

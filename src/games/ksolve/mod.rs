@@ -816,6 +816,16 @@ pub fn info_lines(puzzle: &Ksolve) -> Vec<(String, String)> {
     ]
 }
 
+/// How the kernel moves a coordinate without a table (`COMPUTED_*` in
+/// ksolve.wgsl).
+#[derive(Clone, Copy)]
+enum Computed {
+    No = 0,
+    Permutation = 1,
+    Multiset = 2,
+    Orientation = 3,
+}
+
 /// The generic kernel's program: the coordinates' layout and move tables.
 fn gpu_program(puzzle: &Ksolve) -> Result<Program> {
     let unsupported =
@@ -829,24 +839,83 @@ fn gpu_program(puzzle: &Ksolve) -> Result<Program> {
         return Err(unsupported("more than 2^32 blocks".into()));
     }
     let coordinates = &puzzle.hash.coordinates;
-    const FIELDS: usize = 12;
+    // See ksolve.wgsl for the fields.
+    const FIELDS: usize = 16;
     let mut words: Vec<u32> = vec![0; FIELDS * coordinates.len()];
+    let mut cells_cap = 1;
     for (j, c) in coordinates.iter().enumerate() {
         let table_at = words.len() as u32;
-        // A permutation of up to 12 slots without a table (ranked by
-        // piece) is computed in the kernel from where each move sends a
-        // piece in each slot, as the CPU computes it.
-        let (computed, moves_at) = match &c.table {
-            Some(table) => {
+        let mut extra = [0u32; 4];
+        // A coordinate without a table is computed in the kernel from the
+        // moves, as the CPU computes it.
+        let computed = match (&c.table, &c.kind) {
+            (Some(table), _) => {
                 words.extend_from_slice(table);
-                (0, 0)
+                Computed::No
             }
-            None if matches!(c.kind, Kind::Permutation)
-                && c.by_piece
-                && c.slots.len() <= MAX_COMPUTED_SLOTS
-                && c.values <= u32::MAX as u64 =>
-            {
-                let moves_at = words.len() as u32;
+            (None, _) if c.values > u32::MAX as u64 => {
+                return Err(unsupported(format!(
+                    "a coordinate of set {} takes {} values, too many for a move table and for the kernel's 32-bit values",
+                    quoted(&puzzle.definition.sets[c.set].name),
+                    c.values
+                )));
+            }
+            (None, Kind::Permutation) if c.by_piece && c.slots.len() <= MAX_COMPUTED_SLOTS => {
+                Computed::Permutation
+            }
+            (None, Kind::Multiset(ranker)) => {
+                let Some(hash) = crate::kernel::multinomial_words(ranker) else {
+                    return Err(unsupported(format!(
+                        "the alike pieces of set {} have too many colour counts for the kernel's multinomial table",
+                        quoted(&puzzle.definition.sets[c.set].name)
+                    )));
+                };
+                let strides_at = words.len() as u32;
+                words.extend_from_slice(&hash.strides);
+                let prefix_at = words.len() as u32;
+                words.extend_from_slice(&hash.prefix);
+                extra = [
+                    ranker.colours() as u32,
+                    hash.full_index,
+                    strides_at,
+                    prefix_at,
+                ];
+                Computed::Multiset
+            }
+            (
+                None,
+                Kind::Orientation {
+                    orientations,
+                    implied_sum,
+                },
+            ) => {
+                let twists_at = words.len() as u32;
+                words.extend(
+                    c.moves
+                        .iter()
+                        .flat_map(|m| m.twist.iter().map(|&t| t as u32)),
+                );
+                extra = [
+                    *orientations as u32,
+                    implied_sum.map_or(0, |sum| sum as u32 + 1),
+                    twists_at,
+                    0,
+                ];
+                Computed::Orientation
+            }
+            (None, _) => {
+                return Err(unsupported(format!(
+                    "the permutation of set {} has {} slots, too many for a move table, and the kernel computes permutations of up to {MAX_COMPUTED_SLOTS}",
+                    quoted(&puzzle.definition.sets[c.set].name),
+                    c.slots.len()
+                )));
+            }
+        };
+        let moves_at = words.len() as u32;
+        match computed {
+            Computed::No => {}
+            Computed::Permutation => {
+                // Where each move sends the piece in each slot.
                 for m in &c.moves {
                     let mut to = vec![0u32; m.from.len()];
                     for (slot, &from) in m.from.iter().enumerate() {
@@ -854,16 +923,16 @@ fn gpu_program(puzzle: &Ksolve) -> Result<Program> {
                     }
                     words.extend_from_slice(&to);
                 }
-                (1, moves_at)
             }
-            None => {
-                return Err(unsupported(format!(
-                    "a coordinate of set {} takes {} values, too many for a move table, and the kernel computes only permutations of up to {MAX_COMPUTED_SLOTS} slots",
-                    quoted(&puzzle.definition.sets[c.set].name),
-                    c.values
-                )));
+            Computed::Multiset | Computed::Orientation => {
+                cells_cap = cells_cap.max(c.slots.len());
+                words.extend(
+                    c.moves
+                        .iter()
+                        .flat_map(|m| m.from.iter().map(|&f| f as u32)),
+                );
             }
-        };
+        }
         let parity_at = words.len() as u32;
         if let Some(bits) = &c.parities {
             words.extend(bits.iter().flat_map(|&w| [w as u32, (w >> 32) as u32]));
@@ -886,9 +955,13 @@ fn gpu_program(puzzle: &Ksolve) -> Result<Program> {
             from_at,
             from.len() as u32,
             c.solved_parity as u32,
-            computed,
+            computed as u32,
             c.slots.len() as u32,
             moves_at,
+            extra[0],
+            extra[1],
+            extra[2],
+            extra[3],
         ]);
         if words.len() > GPU_TABLE_WORDS {
             return Err(unsupported(format!(
@@ -904,7 +977,10 @@ fn gpu_program(puzzle: &Ksolve) -> Result<Program> {
         .constant("SPLIT", split as u32)
         .constant("MOVE_COUNT", puzzle.moves.len() as u32)
         .table("COORDS_AT", &words)
+        .constant("MULTINOMIAL_CAP", cells_cap as u32)
         .prefix_lehmer_hash(MAX_COMPUTED_SLOTS)
+        .source(crate::kernel::U64)
+        .source(crate::kernel::MULTINOMIAL)
         .source(KSOLVE_KERNEL);
     Ok(program)
 }
@@ -1064,7 +1140,9 @@ mod tests {
         assert!(c.by_piece && c.table.is_none());
         let split = c.split.as_ref().expect("split tables");
         assert_eq!((split.placements, split.run_len), (55_440, 360));
-        let digits = space.digit_moves().expect("the split permutation moves by digits");
+        let digits = space
+            .digit_moves()
+            .expect("the split permutation moves by digits");
         assert!(digits.worth_it());
         let runs = DigitRuns::new(digits);
         let mut state = space.new_state();
@@ -1082,7 +1160,9 @@ mod tests {
             assert_eq!(by_runs, computed_successors(&space, &state), "rank {rank}");
             // Each successor is the position the move makes of the sets.
             for (m, &next) in by_runs.iter().enumerate() {
-                let moved = space.moves[m].transform.apply(&sets, &space.definition.sets);
+                let moved = space.moves[m]
+                    .transform
+                    .apply(&sets, &space.definition.sets);
                 assert_eq!(space.rank(&space.state_of(&moved).unwrap()), next);
             }
         }
