@@ -87,7 +87,7 @@ fn invert(perm: &[u8], inverse: &mut [u8]) {
 
 /// The prefix Lehmer rank of a permutation coordinate's value.
 #[inline(always)]
-pub(super) fn permutation_rank(value: u64, half: u64) -> u64 {
+fn permutation_rank(value: u64, half: u64) -> u64 {
     if half == 0 {
         value
     } else {
@@ -200,6 +200,18 @@ pub struct LocalMove {
     pub from: Vec<u8>,
     /// The orientation the piece arriving in orbit slot `i` gains.
     pub twist: Vec<u8>,
+}
+
+impl LocalMove {
+    /// Where the move sends the piece in each orbit slot: the slot that
+    /// takes from it (the inverse of `from`).
+    pub fn destinations(&self) -> Vec<u8> {
+        let mut to = vec![0u8; self.from.len()];
+        for (slot, &from) in self.from.iter().enumerate() {
+            to[from as usize] = slot as u8;
+        }
+        to
+    }
 }
 
 /// Whether a coordinate of `values` values under `moves` moves gets a move

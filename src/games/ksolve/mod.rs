@@ -917,11 +917,7 @@ fn gpu_program(puzzle: &Ksolve) -> Result<Program> {
             Computed::Permutation => {
                 // Where each move sends the piece in each slot.
                 for m in &c.moves {
-                    let mut to = vec![0u32; m.from.len()];
-                    for (slot, &from) in m.from.iter().enumerate() {
-                        to[from as usize] = slot as u32;
-                    }
-                    words.extend_from_slice(&to);
+                    words.extend(m.destinations().iter().map(|&to| to as u32));
                 }
             }
             Computed::Multiset | Computed::Orientation => {

@@ -66,12 +66,13 @@ impl SplitTables {
             && matches!(&coordinate.parity, Parity::Follows { from, .. } if from.is_empty());
         let placements = factorial(n) / factorial(RUN_PIECES);
         let moves = coordinate.moves.len() as u64;
-        (fits && placements * moves <= MAX_TABLE_ENTRIES && placements <= u32::MAX as u64).then(
-            || {
+        (fits
+            && placements.saturating_mul(moves) <= MAX_TABLE_ENTRIES
+            && placements <= u32::MAX as u64)
+            .then(|| {
                 let columns = 2 * factorial(RUN_PIECES) * (factorial(RUN_PIECES) / 2);
                 6 * placements * moves + 4 * columns
-            },
-        )
+            })
     }
 
     /// The tables of `coordinate` (see [`SplitTables::planned_bytes`]).
@@ -86,17 +87,8 @@ impl SplitTables {
         let placements = factorial(n) / order_len;
         // Where each move sends a piece in slot s: the slot that takes
         // from s.
-        let destinations: Vec<Vec<u8>> = coordinate
-            .moves
-            .iter()
-            .map(|m| {
-                let mut to = vec![0u8; n];
-                for (slot, &from) in m.from.iter().enumerate() {
-                    to[from as usize] = slot as u8;
-                }
-                to
-            })
-            .collect();
+        let destinations: Vec<Vec<u8>> =
+            coordinate.moves.iter().map(|m| m.destinations()).collect();
         let mut next = vec![0u32; placements as usize * moves];
         let mut pick = vec![0u16; placements as usize * moves];
         next.par_chunks_mut(moves)
