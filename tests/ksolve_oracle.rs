@@ -903,8 +903,8 @@ fn ksolve_bfs_of_a_permutation_too_big_for_a_table_starts_as_twsearchs_dino_cube
 
 #[test]
 fn the_dino_cube_s_permutation_is_computed_on_the_gpu_and_starts_as_twsearchs() {
-    // Its 12!/2 values are too many for a move table: the kernel decodes,
-    // permutes and ranks it per move, as the CPU does.
+    // Its 12!/2 values are too many for a move table: the kernel reads
+    // its split tables (placements and runs), as the CPU does.
     if !crate::common::gpu::available() {
         return;
     }
@@ -915,11 +915,13 @@ fn the_dino_cube_s_permutation_is_computed_on_the_gpu_and_starts_as_twsearchs() 
 }
 
 /// Alike pieces (14 slots in colours of 4, 4, 3 and 3: 4,204,200
-/// arrangements) and orientations (15 alike pieces of three
-/// orientations: 3^15 values, or 3^14 with their sum kept), each under
-/// 18 moves: too many values times moves for a move table. The CPU
-/// decodes them once a position, the GPU kernel per move; both give the
-/// oracle's first layers.
+/// arrangements), orientations (15 alike pieces of three orientations:
+/// 3^15 values, or 3^14 with their sum kept) and a permutation of 11
+/// pieces with an odd move (11! values, its parity free, so not split
+/// into runs), each under 11 to 18 moves: too many values times moves for
+/// a move table. The CPU decodes them once a position, the GPU kernel per
+/// move; both give the oracle's first layers. (The Dino Cube's split
+/// permutation is the test above.)
 #[test]
 fn coordinates_too_big_for_a_table_are_computed_on_the_gpu_as_on_the_cpu() {
     let cycle = |n: usize| -> String {
@@ -952,8 +954,16 @@ fn coordinates_too_big_for_a_table_are_computed_on_the_gpu_as_on_the_cpu() {
             twists(twist)
         )
     };
+    let eleven = format!(
+        "Name ElevenOdd\nSet P 11 1\nSolved\nP\n{}\nEnd\n\
+         Move A\nP\n2 3 1 4 5 6 7 8 9 10 11\nEnd\n\
+         Move B\nP\n1 2 4 5 6 7 8 9 10 11 3\nEnd\n\
+         Move C\nP\n2 1 3 4 5 6 7 8 9 10 11\nEnd\n",
+        identity(11)
+    );
     for (name, text, depth) in [
         ("alike", alike, 4),
+        ("eleven-odd", eleven, 5),
         ("turned", turned("Turned", "1"), 5),
         ("turned-sum-kept", turned("TurnedSumKept", "1 2"), 5),
     ] {

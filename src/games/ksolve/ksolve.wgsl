@@ -9,7 +9,10 @@
 // - A permutation (the Dino Cube's twelve edges, 12!/2 values): its value
 //   is a prefix Lehmer rank of where each piece lies (Coordinate::by_piece)
 //   with the parity bit moved to the top (permutation_value); each piece's
-//   slot goes where the move sends it.
+//   slot goes where the move sends it. Split in placements and runs
+//   (src/games/ksolve/split.rs; the Dino Cube), it is not decoded: the
+//   placement's row gives the next placement and a column, and the
+//   column the run's cell, as the CPU's scan by runs reads them.
 // - Alike pieces: the multinomial rank of the slots' colours
 //   (shaders/multinomial.wgsl); slot i takes the colour of slot from[i].
 // - Orientations: base-o digits, the first slot's the most significant,
@@ -18,7 +21,8 @@
 // A coordinate whose parity follows from others stores its folded value
 // (value mod radix); unranking restores the value whose parity the rule
 // gives, as Coordinates::values does on the CPU.
-// Needs: consts COORD_COUNT, COORD_CAP, SPLIT, MOVE_COUNT, COORDS_AT: per
+// Needs: consts COORD_COUNT, COORD_CAP, SPLIT, MOVE_COUNT,
+// SPLIT_PLACEMENT_BITS, COORDS_AT: per
 // coordinate COORD_FIELDS words: values, radix, table_at, parity_at (bits
 // of each value's permutation parity, 32 a word), follows (1 when the
 // parity follows, 2 when it follows the alternation digit), rule_solved,
@@ -28,7 +32,9 @@
 // slot, else each slot's `from`), then four words: for alike pieces the
 // colours, the full count index, strides_at and prefix_at (a
 // `Multinomial`); for orientations the orientations, 1 + the kept sum (0
-// when none) and twists_at (per move, `slots` twists). The prefix Lehmer
+// when none) and twists_at (per move, `slots` twists); for a split
+// permutation the run length, entries_at (per placement and move, the
+// next placement | column << SPLIT_PLACEMENT_BITS) and columns_at. The prefix Lehmer
 // hash (shaders/prefix_lehmer.wgsl) and the multinomial hash with
 // MULTINOMIAL_CAP at least every computed coordinate's slot count.
 
@@ -36,6 +42,7 @@ const COORD_FIELDS: u32 = 16u;
 const COMPUTED_PERMUTATION: u32 = 1u;
 const COMPUTED_MULTISET: u32 = 2u;
 const COMPUTED_ORIENTATION: u32 = 3u;
+const COMPUTED_SPLIT: u32 = 4u;
 
 fn computed_kind(j: u32) -> u32 {
     return coordinate(j, 9u);
@@ -71,6 +78,16 @@ fn permutation_next(j: u32, value: u32, m: u32) -> u32 {
         return rank;
     }
     return (rank & 1u) * half + (rank >> 1u);
+}
+
+// The index digit of a split permutation's value after move m.
+fn split_next_digit(j: u32, value: u32, m: u32) -> u32 {
+    let run_len = coordinate(j, 12u);
+    let digit = value % coordinate(j, 1u);
+    let entry = tables[coordinate(j, 13u) + (digit / run_len) * MOVE_COUNT + m];
+    let column = entry >> SPLIT_PLACEMENT_BITS;
+    let next = entry & ((1u << SPLIT_PLACEMENT_BITS) - 1u);
+    return next * run_len + tables[coordinate(j, 14u) + column * run_len + digit % run_len];
 }
 
 // The value of a computed arrangement of alike pieces after move m.
@@ -122,6 +139,8 @@ fn computed_next_digit(j: u32, value: u32, m: u32) -> u32 {
     var next: u32;
     if (kind == COMPUTED_PERMUTATION) {
         next = permutation_next(j, value, m);
+    } else if (kind == COMPUTED_SPLIT) {
+        next = split_next_digit(j, value, m);
     } else if (kind == COMPUTED_MULTISET) {
         next = multiset_next(j, value, m);
     } else {
@@ -135,7 +154,8 @@ fn coordinate(j: u32, field: u32) -> u32 {
 }
 
 fn value_is_odd(j: u32, value: u32) -> bool {
-    if (computed_kind(j) == COMPUTED_PERMUTATION) {
+    let kind = computed_kind(j);
+    if (kind == COMPUTED_PERMUTATION || kind == COMPUTED_SPLIT) {
         return pl_is_odd_rank(computed_rank(j, value), coordinate(j, 10u));
     }
     let at = coordinate(j, 3u);

@@ -824,7 +824,12 @@ enum Computed {
     Permutation = 1,
     Multiset = 2,
     Orientation = 3,
+    Split = 4,
 }
+
+/// Bits of a split permutation's next placement in the kernel's packed
+/// entry (the column above them): 12!/6! = 665,280 placements fit.
+const SPLIT_PLACEMENT_BITS: u32 = 20;
 
 /// The generic kernel's program: the coordinates' layout and move tables.
 fn gpu_program(puzzle: &Ksolve) -> Result<Program> {
@@ -859,6 +864,30 @@ fn gpu_program(puzzle: &Ksolve) -> Result<Program> {
                     quoted(&puzzle.definition.sets[c.set].name),
                     c.values
                 )));
+            }
+            // Split in placements and runs (see `split`): the same two
+            // table reads as the CPU's, the placement's next value and its
+            // column packed in one word.
+            (None, Kind::Permutation)
+                if c.split.as_ref().is_some_and(|split| {
+                    split.placements <= 1 << SPLIT_PLACEMENT_BITS
+                        && split.columns.len() as u64 / split.run_len
+                            <= 1 << (32 - SPLIT_PLACEMENT_BITS)
+                }) =>
+            {
+                let split = c.split.as_ref().expect("a split");
+                let entries_at = words.len() as u32;
+                words.extend(
+                    split
+                        .next
+                        .iter()
+                        .zip(&split.pick)
+                        .map(|(&next, &pick)| next | (pick as u32) << SPLIT_PLACEMENT_BITS),
+                );
+                let columns_at = words.len() as u32;
+                words.extend_from_slice(&split.columns);
+                extra = [split.run_len as u32, entries_at, columns_at, 0];
+                Computed::Split
             }
             (None, Kind::Permutation) if c.by_piece && c.slots.len() <= MAX_COMPUTED_SLOTS => {
                 Computed::Permutation
@@ -914,7 +943,7 @@ fn gpu_program(puzzle: &Ksolve) -> Result<Program> {
         let moves_at = words.len() as u32;
         match computed {
             Computed::No => {}
-            Computed::Permutation => {
+            Computed::Permutation | Computed::Split => {
                 // Where each move sends the piece in each slot.
                 for m in &c.moves {
                     words.extend(m.destinations().iter().map(|&to| to as u32));
@@ -972,6 +1001,7 @@ fn gpu_program(puzzle: &Ksolve) -> Result<Program> {
         .constant("COORD_CAP", coordinates.len().max(1) as u32)
         .constant("SPLIT", split as u32)
         .constant("MOVE_COUNT", puzzle.moves.len() as u32)
+        .constant("SPLIT_PLACEMENT_BITS", SPLIT_PLACEMENT_BITS)
         .table("COORDS_AT", &words)
         .constant("MULTINOMIAL_CAP", cells_cap as u32)
         .prefix_lehmer_hash(MAX_COMPUTED_SLOTS)
