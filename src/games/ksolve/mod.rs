@@ -942,8 +942,8 @@ fn gpu_program(puzzle: &Ksolve) -> Result<Program> {
         };
         let moves_at = words.len() as u32;
         match computed {
-            Computed::No => {}
-            Computed::Permutation | Computed::Split => {
+            Computed::No | Computed::Split => {}
+            Computed::Permutation => {
                 // Where each move sends the piece in each slot.
                 for m in &c.moves {
                     words.extend(m.destinations().iter().map(|&to| to as u32));
