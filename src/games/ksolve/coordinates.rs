@@ -220,7 +220,8 @@ fn fits_a_table(values: u64, moves: usize) -> bool {
     values <= u32::MAX as u64 && values.saturating_mul(moves as u64) <= MAX_TABLE_ENTRIES
 }
 
-fn factorial(n: usize) -> Option<u64> {
+/// `n!`, or `None` past u64.
+pub(super) fn factorial(n: usize) -> Option<u64> {
     (1..=n as u64).try_fold(1u64, |f, k| f.checked_mul(k))
 }
 

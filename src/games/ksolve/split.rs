@@ -23,7 +23,7 @@
 
 use rayon::prelude::*;
 
-use super::coordinates::{Coordinate, Kind, MAX_TABLE_ENTRIES, Parity};
+use super::coordinates::{self, Coordinate, Kind, MAX_TABLE_ENTRIES, Parity};
 use crate::hash::prefix_lehmer;
 
 /// The pieces whose order makes a run: 6! / 2 = 360 cells, long enough
@@ -49,9 +49,9 @@ pub struct SplitTables {
     pub columns: Vec<u32>,
 }
 
-/// `n!`.
+/// `n!` of a permutation coordinate's slots (at most 20: it fits).
 fn factorial(n: usize) -> u64 {
-    (1..=n as u64).product()
+    coordinates::factorial(n).expect("a permutation coordinate has at most 20 slots")
 }
 
 impl SplitTables {
