@@ -11,7 +11,7 @@ use bitsolve::hash::permutation::{
 };
 use bitsolve::hash::prefix_lehmer::{self, PrefixWalk, UnrankCache};
 use bitsolve::hash::{
-    BinomialRanker, BinomialRun, MultinomialRanker, Stone, StoneRanker, splitmix64,
+    BinomialRanker, BinomialRun, ColourSetRanker, MultinomialRanker, Stone, StoneRanker, splitmix64,
 };
 
 const SAMPLES: usize = 1 << 20;
@@ -162,6 +162,42 @@ fn main() {
         multinomial.unrank(r, &mut cells);
         multinomial.rank(&cells)
     });
+
+    let sets = ColourSetRanker::new(&[1, 15, 15]).unwrap();
+    measure("colour sets 31 cells (1/15/15)", &ranks, |r| {
+        sets.unrank(r, &mut cells);
+        sets.rank(&cells)
+    });
+    // Alike pieces of a definition file: sixteen slots in four colours,
+    // ranked after a move (rank only) and decoded once a position.
+    for counts in [[4u8, 4, 4, 4], [8, 4, 2, 2]] {
+        let multinomial = MultinomialRanker::new(&counts).unwrap();
+        let sets = ColourSetRanker::new(&counts).unwrap();
+        let ranks = sample_ranks(sets.size());
+        let arrangements: Vec<Vec<u8>> = ranks[..4096]
+            .iter()
+            .map(|&r| {
+                let mut cells = vec![0u8; 16];
+                sets.unrank(r, &mut cells);
+                cells
+            })
+            .collect();
+        let mut cells = vec![0u8; 16];
+        measure(&format!("multinomial 16 cells {counts:?}"), &ranks, |r| {
+            multinomial.unrank(r, &mut cells);
+            multinomial.rank(&cells)
+        });
+        measure(&format!("colour sets 16 cells {counts:?}"), &ranks, |r| {
+            sets.unrank(r, &mut cells);
+            sets.rank(&cells)
+        });
+        measure("  multinomial, rank only", &ranks, |r| {
+            multinomial.rank(&arrangements[(r % 4096) as usize])
+        });
+        measure("  colour sets, rank only", &ranks, |r| {
+            sets.rank(&arrangements[(r % 4096) as usize])
+        });
+    }
 
     // The same boards as two masks (hash::stones), and what a positional
     // game's sweep asks: every placement of a board 30 cells in 9 stones.

@@ -58,6 +58,14 @@ fn mask64_lowest(mask: vec2<u32>) -> u32 {
     return 32u + firstTrailingBit(mask.y);
 }
 
+// Index of the highest set bit; the mask must not be zero.
+fn mask64_highest(mask: vec2<u32>) -> u32 {
+    if (mask.y != 0u) {
+        return 32u + firstLeadingBit(mask.y);
+    }
+    return firstLeadingBit(mask.x);
+}
+
 // The mask without its lowest set bit.
 fn mask64_drop_lowest(mask: vec2<u32>) -> vec2<u32> {
     if (mask.x != 0u) {

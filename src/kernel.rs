@@ -56,6 +56,9 @@ pub const PREFIX_LEHMER: &str = include_str!("../shaders/prefix_lehmer.wgsl");
 /// WGSL: binomial rank and unrank of 64-bit masks (needs [`U64`] and the
 /// `BINOMIAL_AT` table).
 pub const BINOMIAL: &str = include_str!("../shaders/binomial.wgsl");
+/// WGSL: one level of the games' shared multinomial hash, nested colour
+/// sets (needs [`BINOMIAL`]: see [`Program::colour_set_hash`]).
+pub const COLOUR_SETS: &str = include_str!("../shaders/colour_sets.wgsl");
 /// WGSL: multinomial rank and unrank over c colours (needs [`U64`], the
 /// `MULTINOMIAL_CAP` constant and a ranker's [`multinomial_words`]).
 pub const MULTINOMIAL: &str = include_str!("../shaders/multinomial.wgsl");
@@ -106,6 +109,12 @@ impl Program {
         self.source(U64)
             .source(BINOMIAL)
             .table("BINOMIAL_AT", &table)
+    }
+
+    /// The shared multinomial hash's levels (nested colour sets) with the
+    /// binomial hash they rank by.
+    pub fn colour_set_hash(&mut self) -> &mut Self {
+        self.binomial_hash().source(COLOUR_SETS)
     }
 
     /// The permutation hash, with arrays of `capacity` entries.

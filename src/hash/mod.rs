@@ -2,12 +2,14 @@
 
 pub mod binomial;
 pub mod bits;
+pub mod colour_sets;
 pub mod multinomial;
 pub mod permutation;
 pub mod prefix_lehmer;
 pub mod stones;
 
 pub use binomial::{BinomialRanker, BinomialRun};
+pub use colour_sets::ColourSetRanker;
 pub use multinomial::MultinomialRanker;
 pub use stones::{Stone, StoneRanker};
 

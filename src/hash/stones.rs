@@ -1,17 +1,15 @@
 //! Boards of three colours (empty, black, white) held as two bit masks,
-//! ranked onto `0..n!/(e! b! w!)` by two binomial ranks, and the ranks of
-//! every board one stone further by table steps.
+//! ranked onto `0..n!/(e! b! w!)` by the shared multinomial hash
+//! ([`ColourSetRanker`], three colours), and the ranks of every board one
+//! stone further by table steps.
 //!
 //! A board of n cells with k stones, b of them black, is the set of
 //! occupied cells (one of C(n, k)) and, among the occupied cells packed
-//! low, the set of black ones (one of C(k, b)). Its rank is
+//! low, the set of black ones (one of C(k, b)): the colour sets' two
+//! levels with empty, white and black as colours 0, 1 and 2. Its rank is
 //! `occupied_rank · C(k, b) + black_rank`, both colexicographic binomial
 //! ranks (Algorithm 8 of Edelkamp et al., *Solving Games in Parallel with
-//! Linear-Time Perfect Hash Functions*, 2009). The count of ranks is the
-//! multinomial n!/((n−k)! b! (k−b)!), as with Algorithm 10 of the same
-//! report, in another order: this one keeps a board's masks and every
-//! step is a whole-word operation, where Algorithm 10 walks a colour per
-//! cell ([`super::MultinomialRanker`], which the GPU kernels share).
+//! Linear-Time Perfect Hash Functions*, 2009).
 //!
 //! Placing one stone on free cell c changes the occupied set's rank by
 //! table steps: the occupied cells below c keep their terms C(i, j), c adds
@@ -21,14 +19,11 @@
 //! per board ([`StoneRanker::placements`]); the black set is updated the
 //! same way among the occupied cells. This is what lets a positional
 //! game's layer be swept at table speed: a board has up to n successors.
-//!
-//! The order has a second virtue: boards of one occupied set are
-//! consecutive, so the successors of consecutive ranks land in the same
-//! few cache lines of the next layer's table.
 
 use crate::error::{Error, Result};
 use crate::hash::binomial::{BINOMIALS, BinomialRanker};
-use crate::hash::bits::{compress, expand};
+use crate::hash::bits::expand;
+use crate::hash::colour_sets::ColourSetRanker;
 
 /// Which colour a placement adds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,13 +36,15 @@ pub enum Stone {
 
 /// Rank/unrank of the boards of `n` cells with `stones` stones of which
 /// `black` are black.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoneRanker {
+    /// Empty, white and black cells: the levels are the occupied set and,
+    /// among it, the black set.
+    sets: ColourSetRanker,
     occupied: BinomialRanker,
     black: BinomialRanker,
     /// C(stones, black): the black sets per occupied set.
     colourings: u64,
-    size: u64,
 }
 
 impl StoneRanker {
@@ -62,23 +59,24 @@ impl StoneRanker {
         }
         let occupied = BinomialRanker::new(n, stones)?;
         let black_ranker = BinomialRanker::new(stones, black)?;
-        let colourings = black_ranker.size();
-        let size = occupied.size().checked_mul(colourings).ok_or_else(|| {
-            Error::SpaceTooLarge(format!(
-                "{n} cells with {stones} stones, {black} black, do not fit a 64-bit rank"
-            ))
-        })?;
+        let sets = ColourSetRanker::new(&[(n - stones) as u8, (stones - black) as u8, black as u8])
+            .map_err(|error| match error {
+                Error::SpaceTooLarge(_) => Error::SpaceTooLarge(format!(
+                    "{n} cells with {stones} stones, {black} black, do not fit a 64-bit rank"
+                )),
+                other => other,
+            })?;
         Ok(StoneRanker {
+            colourings: sets.level_size(1),
+            sets,
             occupied,
             black: black_ranker,
-            colourings,
-            size,
         })
     }
 
     /// Number of boards.
     pub fn size(&self) -> u64 {
-        self.size
+        self.sets.size()
     }
 
     /// Cells of a board, n.
@@ -100,19 +98,15 @@ impl StoneRanker {
     /// `black` (a subset of it); cells are the low n bits.
     #[inline]
     pub fn rank(&self, occupied: u64, black: u64) -> u64 {
-        debug_assert_eq!(black & !occupied, 0);
-        debug_assert_eq!(black.count_ones() as usize, self.black_stones());
-        self.occupied.rank(occupied) * self.colourings
-            + BinomialRanker::rank_of_bits(self.stones(), compress(black, occupied))
+        self.sets.rank_sets(&[occupied, black])
     }
 
     /// The board `(occupied, black)` of `rank < size`.
     #[inline]
     pub fn unrank(&self, rank: u64) -> (u64, u64) {
-        debug_assert!(rank < self.size);
-        let occupied = self.occupied.unrank(rank / self.colourings);
-        let black = expand(self.black.unrank(rank % self.colourings), occupied);
-        (occupied, black)
+        let mut sets = [0u64; 2];
+        self.sets.unrank_sets(rank, &mut sets);
+        (sets[0], sets[1])
     }
 
     /// The occupied set of `rank`'s board alone, and the rank of its black

@@ -4,7 +4,8 @@
 //! The moves split each set's slots into orbits (slots a piece can travel
 //! between). Each orbit has an arrangement coordinate — a Lehmer rank of
 //! the permutation when its pieces all differ (see `permutation_value`),
-//! the multinomial rank of the colours when some look alike — and, when
+//! the games' shared multinomial rank of the colours when some look alike
+//! ([`ColourSetRanker`], nested colour sets) — and, when
 //! its pieces have orientations, an orientation coordinate (the slots'
 //! orientations as digits). Because a definition's orientations belong to
 //! slots, a move acts on each coordinate alone: the arrangement after a
@@ -31,7 +32,7 @@ use rayon::prelude::*;
 use super::definition::{self, Definition, NamedMove, SetState};
 use super::split::SplitTables;
 use crate::error::{Error, Result, quoted};
-use crate::hash::multinomial::MultinomialRanker;
+use crate::hash::colour_sets::{ColourSetRanker, MAX_COLOUR_CELLS};
 use crate::hash::permutation::is_odd;
 use crate::hash::prefix_lehmer;
 
@@ -112,8 +113,9 @@ pub enum Kind {
     /// (`permutation_value`; pieces numbered by their order among the
     /// orbit's).
     Permutation,
-    /// Pieces that look alike: the multinomial rank of each slot's colour.
-    Multiset(MultinomialRanker),
+    /// Pieces that look alike: the multinomial rank (nested colour sets)
+    /// of each slot's colour.
+    Multiset(ColourSetRanker),
     /// Each slot's orientation as a base-`orientations` digit, the first
     /// slot's the most significant; with `implied_sum`, the last slot's
     /// digit is left out and makes the sum that value (mod orientations).
@@ -348,14 +350,23 @@ impl Coordinate {
         let moved = &mut moved[..k];
         let local = &self.moves[m];
         match &self.kind {
-            Kind::Permutation | Kind::Multiset(_) => {
+            Kind::Multiset(ranker) => {
+                // The moved colours packed eight to a word, each word
+                // built in a register (or-ing bytes into the array in
+                // memory chains every slot through a store).
+                let mut words = [0u64; MAX_COLOUR_CELLS / 8];
+                for (word, from) in words.iter_mut().zip(local.from.chunks(8)) {
+                    *word = from.iter().enumerate().fold(0u64, |word, (i, &from)| {
+                        word | (cells[from as usize] as u64) << (8 * i)
+                    });
+                }
+                ranker.rank_words(&words[..k.div_ceil(8)])
+            }
+            Kind::Permutation => {
                 for (slot, &from) in moved.iter_mut().zip(&local.from) {
                     *slot = cells[from as usize];
                 }
-                match &self.kind {
-                    Kind::Multiset(ranker) => ranker.rank(moved),
-                    _ => permutation_value(moved, self.values / 2, self.by_piece),
-                }
+                permutation_value(moved, self.values / 2, self.by_piece)
             }
             Kind::Orientation {
                 orientations,
@@ -543,7 +554,7 @@ impl Coordinates {
                         .iter()
                         .map(|&label| labels.iter().filter(|&&l| l == label).count() as u8)
                         .collect();
-                    let ranker = MultinomialRanker::new(&counts).map_err(|error| {
+                    let ranker = ColourSetRanker::new(&counts).map_err(|error| {
                         Error::SpaceTooLarge(format!("{file}: set {}: {error}", quoted(&set.name)))
                     })?;
                     let values = ranker.size();

@@ -13,8 +13,9 @@
 //   (src/games/ksolve/split.rs; the Dino Cube), it is not decoded: the
 //   placement's row gives the next placement and a column, and the
 //   column the run's cell, as the CPU's scan by runs reads them.
-// - Alike pieces: the multinomial rank of the slots' colours
-//   (shaders/multinomial.wgsl); slot i takes the colour of slot from[i].
+// - Alike pieces: the games' shared multinomial hash of the slots'
+//   colours, nested colour sets (shaders/colour_sets.wgsl); slot i takes
+//   the colour of slot from[i].
 // - Orientations: base-o digits, the first slot's the most significant,
 //   the last left out when the moves keep their sum; slot i takes the
 //   orientation of slot from[i] plus the move's twist.
@@ -30,19 +31,21 @@
 // computed (COMPUTED_*), slots (its slot count), moves_at (per move,
 // `slots` words: for a permutation where the move sends the piece in each
 // slot, else each slot's `from`), then four words: for alike pieces the
-// colours, the full count index, strides_at and prefix_at (a
-// `Multinomial`); for orientations the orientations, 1 + the kept sum (0
+// levels (colours - 1) and levels_at (per level: the cells of the colours
+// above it, its radix, the product of the radices after it); for orientations the orientations, 1 + the kept sum (0
 // when none) and twists_at (per move, `slots` twists); for a split
 // permutation the run length, entries_at (per placement and move, the
 // next placement | column << SPLIT_PLACEMENT_BITS) and columns_at. The prefix Lehmer
-// hash (shaders/prefix_lehmer.wgsl) and the multinomial hash with
-// MULTINOMIAL_CAP at least every computed coordinate's slot count.
+// hash (shaders/prefix_lehmer.wgsl), the colour-set hash, and SLOT_CAP at
+// least every computed coordinate's slot count.
 
 const COORD_FIELDS: u32 = 16u;
 const COMPUTED_PERMUTATION: u32 = 1u;
 const COMPUTED_MULTISET: u32 = 2u;
 const COMPUTED_ORIENTATION: u32 = 3u;
 const COMPUTED_SPLIT: u32 = 4u;
+
+alias SlotCells = array<u32, SLOT_CAP>;
 
 fn computed_kind(j: u32) -> u32 {
     return coordinate(j, 9u);
@@ -90,18 +93,52 @@ fn split_next_digit(j: u32, value: u32, m: u32) -> u32 {
     return next * run_len + tables[coordinate(j, 14u) + column * run_len + digit % run_len];
 }
 
-// The value of a computed arrangement of alike pieces after move m.
+// Every move of a position reads the same value: the slots' colours are
+// decoded once (for the last coordinate and value asked), not per move.
+var<private> multiset_decoded_for: vec2<u32>;
+var<private> multiset_colours: SlotCells;
+
+// The value of a computed arrangement of alike pieces after move m: the
+// level sets of the shared multinomial hash (shaders/colour_sets.wgsl)
+// unranked, each slot's colour the number of level sets holding it; slot
+// i takes the colour of slot from[i], and the moved level sets are ranked.
 fn multiset_next(j: u32, value: u32, m: u32) -> u32 {
     let k = coordinate(j, 10u);
-    let hash = Multinomial(coordinate(j, 12u), coordinate(j, 13u), coordinate(j, 14u), coordinate(j, 15u));
-    var cells: MultinomialCells;
-    multinomial_unrank(hash, vec2<u32>(value, 0u), k, &cells);
-    var moved: MultinomialCells;
-    let from_at = coordinate(j, 11u) + m * k;
-    for (var i = 0u; i < k; i++) {
-        moved[i] = cells[tables[from_at + i]];
+    let levels = coordinate(j, 12u);
+    let levels_at = coordinate(j, 13u);
+    if (any(multiset_decoded_for != vec2<u32>(j + 1u, value))) {
+        multiset_decoded_for = vec2<u32>(j + 1u, value);
+        for (var i = 0u; i < k; i++) {
+            multiset_colours[i] = 0u;
+        }
+        var among = mask64_low(k);
+        var rest = value;
+        for (var l = 0u; l < levels; l++) {
+            let weight = tables[levels_at + 3u * l + 2u];
+            let digit = rest / weight;
+            rest -= digit * weight;
+            among = colour_level_unrank(digit, among, tables[levels_at + 3u * l]);
+            var cells = among;
+            while (cells.x != 0u || cells.y != 0u) {
+                multiset_colours[mask64_lowest(cells)] += 1u;
+                cells = mask64_drop_lowest(cells);
+            }
+        }
     }
-    return multinomial_rank(hash, k, &moved).x;
+    let from_at = coordinate(j, 11u) + m * k;
+    var among = mask64_low(k);
+    var rank = 0u;
+    for (var l = 0u; l < levels; l++) {
+        var chosen = vec2<u32>(0u, 0u);
+        for (var i = 0u; i < k; i++) {
+            if (multiset_colours[tables[from_at + i]] > l) {
+                chosen |= mask64_bit(i);
+            }
+        }
+        rank = rank * tables[levels_at + 3u * l + 1u] + colour_level_rank(chosen, among);
+        among = chosen;
+    }
+    return rank;
 }
 
 // The value of computed orientations after move m.
@@ -113,7 +150,7 @@ fn orientation_next(j: u32, value: u32, m: u32) -> u32 {
     if (kept != 0u) {
         stored = k - 1u;
     }
-    var cells: MultinomialCells;
+    var cells: SlotCells;
     var rest = value;
     var sum = 0u;
     for (var i = stored; i > 0u; i--) {

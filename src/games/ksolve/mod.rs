@@ -342,12 +342,25 @@ const INDEX_LAYOUT: &str = "index largest coordinates first\n";
 /// among the others): only those definitions' stores changed meaning.
 const BY_PIECE_LAYOUT: &str = "permutations without a table ranked by piece, last\n";
 
+/// Added to the layout where pieces look alike: their arrangements are
+/// ranked as nested colour sets, the games' shared multinomial hash
+/// (before 2026-11-29, by Algorithm 10's order, which numbers them
+/// otherwise): only those definitions' stores changed meaning.
+const ALIKE_LAYOUT: &str = "alike pieces ranked as nested colour sets\n";
+
 /// The definition as the table identity records it: what the file means,
 /// not how it is written, and the layout of its index.
 fn canonical(definition: &Definition, hash: &Coordinates) -> String {
     let mut text = String::from(INDEX_LAYOUT);
     if hash.coordinates.iter().any(|c| c.by_piece) {
         text.push_str(BY_PIECE_LAYOUT);
+    }
+    if hash
+        .coordinates
+        .iter()
+        .any(|c| matches!(c.kind, Kind::Multiset(_)))
+    {
+        text.push_str(ALIKE_LAYOUT);
     }
     for set in &definition.sets {
         text.push_str(&format!(
@@ -893,22 +906,13 @@ fn gpu_program(puzzle: &Ksolve) -> Result<Program> {
                 Computed::Permutation
             }
             (None, Kind::Multiset(ranker)) => {
-                let Some(hash) = crate::kernel::multinomial_words(ranker) else {
-                    return Err(unsupported(format!(
-                        "the alike pieces of set {} have too many colour counts for the kernel's multinomial table",
-                        quoted(&puzzle.definition.sets[c.set].name)
-                    )));
-                };
-                let strides_at = words.len() as u32;
-                words.extend_from_slice(&hash.strides);
-                let prefix_at = words.len() as u32;
-                words.extend_from_slice(&hash.prefix);
-                extra = [
-                    ranker.colours() as u32,
-                    hash.full_index,
-                    strides_at,
-                    prefix_at,
-                ];
+                let levels_at = words.len() as u32;
+                for level in ranker.levels() {
+                    // Every radix divides the coordinate's values, which
+                    // fit 32 bits (checked above).
+                    words.extend([level.chosen as u32, level.size as u32, level.weight as u32]);
+                }
+                extra = [ranker.colours() as u32 - 1, levels_at, 0, 0];
                 Computed::Multiset
             }
             (
@@ -1003,10 +1007,9 @@ fn gpu_program(puzzle: &Ksolve) -> Result<Program> {
         .constant("MOVE_COUNT", puzzle.moves.len() as u32)
         .constant("SPLIT_PLACEMENT_BITS", SPLIT_PLACEMENT_BITS)
         .table("COORDS_AT", &words)
-        .constant("MULTINOMIAL_CAP", cells_cap as u32)
+        .constant("SLOT_CAP", cells_cap as u32)
         .prefix_lehmer_hash(MAX_COMPUTED_SLOTS)
-        .source(crate::kernel::U64)
-        .source(crate::kernel::MULTINOMIAL)
+        .colour_set_hash()
         .source(KSOLVE_KERNEL);
     Ok(program)
 }

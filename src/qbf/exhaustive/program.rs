@@ -137,7 +137,7 @@ impl QueryLayers<'_> {
                 .table("PG_NEIGHBOURS_AT", &[0, 0])
                 .table("PG_GOAL_AT", &[0; 6]),
         };
-        program.binomial_hash().source(RULES);
+        program.colour_set_hash().source(RULES);
         Ok(program)
     }
 }

@@ -4,12 +4,13 @@
 // packed low (bit i: the i-th free cell) as 64-bit masks: `pg_occupied`
 // and its black part `pg_black`. A layer holds the boards of PG_STONES
 // stones, PG_BLACK of them black, ranked `occupied rank * PG_COLOURINGS +
-// black rank` (src/hash/stones.rs); block j holds the occupied ranks from
+// black rank`, the two levels of the games' shared multinomial hash
+// (src/hash/stones.rs, shaders/colour_sets.wgsl); block j holds the occupied ranks from
 // j * PG_OCCUPIED_PER_BLOCK, so a rank in a block fits 32 bits. The
 // successors (one stone more) are ranked the same way with the PG_NEXT_*
 // constants, each by table steps from one walk over the cells.
 //
-// Needs the binomial hash, and: PG_CELLS, PG_ALL_LOW/HIGH (their mask),
+// Needs the colour-set hash (with the binomial hash), and: PG_CELLS, PG_ALL_LOW/HIGH (their mask),
 // PG_STONES, PG_BLACK, PG_COLOURINGS, PG_OCCUPIED_PER_BLOCK, PG_NEXT_BLACK,
 // PG_NEXT_COLOURINGS, PG_NEXT_OCCUPIED_PER_BLOCK, PG_MOVER (1 Black, 2
 // White), PG_PLACES_BLACK (the move places a black stone), PG_HAS_MOVES
@@ -139,9 +140,8 @@ fn pg_locate(occupied: u32, black: u32, per_block: u32, colourings: u32) -> vec2
 
 fn retro_unrank(block: u32, local: u32) {
     let occupied_rank = block * PG_OCCUPIED_PER_BLOCK + local / PG_COLOURINGS;
-    pg_occupied = binomial_unrank(occupied_rank, PG_CELLS, PG_STONES);
-    pg_black = bits64_scatter(binomial_unrank(local % PG_COLOURINGS, PG_STONES, PG_BLACK),
-                              pg_occupied);
+    pg_occupied = colour_level_unrank(occupied_rank, mask64_low(PG_CELLS), PG_STONES);
+    pg_black = colour_level_unrank(local % PG_COLOURINGS, pg_occupied, PG_BLACK);
 }
 
 fn retro_mover() -> u32 {
@@ -194,8 +194,8 @@ fn retro_is_representative() -> bool {
 }
 
 fn retro_twin() -> vec2<u32> {
-    return pg_locate(binomial_rank(pg_occupied),
-                     binomial_rank(bits64_gather(pg_black, pg_occupied)),
+    return pg_locate(colour_level_rank(pg_occupied, mask64_low(PG_CELLS)),
+                     colour_level_rank(pg_black, pg_occupied),
                      PG_OCCUPIED_PER_BLOCK, PG_COLOURINGS);
 }
 
