@@ -56,12 +56,13 @@ def main():
     )
     counts = [1, 15, 15]
     size = math.comb(31, 1) * math.comb(30, 15)
-    report(
-        "multinomial 31 cells (1/15/15)",
-        size,
-        lambda r: bitsolve.multinomial_unrank(counts, r),
-        lambda c: bitsolve.multinomial_rank(counts, c),
-    )
+    for order in ["paper", "colour-sets"]:
+        report(
+            f"multinomial 31 cells (1/15/15), {order}",
+            size,
+            lambda r, order=order: bitsolve.multinomial_unrank(counts, r, order=order),
+            lambda c, order=order: bitsolve.multinomial_rank(counts, c, order=order),
+        )
     pancake = bitsolve.game("pancake", n=12)
     small = COUNT // 10
     ranks = np.random.default_rng(1).integers(0, pancake.size, small, dtype=np.uint64)

@@ -614,17 +614,28 @@ def binomial_rank(n: int, k: int, masks: Any, threads: Optional[int] = 1) -> np.
     )
 
 
-def multinomial_unrank(counts: Sequence[int], ranks: Any, threads: Optional[int] = 1) -> np.ndarray:
+def multinomial_unrank(
+    counts: Sequence[int], ranks: Any, order: str = "colour-sets", threads: Optional[int] = 1
+) -> np.ndarray:
     """The cell vectors with ``counts[c]`` cells of colour ``c`` with ``ranks``
     (``0 .. multinomial - 1``) as a ``(len(ranks), sum(counts))`` ``uint8``
-    array of colours."""
-    return _bitsolve.multinomial_unrank(_counts(counts), _ranks(ranks), _threads(threads))
+    array of colours.
+
+    ``order``: ``"colour-sets"`` (the order the games rank in: nested sets,
+    level ``j`` the cells of colour above ``j`` among those of colour ``j`` or
+    more, the first level most significant; a positional game's boards are
+    its three colours empty, white, black) or ``"paper"`` (Algorithm 10 of
+    Edelkamp et al., 2009)."""
+    return _bitsolve.multinomial_unrank(_counts(counts), _ranks(ranks), order, _threads(threads))
 
 
-def multinomial_rank(counts: Sequence[int], cells: Any, threads: Optional[int] = 1) -> np.ndarray:
+def multinomial_rank(
+    counts: Sequence[int], cells: Any, order: str = "colour-sets", threads: Optional[int] = 1
+) -> np.ndarray:
     """The ranks of cell vectors (rows of colours) with ``counts[c]`` cells of
-    colour ``c``; ``ValueError`` naming the first row with other counts."""
-    return _bitsolve.multinomial_rank(_counts(counts), _rows(cells, "cells"), _threads(threads))
+    colour ``c`` in ``order`` (see :func:`multinomial_unrank`); ``ValueError``
+    naming the first row with other counts."""
+    return _bitsolve.multinomial_rank(_counts(counts), _rows(cells, "cells"), order, _threads(threads))
 
 
 def _layers(layers: Any) -> Optional[Tuple[int, int]]:

@@ -81,10 +81,16 @@ def binomial_rank(
     n: int, k: int, masks: npt.NDArray[np.uint64], threads: Optional[int] = None
 ) -> npt.NDArray[np.uint64]: ...
 def multinomial_unrank(
-    counts: List[int], ranks: npt.NDArray[np.uint64], threads: Optional[int] = None
+    counts: List[int],
+    ranks: npt.NDArray[np.uint64],
+    order: str = "colour-sets",
+    threads: Optional[int] = None,
 ) -> npt.NDArray[np.uint8]: ...
 def multinomial_rank(
-    counts: List[int], cells: npt.NDArray[np.uint8], threads: Optional[int] = None
+    counts: List[int],
+    cells: npt.NDArray[np.uint8],
+    order: str = "colour-sets",
+    threads: Optional[int] = None,
 ) -> npt.NDArray[np.uint64]: ...
 def retro(
     name: str,

@@ -11,7 +11,7 @@ use bitsolve::error::Error;
 use bitsolve::hash::permutation::{
     MAX_PERMUTATION_LEN, factorial, is_permutation, rank_lex, rank_mr, unrank_lex, unrank_mr,
 };
-use bitsolve::hash::{BinomialRanker, MultinomialRanker, prefix_lehmer};
+use bitsolve::hash::{BinomialRanker, ColourSetRanker, MultinomialRanker, prefix_lehmer};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -283,20 +283,67 @@ pub fn binomial_rank<'py>(
     Ok(PyArray1::from_vec(py, ranks))
 }
 
-fn multinomial(counts: &[u8]) -> PyResult<MultinomialRanker> {
-    MultinomialRanker::new(counts).map_err(to_python)
+/// The two orders of the multinomial hash: the games' nested colour sets
+/// and the paper's Algorithm 10.
+enum Multiset {
+    ColourSets(ColourSetRanker),
+    Paper(MultinomialRanker),
+}
+
+impl Multiset {
+    fn len(&self) -> usize {
+        match self {
+            Multiset::ColourSets(ranker) => ranker.len(),
+            Multiset::Paper(ranker) => ranker.len(),
+        }
+    }
+
+    fn size(&self) -> u64 {
+        match self {
+            Multiset::ColourSets(ranker) => ranker.size(),
+            Multiset::Paper(ranker) => ranker.size(),
+        }
+    }
+
+    fn unrank(&self, rank: u64, cells: &mut [u8]) {
+        match self {
+            Multiset::ColourSets(ranker) => ranker.unrank(rank, cells),
+            Multiset::Paper(ranker) => ranker.unrank(rank, cells),
+        }
+    }
+
+    fn try_rank(&self, cells: &[u8]) -> Result<u64, Error> {
+        match self {
+            Multiset::ColourSets(ranker) => ranker.try_rank(cells),
+            Multiset::Paper(ranker) => ranker.try_rank(cells),
+        }
+    }
+}
+
+fn multinomial(counts: &[u8], order: &str) -> PyResult<Multiset> {
+    match order {
+        "colour-sets" | "colour_sets" => ColourSetRanker::new(counts).map(Multiset::ColourSets),
+        "paper" | "algorithm-10" => MultinomialRanker::new(counts).map(Multiset::Paper),
+        _ => {
+            return Err(invalid(format!(
+                "invalid multinomial order '{order}' [possible values: colour-sets, paper]"
+            )));
+        }
+    }
+    .map_err(to_python)
 }
 
 /// The cell vectors with `counts[c]` cells of colour c with `ranks`.
 #[pyfunction]
-#[pyo3(signature = (counts, ranks, threads=None))]
+#[pyo3(signature = (counts, ranks, order="colour-sets", threads=None))]
 pub fn multinomial_unrank<'py>(
     py: Python<'py>,
     counts: Vec<u8>,
     ranks: PyReadonlyArray1<'py, u64>,
+    order: &str,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    let ranker = multinomial(&counts)?;
+    let ranker = multinomial(&counts, order)?;
     let width = ranker.len();
     let ranks = ranks.as_slice()?;
     let rows = run(py, threads, || {
@@ -311,14 +358,15 @@ pub fn multinomial_unrank<'py>(
 
 /// The ranks of cell vectors with `counts[c]` cells of colour c.
 #[pyfunction]
-#[pyo3(signature = (counts, cells, threads=None))]
+#[pyo3(signature = (counts, cells, order="colour-sets", threads=None))]
 pub fn multinomial_rank<'py>(
     py: Python<'py>,
     counts: Vec<u8>,
     cells: PyReadonlyArray2<'py, u8>,
+    order: &str,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray1<u64>>> {
-    let ranker = multinomial(&counts)?;
+    let ranker = multinomial(&counts, order)?;
     let width = cells.as_array().ncols();
     if width != ranker.len() {
         return Err(invalid(format!(

@@ -60,6 +60,28 @@ def test_multinomial_hash_covers_every_colouring():
     assert np.array_equal(bitsolve.multinomial_rank(counts, cells), ranks)
 
 
+def test_multinomial_orders_are_the_games_and_the_papers():
+    counts = [3, 3, 2]
+    size = math.factorial(8) // (6 * 6 * 2)
+    ranks = np.arange(size, dtype=np.uint64)
+    sets = bitsolve.multinomial_unrank(counts, ranks, order="colour-sets")
+    paper = bitsolve.multinomial_unrank(counts, ranks, order="paper")
+    # The same arrangements, numbered otherwise.
+    assert {r.tobytes() for r in sets} == {r.tobytes() for r in paper}
+    assert not np.array_equal(sets, paper)
+    assert np.array_equal(bitsolve.multinomial_rank(counts, paper, order="paper"), ranks)
+    assert np.array_equal(bitsolve.multinomial_rank(counts, sets), ranks)
+    # Colour sets, by hand: the occupied cells (colour 1 or 2) among all
+    # eight, then the colour-2 cells among the occupied, packed low.
+    for rank, row in zip(ranks.tolist(), sets.tolist()):
+        occupied = sum(1 << i for i, c in enumerate(row) if c > 0)
+        black = [c == 2 for c in row if c > 0]
+        packed = sum(1 << i for i, b in enumerate(black) if b)
+        occupied_rank = int(bitsolve.binomial_rank(8, 5, [occupied])[0])
+        black_rank = int(bitsolve.binomial_rank(5, 2, [packed])[0])
+        assert rank == occupied_rank * math.comb(5, 2) + black_rank
+
+
 def test_threads_do_not_change_the_answer():
     ranks = np.random.default_rng(11).integers(0, math.factorial(12), 300_000, dtype=np.uint64)
     one = bitsolve.permutation_unrank(12, ranks, threads=1)
@@ -77,6 +99,7 @@ def test_bad_input_raises_value_error_with_one_line():
         lambda: bitsolve.binomial_unrank(5, 2, [10]),
         lambda: bitsolve.multinomial_rank([2, 1], [[0, 1, 1]]),
         lambda: bitsolve.multinomial_rank([2, 1], [[0, 1]]),
+        lambda: bitsolve.multinomial_rank([2, 1], [[0, 1, 0]], order="sideways"),
         lambda: bitsolve.permutation_unrank(4, [0], threads=0),
     ]
     for case in cases:

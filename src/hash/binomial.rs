@@ -258,16 +258,12 @@ impl BinomialRanker {
     /// [`rank`](Self::rank) among `n` cells, of any count of ones (the
     /// sum does not depend on it): for a caller that knows both, so that
     /// no ranker need be loaded on its hot path.
-    #[inline]
-    pub fn rank_of_bits(n: usize, bits: u64) -> u64 {
-        Self::rank_of_bits_inlined(n, bits)
-    }
-
-    /// [`rank_of_bits`](Self::rank_of_bits), always inlined: for a loop
-    /// that ranks a few sets per step (the levels of the colour-set hash),
-    /// where the call is a fair part of the step.
+    ///
+    /// Always inlined: its callers rank a few sets per step (a Morris
+    /// position, the levels of the colour-set hash), where a call is a
+    /// fair part of the step.
     #[inline(always)]
-    pub fn rank_of_bits_inlined(n: usize, bits: u64) -> u64 {
+    pub fn rank_of_bits(n: usize, bits: u64) -> u64 {
         debug_assert!(bits & !low_bits(n) == 0);
         let mut rank = 0u64;
         let mut below = 0usize;

@@ -264,8 +264,7 @@ impl ColourSetRanker {
             } else {
                 compress(chosen, among)
             };
-            rank =
-                rank * level.size + BinomialRanker::rank_of_bits_inlined(level.among.len(), packed);
+            rank = rank * level.size + BinomialRanker::rank_of_bits(level.among.len(), packed);
             among = chosen;
         }
         rank
