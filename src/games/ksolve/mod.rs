@@ -1377,4 +1377,19 @@ mod tests {
             puzzle(CUBE, Metric::Quarter).descriptor()
         );
     }
+
+    /// A definition whose index changed order records it, so that a store
+    /// written under the old order is refused; the others keep their
+    /// identity (and their stores).
+    #[test]
+    fn only_definitions_whose_index_changed_say_so_in_their_identity() {
+        let tied = puzzle(TIED, Metric::Powers);
+        let alike = canonical(&tied.definition, &tied.hash);
+        assert!(alike.contains(ALIKE_LAYOUT), "{alike}");
+        assert!(!alike.contains(BY_PIECE_LAYOUT));
+        let cube = puzzle(CUBE, Metric::Powers);
+        let text = canonical(&cube.definition, &cube.hash);
+        assert!(text.starts_with(INDEX_LAYOUT));
+        assert!(!text.contains(ALIKE_LAYOUT) && !text.contains(BY_PIECE_LAYOUT));
+    }
 }
