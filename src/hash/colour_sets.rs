@@ -25,6 +25,7 @@
 use crate::error::{Error, Result};
 use crate::hash::binomial::{BinomialRanker, low_bits};
 use crate::hash::bits::{compress, expand};
+use crate::hash::multinomial::check_arrangement;
 
 /// The most colours, and cells, an arrangement may have.
 pub const MAX_COLOUR_CELLS: usize = 64;
@@ -291,35 +292,7 @@ impl ColourSetRanker {
     /// Rank of an arrangement given by a user: checks length, colours and
     /// counts.
     pub fn try_rank(&self, cells: &[u8]) -> Result<u64> {
-        if cells.len() != self.n {
-            return Err(Error::InvalidParameter(format!(
-                "arrangement has {} cells, expected {}",
-                cells.len(),
-                self.n
-            )));
-        }
-        let mut seen = vec![0usize; self.counts.len()];
-        for &colour in cells {
-            match seen.get_mut(colour as usize) {
-                Some(count) => *count += 1,
-                None => {
-                    return Err(Error::InvalidParameter(format!(
-                        "colour {colour} is not below {}",
-                        self.counts.len()
-                    )));
-                }
-            }
-        }
-        if seen
-            .iter()
-            .zip(&self.counts)
-            .any(|(&s, &c)| s != c as usize)
-        {
-            return Err(Error::InvalidParameter(format!(
-                "colour counts {seen:?} differ from {:?}",
-                self.counts
-            )));
-        }
+        check_arrangement(cells, &self.counts)?;
         Ok(self.rank(cells))
     }
 }

@@ -257,37 +257,40 @@ impl MultinomialRanker {
 
     /// Rank of a vector given by a user: checks length, colours and counts.
     pub fn try_rank(&self, cells: &[u8]) -> Result<u64> {
-        if cells.len() != self.n {
-            return Err(Error::InvalidParameter(format!(
-                "vector has {} cells, expected {}",
-                cells.len(),
-                self.n
-            )));
-        }
-        let mut seen = vec![0usize; self.counts.len()];
-        for &colour in cells {
-            match seen.get_mut(colour as usize) {
-                Some(count) => *count += 1,
-                None => {
-                    return Err(Error::InvalidParameter(format!(
-                        "colour {colour} is not below {}",
-                        self.counts.len()
-                    )));
-                }
-            }
-        }
-        if seen
-            .iter()
-            .zip(&self.counts)
-            .any(|(&s, &c)| s != c as usize)
-        {
-            return Err(Error::InvalidParameter(format!(
-                "colour counts {seen:?} differ from {:?}",
-                self.counts
-            )));
-        }
+        check_arrangement(cells, &self.counts)?;
         Ok(self.rank(cells))
     }
+}
+
+/// Whether `cells` holds `counts[u]` cells of each colour u (and so their
+/// sum in all): what a user's vector must pass before either multinomial
+/// hash ranks it.
+pub(crate) fn check_arrangement(cells: &[u8], counts: &[u8]) -> Result<()> {
+    let n: usize = counts.iter().map(|&c| c as usize).sum();
+    if cells.len() != n {
+        return Err(Error::InvalidParameter(format!(
+            "vector has {} cells, expected {n}",
+            cells.len()
+        )));
+    }
+    let mut seen = vec![0usize; counts.len()];
+    for &colour in cells {
+        match seen.get_mut(colour as usize) {
+            Some(count) => *count += 1,
+            None => {
+                return Err(Error::InvalidParameter(format!(
+                    "colour {colour} is not below {}",
+                    counts.len()
+                )));
+            }
+        }
+    }
+    if seen.iter().zip(counts).any(|(&s, &c)| s != c as usize) {
+        return Err(Error::InvalidParameter(format!(
+            "colour counts {seen:?} differ from {counts:?}"
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
