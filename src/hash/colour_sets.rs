@@ -190,10 +190,9 @@ impl ColourSetRanker {
     /// the constructor), cell i of colour `cells[i]`.
     ///
     /// Eight cells at a time: each level's set is read off the cells'
-    /// bytes by one subtraction and one multiplication per eight (setting
-    /// a bit per cell in a mask per colour chained every cell through
-    /// memory: 16 alike pieces in 4 colours, one thread, 46.6 s -> see
-    /// docs/performance-log.md).
+    /// bytes by one subtraction and one multiplication per eight. Setting
+    /// a bit per cell in a mask per colour chained every cell through a
+    /// store (see docs/performance-log.md, 2026-11-29).
     #[inline]
     pub fn rank(&self, cells: &[u8]) -> u64 {
         debug_assert_eq!(cells.len(), self.n);

@@ -31,9 +31,9 @@
 // computed (COMPUTED_*), slots (its slot count), moves_at (per move,
 // `slots` words: for a permutation where the move sends the piece in each
 // slot, else each slot's `from`), then four words: for alike pieces the
-// levels (colours - 1) and levels_at (per level: the cells of the colours
-// above it, its radix, the product of the radices after it); for orientations the orientations, 1 + the kept sum (0
-// when none) and twists_at (per move, `slots` twists); for a split
+// levels (colours - 1) and levels_at (per level: the count of cells of
+// the colours above it, its radix, the product of the radices after it);
+// for orientations the orientations, 1 + the kept sum (0 when none) and twists_at (per move, `slots` twists); for a split
 // permutation the run length, entries_at (per placement and move, the
 // next placement | column << SPLIT_PLACEMENT_BITS) and columns_at. The prefix Lehmer
 // hash (shaders/prefix_lehmer.wgsl), the colour-set hash, and SLOT_CAP at
