@@ -25,10 +25,11 @@
 use crate::error::{Error, Result};
 use crate::hash::binomial::{BinomialRanker, low_bits};
 use crate::hash::bits::{compress, expand};
-use crate::hash::multinomial::check_arrangement;
+use crate::hash::multinomial::{MAX_MULTINOMIAL_LEN, check_arrangement, check_counts};
 
-/// The most colours, and cells, an arrangement may have.
-pub const MAX_COLOUR_CELLS: usize = 64;
+/// The most colours, and cells, an arrangement may have (as for
+/// Algorithm 10: both hashes check counts alike).
+pub const MAX_COLOUR_CELLS: usize = MAX_MULTINOMIAL_LEN;
 
 /// One level of the nesting: among the cells of colour j or more, the set
 /// of those of colour above j.
@@ -43,6 +44,13 @@ pub struct ColourLevel {
     /// The product of the radices of the levels after this one: the
     /// weight of this level's digit in the rank.
     pub weight: u64,
+}
+
+impl ColourLevel {
+    /// The binomial hash of the level's set among the level's cells.
+    pub fn binomial(&self) -> BinomialRanker {
+        self.among
+    }
 }
 
 /// Rank/unrank of the arrangements of n cells over c colours with fixed
@@ -62,19 +70,7 @@ impl ColourSetRanker {
     /// refused with fewer than two colours, beyond 64 cells, or when the
     /// arrangements do not fit a 64-bit rank.
     pub fn new(counts: &[u8]) -> Result<Self> {
-        if counts.len() < 2 {
-            return Err(Error::InvalidParameter(format!(
-                "a multinomial hash needs at least 2 colours, got {}",
-                counts.len()
-            )));
-        }
-        let n: usize = counts.iter().map(|&c| c as usize).sum();
-        if n > MAX_COLOUR_CELLS || counts.len() > MAX_COLOUR_CELLS {
-            return Err(Error::InvalidParameter(format!(
-                "the multinomial hash supports at most {MAX_COLOUR_CELLS} cells and colours, got {n} cells in {} colours",
-                counts.len()
-            )));
-        }
+        let n = check_counts(counts)?;
         let mut levels = Vec::with_capacity(counts.len() - 1);
         let mut among = n;
         for &count in &counts[..counts.len() - 1] {

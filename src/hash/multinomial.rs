@@ -72,18 +72,7 @@ impl MultinomialRanker {
     }
 
     fn build(counts: &[u8], max_table_entries: usize) -> Result<Self> {
-        if counts.len() < 2 {
-            return Err(Error::InvalidParameter(format!(
-                "a multinomial hash needs at least 2 colours, got {}",
-                counts.len()
-            )));
-        }
-        let n: usize = counts.iter().map(|&c| c as usize).sum();
-        if n > MAX_MULTINOMIAL_LEN {
-            return Err(Error::InvalidParameter(format!(
-                "multinomial hash supports at most {MAX_MULTINOMIAL_LEN} cells, got {n}"
-            )));
-        }
+        let n = check_counts(counts)?;
         let size = multinomial_of(counts.iter().map(|&c| c as i64)).ok_or_else(|| {
             Error::SpaceTooLarge(format!(
                 "{n} cells with colour counts {counts:?} do not fit a 64-bit rank"
@@ -260,6 +249,26 @@ impl MultinomialRanker {
         check_arrangement(cells, &self.counts)?;
         Ok(self.rank(cells))
     }
+}
+
+/// The cells of an arrangement with `counts[u]` cells of colour u, or why
+/// no multinomial hash takes those counts (fewer than two colours, more
+/// than 64 cells or colours).
+pub(crate) fn check_counts(counts: &[u8]) -> Result<usize> {
+    if counts.len() < 2 {
+        return Err(Error::InvalidParameter(format!(
+            "a multinomial hash needs at least 2 colours, got {}",
+            counts.len()
+        )));
+    }
+    let n: usize = counts.iter().map(|&c| c as usize).sum();
+    if n > MAX_MULTINOMIAL_LEN || counts.len() > MAX_MULTINOMIAL_LEN {
+        return Err(Error::InvalidParameter(format!(
+            "the multinomial hash supports at most {MAX_MULTINOMIAL_LEN} cells and colours, got {n} cells in {} colours",
+            counts.len()
+        )));
+    }
+    Ok(n)
 }
 
 /// Whether `cells` holds `counts[u]` cells of each colour u (and so their

@@ -21,9 +21,9 @@
 //! game's layer be swept at table speed: a board has up to n successors.
 
 use crate::error::{Error, Result};
-use crate::hash::binomial::{BINOMIALS, BinomialRanker};
+use crate::hash::binomial::BINOMIALS;
 use crate::hash::bits::expand;
-use crate::hash::colour_sets::ColourSetRanker;
+use crate::hash::colour_sets::{ColourSetRanker, MAX_COLOUR_CELLS};
 
 /// Which colour a placement adds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,9 +41,8 @@ pub struct StoneRanker {
     /// Empty, white and black cells: the levels are the occupied set and,
     /// among it, the black set.
     sets: ColourSetRanker,
-    occupied: BinomialRanker,
-    black: BinomialRanker,
-    /// C(stones, black): the black sets per occupied set.
+    /// C(stones, black), the black level's radix: the black sets per
+    /// occupied set, read on every placement.
     colourings: u64,
 }
 
@@ -52,13 +51,16 @@ impl StoneRanker {
     /// black; refused when the counts make no board, beyond 64 cells, or when the
     /// boards do not fit a 64-bit rank.
     pub fn new(n: usize, stones: usize, black: usize) -> Result<Self> {
-        if black > stones {
+        if n > MAX_COLOUR_CELLS {
             return Err(Error::InvalidParameter(format!(
-                "cannot colour {black} of {stones} stones black"
+                "boards have at most {MAX_COLOUR_CELLS} cells, got {n}"
             )));
         }
-        let occupied = BinomialRanker::new(n, stones)?;
-        let black_ranker = BinomialRanker::new(stones, black)?;
+        if black > stones || stones > n {
+            return Err(Error::InvalidParameter(format!(
+                "cannot place {stones} stones, {black} of them black, on {n} cells"
+            )));
+        }
         let sets = ColourSetRanker::new(&[(n - stones) as u8, (stones - black) as u8, black as u8])
             .map_err(|error| match error {
                 Error::SpaceTooLarge(_) => Error::SpaceTooLarge(format!(
@@ -69,8 +71,6 @@ impl StoneRanker {
         Ok(StoneRanker {
             colourings: sets.level_size(1),
             sets,
-            occupied,
-            black: black_ranker,
         })
     }
 
@@ -81,17 +81,17 @@ impl StoneRanker {
 
     /// Cells of a board, n.
     pub fn cells(&self) -> usize {
-        self.occupied.len()
+        self.sets.len()
     }
 
     /// Stones on a board, black and white.
     pub fn stones(&self) -> usize {
-        self.occupied.ones()
+        self.sets.levels()[0].chosen
     }
 
     /// Black stones on a board.
     pub fn black_stones(&self) -> usize {
-        self.black.ones()
+        self.sets.levels()[1].chosen
     }
 
     /// The rank of the board with stones on `occupied` and black ones on
@@ -136,13 +136,13 @@ impl StoneRanker {
     /// The occupied set of the occupied-set rank `occupied_rank`.
     #[inline]
     pub fn unrank_occupied(&self, occupied_rank: u64) -> u64 {
-        self.occupied.unrank(occupied_rank)
+        self.sets.levels()[0].binomial().unrank(occupied_rank)
     }
 
     /// The black set, on the cells of `occupied`, of black-set rank `rank`.
     #[inline]
     pub fn unrank_black(&self, occupied: u64, rank: u64) -> u64 {
-        expand(self.black.unrank(rank), occupied)
+        expand(self.sets.levels()[1].binomial().unrank(rank), occupied)
     }
 
     /// Emits, for every free cell c of the board `(occupied, black)` in
