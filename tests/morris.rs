@@ -556,6 +556,14 @@ fn assert_symmetric_equals_full(variant: Variant, men: usize, top: usize) {
 }
 
 #[test]
+fn only_blocks_of_patterns_a_symmetry_keeps_have_twins() {
+    for variant in [Variant::NineMensMorris, Variant::Morabaraba] {
+        let game = Morris::new(variant, true).unwrap();
+        common::assert_blocks_say_which_have_twins(&game, 4..=7);
+    }
+}
+
+#[test]
 fn the_symmetric_store_equals_the_full_one_to_seven_stones() {
     assert_symmetric_equals_full(Variant::NineMensMorris, 9, 7);
 }

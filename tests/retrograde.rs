@@ -213,6 +213,14 @@ fn capture_wins_variant_differs_only_where_captures_decide() {
 }
 
 #[test]
+fn only_blocks_of_fox_cells_a_symmetry_keeps_have_twins() {
+    for capture_wins in [false, true] {
+        let game = FoxGeese::new(capture_wins, true).unwrap();
+        crate::common::assert_blocks_say_which_have_twins(&game, 1..=4);
+    }
+}
+
+#[test]
 fn representatives_only_store_a_fifth_and_count_like_full_storage() {
     // Layers 1..=8 under both rules: the counts full storage gave (g = 7, 8
     // under capture-wins: 918,236 and 6,381,580, against the paper's

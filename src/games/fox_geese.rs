@@ -769,6 +769,12 @@ impl LayeredGame for FoxGeese {
         self.symmetry
     }
 
+    fn block_has_twins(&self, _geese: usize, block: usize) -> bool {
+        // Twins keep the fox on its cell: a cell only the identity fixes
+        // leaves each position of its block alone.
+        !self.fixing[self.stored_cells[block]].is_empty()
+    }
+
     #[inline]
     fn is_representative(&self, _geese: usize, _rank: u64, state: &Unranked) -> bool {
         // The least of the images under the symmetries fixing the fox's

@@ -117,6 +117,14 @@ pub trait LayeredGame: Sync {
     /// it in the table), itself included.
     fn images<F: FnMut(u64)>(&self, _layer: usize, _state: &Self::State, _emit: F) {}
 
+    /// With symmetry reduction: false when no position of block `block`
+    /// has an image other than itself, so that copying values to twins
+    /// can pass the block by. Morris's blocks of white patterns that no
+    /// symmetry keeps (most of a layer) are such. True by default.
+    fn block_has_twins(&self, _layer: usize, _block: usize) -> bool {
+        true
+    }
+
     /// True when a layer is solved without reading the layer below (no move
     /// leaves a layer, or the rules decide every position that has such a
     /// move): any range of layers can then be solved alone.

@@ -110,3 +110,40 @@ impl Progress for Crash {
         }
     }
 }
+
+/// With symmetry reduction, over `layers` of `game`: a block said to have
+/// no twins holds only positions whose one image is themselves (the copy
+/// to twins passes those blocks by), and a block said to have them holds
+/// at least one position with another image (the flag is not merely
+/// cautious). Both kinds must occur, or the check says nothing.
+pub fn assert_blocks_say_which_have_twins<G: bitsolve::space::LayeredGame>(
+    game: &G,
+    layers: std::ops::RangeInclusive<usize>,
+) {
+    assert!(game.reduced_by_symmetry());
+    let mut state = game.new_state();
+    let mut kinds = [0usize; 2];
+    for layer in layers {
+        for (block, range) in game.layer_blocks(layer).iter().enumerate() {
+            let has_twins = game.block_has_twins(layer, block);
+            kinds[usize::from(has_twins)] += 1;
+            let mut twinned = false;
+            for rank in range.range() {
+                game.unrank(layer, rank, &mut state);
+                let mut images = Vec::new();
+                game.images(layer, &state, |image| images.push(image));
+                let alone = images.iter().all(|&image| image == rank);
+                assert!(
+                    has_twins || alone,
+                    "layer {layer} block {block}: rank {rank} has images {images:?}"
+                );
+                twinned |= !alone;
+            }
+            assert_eq!(twinned, has_twins, "layer {layer} block {block}");
+        }
+    }
+    assert!(
+        kinds.iter().all(|&k| k > 0),
+        "blocks without/with twins: {kinds:?}"
+    );
+}

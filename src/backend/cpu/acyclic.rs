@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::search::chunks::{Chunk, chunks_of};
+use crate::search::chunks::{Chunk, chunks_of, each_unit};
 use crate::search::retro2::judge::{Tally, Verdict};
 use crate::search::retro2::seam::RetroPass;
 use crate::space::{LayeredGame, Player, Successor, Value};
@@ -166,7 +166,7 @@ pub(crate) fn sweep_acyclic<G: LayeredGame>(
         pass.progress.advance(1);
     };
     for part in chunks.chunks(CHUNKS_PER_PART) {
-        part.par_iter().for_each(sweep_chunk);
+        each_unit(part).for_each(sweep_chunk);
         if pass.progress.stop_requested() {
             break;
         }

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use crate::error::Result;
 use crate::progress::check_stop;
 use crate::search::backend::{Backend, OneBitPasses, Opened, Pass, TableRequest, TwoBitPasses};
-use crate::search::chunks::Chunk;
+use crate::search::chunks::{Chunk, each_unit};
 use crate::search::two_bit_bfs::UNSEEN;
 use crate::search::{LayerCount, Work};
 use crate::space::{MoveFilter, Space};
@@ -80,8 +80,7 @@ impl Backend for CpuBackend {
 fn run_pass(pass: &Pass, chunks: &[&Chunk], visit: impl Fn(&Chunk) -> Work + Sync) -> Result<Work> {
     let progress = pass.progress;
     progress.begin_pass(&pass.label, chunks.len() as u64);
-    let work = chunks
-        .par_iter()
+    let work = each_unit(chunks)
         .map(|chunk| {
             if progress.stop_requested() {
                 return Work::default();

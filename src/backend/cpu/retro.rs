@@ -10,7 +10,7 @@ use super::CpuBackend;
 use crate::error::Result;
 use crate::search::Progress;
 use crate::search::checkpoint::Checkpoint;
-use crate::search::chunks::chunks_of;
+use crate::search::chunks::{chunks_of, each_unit};
 use crate::search::retro2::judge::{
     CellRange, LayerJudge, LowerLayers, Marks, NextLayer, PassTables, Remote, Scratch,
     SeveralLayers, Unit, WholeLayer, list_limit, recorded_value, units,
@@ -70,13 +70,21 @@ impl RetroBackend for CpuBackend {
         values: &'a TwoBitTable,
         lower: Below<'a, TwoBitTable>,
     ) -> Result<Box<dyn RetroPasses + 'a>> {
-        let ranges: Vec<CellRange> = chunks_of(&game.layer_blocks(layer))
-            .into_iter()
-            .map(|chunk| CellRange {
-                first_rank: chunk.ranks.start,
-                cells: chunk.ranks,
-            })
-            .collect();
+        let chunks = chunks_of(&game.layer_blocks(layer));
+        let ranges_where = |keep: &dyn Fn(usize) -> bool| -> Vec<CellRange> {
+            chunks
+                .iter()
+                .filter(|chunk| keep(chunk.block))
+                .map(|chunk| CellRange {
+                    first_rank: chunk.ranks.start,
+                    cells: chunk.ranks.clone(),
+                })
+                .collect()
+        };
+        let ranges = LayerRanges {
+            all: ranges_where(&|_| true),
+            with_twins: ranges_where(&|block| game.block_has_twins(layer, block)),
+        };
         // One compiled judge per kind of lower layers (see `LowerLayers`).
         Ok(match lower {
             Below::Next(lower) => Box::new(CpuRetro::new(
@@ -110,11 +118,19 @@ impl RetroBackend for CpuBackend {
     }
 }
 
+/// A layer's chunks as ranges of cells.
+struct LayerRanges {
+    /// Every chunk: the units of a scanning pass.
+    all: Vec<CellRange>,
+    /// The chunks of the blocks whose positions may have twins: the units
+    /// of the copy to twins.
+    with_twins: Vec<CellRange>,
+}
+
 /// One layer's passes on the CPU.
 struct CpuRetro<'a, G, L> {
     judge: LayerJudge<'a, G, WholeLayer, L>,
-    /// The layer's chunks, the units of a scanning pass.
-    ranges: Vec<CellRange>,
+    ranges: LayerRanges,
     tables: PassTables,
     list_limit: u64,
     /// The cells of the frontier, when the pass before listed them.
@@ -130,7 +146,7 @@ impl<'a, G: LayeredGame, L: LowerLayers> CpuRetro<'a, G, L> {
         layer: usize,
         values: &'a TwoBitTable,
         lower: L,
-        ranges: Vec<CellRange>,
+        ranges: LayerRanges,
     ) -> Result<Self> {
         Ok(CpuRetro {
             judge: LayerJudge {
@@ -159,8 +175,7 @@ impl<'a, G: LayeredGame, L: LowerLayers> CpuRetro<'a, G, L> {
         progress: &dyn Progress,
         visit: impl Fn(&Unit, &mut Scratch<G::State>, &mut Marks, &mut Marks) -> u64 + Sync,
     ) -> Done {
-        units
-            .par_iter()
+        each_unit(units)
             .map(|unit| {
                 let (mut first, mut second) = (self.marks(), self.marks());
                 // Asked to stop: the rest is skipped and the driver ends
@@ -189,7 +204,7 @@ fn nothing_remote(remote: Remote) {
 
 impl<G: LayeredGame, L: LowerLayers> RetroPasses for CpuRetro<'_, G, L> {
     fn units(&self) -> u64 {
-        2 * self.ranges.len() as u64
+        2 * self.ranges.all.len() as u64
     }
 
     fn initial(&mut self, pass: &RetroPass) -> Result<PassCount> {
@@ -197,9 +212,7 @@ impl<G: LayeredGame, L: LowerLayers> RetroPasses for CpuRetro<'_, G, L> {
         // sweep already sees what the first decided.
         let (mut examined, mut marked) = (0, self.marks());
         for sweep in [Player::First, Player::Second] {
-            let (done, marks) = self
-                .ranges
-                .par_iter()
+            let (done, marks) = each_unit(&self.ranges.all)
                 .map(|range| {
                     let mut marks = self.marks();
                     if pass.progress.stop_requested() {
@@ -231,7 +244,7 @@ impl<G: LayeredGame, L: LowerLayers> RetroPasses for CpuRetro<'_, G, L> {
     fn later(&mut self, pass: &RetroPass) -> Result<PassCount> {
         let judge = &self.judge;
         let tables = &self.tables;
-        let frontier = units(self.frontier_list.as_deref(), &self.ranges);
+        let frontier = units(self.frontier_list.as_deref(), &self.ranges.all);
         let (triggered, won, mut candidates) = self.over_units(
             &frontier,
             pass.progress,
@@ -244,7 +257,7 @@ impl<G: LayeredGame, L: LowerLayers> RetroPasses for CpuRetro<'_, G, L> {
             },
         );
         let listed = candidates.listed();
-        let candidates = units(listed.as_deref(), &self.ranges);
+        let candidates = units(listed.as_deref(), &self.ranges.all);
         let (checked, lost, _) =
             self.over_units(&candidates, pass.progress, |unit, scratch, lost, _| {
                 let mut remote = Remote::default();
@@ -270,7 +283,7 @@ impl<G: LayeredGame, L: LowerLayers> RetroPasses for CpuRetro<'_, G, L> {
         if !self.judge.game.reduced_by_symmetry() {
             return Ok(());
         }
-        self.ranges.par_iter().for_each(|range| {
+        each_unit(&self.ranges.with_twins).for_each(|range| {
             let mut remote = Remote::default();
             self.judge.copy_to_twins(range, &mut remote);
             nothing_remote(remote);

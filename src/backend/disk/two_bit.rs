@@ -12,7 +12,7 @@ use crate::backend::cpu::two_bit::{Claim, mark_batch};
 use crate::error::Result;
 use crate::progress::{Progress, check_stop};
 use crate::search::backend::{Pass, TwoBitPasses};
-use crate::search::chunks::{CHUNK_STATES, Chunk, ChunkIndex};
+use crate::search::chunks::{CHUNK_STATES, Chunk, ChunkIndex, each_unit};
 use crate::search::two_bit_bfs::UNSEEN;
 use crate::search::{LayerCount, Work};
 use crate::space::{MoveFilter, Space};
@@ -359,8 +359,7 @@ impl<'a, S: Space> DiskTwoBit<'a, S> {
             .iter()
             .filter(|chunk| window.contains(&chunk.ranks.start))
             .collect();
-        inside
-            .par_iter()
+        each_unit(&inside)
             .map(|chunk| {
                 if progress.stop_requested() {
                     return Ok(Work::default());

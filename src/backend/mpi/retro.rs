@@ -127,8 +127,21 @@ impl RetroBackend for MpiBackend<'_> {
         let lower = lower.only_next(game, layer, Backend::name(self))?;
         let me = self.process();
         let all_blocks: Vec<usize> = (0..game.layer_blocks(layer).len()).collect();
-        let chunks = values.partition.chunks(me, &all_blocks);
-        let ranges = chunks.iter().map(cell_range).collect();
+        let ranges_of = |blocks: &[usize]| -> Vec<CellRange> {
+            values
+                .partition
+                .chunks(me, blocks)
+                .iter()
+                .map(cell_range)
+                .collect()
+        };
+        let ranges = ranges_of(&all_blocks);
+        let twin_blocks: Vec<usize> = all_blocks
+            .iter()
+            .copied()
+            .filter(|&block| game.block_has_twins(layer, block))
+            .collect();
+        let twin_ranges = ranges_of(&twin_blocks);
         let mut slices: Vec<CellRange> = values
             .partition
             .slices(me, &all_blocks)
@@ -150,6 +163,7 @@ impl RetroBackend for MpiBackend<'_> {
             lower,
             placement,
             ranges,
+            twin_ranges,
             tables: PassTables::new(cells)?,
             list_limit: list_limit(cells),
             frontier_list: None,
@@ -250,6 +264,9 @@ struct MpiRetro<'a, G> {
     placement: Box<SharePlacement<'a>>,
     /// This process's chunks of the layer, the units of a scanning pass.
     ranges: Vec<CellRange>,
+    /// Those of the blocks whose positions may have twins: the units of
+    /// the copy to twins.
+    twin_ranges: Vec<CellRange>,
     tables: PassTables,
     list_limit: u64,
     /// The cells of the frontier, when the pass before listed them.
@@ -483,7 +500,7 @@ impl<G: LayeredGame> RetroPasses for MpiRetro<'_, G> {
             let values = &self.values.values;
             let (_, _, _, rounds) = self.in_rounds(
                 &mut exchange,
-                &self.ranges,
+                &self.twin_ranges,
                 pass.progress,
                 |range, _, _, _, remote| {
                     judge.copy_to_twins(range, remote);

@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use super::exchange::Exchange;
 use super::{MpiBackend, PassTraffic};
 use crate::search::Progress;
+use crate::search::chunks::each_unit;
 
 /// Cell indices a process buffers for the others before a round's exchange
 /// (cells to mark or to set, or cells to ask about; 8 bytes each: 32 MiB).
@@ -37,8 +38,7 @@ pub(super) fn in_rounds<C: Sync, R: Send>(
         let mut held = 0;
         while done < chunks.len() && held < ROUND_LIMIT {
             let end = (done + group).min(chunks.len());
-            let visited: Vec<R> = chunks[done..end]
-                .par_iter()
+            let visited: Vec<R> = each_unit(&chunks[done..end])
                 .map(|chunk| {
                     let result = visit(chunk);
                     progress.advance(1);

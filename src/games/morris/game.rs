@@ -693,6 +693,15 @@ impl LayeredGame for Morris {
         self.symmetry()
     }
 
+    fn block_has_twins(&self, layer: usize, block: usize) -> bool {
+        // A block's weight is its white patterns' orbit: a full orbit
+        // means no symmetry but the identity keeps the pattern, and a
+        // position's only image is itself.
+        self.hash
+            .maps()
+            .is_some_and(|maps| self.hash.blocks(layer)[block].weight < maps.len() as u64)
+    }
+
     #[inline]
     fn is_representative(&self, _layer: usize, _rank: u64, state: &Unranked) -> bool {
         // The least black mask among the images that keep white's pattern.
