@@ -52,6 +52,9 @@ pub(super) struct GpuRetro<'a> {
     /// bytes are the same).
     block_pieces: Vec<Piece>,
     whole_pieces: Vec<Piece>,
+    /// The pieces of the blocks whose positions may have twins
+    /// ([`LayeredGame::block_has_twins`]): a resident layer's copy to twins.
+    twin_pieces: Vec<Piece>,
     /// A streamed layer's pieces of each target window: the blocks', the
     /// whole table's.
     window_pieces: Vec<[Vec<Piece>; 2]>,
@@ -111,6 +114,11 @@ impl<'a> GpuRetro<'a> {
             .enumerate()
             .flat_map(|(index, block)| pieces_of(index, block, piece_words, 2))
             .collect();
+        let twin_pieces: Vec<Piece> = block_pieces
+            .iter()
+            .filter(|piece| reduced && game.block_has_twins(layer, piece.block as usize))
+            .cloned()
+            .collect();
         let whole = Block {
             start: 0,
             len: host.words().len() as u64 * 32,
@@ -147,6 +155,7 @@ impl<'a> GpuRetro<'a> {
             kernels,
             block_pieces,
             whole_pieces,
+            twin_pieces,
             window_pieces,
             placed_lower: RefCell::new(None),
         })
@@ -364,14 +373,10 @@ impl RetroPasses for GpuRetro<'_> {
             return Ok(());
         }
         match &self.tables.placement {
+            Placement::Resident { .. } if self.twin_pieces.is_empty() => {}
             Placement::Resident { .. } => {
-                self.kernels.dispatch(
-                    self.gpu,
-                    "copy_from_twins",
-                    &self.block_pieces,
-                    0,
-                    &|| {},
-                )?;
+                self.kernels
+                    .dispatch(self.gpu, "copy_from_twins", &self.twin_pieces, 0, &|| {})?;
             }
             // A twin is in the layer: the rounds of each other window.
             Placement::Streamed { plan, .. } => {
