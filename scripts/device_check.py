@@ -185,6 +185,7 @@ def run_bench(binary, step, timeout, log):
         "device": gpu and gpu["device"],
         "cpu_passes": cpu and cpu.get("passes"),
         "gpu_passes": gpu and gpu.get("passes"),
+        "cpu_phases": cpu and cpu.get("phases"),
         "gpu_phases": gpu and gpu.get("phases"),
         "check": "identical" if identical else "DIFFERENT",
     })
@@ -205,6 +206,9 @@ def run_retro(binary, step, timeout, log, work):
         "gpu_seconds": sum(row["seconds"] for row in report["layers"]),
         "device": report.get("device"),
         "positions": sum(c[0] for c in counts.values()),
+        # Every layer's row (its time, passes and phases): where a whole
+        # game's time went, read off the JSON.
+        "layers": report["layers"],
     })
     if step.reference == "cpu":
         argv = [binary, "retro", *step.args, "--json"]
