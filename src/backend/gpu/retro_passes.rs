@@ -3,6 +3,7 @@
 //! without pass marks, or streamed in windows ([`super::retro_windows`]).
 
 use std::cell::RefCell;
+use std::time::Instant;
 
 use super::device::GpuDevice;
 use super::kernel_set::{FIRST_WINDOW_BINDING, KernelSet, KernelSpec};
@@ -61,6 +62,10 @@ pub(super) struct GpuRetro<'a> {
     /// The window of the layer below now in the source table: it is final,
     /// so it is not uploaded again while it stays.
     placed_lower: RefCell<Option<Words>>,
+    /// Seconds `open` spent on the device tables and their upload, and on
+    /// compiling the kernels.
+    upload_seconds: f64,
+    kernel_seconds: f64,
 }
 
 impl<'a> GpuRetro<'a> {
@@ -76,7 +81,9 @@ impl<'a> GpuRetro<'a> {
         recorded: Option<Value>,
     ) -> Result<Self> {
         let mut program = retro_program(game, layer)?;
+        let uploading = Instant::now();
         let tables = layer_tables(gpu, &game.layer_descriptor(layer), host, lower)?;
+        let upload_seconds = uploading.elapsed().as_secs_f64();
         let (marks, streamed) = match &tables.placement {
             Placement::Resident { rescan } => (rescan.is_none(), false),
             Placement::Streamed { .. } => (false, true),
@@ -139,6 +146,7 @@ impl<'a> GpuRetro<'a> {
             .map(Vec::len)
             .max()
             .unwrap_or(0);
+        let compiling = Instant::now();
         let kernels = RetroKernels::new(
             gpu,
             &program,
@@ -146,6 +154,7 @@ impl<'a> GpuRetro<'a> {
             windows_at,
             max_pieces,
         )?;
+        let kernel_seconds = compiling.elapsed().as_secs_f64();
         Ok(GpuRetro {
             gpu,
             host,
@@ -158,6 +167,8 @@ impl<'a> GpuRetro<'a> {
             twin_pieces,
             window_pieces,
             placed_lower: RefCell::new(None),
+            upload_seconds,
+            kernel_seconds,
         })
     }
 
@@ -386,6 +397,10 @@ impl RetroPasses for GpuRetro<'_> {
             }
         }
         Ok(())
+    }
+
+    fn device_setup(&self) -> (f64, f64) {
+        (self.upload_seconds, self.kernel_seconds)
     }
 
     /// A streamed layer's host table is current after every pass.

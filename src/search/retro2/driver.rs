@@ -464,6 +464,11 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
         |p| &mut p.setup,
         || backend.layer_passes(game, layer, &values, lower),
     )?;
+    // A device's share of that set-up, in phases of its own.
+    let (upload, kernels) = passes.device_setup();
+    phases.setup -= upload + kernels;
+    phases.upload += upload;
+    phases.kernels += kernels;
     let mut recorder = Recorder::new(options.record_every);
     let host = backend.host_table(&values);
     // Pass 0 runs on a resumed layer too: it puts every value held into the

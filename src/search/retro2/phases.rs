@@ -9,9 +9,17 @@ use std::time::Instant;
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Phases {
     /// Opening the layer's table (from the store, or afresh), staging it
-    /// in memory, and the passes' set-up (their bit tables; on the GPU the
-    /// device tables, their upload and the kernels).
+    /// in memory, and the passes' set-up (their bit tables), less what
+    /// `upload` and `kernels` count.
     pub setup: f64,
+    /// On a device: the layer's tables allocated there and the values
+    /// uploaded (the layer's and those of the layer below; a streamed
+    /// layer's windows move during its passes, an acyclic layer's set-up
+    /// is in its sweep).
+    pub upload: f64,
+    /// On a device: the layer's kernels compiled (its rules are constants
+    /// of the program, so every layer compiles its own).
+    pub kernels: f64,
     /// Reading the solved layers below that the layer reads from the
     /// store.
     pub reading_below: f64,
@@ -42,9 +50,11 @@ impl Phases {
     }
 
     /// Each phase's name (as the JSON reports write it) and seconds.
-    pub fn named(&self) -> [(&'static str, f64); 9] {
+    pub fn named(&self) -> [(&'static str, f64); 11] {
         [
             ("setup", self.setup),
+            ("upload", self.upload),
+            ("kernels", self.kernels),
             ("reading_below", self.reading_below),
             ("passes", self.passes),
             ("sweep", self.sweep),
@@ -72,6 +82,8 @@ impl std::ops::Add for Phases {
     fn add(self, other: Phases) -> Phases {
         Phases {
             setup: self.setup + other.setup,
+            upload: self.upload + other.upload,
+            kernels: self.kernels + other.kernels,
             reading_below: self.reading_below + other.reading_below,
             passes: self.passes + other.passes,
             sweep: self.sweep + other.sweep,
@@ -105,6 +117,6 @@ mod tests {
         assert_eq!(twice.passes, 2.0 * phases.passes);
         let json = twice.json();
         assert_eq!(json["passes"].as_f64(), Some(twice.passes));
-        assert_eq!(json.as_object().unwrap().len(), 9);
+        assert_eq!(json.as_object().unwrap().len(), 11);
     }
 }

@@ -209,4 +209,11 @@ pub trait RetroPasses {
     fn sync(&mut self) -> Result<()> {
         Ok(())
     }
+
+    /// The part of the set-up that opened these passes spent on a
+    /// device: (seconds uploading its tables, seconds compiling its
+    /// kernels). None on the host.
+    fn device_setup(&self) -> (f64, f64) {
+        (0.0, 0.0)
+    }
 }
