@@ -410,6 +410,31 @@ fn assert_backends_agree<G: LayeredGame>(device: &GpuDevice, game: &G, top: usiz
 const FOX_GEESE_TOP: usize = 5;
 
 #[test]
+fn layers_that_share_their_program_compile_it_once() {
+    // Fox-and-Geese and Dodgem keep the layer in a rule table, so every
+    // layer with a layer below runs the same kernels: compiled for the
+    // first of them, and once more for a layer without one below.
+    let compilations = |solve: &dyn Fn(&GpuDevice)| {
+        device(GpuOptions::default()).map(|device| {
+            solve(&device);
+            device.kernel_compilations()
+        })
+    };
+    let fox_geese = compilations(&|device| {
+        let game = FoxGeese::new(false, true).unwrap();
+        assert_backends_agree(device, &game, 4, "shared-kernels-fg");
+    });
+    let dodgem = compilations(&|device| {
+        assert_backends_agree(device, &Dodgem::new(4).unwrap(), 6, "shared-kernels-dodgem");
+    });
+    for (name, count) in [("fox-geese", fox_geese), ("dodgem", dodgem)] {
+        if let Some(count) = count {
+            assert!(count <= 2, "{name}: {count} compilations");
+        }
+    }
+}
+
+#[test]
 fn fox_and_geese_values_are_the_cpu_values() {
     let Some(device) = device(GpuOptions::default()) else {
         return;
@@ -844,6 +869,17 @@ fn the_command_line_solves_and_benches_on_the_gpu() {
             "--json",
         ]);
         let rows = json["layers"].as_array().unwrap().clone();
+        // The device's set-up in phases of its own, taken out of `setup`
+        // (never below zero); none on the host.
+        for row in &rows {
+            let phase = |name: &str| row["phases"][name].as_f64().unwrap();
+            assert!(phase("setup") >= 0.0, "{row}");
+            if backend == "gpu" {
+                assert!(phase("kernels") > 0.0 && phase("upload") > 0.0, "{row}");
+            } else {
+                assert_eq!((phase("kernels"), phase("upload")), (0.0, 0.0), "{row}");
+            }
+        }
         let counts: Vec<_> = rows
             .iter()
             .map(|r| {

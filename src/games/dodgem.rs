@@ -604,11 +604,13 @@ impl LayeredGame for Dodgem {
             .constant("DODGEM_N", self.n as u32)
             .constant("DODGEM_SQUARES", (self.n * self.n) as u32)
             .constant("DODGEM_CARS", self.cars() as u32)
-            .constant("DODGEM_LAYER", layer as u32)
             .constant("DODGEM_ALL_SQUARES", self.all_squares() as u32)
             .table("DODGEM_BLUE_STEPS_AT", &steps(&BLUE_STEPS))
             .table("DODGEM_RED_STEPS_AT", &steps(&RED_STEPS))
             .binomial_hash()
+            // The layer in a table, not a constant: every layer's program
+            // is then the same text, compiled once a run.
+            .table("DODGEM_LAYER_AT", &[layer as u32])
             .source(RETRO_KERNEL);
         Ok(program)
     }

@@ -1,12 +1,14 @@
 // Dodgem rules for the GPU's retrograde passes (src/games/dodgem.rs; the
 // functions every game's retro rules define are listed in src/kernel.rs).
-// Layer DODGEM_LAYER holds the positions with that many cars; its block i
+// Layer tables[DODGEM_LAYER_AT] (a table rather than a constant, so that
+// every layer's program is the same text) holds the positions with that
+// many cars; its block i
 // those with the layer's i-th smallest number of blue cars b (red: the rest),
 // ranked `2 * (rank of the blue cars among the squares * C(squares - b, r) +
 // rank of the red cars among the other squares) + side` (side 0: blue to
 // move). Squares are numbered row by row from the bottom left and fit a u32
 // mask (n <= 5). Needs: DODGEM_N, DODGEM_SQUARES, DODGEM_CARS (a side's),
-// DODGEM_LAYER, DODGEM_ALL_SQUARES (their mask), and the Rust step tables
+// DODGEM_LAYER_AT, DODGEM_ALL_SQUARES (their mask), and the Rust step tables
 // (row, column) as i32 bits at DODGEM_BLUE_STEPS_AT and DODGEM_RED_STEPS_AT,
 // the forward step first.
 
@@ -32,8 +34,9 @@ fn dodgem_rank(blues: u32, reds: u32, blue_moves: bool) -> vec2<u32> {
 }
 
 fn retro_unrank(block: u32, local: u32) {
-    let b = dodgem_first_blue(DODGEM_LAYER) + block;
-    let r = DODGEM_LAYER - b;
+    let layer = tables[DODGEM_LAYER_AT];
+    let b = dodgem_first_blue(layer) + block;
+    let r = layer - b;
     let pattern = local >> 1u;
     let reds = binomial(DODGEM_SQUARES - b, r);
     blue = binomial_unrank(pattern / reds, DODGEM_SQUARES, b).x;

@@ -992,7 +992,6 @@ impl LayeredGame for FoxGeese {
         let mut program = Program::default();
         program
             .constant("FG_CELLS", CELLS as u32)
-            .constant("FG_GEESE", geese as u32)
             .constant("FG_CAPTURE_WINS", self.rules.capture_wins as u32)
             .constant("FG_SYMMETRY", self.symmetry as u32)
             .table("FG_LINE_STARTS_AT", &line_starts)
@@ -1010,6 +1009,9 @@ impl LayeredGame for FoxGeese {
             .table("FG_TO_CANONICAL_STARTS_AT", &to_canonical_starts)
             .table("FG_TO_CANONICAL_AT", &to_canonical)
             .binomial_hash()
+            // The layer in a table, not a constant: every layer's program
+            // is then the same text, compiled once a run.
+            .table("FG_GEESE_AT", &[geese as u32])
             .source(RETRO_KERNEL);
         Ok(program)
     }

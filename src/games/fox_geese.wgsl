@@ -1,9 +1,11 @@
 // Fox-and-Geese rules for the GPU's retrograde passes (src/games/fox_geese.rs;
 // the functions every game's retro rules define are listed in src/kernel.rs).
-// Layer FG_GEESE: block b holds the positions with the fox on cell
+// Layer tables[FG_GEESE_AT] (the geese on the board: a table rather than a
+// constant, so that every layer's program is the same text): block b holds
+// the positions with the fox on cell
 // tables[FG_STORED_CELLS_AT + b], ranked
 // `2 * (binomial rank of the geese among the other 32 points) + side`
-// (side 0: fox to move). Needs, from the Rust tables: FG_CELLS, FG_GEESE,
+// (side 0: fox to move). Needs, from the Rust tables: FG_CELLS,
 // FG_CAPTURE_WINS and FG_SYMMETRY (0 or 1); per cell, its lines as
 // `next | beyond << 8` (beyond FG_NO_CELL at the edge) at FG_LINES_AT from
 // the offsets at FG_LINE_STARTS_AT; per cell, the cells a goose may step to
@@ -92,7 +94,7 @@ fn fg_rank(at: u32, mask: vec2<u32>, fox_moves: bool) -> vec2<u32> {
 fn retro_unrank(block: u32, local: u32) {
     fox = tables[FG_STORED_CELLS_AT + block];
     fox_to_move = (local & 1u) == 0u;
-    geese = fg_widen(binomial_unrank(local >> 1u, FG_CELLS - 1u, FG_GEESE), fox);
+    geese = fg_widen(binomial_unrank(local >> 1u, FG_CELLS - 1u, tables[FG_GEESE_AT]), fox);
 }
 
 fn retro_mover() -> u32 {

@@ -2,6 +2,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use super::kernel_set::KernelCache;
 use crate::error::{Error, Result};
 use crate::kernel::CPU_HINT;
 
@@ -44,6 +45,8 @@ pub struct GpuDevice {
     device_bytes: Option<u64>,
     /// Errors the device reported outside an error scope (a lost device).
     uncaptured: Arc<Mutex<Option<String>>>,
+    /// The kernels compiled on this device, for the layers that share them.
+    kernels: KernelCache,
 }
 
 /// The largest window: a power of two so a word index splits into window
@@ -107,7 +110,19 @@ impl GpuDevice {
             device,
             queue,
             uncaptured,
+            kernels: KernelCache::default(),
         })
+    }
+
+    /// The kernels compiled on this device so far.
+    pub(crate) fn kernel_cache(&self) -> &KernelCache {
+        &self.kernels
+    }
+
+    /// How many sets of kernels were compiled on this device (programs
+    /// met again reuse theirs).
+    pub fn kernel_compilations(&self) -> usize {
+        self.kernels.compilations()
     }
 
     /// "NVIDIA H100 (Vulkan, driver 550.54)", for reports.

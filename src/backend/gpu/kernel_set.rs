@@ -6,6 +6,16 @@
 //! windows of the tables the kernels read and write. A dispatch runs one
 //! entry point over a list of pieces, a submission a piece, and reads the
 //! counters back.
+//!
+//! The compiled kernels (shader module, bind group layout, pipelines) are
+//! kept by the device, keyed by their source ([`KernelCache`]): a game
+//! whose layers share their program text (Fox-and-Geese, Dodgem: what
+//! differs between layers is in the rule tables) compiles it once per
+//! run, not once per layer. Compiling is most of a small layer's time on a
+//! GPU (Morabaraba's layers of a few million positions: about 0.7 s of
+//! set-up each on an H200).
+
+use std::sync::{Arc, Mutex};
 
 use super::device::GpuDevice;
 use super::pieces::{Piece, create_buffer, grid};
@@ -21,7 +31,8 @@ pub(crate) const FIRST_WINDOW_BINDING: u32 = 3;
 pub(crate) struct KernelSpec<'a> {
     /// Names the set in error messages and wgpu labels.
     pub label: &'static str,
-    pub module: &'a wgpu::ShaderModule,
+    /// The whole WGSL text ([`crate::kernel::Program::text`]).
+    pub source: String,
     pub entry_points: &'static [&'static str],
     /// The game's rule tables (binding 1).
     pub rule_tables: &'a [u32],
@@ -33,10 +44,56 @@ pub(crate) struct KernelSpec<'a> {
     pub counters: usize,
 }
 
+/// A module's kernels compiled: the bind group layout they share and a
+/// pipeline per entry point.
+pub(crate) struct CompiledKernels {
+    layout: wgpu::BindGroupLayout,
+    pipelines: Vec<wgpu::ComputePipeline>,
+}
+
+/// The kernels a device has compiled, by their source and entry points,
+/// the last [`KernelCache::CAPACITY`] kept.
+#[derive(Default)]
+pub(crate) struct KernelCache {
+    entries: Mutex<Vec<(String, Arc<CompiledKernels>)>>,
+    compilations: std::sync::atomic::AtomicUsize,
+}
+
+impl KernelCache {
+    /// A run's distinct programs at once: a Morris run's layers each have
+    /// their own, and are compiled again if met again past this many.
+    const CAPACITY: usize = 16;
+
+    /// The kernels of `key`, compiled by `compile` unless held.
+    fn get_or_compile(
+        &self,
+        key: String,
+        compile: impl FnOnce() -> Result<CompiledKernels>,
+    ) -> Result<Arc<CompiledKernels>> {
+        if let Some((_, held)) = self.entries.lock().unwrap().iter().find(|(k, _)| *k == key) {
+            return Ok(Arc::clone(held));
+        }
+        let compiled = Arc::new(compile()?);
+        self.compilations
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut entries = self.entries.lock().unwrap();
+        if entries.len() == Self::CAPACITY {
+            entries.remove(0);
+        }
+        entries.push((key, Arc::clone(&compiled)));
+        Ok(compiled)
+    }
+
+    /// How many kernel sets were compiled (not found held) so far.
+    pub fn compilations(&self) -> usize {
+        self.compilations.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
 pub(crate) struct KernelSet {
     label: &'static str,
     entry_points: &'static [&'static str],
-    pipelines: Vec<wgpu::ComputePipeline>,
+    compiled: Arc<CompiledKernels>,
     bind_group: wgpu::BindGroup,
     params: wgpu::Buffer,
     params_stride: u64,
@@ -49,60 +106,16 @@ pub(crate) struct KernelSet {
 
 impl KernelSet {
     pub fn new(gpu: &GpuDevice, spec: KernelSpec) -> Result<Self> {
-        let device = &gpu.device;
-        let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        };
-        let mut entries = vec![
-            wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: true,
-                    min_binding_size: wgpu::BufferSize::new(PARAMS_BYTES),
-                },
-                count: None,
-            },
-            storage(1, true),
-            storage(2, false),
-        ];
-        entries.extend(
-            (0..spec.windows.len() as u32).map(|w| storage(FIRST_WINDOW_BINDING + w, false)),
+        let key = format!(
+            "{}\n{}\n{} windows\n{}",
+            spec.label,
+            spec.entry_points.join(","),
+            spec.windows.len(),
+            spec.source
         );
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some(spec.label),
-            entries: &entries,
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some(spec.label),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipelines = spec
-            .entry_points
-            .iter()
-            .map(|&entry| {
-                gpu.checked(&format!("building the {entry} kernel"), || {
-                    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                        label: Some(entry),
-                        layout: Some(&pipeline_layout),
-                        module: spec.module,
-                        entry_point: Some(entry),
-                        compilation_options: Default::default(),
-                        cache: None,
-                    })
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
-
+        let compiled = gpu
+            .kernel_cache()
+            .get_or_compile(key, || compile(gpu, &spec))?;
         let params_stride =
             PARAMS_BYTES.next_multiple_of(gpu.limits().min_uniform_buffer_offset_alignment as u64);
         let params = create_buffer(
@@ -156,16 +169,16 @@ impl KernelSet {
                 }),
         );
         let bind_group = gpu.checked(&format!("binding the {} tables", spec.label), || {
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
+            gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some(spec.label),
-                layout: &layout,
+                layout: &compiled.layout,
                 entries: &bindings,
             })
         })?;
         Ok(KernelSet {
             label: spec.label,
             entry_points: spec.entry_points,
-            pipelines,
+            compiled,
             bind_group,
             params,
             params_stride,
@@ -199,7 +212,7 @@ impl KernelSet {
             .iter()
             .position(|&e| e == entry)
             .unwrap_or_else(|| panic!("no entry point {entry} in the {} kernels", self.label));
-        let pipeline = &self.pipelines[index];
+        let pipeline = &self.compiled.pipelines[index];
         let counter_words = self.counter_bytes as usize / 4;
         if pieces.is_empty() {
             return Ok(vec![0; counter_words / 2]);
@@ -260,4 +273,67 @@ impl KernelSet {
             .map(|pair| pair[0] as u64 | (pair[1] as u64) << 32)
             .collect())
     }
+}
+
+/// Compiles `spec`'s module and a pipeline per entry point.
+fn compile(gpu: &GpuDevice, spec: &KernelSpec) -> Result<CompiledKernels> {
+    let device = &gpu.device;
+    let module = gpu.checked(&format!("compiling the {} kernels", spec.label), || {
+        device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(spec.label),
+            source: wgpu::ShaderSource::Wgsl(spec.source.as_str().into()),
+        })
+    })?;
+    let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    };
+    let mut entries = vec![
+        wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: true,
+                min_binding_size: wgpu::BufferSize::new(PARAMS_BYTES),
+            },
+            count: None,
+        },
+        storage(1, true),
+        storage(2, false),
+    ];
+    entries
+        .extend((0..spec.windows.len() as u32).map(|w| storage(FIRST_WINDOW_BINDING + w, false)));
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(spec.label),
+        entries: &entries,
+    });
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(spec.label),
+        bind_group_layouts: &[Some(&layout)],
+        immediate_size: 0,
+    });
+    let pipelines = spec
+        .entry_points
+        .iter()
+        .map(|&entry| {
+            gpu.checked(&format!("building the {entry} kernel"), || {
+                device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some(entry),
+                    layout: Some(&pipeline_layout),
+                    module: &module,
+                    entry_point: Some(entry),
+                    compilation_options: Default::default(),
+                    cache: None,
+                })
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(CompiledKernels { layout, pipelines })
 }

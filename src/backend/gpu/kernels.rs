@@ -105,12 +105,11 @@ impl Kernels {
             .source(shader::PASS)
             .source(algorithm.source);
         let windows = table.windows().len();
-        let module = shader::compile(
-            &program,
-            gpu,
-            algorithm.label,
-            &window_accessors(windows, table.window_words_log2(), FIRST_WINDOW_BINDING),
-        )?;
+        let source = program.text(&window_accessors(
+            windows,
+            table.window_words_log2(),
+            FIRST_WINDOW_BINDING,
+        ));
         // Room for the parameters of every piece of every block, or of the
         // whole device table (the fill), whichever is more.
         let device_cells = table.words() * (32 / algorithm.bits_per_cell as u64);
@@ -128,7 +127,7 @@ impl Kernels {
             gpu,
             KernelSpec {
                 label: algorithm.label,
-                module: &module,
+                source,
                 entry_points: algorithm.entry_points,
                 rule_tables: program.tables(),
                 windows: &windows,

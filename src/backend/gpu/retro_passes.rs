@@ -88,11 +88,17 @@ impl<'a> GpuRetro<'a> {
             Placement::Resident { rescan } => (rescan.is_none(), false),
             Placement::Streamed { .. } => (false, true),
         };
+        // Padded to a power of two (at least 8 blocks), so that layers
+        // with a few blocks more or less lay out their tables alike and,
+        // where the game keeps its layer in a table, share their compiled
+        // kernels (`KernelCache`).
         let starts = |blocks: &[Block]| -> Vec<u32> {
-            blocks
+            let mut starts: Vec<u32> = blocks
                 .iter()
                 .flat_map(|b| [b.start as u32, (b.start >> 32) as u32])
-                .collect()
+                .collect();
+            starts.resize(2 * blocks.len().max(8).next_power_of_two(), 0);
+            starts
         };
         let blocks = game.layer_blocks(layer);
         // The blocks `lower` holds: the layer below's, or the reached
@@ -450,13 +456,13 @@ impl RetroKernels {
             ));
             binding += table.windows().len() as u32;
         }
-        let module = shader::compile(program, gpu, "retrograde", &accessors)?;
+        let source = program.text(&accessors);
         let windows: Vec<&wgpu::Buffer> = tables.iter().flat_map(|t| t.windows()).collect();
         let set = KernelSet::new(
             gpu,
             KernelSpec {
                 label: "retrograde",
-                module: &module,
+                source,
                 entry_points: &ENTRY_POINTS,
                 rule_tables: program.tables(),
                 windows: &windows,
