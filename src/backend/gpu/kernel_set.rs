@@ -15,10 +15,12 @@
 //! GPU (Morabaraba's layers of a few million positions: about 0.7 s of
 //! set-up each on an H200).
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::device::GpuDevice;
 use super::pieces::{Piece, create_buffer, grid};
+use super::shader;
 use super::table::Staging;
 use crate::error::{Error, Result};
 
@@ -56,7 +58,7 @@ pub(crate) struct CompiledKernels {
 #[derive(Default)]
 pub(crate) struct KernelCache {
     entries: Mutex<Vec<(String, Arc<CompiledKernels>)>>,
-    compilations: std::sync::atomic::AtomicUsize,
+    compilations: AtomicUsize,
 }
 
 impl KernelCache {
@@ -74,8 +76,7 @@ impl KernelCache {
             return Ok(Arc::clone(held));
         }
         let compiled = Arc::new(compile()?);
-        self.compilations
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.compilations.fetch_add(1, Ordering::Relaxed);
         let mut entries = self.entries.lock().unwrap();
         if entries.len() == Self::CAPACITY {
             entries.remove(0);
@@ -86,7 +87,7 @@ impl KernelCache {
 
     /// How many kernel sets were compiled (not found held) so far.
     pub fn compilations(&self) -> usize {
-        self.compilations.load(std::sync::atomic::Ordering::Relaxed)
+        self.compilations.load(Ordering::Relaxed)
     }
 }
 
@@ -278,12 +279,7 @@ impl KernelSet {
 /// Compiles `spec`'s module and a pipeline per entry point.
 fn compile(gpu: &GpuDevice, spec: &KernelSpec) -> Result<CompiledKernels> {
     let device = &gpu.device;
-    let module = gpu.checked(&format!("compiling the {} kernels", spec.label), || {
-        device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(spec.label),
-            source: wgpu::ShaderSource::Wgsl(spec.source.as_str().into()),
-        })
-    })?;
+    let module = shader::module(gpu, spec.label, &spec.source)?;
     let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
         binding,
         visibility: wgpu::ShaderStages::COMPUTE,

@@ -27,7 +27,11 @@ pub(crate) fn compile(
     label: &str,
     extra: &str,
 ) -> Result<wgpu::ShaderModule> {
-    let text = program.text(extra);
+    module(gpu, label, &program.text(extra))
+}
+
+/// Compiles WGSL `text` into a module; an invalid shader is an error.
+pub(crate) fn module(gpu: &GpuDevice, label: &str, text: &str) -> Result<wgpu::ShaderModule> {
     gpu.checked(&format!("compiling the {label} kernels"), || {
         gpu.device
             .create_shader_module(wgpu::ShaderModuleDescriptor {

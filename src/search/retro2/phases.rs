@@ -17,8 +17,8 @@ pub struct Phases {
     /// layer's windows move during its passes, an acyclic layer's set-up
     /// is in its sweep).
     pub upload: f64,
-    /// On a device: the layer's kernels compiled (its rules are constants
-    /// of the program, so every layer compiles its own).
+    /// On a device: the layer's kernels compiled and bound (nothing to
+    /// compile where an earlier layer's program had the same text).
     pub kernels: f64,
     /// Reading the solved layers below that the layer reads from the
     /// store.
