@@ -999,6 +999,63 @@ impl LayeredGame for Morris {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hash::splitmix64;
+
+    /// The solver's moves, ranked from what their position keeps (the
+    /// place of white's pattern, reused when a move keeps it), rank as
+    /// the positions they lead to: every variant, with and without
+    /// symmetry, runs of consecutive ranks in every layer (so that the
+    /// positions come through the unranking's runs, as a sweep's do).
+    #[test]
+    fn moves_ranked_from_their_position_rank_as_the_positions_they_reach() {
+        for variant in Variant::ALL {
+            for symmetry in [false, true] {
+                let game = Morris::with_men(variant, 5, symmetry).unwrap();
+                let hash = game.hash();
+                let rule = variant.opening_rule();
+                let mut state = game.new_state();
+                for layer in 0..=hash.max_layer() {
+                    let size = hash.layer_size(layer);
+                    if size == 0 {
+                        continue;
+                    }
+                    for run in 0..4u64 {
+                        let start = splitmix64(layer as u64 * 8 + run) % size;
+                        for rank in start..(start + 48).min(size) {
+                            game.unrank(layer, rank, &mut state);
+                            let mut expected = Vec::new();
+                            rules::for_each_successor(&game.board, rule, &state, |next| {
+                                expected.push((hash.layer_of(&next), hash.rank(&next)));
+                                true
+                            });
+                            let mut got = Vec::new();
+                            game.successors(layer, &state, |next| {
+                                got.push((next.layer, next.rank));
+                                true
+                            });
+                            assert_eq!(
+                                got, expected,
+                                "{variant:?} {symmetry} layer {layer} rank {rank}"
+                            );
+                            if hash.kind(layer) == LayerKind::Placing {
+                                continue;
+                            }
+                            let mut expected = Vec::new();
+                            rules::for_each_quiet_predecessor(&game.board, &state, |before| {
+                                expected.push(hash.rank(&before));
+                            });
+                            let mut got = Vec::new();
+                            game.predecessors(layer, &state, |before| got.push(before));
+                            assert_eq!(
+                                got, expected,
+                                "{variant:?} {symmetry} layer {layer} rank {rank}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn positions_read_back_from_their_text_and_errors_are_one_line() {
