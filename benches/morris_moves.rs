@@ -12,7 +12,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use bitsolve::games::morris::rules::{self, OpeningRule};
+use bitsolve::games::morris::rules;
 use bitsolve::games::morris::{Morris, Variant};
 use bitsolve::hash::splitmix64;
 use bitsolve::space::LayeredGame;
@@ -49,7 +49,7 @@ fn measure(game: &Morris, name: &str, layer: usize, step: Step) {
     let starts: Vec<u64> = (0..RUNS_OF_RANKS as u64)
         .map(|i| splitmix64(i) % (size - RUN))
         .collect();
-    let opening = OpeningRule::Placing;
+    let opening = game.variant().opening_rule();
     let mut best = f64::MAX;
     let mut moves = 0u64;
     for _ in 0..rounds() {
