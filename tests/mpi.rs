@@ -7,8 +7,8 @@
 
 use crate::common;
 
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -16,8 +16,10 @@ use serde_json::Value;
 const BIN: &str = env!("CARGO_BIN_EXE_bitsolve");
 
 /// `mpirun -np processes bitsolve args` (as root too, more processes than
-/// cores allowed), one thread a process.
-fn mpirun(processes: usize) -> Command {
+/// cores allowed), one thread a process, with an Open MPI session
+/// directory of its own, removed when the job is dropped (Open MPI leaves
+/// it behind: a run of this file left 54 in the temporary directory).
+fn mpirun(processes: usize) -> Mpirun {
     // Each job its own session directory: jobs started at once by the
     // tests' threads otherwise race to create Open MPI's shared one
     // ("mkdir ... File exists" under load).
@@ -34,7 +36,41 @@ fn mpirun(processes: usize) -> Command {
         &processes.to_string(),
         BIN,
     ]);
-    command
+    Mpirun { command, session }
+}
+
+/// An `mpirun` command and its session directory.
+struct Mpirun {
+    command: Command,
+    session: PathBuf,
+}
+
+impl Mpirun {
+    fn args<I: IntoIterator<Item = S>, S: AsRef<std::ffi::OsStr>>(mut self, args: I) -> Self {
+        self.command.args(args);
+        self
+    }
+
+    /// Runs the job to its end; its session directory goes with `self`.
+    fn output(mut self) -> std::io::Result<Output> {
+        self.command.output()
+    }
+
+    /// Starts the job without its output; the caller keeps `self` until
+    /// the job has ended.
+    fn spawn_quietly(&mut self) -> Child {
+        self.command
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    }
+}
+
+impl Drop for Mpirun {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.session);
+    }
 }
 
 fn json_of(output: &Output) -> Value {
@@ -127,6 +163,7 @@ fn every_game_gives_the_same_layers_on_one_to_four_processes() {
             }
         }
     }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -206,13 +243,8 @@ fn a_killed_job_resumes_and_another_job_size_is_refused() {
 
     // Kill one process (as a crashed node would) once both processes have
     // recorded layer 6; mpirun then ends the other.
-    let job = mpirun(2)
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    kill_one_process_once(job, || {
+    let mut job = mpirun(2).args(args);
+    kill_one_process_once(job.spawn_quietly(), || {
         let layers = common::recorded_layers(&dir);
         layers.len() == 2 && layers.iter().all(|&l| l >= Some(6))
     });
@@ -410,13 +442,8 @@ fn a_killed_retrograde_job_resumes_reads_its_lower_layers_and_is_queried_in_one_
 
     // Kill one process once both have recorded a pass of layer 7, which
     // depends on 6, solved in the same run.
-    let job = mpirun(2)
-        .args(args("6..7"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    kill_one_process_once(job, || {
+    let mut job = mpirun(2).args(args("6..7"));
+    kill_one_process_once(job.spawn_quietly(), || {
         let files = layer_files(&dir, 7);
         files.len() == 2
             && files
