@@ -34,8 +34,9 @@ fn scratch(name: &str) -> PathBuf {
     dir.join(name)
 }
 
-/// Whether the GPU backend runs here: always in CI (lavapipe), elsewhere
-/// only when an adapter opens.
+/// The layers of `file` searched on the GPU (to `max_depth` where given),
+/// or none where the GPU backend does not run: it always runs in CI
+/// (lavapipe), elsewhere only when an adapter opens.
 fn gpu_layers(file: &str, max_depth: Option<&str>) -> Option<Value> {
     let mut args = vec![
         "bfs",
