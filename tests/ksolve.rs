@@ -37,7 +37,8 @@ fn scratch(name: &str) -> PathBuf {
 /// The layers of `file` searched on the GPU (to `max_depth` where given),
 /// or none where the GPU backend does not run: it always runs in CI
 /// (lavapipe), elsewhere only when an adapter opens.
-fn gpu_layers(file: &str, max_depth: Option<&str>) -> Option<Value> {
+fn gpu_layers(file: &str, max_depth: Option<usize>) -> Option<Value> {
+    let depth = max_depth.map(|depth| depth.to_string());
     let mut args = vec![
         "bfs",
         "ksolve",
@@ -47,7 +48,7 @@ fn gpu_layers(file: &str, max_depth: Option<&str>) -> Option<Value> {
         "gpu",
         "--json",
     ];
-    if let Some(depth) = max_depth {
+    if let Some(depth) = &depth {
         args.extend(["--max-depth", depth]);
     }
     let output = bitsolve(&args);
@@ -77,8 +78,7 @@ fn threads_the_gpu_and_a_resumed_store_give_the_same_layers() {
         let one = bitsolve_json(&["bfs", "ksolve", "--file", &file, "--threads", "1", "--json"]);
         let all = bitsolve_json(&["bfs", "ksolve", "--file", &file, "--json"]);
         assert_eq!(one["layers"], all["layers"], "{name}");
-        let depth_text = gpu_depth.map(|depth: usize| depth.to_string());
-        if let Some(gpu) = gpu_layers(&file, depth_text.as_deref()) {
+        if let Some(gpu) = gpu_layers(&file, gpu_depth) {
             let layers = one["layers"].as_array().unwrap();
             let expected = &layers[..gpu_depth.map_or(layers.len(), |depth| depth + 1)];
             assert_eq!(gpu.as_array().unwrap(), expected, "{name} on the GPU");
