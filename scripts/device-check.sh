@@ -12,8 +12,9 @@
 # with the GPU driver's ICD; without them it says so and stops. The full
 # check solves the whole Morabaraba and Nine Men's Morris on the GPU alone
 # (every count compared with data/reference/, the start's value asked of
-# the store; --work DIR keeps the stores, so a run cut short resumes),
-# then runs the GPU table's benches (all CPU threads against the GPU).
+# the store; --work DIR keeps the stores, so a run cut short resumes) and
+# Lasker Morris with four stones a side (against the CPU's run), then
+# runs the GPU table's benches (all CPU threads against the GPU).
 # The benches took about four minutes on a 16-thread host with an H200,
 # the whole Morabaraba 236 s there; the whole Nine Men's Morris is not
 # timed yet (its moving phase took 73 s). It prints one markdown table, and with

@@ -1,8 +1,10 @@
 //! Where a layer's moves out of it lie, as a kernel ranks them: in the
-//! layer just below, or, for an acyclic layer whose moves reach several
-//! layers (the Morris opening's last placement, into every moving layer),
-//! in those layers laid one after another as one table, each from a word
-//! boundary, in the order [`LayeredGame::acyclic_layer`] lists them. The
+//! layer just below, or, for a layer whose moves reach several layers (the
+//! Morris opening's last placement, into every moving layer; Lasker
+//! Morris's opening, into the layers of one stone fewer in hand or on the
+//! board), in those layers laid one after another as one table, each from
+//! a word boundary, in the order [`LayeredGame::acyclic_layer`] or
+//! [`LayeredGame::several_layers_below`] lists them. The
 //! GPU backend builds that table and its blocks from this layout, and a
 //! game's WGSL rules number the blocks the same way (a reached layer's
 //! blocks follow those of the layers before it), so the two agree by
@@ -38,11 +40,13 @@ pub struct LayersBelow {
 
 impl LayersBelow {
     /// The layout of `layer`'s moves out of it: the layers its
-    /// [`acyclic_layer`](LayeredGame::acyclic_layer) lists, or else the
-    /// layer just below (none under layer 0).
+    /// [`acyclic_layer`](LayeredGame::acyclic_layer) or
+    /// [`several_layers_below`](LayeredGame::several_layers_below) lists,
+    /// or else the layer just below (none under layer 0).
     pub fn of<G: LayeredGame>(game: &G, layer: usize) -> Self {
         let reached = game
             .acyclic_layer(layer)
+            .or_else(|| game.several_layers_below(layer))
             .unwrap_or_else(|| layer.checked_sub(1).into_iter().collect());
         let mut layout = LayersBelow {
             parts: Vec::with_capacity(reached.len()),
@@ -181,5 +185,26 @@ mod tests {
         assert_eq!(layout.blocks(), &game.layer_blocks(5)[..]);
         assert!(!LayersBelow::of(&game, 0).is_joined(0));
         assert_eq!(LayersBelow::of(&game, 0).layers().count(), 0);
+    }
+
+    #[test]
+    fn a_lasker_opening_layer_reaches_the_layers_its_game_names() {
+        use crate::games::TwoPlayerGame;
+        let game = Morris::with_men(Variant::Lasker, 3, false).unwrap();
+        let mut joined = 0;
+        for layer in 0..=game.max_layer() {
+            let Some(reached) = game.several_layers_below(layer) else {
+                continue;
+            };
+            let layout = LayersBelow::of(&game, layer);
+            assert_eq!(layout.layers().collect::<Vec<_>>(), reached, "{layer}");
+            let sizes: u64 = reached
+                .iter()
+                .map(|&l| game.layer_size(l).div_ceil(CELLS_PER_WORD) * CELLS_PER_WORD)
+                .sum();
+            assert_eq!(layout.cells(), sizes, "{layer}");
+            joined += usize::from(layout.is_joined(layer));
+        }
+        assert!(joined > 10, "{joined} joined layers");
     }
 }

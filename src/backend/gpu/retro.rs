@@ -16,7 +16,10 @@
 //! bindings), every pass judges all unknown positions instead, as the
 //! paper's scan does: slower, in two thirds of the memory. Where the values
 //! and the layer below do not fit together, windows of both stream through
-//! the device and every pass is a scan in rounds (`retro_windows`).
+//! the device and every pass is a scan in rounds (`retro_windows`). A
+//! layer whose moves leave to several layers below (Lasker Morris's
+//! opening) reads them copied into one table ([`LayersBelow`]), as the
+//! layer below.
 //!
 //! - `retro_tables`: which of the three, and the device tables for it.
 //! - `retro_passes`: the passes over them.
@@ -32,12 +35,11 @@ use std::path::Path;
 
 use super::GpuBackend;
 use super::device::GpuDevice;
-use super::retro_passes::GpuRetro;
+use super::retro_passes::{GpuRetro, LowerTable};
 use super::retro_program::retro_program;
 use crate::backend::CpuBackend;
 use crate::error::{Error, Result};
 use crate::search::Progress;
-use crate::search::backend::Backend;
 use crate::search::checkpoint::Checkpoint;
 use crate::search::retro2::judge::recorded_value;
 use crate::search::retro2::seam::{Below, RetroBackend, RetroPass, RetroPasses};
@@ -84,7 +86,21 @@ impl RetroBackend for GpuBackend<'_> {
         values: &'a TwoBitTable,
         lower: Below<'a, TwoBitTable>,
     ) -> Result<Box<dyn RetroPasses + 'a>> {
-        let lower = lower.only_next(game, layer, Backend::name(self))?;
+        let lower = match lower {
+            Below::Next(lower) => lower.map(LowerTable::Held),
+            // Lasker Morris's opening: the layers of one stone fewer in
+            // hand or on the board, all solved (the driver opened them).
+            Below::Several(tables) => {
+                let reached = |l: usize| tables.get(l).and_then(Option::as_ref);
+                let table = reached_table(game, layer, reached)?.ok_or_else(|| {
+                    Error::InvalidParameter(format!(
+                        "{}: a layer its moves reach is not open",
+                        game.layer_descriptor(layer)
+                    ))
+                })?;
+                Some(table)
+            }
+        };
         Ok(Box::new(GpuRetro::open(
             self.gpu,
             game,
@@ -115,28 +131,37 @@ impl RetroBackend for GpuBackend<'_> {
         pass: &RetroPass,
         between_parts: &mut dyn FnMut() -> Result<()>,
     ) -> Result<u64> {
-        let layout = LayersBelow::of(game, layer);
-        let reached: Option<Vec<&TwoBitTable>> = layout
-            .layers()
-            .map(|l| lower.get(l).copied().flatten())
-            .collect();
-        let (Some(reached), Ok(_)) = (reached, retro_program(game, layer)) else {
+        let reached = |l: usize| lower.get(l).copied().flatten();
+        let below = match retro_program(game, layer) {
+            Ok(_) => reached_table(game, layer, reached)?,
+            Err(_) => None,
+        };
+        let Some(below) = below else {
             return CpuBackend.sweep_acyclic(game, layer, values, lower, pass, between_parts);
         };
-        if !layout.is_joined(layer) {
-            return sweep_on_device(
-                self.gpu,
-                game,
-                layer,
-                values,
-                reached.first().copied(),
-                pass,
-            );
-        }
-        let descriptor = format!("{} (the layers it reaches)", game.layer_descriptor(layer));
-        let joined = layout.joined(&descriptor, &reached)?;
-        sweep_on_device(self.gpu, game, layer, values, Some(&joined), pass)
+        sweep_on_device(self.gpu, game, layer, values, Some(below), pass)
     }
+}
+
+/// The solved values of the layers `layer`'s moves reach
+/// ([`LayersBelow`]), as the kernels read them: the one layer just below
+/// as it is held, or several copied into one table; None where `reached`
+/// does not hold one of them.
+fn reached_table<'a, G: LayeredGame>(
+    game: &G,
+    layer: usize,
+    reached: impl Fn(usize) -> Option<&'a TwoBitTable>,
+) -> Result<Option<LowerTable<'a>>> {
+    let layout = LayersBelow::of(game, layer);
+    let Some(tables) = layout.layers().map(reached).collect::<Option<Vec<_>>>() else {
+        return Ok(None);
+    };
+    if !layout.is_joined(layer) {
+        return Ok(tables.first().copied().map(LowerTable::Held));
+    }
+    let descriptor = format!("{} (the layers it reaches)", game.layer_descriptor(layer));
+    let joined = layout.joined(&descriptor, &tables)?;
+    Ok(Some(LowerTable::Joined(Box::new(joined))))
 }
 
 /// One pass of the layer's judging kernel, every value recorded: each
@@ -148,7 +173,7 @@ fn sweep_on_device<G: LayeredGame>(
     game: &G,
     layer: usize,
     values: &TwoBitTable,
-    lower: Option<&TwoBitTable>,
+    lower: Option<LowerTable<'_>>,
     pass: &RetroPass,
 ) -> Result<u64> {
     let mut passes = GpuRetro::open(gpu, game, layer, values, lower, None)?;

@@ -38,13 +38,30 @@ const JUDGE_ROUND: u32 = 2;
 /// source's first word and words, 1 when the source is the layer below.
 const WINDOW_WORDS: usize = 5;
 
+/// The solved values a layer's moves out of it read: the layer below as
+/// the driver holds it, or the layers the moves reach copied into one
+/// table for this layer ([`LayersBelow::joined`]).
+pub(super) enum LowerTable<'a> {
+    Held(&'a TwoBitTable),
+    Joined(Box<TwoBitTable>),
+}
+
+impl LowerTable<'_> {
+    fn table(&self) -> &TwoBitTable {
+        match self {
+            LowerTable::Held(table) => table,
+            LowerTable::Joined(table) => table,
+        }
+    }
+}
+
 /// One layer's passes on the device.
 pub(super) struct GpuRetro<'a> {
     gpu: &'a GpuDevice,
     /// The host table the driver records: current after `sync`, and after
     /// every pass of a streamed layer.
     host: &'a TwoBitTable,
-    lower: Option<&'a TwoBitTable>,
+    lower: Option<LowerTable<'a>>,
     tables: LayerTables,
     reduced: bool,
     kernels: RetroKernels,
@@ -77,12 +94,14 @@ impl<'a> GpuRetro<'a> {
         game: &G,
         layer: usize,
         host: &'a TwoBitTable,
-        lower: Option<&'a TwoBitTable>,
+        lower: Option<LowerTable<'a>>,
         recorded: Option<Value>,
     ) -> Result<Self> {
         let mut program = retro_program(game, layer)?;
         let uploading = Instant::now();
-        let tables = layer_tables(gpu, &game.layer_descriptor(layer), host, lower)?;
+        let descriptor = game.layer_descriptor(layer);
+        let lower_table = lower.as_ref().map(LowerTable::table);
+        let tables = layer_tables(gpu, &descriptor, host, lower_table)?;
         let upload_seconds = uploading.elapsed().as_secs_f64();
         let (marks, streamed) = match &tables.placement {
             Placement::Resident { rescan } => (rescan.is_none(), false),
@@ -103,7 +122,7 @@ impl<'a> GpuRetro<'a> {
         let blocks = game.layer_blocks(layer);
         // The blocks `lower` holds: the layer below's, or the reached
         // layers' joined (`LayersBelow`).
-        let lower_blocks = match lower {
+        let lower_blocks = match &lower {
             Some(_) => LayersBelow::of(game, layer).blocks().to_vec(),
             None => Vec::new(),
         };
@@ -261,10 +280,10 @@ impl<'a> GpuRetro<'a> {
             Source::Lower(window) => {
                 let mut placed = self.placed_lower.borrow_mut();
                 if placed.as_ref() != Some(window) {
-                    let below = self.lower.expect("a layer below to stream");
+                    let below = self.lower.as_ref().expect("a layer below to stream");
                     self.tables
                         .source
-                        .upload(self.gpu, &below.words()[host_words(window)])?;
+                        .upload(self.gpu, &below.table().words()[host_words(window)])?;
                     *placed = Some(window.clone());
                 }
                 (window.clone(), 1)

@@ -13,7 +13,7 @@
 //! positions the fixpoint leaves undecided).
 
 use super::board::{Board, POINTS};
-use super::hash::{LayerKind, MorrisHash};
+use super::hash::{LayerKind, MixedTarget, MorrisHash};
 use super::rules::{self, OpeningRule, Stones};
 use crate::diagram::{Cell, Diagram, Style};
 use crate::error::{Error, Result, quoted};
@@ -900,25 +900,10 @@ impl LayeredGame for Morris {
         if self.hash.kind(layer) != LayerKind::PlacingOrMoving {
             return None;
         }
-        let in_hand = self.hash.in_hand(layer);
-        let on_board = self.hash.on_board(layer)?;
-        let mut reached: Vec<usize> = on_board
-            .checked_sub(1)
-            .and_then(|fewer| self.hash.layer_holding(in_hand, fewer))
+        let mut reached: Vec<usize> = MixedTarget::ALL
             .into_iter()
+            .filter_map(|target| self.hash.mixed_target(layer, target))
             .collect();
-        for side in 0..2 {
-            if in_hand[side] == 0 {
-                continue;
-            }
-            let mut hands = in_hand;
-            hands[side] -= 1;
-            reached.extend(
-                [on_board, on_board + 1]
-                    .into_iter()
-                    .filter_map(|board| self.hash.layer_holding(hands, board)),
-            );
-        }
         reached.sort_unstable();
         reached.dedup();
         Some(reached)
@@ -929,21 +914,10 @@ impl LayeredGame for Morris {
     }
 
     /// `morris.wgsl` over the board's tables and the hash's: a moving
-    /// layer's passes, or the one sweep of an opening layer whose
-    /// placements all lead one layer down.
+    /// layer's passes, the one sweep of an opening layer whose placements
+    /// all lead one layer down, or the passes of a layer of Lasker
+    /// Morris's opening over the layers its moves leave to.
     fn retro_gpu_program(&self, layer: usize) -> Result<Program> {
-        match self.hash.kind(layer) {
-            LayerKind::Moving => {}
-            LayerKind::Placing => {}
-            // The kernel's rules know no stones in hand.
-            LayerKind::PlacingOrMoving => {
-                return Err(Error::Unsupported(format!(
-                    "{}: Lasker Morris's opening is solved on the CPU (the GPU's rules have no stones in hand); solve its moving phase, layers 1..{}, on the GPU",
-                    self.layer_descriptor(layer),
-                    self.hash.moving_top()
-                )));
-            }
-        }
         // The layers the moves rank into, as the backend joins them (the
         // last placement's: every moving layer).
         let below: Vec<usize> = LayersBelow::of(self, layer).layers().collect();
@@ -974,6 +948,10 @@ impl LayeredGame for Morris {
             .constant(
                 "MORRIS_PLACING",
                 u32::from(self.hash.kind(layer) == LayerKind::Placing),
+            )
+            .constant(
+                "MORRIS_MIXED",
+                u32::from(self.hash.kind(layer) == LayerKind::PlacingOrMoving),
             )
             .constant("MORRIS_SIDE_BITS", self.hash.side_bits(layer))
             .constant("MORRIS_BELOW_SIDE_BITS", below_side_bits)

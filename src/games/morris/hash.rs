@@ -259,7 +259,10 @@ pub struct GpuTables {
     pub block_of: Vec<u32>,
     /// The same for the layers the moves reach, their blocks numbered one
     /// after another (`LayersBelow`): apart from `block_of`, since an
-    /// opening layer and the one below can hold the same counts.
+    /// opening layer and the one below can hold the same counts. One
+    /// table where the reached layers' counts are disjoint; in Lasker
+    /// Morris's opening, where they are not, one per kind of move out of
+    /// the layer, in [`MixedTarget`] order.
     pub below_block_of: Vec<u32>,
     /// With symmetry: three 256-entry byte maps per symmetry.
     pub symmetries: Vec<u32>,
@@ -273,6 +276,36 @@ pub struct GpuTables {
     pub pattern_starts: Vec<u32>,
     /// The stored white patterns, as masks of points.
     pub patterns: Vec<u32>,
+}
+
+/// Where a move out of a layer of Lasker Morris's opening leads: a capture
+/// by a stone moved on the board to one stone fewer on the board; a
+/// placement to one stone fewer in the placer's hand and one more on the
+/// board, or as many when it takes one. The GPU's rules number them so
+/// (`morris.wgsl`'s MORRIS_TO_*).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MixedTarget {
+    /// A stone moved on the board closed a mill and took a stone.
+    MovedAndTook,
+    /// White placed a stone and took none.
+    WhitePlaced,
+    /// White placed a stone that closed a mill and took one.
+    WhitePlacedAndTook,
+    /// Black placed a stone and took none.
+    BlackPlaced,
+    /// Black placed a stone that closed a mill and took one.
+    BlackPlacedAndTook,
+}
+
+impl MixedTarget {
+    /// Every kind, in the GPU rules' order.
+    pub const ALL: [MixedTarget; 5] = [
+        MixedTarget::MovedAndTook,
+        MixedTarget::WhitePlaced,
+        MixedTarget::WhitePlacedAndTook,
+        MixedTarget::BlackPlaced,
+        MixedTarget::BlackPlacedAndTook,
+    ];
 }
 
 /// What a layer holds, and so how it is solved.
@@ -567,6 +600,29 @@ impl MorrisHash {
         (on_board <= self.moving_top() && self.layer_size(on_board) > 0).then_some(on_board)
     }
 
+    /// The layer a move of `target`'s kind leads to from `layer`, one of
+    /// Lasker Morris's opening; None where no position is stored there
+    /// (so no such move is made: a hand already empty, a board without a
+    /// stone to take).
+    pub fn mixed_target(&self, layer: usize, target: MixedTarget) -> Option<usize> {
+        let in_hand = self.in_hand(layer);
+        let on_board = self.on_board(layer)?;
+        let placed = |side: usize, took: bool| {
+            let mut hands = in_hand;
+            hands[side] = hands[side].checked_sub(1)?;
+            self.layer_holding(hands, on_board + usize::from(!took))
+        };
+        match target {
+            MixedTarget::MovedAndTook => on_board
+                .checked_sub(1)
+                .and_then(|fewer| self.layer_holding(in_hand, fewer)),
+            MixedTarget::WhitePlaced => placed(0, false),
+            MixedTarget::WhitePlacedAndTook => placed(0, true),
+            MixedTarget::BlackPlaced => placed(1, false),
+            MixedTarget::BlackPlacedAndTook => placed(1, true),
+        }
+    }
+
     /// What `layer` holds.
     pub fn kind(&self, layer: usize) -> LayerKind {
         self.layers[layer].kind
@@ -779,17 +835,40 @@ impl MorrisHash {
             .iter()
             .flat_map(|b| [b.white as u32, b.black as u32, b.group as u32])
             .collect();
-        let mut below_block_of = vec![NO_BLOCK; COUNTS * COUNTS * GROUPS];
-        let mut first_block = 0;
-        for &reached in below {
+        // Each reached layer's first block in the one table.
+        let first_blocks: Vec<u32> = below
+            .iter()
+            .scan(0, |first, &reached| {
+                let at = *first;
+                *first += self.layers[reached].blocks.len() as u32;
+                Some(at)
+            })
+            .collect();
+        let slots = COUNTS * COUNTS * GROUPS;
+        let numbered = |to: &mut [u32], reached: usize, first: u32| {
             for (slot, &index) in self.layers[reached].block_at.iter().enumerate() {
                 if index != NO_BLOCK {
-                    debug_assert_eq!(below_block_of[slot], NO_BLOCK, "disjoint counts");
-                    below_block_of[slot] = first_block + index;
+                    debug_assert_eq!(to[slot], NO_BLOCK, "disjoint counts");
+                    to[slot] = first + index;
                 }
             }
-            first_block += self.layers[reached].blocks.len() as u32;
-        }
+        };
+        let below_block_of = if self.kind(layer) == LayerKind::PlacingOrMoving {
+            let mut tables = vec![NO_BLOCK; MixedTarget::ALL.len() * slots];
+            for (target, table) in MixedTarget::ALL.iter().zip(tables.chunks_mut(slots)) {
+                let reached = self.mixed_target(layer, *target);
+                if let Some(at) = below.iter().position(|&l| Some(l) == reached) {
+                    numbered(table, below[at], first_blocks[at]);
+                }
+            }
+            tables
+        } else {
+            let mut table = vec![NO_BLOCK; slots];
+            for (&reached, &first) in below.iter().zip(&first_blocks) {
+                numbered(&mut table, reached, first);
+            }
+            table
+        };
         let mut tables = GpuTables {
             blocks,
             block_of: self.layers[layer].block_at.clone(),

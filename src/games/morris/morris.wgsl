@@ -8,9 +8,14 @@
 // (placing only) holds one count of stones in hand, which fixes the side
 // to move, and its ranks have no side bit; every placement leads to the
 // layer below (the last one into the moving layers, joined as one table:
-// src/space/layers_below.rs), so the layer is solved by one sweep. Needs:
+// src/space/layers_below.rs), so the layer is solved by one sweep. A layer
+// of Lasker Morris's opening holds one pair of hands and one count of
+// stones on the board, either side to move (the side bit): the mover
+// places or moves, and what leaves the layer reaches one of five layers
+// (MORRIS_TO_*, hash.rs's MixedTarget), joined as one table. Needs:
 // MORRIS_SYMMETRY (1 when the 16 symmetries fold the white patterns),
-// MORRIS_MILLS (how many), MORRIS_PLACING (1 for an opening layer),
+// MORRIS_MILLS (how many), MORRIS_PLACING (1 for an opening layer of
+// placements only), MORRIS_MIXED (1 for a layer of Lasker's opening),
 // MORRIS_SIDE_BITS and MORRIS_BELOW_SIDE_BITS (1 where the layer's, or
 // the layer below's, ranks end in the side bit), MORRIS_WHITE_IN_HAND and
 // MORRIS_BLACK_IN_HAND (the layer's stones in hand), and tables:
@@ -20,7 +25,8 @@
 // stones fill), MORRIS_BLOCKS_AT ((w, b, group)
 // per block of the layer), MORRIS_BLOCK_OF_AT and MORRIS_BELOW_BLOCK_OF_AT
 // (block index of (w, b, group) in the layer and in the layers below its
-// moves reach, at (13 w + b) 5 + group), and with symmetry
+// moves reach, at (13 w + b) 5 + group; in Lasker's opening one such table
+// below per MORRIS_TO_*, 845 words each), and with symmetry
 // MORRIS_SYMMETRIES_AT (each symmetry as three 256-entry byte maps),
 // MORRIS_PLACEMENTS_AT with MORRIS_PLACEMENT_STARTS_AT (per white count,
 // two words per pattern rank: the stored pattern's index, then group << 16
@@ -36,6 +42,16 @@
 // compress), so a move costs a few iterations per stone.
 
 const MORRIS_BOARD: u32 = 0xffffffu;
+// Where a position ranks: the layer itself, or the layers below by the
+// kind of move (the one table below of a moving or placing layer is
+// MORRIS_TO_CAPTURE's).
+const MORRIS_HERE: u32 = 0xffffffffu;
+const MORRIS_TO_CAPTURE: u32 = 0u;
+const MORRIS_TO_WHITE_PLACED: u32 = 1u;
+const MORRIS_TO_WHITE_PLACED_AND_TOOK: u32 = 2u;
+const MORRIS_TO_BLACK_PLACED: u32 = 3u;
+const MORRIS_TO_BLACK_PLACED_AND_TOOK: u32 = 4u;
+const MORRIS_SLOTS: u32 = 845u;
 
 var<private> white: u32;
 var<private> black: u32;
@@ -85,9 +101,9 @@ fn morris_placement(w: u32, white_rank: u32) -> vec2<u32> {
     return vec2<u32>(tables[at], tables[at + 1u]);
 }
 
-// The (block, local) of a position in the layer, or in the layer below
-// (MorrisHash::rank).
-fn morris_rank(whites: u32, blacks: u32, white_moves: bool, below: bool) -> vec2<u32> {
+// The (block, local) of a position in the layer, or in the layers below
+// (`dest`: MORRIS_HERE or a MORRIS_TO_*) (MorrisHash::rank).
+fn morris_rank(whites: u32, blacks: u32, white_moves: bool, dest: u32) -> vec2<u32> {
     let w = countOneBits(whites);
     let b = countOneBits(blacks);
     var index = morris_rank_among(whites, MORRIS_BOARD);
@@ -108,8 +124,12 @@ fn morris_rank(whites: u32, blacks: u32, white_moves: bool, below: bool) -> vec2
             rest &= rest - 1u;
         }
     }
-    let block_of = select(MORRIS_BLOCK_OF_AT, MORRIS_BELOW_BLOCK_OF_AT, below);
-    let side_bits = select(MORRIS_SIDE_BITS, MORRIS_BELOW_SIDE_BITS, below);
+    var block_of = MORRIS_BLOCK_OF_AT;
+    var side_bits = MORRIS_SIDE_BITS;
+    if (dest != MORRIS_HERE) {
+        block_of = MORRIS_BELOW_BLOCK_OF_AT + MORRIS_SLOTS * dest;
+        side_bits = MORRIS_BELOW_SIDE_BITS;
+    }
     let block = tables[block_of + (13u * w + b) * 5u + group];
     let black_rank = morris_rank_among(black_least, MORRIS_BOARD & ~white_least);
     let pattern = index * binomial(24u - w, b) + black_rank;
@@ -174,7 +194,7 @@ fn retro_is_representative() -> bool {
 }
 
 fn retro_twin() -> vec2<u32> {
-    return morris_rank(white, black, white_to_move, false);
+    return morris_rank(white, black, white_to_move, MORRIS_HERE);
 }
 
 fn morris_decided() -> bool {
@@ -182,12 +202,17 @@ fn morris_decided() -> bool {
 }
 
 // The position after the mover's stones became `mine` and the opponent's
-// `theirs`, the opponent to move, in the layer or the one below.
-fn morris_after(mine: u32, theirs: u32, below: bool) -> vec2<u32> {
+// `theirs`, the opponent to move, in the layer or one below (`dest`).
+fn morris_after(mine: u32, theirs: u32, dest: u32) -> vec2<u32> {
     if (white_to_move) {
-        return morris_rank(mine, theirs, false, below);
+        return morris_rank(mine, theirs, false, dest);
     }
-    return morris_rank(theirs, mine, true, below);
+    return morris_rank(theirs, mine, true, dest);
+}
+
+// The stones in hand of the side to move.
+fn morris_mover_in_hand() -> u32 {
+    return select(MORRIS_BLACK_IN_HAND, MORRIS_WHITE_IN_HAND, white_to_move);
 }
 
 // The stones of `stones` a mill may take: those in no mill, else any.
@@ -204,22 +229,22 @@ fn morris_removable(stones: u32) -> u32 {
 }
 
 // What a stone arriving leads to once the mover's stones became `mine`
-// (rules::arrive): the opponent's stones as they are, into the layer or,
-// for a placement (`quiet_below`), the layer below; or, when it `closes` a
+// (rules::arrive): the opponent's stones as they are, into `quiet` (the
+// layer for a move, a layer below for a placement); or, when it `closes` a
 // mill and the opponent has stones on the board, once per stone of
-// `removable` it takes, into the layer below. False once retro_move asks
-// to stop (no return from inside the loop: see retro_moves).
-fn morris_arrive(mine: u32, theirs: u32, closes: bool, removable: u32, quiet_below: bool) -> bool {
+// `removable` it takes, into `took` below. False once retro_move asks to
+// stop (no return from inside the loop: see retro_moves).
+fn morris_arrive(mine: u32, theirs: u32, closes: bool, removable: u32, quiet: u32, took: u32) -> bool {
     var more = true;
     if (!closes || theirs == 0u) {
-        let to = morris_after(mine, theirs, quiet_below);
-        more = retro_move(quiet_below, to.x, to.y);
+        let to = morris_after(mine, theirs, quiet);
+        more = retro_move(quiet != MORRIS_HERE, to.x, to.y);
     } else {
         var taking = removable;
         while (taking != 0u && more) {
             let taken = firstTrailingBit(taking);
             taking &= taking - 1u;
-            let to = morris_after(mine, theirs & ~(1u << taken), true);
+            let to = morris_after(mine, theirs & ~(1u << taken), took);
             more = retro_move(true, to.x, to.y);
         }
     }
@@ -237,13 +262,30 @@ fn retro_moves() {
         return;
     }
     if (MORRIS_PLACING == 1u) {
-        morris_placements();
+        _ = morris_placements(MORRIS_TO_CAPTURE, MORRIS_TO_CAPTURE);
         return;
     }
+    var more = true;
+    if (MORRIS_MIXED == 1u && morris_mover_in_hand() > 0u) {
+        // Lasker's opening: the placements first (rules::for_each_successor).
+        if (white_to_move) {
+            more = morris_placements(MORRIS_TO_WHITE_PLACED, MORRIS_TO_WHITE_PLACED_AND_TOOK);
+        } else {
+            more = morris_placements(MORRIS_TO_BLACK_PLACED, MORRIS_TO_BLACK_PLACED_AND_TOOK);
+        }
+    }
+    if (more) {
+        morris_stone_moves();
+    }
+}
+
+// The moves of stones on the board: along a line, or flying for a mover
+// with three on the board and none in hand.
+fn morris_stone_moves() {
     let mine = select(black, white, white_to_move);
     let theirs = select(white, black, white_to_move);
     let empty = MORRIS_BOARD & ~(white | black);
-    let flying = countOneBits(mine) == 3u;
+    let flying = countOneBits(mine) == 3u && morris_mover_in_hand() == 0u;
     let removable = morris_removable(theirs);
     var more = true;
     for (var sweep = 0u; sweep < 2u && more; sweep++) {
@@ -258,18 +300,18 @@ fn retro_moves() {
                 arrivals &= arrivals - 1u;
                 let moved = (mine & ~(1u << origin)) | (1u << arrival);
                 if (morris_in_mill(moved, arrival) == closing) {
-                    more = morris_arrive(moved, theirs, closing, removable, false);
+                    more = morris_arrive(moved, theirs, closing, removable, MORRIS_HERE, MORRIS_TO_CAPTURE);
                 }
             }
         }
     }
 }
 
-// An opening layer's moves (rules::for_each_placement): a stone of the
-// mover's hand on each empty point, those that close a mill first, once
-// per stone they may take (none when the opponent has none on the board);
-// every one leads to the layer below.
-fn morris_placements() {
+// The placements (rules::for_each_placement): a stone of the mover's hand
+// on each empty point, those that close a mill first, once per stone they
+// may take (none when the opponent has none on the board), into the
+// layers below `quiet` and `took`. False once retro_move asks to stop.
+fn morris_placements(quiet: u32, took: u32) -> bool {
     let mine = select(black, white, white_to_move);
     let theirs = select(white, black, white_to_move);
     let empty = MORRIS_BOARD & ~(white | black);
@@ -283,16 +325,18 @@ fn morris_placements() {
             arrivals &= arrivals - 1u;
             let placed = mine | (1u << arrival);
             if (morris_in_mill(placed, arrival) == closing) {
-                more = morris_arrive(placed, theirs, closing, removable, true);
+                more = morris_arrive(placed, theirs, closing, removable, quiet, took);
             }
         }
     }
+    return more;
 }
 
 // The positions of the layer with a move here that took no stone: the side
-// not to move brought a stone to a point where it stands in no mill, from
-// an empty neighbour or, with three stones, any empty point
-// (rules::for_each_quiet_predecessor).
+// not to move brought a stone to a point where it stands in no mill (or
+// any point, when the side to move has no stone on the board to take),
+// from an empty neighbour or, with three stones and none in hand, any
+// empty point (rules::for_each_quiet_predecessor).
 fn retro_predecessors() {
     // Every placement leaves an opening layer: none of its positions has a
     // predecessor in it.
@@ -302,12 +346,14 @@ fn retro_predecessors() {
     let waiting = select(black, white, white_to_move);
     let moved = select(white, black, white_to_move);
     let empty = MORRIS_BOARD & ~(white | black);
-    let flying = countOneBits(moved) == 3u;
+    let moved_in_hand = select(MORRIS_WHITE_IN_HAND, MORRIS_BLACK_IN_HAND, white_to_move);
+    let flying = countOneBits(moved) == 3u && moved_in_hand == 0u;
+    let took = waiting != 0u;
     var arrivals = moved;
     while (arrivals != 0u) {
         let arrival = firstTrailingBit(arrivals);
         arrivals &= arrivals - 1u;
-        if (morris_in_mill(moved, arrival)) {
+        if (took && morris_in_mill(moved, arrival)) {
             continue;
         }
         var origins = select(tables[MORRIS_NEIGHBOURS_AT + arrival] & empty, empty, flying);
@@ -317,9 +363,9 @@ fn retro_predecessors() {
             let before = (moved & ~(1u << arrival)) | (1u << origin);
             var earlier: vec2<u32>;
             if (white_to_move) {
-                earlier = morris_rank(waiting, before, false, false);
+                earlier = morris_rank(waiting, before, false, MORRIS_HERE);
             } else {
-                earlier = morris_rank(before, waiting, true, false);
+                earlier = morris_rank(before, waiting, true, MORRIS_HERE);
             }
             retro_predecessor(earlier.x, earlier.y);
         }

@@ -249,17 +249,22 @@ pub fn has_quiet_move(board: &Board, stones: &Stones) -> bool {
     let (mine, theirs) = stones.sides();
     let empty = !(mine | theirs) & BOARD;
     let flying = flies(mine, stones.mover_in_hand());
+    // A mill takes nothing from an opponent with no stone on the board
+    // (Lasker Morris's opening): such a move stays too.
+    let takes = theirs != 0;
     points(mine).any(|from| {
         points(targets(board, from, empty, flying))
-            .any(|to| !board.in_mill(mine & !(1 << from) | 1 << to, to))
+            .any(|to| !(takes && board.in_mill(mine & !(1 << from) | 1 << to, to)))
     })
 }
 
 /// Calls `emit` with every position from which a move that takes no stone
 /// leads to `stones`: the side that just moved (the one not to move)
 /// brought a stone to a point where it stands in no mill of its own (a
-/// mill would have taken a stone), from an empty neighbour, or from any
-/// empty point when it flies. None when the game is over. The stones in
+/// mill would have taken a stone; in Lasker Morris's opening, where the
+/// side to move may have none on the board, it took none and the mill
+/// may stand), from an empty neighbour, or from any empty point when it
+/// flies. None when the game is over. The stones in
 /// hand stay as they are (a move places none): in the moving phase none,
 /// in Lasker Morris's opening those of the position.
 pub fn for_each_quiet_predecessor(board: &Board, stones: &Stones, mut emit: impl FnMut(Stones)) {
@@ -270,8 +275,9 @@ pub fn for_each_quiet_predecessor(board: &Board, stones: &Stones, mut emit: impl
     let empty = !(waiting | moved) & BOARD;
     let moved_in_hand = stones.in_hand[usize::from(stones.white_to_move)];
     let flying = flies(moved, moved_in_hand);
+    let took = waiting != 0;
     for to in points(moved) {
-        if board.in_mill(moved, to) {
+        if took && board.in_mill(moved, to) {
             continue;
         }
         for from in points(targets(board, to, empty, flying)) {
@@ -599,6 +605,18 @@ mod tests {
             // Some with (at most) three white stones on the board: no
             // flying with stones in hand.
             stones.white = points(stones.white).take(3).fold(0, |m, p| m | 1 << p);
+        }
+        if seed % 5 == 1 {
+            // Some with one side's stones all in hand (none placed yet, or
+            // all taken): a mill of the other side's takes none and stays
+            // in the layer.
+            if r >> 24 & 1 == 0 {
+                stones.white = 0;
+                stones.in_hand[0] = 3;
+            } else {
+                stones.black = 0;
+                stones.in_hand[1] = 3;
+            }
         }
         stones
     }
