@@ -268,7 +268,12 @@ fn assert_the_opening_agrees(device: &GpuDevice, men: usize) {
 
         let on_gpu = scratch(&format!("{name}-gpu"));
         copy_store(&below, &on_gpu);
+        let compiled = device.kernel_compilations();
         let reports = solve_into(&gpu, &game, opening.clone(), &on_gpu, &Silent).unwrap();
+        // One text for the layers of placements but the last (and the
+        // sizes of their block tables).
+        let compiled = device.kernel_compilations() - compiled;
+        assert!(compiled <= 4, "{name}: {compiled} compilations");
         assert_eq!(counts(&reports), counts(&expected), "{name}");
         assert_eq!(reports.len(), top + 1 - last_placement);
         assert!(stored_words(&game, 0..=top, &on_gpu) == words, "{name}");
@@ -369,10 +374,19 @@ fn assert_the_lasker_opening_agrees(device: &GpuDevice, men: usize, symmetry: bo
 
     let on_gpu = scratch(&format!("{name}-gpu"));
     copy_store(&below, &on_gpu);
+    let compiled = device.kernel_compilations();
     let reports = solve_into(&gpu, &game, first..=top, &on_gpu, &Silent).unwrap();
     assert_eq!(counts(&reports), counts(&expected), "{name}");
     assert!(stored_words(&game, 0..=top, &on_gpu) == words, "{name}");
     std::fs::remove_dir_all(&on_gpu).unwrap();
+    // The layers share their rules' text but for the sizes of their
+    // block tables (a power of two): a few compilations, not one a layer.
+    let compiled = device.kernel_compilations() - compiled;
+    assert!(
+        compiled <= (top + 1 - first) / 4,
+        "{name}: {compiled} compilations for {} layers",
+        top + 1 - first
+    );
 
     // The first opening layer of several passes (the second), stopped
     // after its pass 0 and resumed on the other backend.

@@ -22,6 +22,8 @@
 //! the count says each side's hand and who moves, and the rank has no
 //! side bit; the board holds any counts up to the stones placed.
 
+use std::sync::{Arc, OnceLock};
+
 use super::board::{POINTS, apply, symmetries};
 use super::rules::{OpeningRule, Stones};
 use crate::error::{Error, Result};
@@ -249,10 +251,14 @@ pub struct HashBlock {
     pub weight: u64,
 }
 
-/// The hash as the GPU's rules read it ([`MorrisHash::gpu_tables`]).
+/// One layer's part of the hash as the GPU's rules read it
+/// ([`MorrisHash::gpu_layer_tables`]). Every table has the same length in
+/// every layer, so that the rules' text, where the tables' offsets are
+/// constants, is the same and its kernels are compiled once.
 #[derive(Clone, Debug, Default)]
-pub struct GpuTables {
-    /// `(white, black, group)` of each block of the layer, three words a block.
+pub struct GpuLayerTables {
+    /// `(white, black, group)` of each block of the layer, three words a
+    /// block, padded to the most blocks a layer can have.
     pub blocks: Vec<u32>,
     /// The block index in the layer at each `(w * 13 + b) * 5 + group`
     /// slot; `u32::MAX` where there is none.
@@ -260,19 +266,28 @@ pub struct GpuTables {
     /// The same for the layers the moves reach, their blocks numbered one
     /// after another (`LayersBelow`): apart from `block_of`, since an
     /// opening layer and the one below can hold the same counts. One
-    /// table where the reached layers' counts are disjoint; in Lasker
-    /// Morris's opening, where they are not, one per kind of move out of
-    /// the layer, in [`MixedTarget`] order.
+    /// table per kind of move out of the layer, in [`MixedTarget`] order:
+    /// in Lasker Morris's opening two reached layers can hold the same
+    /// counts; elsewhere their counts are disjoint and the first table
+    /// holds them all.
     pub below_block_of: Vec<u32>,
-    /// With symmetry: three 256-entry byte maps per symmetry.
+}
+
+/// The game's part of the hash as the GPU's rules read it, the same for
+/// every layer ([`MorrisHash::gpu_game_tables`]): with symmetry, where
+/// every white pattern is stored (empty without).
+#[derive(Clone, Debug, Default)]
+pub struct GpuGameTables {
+    /// Three 256-entry byte maps per symmetry.
     pub symmetries: Vec<u32>,
     /// Where each white count's placements begin in `placements`.
     pub placement_starts: Vec<u32>,
-    /// Two words per white pattern, by binomial rank: its stored pattern's index, and its
-    /// group (bits 16..) with the symmetries mapping it there (bits 0..16).
+    /// Two words per white pattern, by binomial rank: its stored pattern's
+    /// index, and its group (bits 16..) with the symmetries mapping it
+    /// there (bits 0..16).
     pub placements: Vec<u32>,
-    /// Where each white count's and group's stored patterns begin in `patterns`, at
-    /// `5 * w + group`.
+    /// Where each white count's and group's stored patterns begin in
+    /// `patterns`, at `5 * w + group`.
     pub pattern_starts: Vec<u32>,
     /// The stored white patterns, as masks of points.
     pub patterns: Vec<u32>,
@@ -362,6 +377,8 @@ pub struct MorrisHash {
     /// Under [`OpeningRule::PlacingOrMoving`], the layer of (white's hand,
     /// black's hand, stones on the board), `usize::MAX` where none.
     mixed_layers: Vec<usize>,
+    /// [`gpu_game_tables`](Self::gpu_game_tables), once asked for.
+    gpu_game_tables: OnceLock<Arc<GpuGameTables>>,
 }
 
 impl MorrisHash {
@@ -398,6 +415,7 @@ impl MorrisHash {
             blacks,
             layers: Vec::new(),
             mixed_layers: Vec::new(),
+            gpu_game_tables: OnceLock::new(),
         };
         for layer in 0..=hash.moving_top() {
             let counts = hash.moving_counts(layer);
@@ -823,18 +841,17 @@ impl MorrisHash {
     }
 
     /// The tables the GPU's rules read for layer `layer` (see
-    /// `morris.wgsl`): the blocks of `layer`, the index of every block of
-    /// `layer` and of the layers its moves reach (`below`, in the order
-    /// their blocks follow one another: `LayersBelow`; their counts of
-    /// stones are disjoint) by (w, b, group), and with symmetry the byte
-    /// maps, the placements and the stored patterns of the white counts of
-    /// all those layers.
-    pub fn gpu_tables(&self, layer: usize, below: &[usize]) -> GpuTables {
-        let blocks = self
+    /// `morris.wgsl`): its blocks, and the index of every block of `layer`
+    /// and of the layers its moves reach (`below`, in the order their
+    /// blocks follow one another: `LayersBelow`) by (w, b, group).
+    pub fn gpu_layer_tables(&self, layer: usize, below: &[usize]) -> GpuLayerTables {
+        let slots = COUNTS * COUNTS * GROUPS;
+        let mut blocks: Vec<u32> = self
             .blocks(layer)
             .iter()
             .flat_map(|b| [b.white as u32, b.black as u32, b.group as u32])
             .collect();
+        blocks.resize(3 * slots, 0);
         // Each reached layer's first block in the one table.
         let first_blocks: Vec<u32> = below
             .iter()
@@ -844,7 +861,6 @@ impl MorrisHash {
                 Some(at)
             })
             .collect();
-        let slots = COUNTS * COUNTS * GROUPS;
         let numbered = |to: &mut [u32], reached: usize, first: u32| {
             for (slot, &index) in self.layers[reached].block_at.iter().enumerate() {
                 if index != NO_BLOCK {
@@ -853,65 +869,64 @@ impl MorrisHash {
                 }
             }
         };
-        let below_block_of = if self.kind(layer) == LayerKind::PlacingOrMoving {
-            let mut tables = vec![NO_BLOCK; MixedTarget::ALL.len() * slots];
-            for (target, table) in MixedTarget::ALL.iter().zip(tables.chunks_mut(slots)) {
+        let mut below_block_of = vec![NO_BLOCK; MixedTarget::ALL.len() * slots];
+        if self.kind(layer) == LayerKind::PlacingOrMoving {
+            let tables = below_block_of.chunks_mut(slots);
+            for (target, table) in MixedTarget::ALL.iter().zip(tables) {
                 let reached = self.mixed_target(layer, *target);
                 if let Some(at) = below.iter().position(|&l| Some(l) == reached) {
                     numbered(table, below[at], first_blocks[at]);
                 }
             }
-            tables
         } else {
-            let mut table = vec![NO_BLOCK; slots];
             for (&reached, &first) in below.iter().zip(&first_blocks) {
-                numbered(&mut table, reached, first);
+                numbered(&mut below_block_of[..slots], reached, first);
             }
-            table
-        };
-        let mut tables = GpuTables {
+        }
+        GpuLayerTables {
             blocks,
             block_of: self.layers[layer].block_at.clone(),
             below_block_of,
-            ..GpuTables::default()
-        };
-        let Some(maps) = &self.maps else {
-            return tables;
-        };
-        for symmetry in 0..maps.len() {
-            for byte in 0..3 {
-                tables
-                    .symmetries
-                    .extend((0..256u32).map(|bits| maps.apply(symmetry, bits << (8 * byte))));
-            }
         }
-        let counts: Vec<usize> = std::iter::once(&layer)
-            .chain(below)
-            .flat_map(|&l| self.counts_of_layer(l))
-            .flat_map(|(w, b)| [w, b])
-            .collect();
-        tables.placement_starts = vec![0; 13];
-        tables.pattern_starts = vec![0; 13 * 5];
-        // From no stones: the opening's boards may hold fewer than two.
-        for w in 0..=self.stones {
-            if !counts.contains(&w) {
-                continue;
-            }
-            tables.placement_starts[w] = tables.placements.len() as u32;
-            for placement in &self.placements[w] {
-                tables.placements.extend([
-                    placement.index() as u32,
-                    (placement.group() as u32) << 16 | placement.to_least() as u32,
-                ]);
-            }
-            for (group, patterns) in self.groups[w].iter().enumerate() {
-                tables.pattern_starts[5 * w + group] = tables.patterns.len() as u32;
-                if let Patterns::Least(list) = &patterns.patterns {
-                    tables.patterns.extend(list);
+    }
+
+    /// The tables the GPU's rules read in every layer (see `morris.wgsl`):
+    /// with symmetry the byte maps, and the placements and stored
+    /// patterns of every white count (from none: the opening's boards may
+    /// hold fewer than two). Built once: with twelve stones a side they
+    /// are 80 MB.
+    pub fn gpu_game_tables(&self) -> &GpuGameTables {
+        self.gpu_game_tables.get_or_init(|| {
+            let mut tables = GpuGameTables::default();
+            let Some(maps) = &self.maps else {
+                return Arc::new(tables);
+            };
+            for symmetry in 0..maps.len() {
+                for byte in 0..3 {
+                    tables
+                        .symmetries
+                        .extend((0..256u32).map(|bits| maps.apply(symmetry, bits << (8 * byte))));
                 }
             }
-        }
-        tables
+            tables.placement_starts = vec![0; COUNTS];
+            tables.pattern_starts = vec![0; COUNTS * GROUPS];
+            for w in 0..=self.stones {
+                tables.placement_starts[w] = tables.placements.len() as u32;
+                for placement in &self.placements[w] {
+                    tables.placements.extend([
+                        placement.index() as u32,
+                        (placement.group() as u32) << 16 | placement.to_least() as u32,
+                    ]);
+                }
+                for (group, patterns) in self.groups[w].iter().enumerate() {
+                    tables.pattern_starts[GROUPS * w + group] = tables.patterns.len() as u32;
+                    if let Patterns::Least(list) = &patterns.patterns {
+                        tables.patterns.extend(list);
+                    }
+                }
+            }
+            Arc::new(tables)
+        })
     }
 
     /// The symmetries other than the identity that keep `white` (a stored

@@ -17,16 +17,18 @@
 // MORRIS_MILLS (how many), MORRIS_PLACING (1 for an opening layer of
 // placements only), MORRIS_MIXED (1 for a layer of Lasker's opening),
 // MORRIS_SIDE_BITS and MORRIS_BELOW_SIDE_BITS (1 where the layer's, or
-// the layer below's, ranks end in the side bit), MORRIS_WHITE_IN_HAND and
-// MORRIS_BLACK_IN_HAND (the layer's stones in hand), and tables:
+// the layer below's, ranks end in the side bit), and tables:
+// MORRIS_IN_HAND_AT (the layer's stones in hand, white's and black's: a
+// table, not a constant, so that the layers of a kind share one text),
 // MORRIS_NEIGHBOURS_AT (a mask per
 // point), MORRIS_MILLS_AT (a mask per mill), MORRIS_POINT_MILLS_AT (the
 // masks of the mills through each point, four a point, padded with masks no
 // stones fill), MORRIS_BLOCKS_AT ((w, b, group)
 // per block of the layer), MORRIS_BLOCK_OF_AT and MORRIS_BELOW_BLOCK_OF_AT
 // (block index of (w, b, group) in the layer and in the layers below its
-// moves reach, at (13 w + b) 5 + group; in Lasker's opening one such table
-// below per MORRIS_TO_*, 845 words each), and with symmetry
+// moves reach, at (13 w + b) 5 + group; below, one such table of 845
+// words per MORRIS_TO_*, the first holding every reached layer's blocks
+// outside Lasker's opening), and with symmetry
 // MORRIS_SYMMETRIES_AT (each symmetry as three 256-entry byte maps),
 // MORRIS_PLACEMENTS_AT with MORRIS_PLACEMENT_STARTS_AT (per white count,
 // two words per pattern rank: the stored pattern's index, then group << 16
@@ -58,6 +60,11 @@ var<private> black: u32;
 var<private> white_to_move: bool;
 // The symmetries other than the identity that keep the white pattern.
 var<private> stabilizer: u32;
+
+// The layer's stones in hand of `side` (0 white, 1 black).
+fn morris_in_hand(side: u32) -> u32 {
+    return tables[MORRIS_IN_HAND_AT + side];
+}
 
 fn morris_apply(symmetry: u32, stones: u32) -> u32 {
     let at = MORRIS_SYMMETRIES_AT + 768u * symmetry;
@@ -157,7 +164,7 @@ fn retro_unrank(block: u32, local: u32) {
     if (MORRIS_SIDE_BITS == 1u) {
         white_to_move = (local & 1u) == 0u;
     } else {
-        white_to_move = MORRIS_WHITE_IN_HAND == MORRIS_BLACK_IN_HAND;
+        white_to_move = morris_in_hand(0u) == morris_in_hand(1u);
     }
 }
 
@@ -172,10 +179,10 @@ fn retro_no_move_value() -> u32 {
 
 // A side with two stones (on the board and in hand) has lost.
 fn retro_rule_value() -> u32 {
-    if (countOneBits(white) + MORRIS_WHITE_IN_HAND < 3u) {
+    if (countOneBits(white) + morris_in_hand(0u) < 3u) {
         return 2u;
     }
-    if (countOneBits(black) + MORRIS_BLACK_IN_HAND < 3u) {
+    if (countOneBits(black) + morris_in_hand(1u) < 3u) {
         return 1u;
     }
     return 0u;
@@ -212,7 +219,7 @@ fn morris_after(mine: u32, theirs: u32, dest: u32) -> vec2<u32> {
 
 // The stones in hand of the side to move.
 fn morris_mover_in_hand() -> u32 {
-    return select(MORRIS_BLACK_IN_HAND, MORRIS_WHITE_IN_HAND, white_to_move);
+    return morris_in_hand(select(1u, 0u, white_to_move));
 }
 
 // The stones of `stones` a mill may take: those in no mill, else any.
@@ -346,7 +353,7 @@ fn retro_predecessors() {
     let waiting = select(black, white, white_to_move);
     let moved = select(white, black, white_to_move);
     let empty = MORRIS_BOARD & ~(white | black);
-    let moved_in_hand = select(MORRIS_WHITE_IN_HAND, MORRIS_BLACK_IN_HAND, white_to_move);
+    let moved_in_hand = morris_in_hand(select(0u, 1u, white_to_move));
     let flying = countOneBits(moved) == 3u && moved_in_hand == 0u;
     let took = waiting != 0u;
     var arrivals = moved;
