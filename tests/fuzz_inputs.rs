@@ -25,6 +25,8 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
 
+use crate::common::ScratchDir;
+
 use bitsolve::Error;
 use bitsolve::backend::gpu::gpu_program;
 use bitsolve::games::FoxGeese;
@@ -173,11 +175,12 @@ fn read(path: &str) -> String {
     std::fs::read_to_string(Path::new(crate::common::ROOT).join(path)).unwrap()
 }
 
-/// A file of this test's own, per thread, for inputs that must be files.
-fn scratch_file(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bitsolve-fuzz-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(format!("{:?}-{name}", std::thread::current().id()).replace(['(', ')'], ""))
+/// A file of this test's own, for inputs that must be files, in a
+/// directory removed when the guard returned with it is dropped.
+fn scratch_file(name: &str) -> (ScratchDir, PathBuf) {
+    let dir = ScratchDir::new("fuzz", name);
+    let path = dir.join(name);
+    (dir, path)
 }
 
 // ---------------------------------------------------------------- found
@@ -218,7 +221,7 @@ fn inputs_the_fuzzing_found_are_refused_cleanly() {
     let tab = GameOptions::default().with("n", "\t");
     assert!(refused(registry::visit("pancake", &tab, Parse(""))).contains("'\\t'"));
     // 64 cells: 2^64 positions, one more than a u64 rank counts.
-    let path = scratch_file("found-board.txt");
+    let (_path_dir, path) = scratch_file("found-board.txt");
     std::fs::write(&path, "oooooooo\n".repeat(8)).unwrap();
     let board = GameOptions::default().with("board", path.to_str().unwrap());
     let with_hole = board.clone().with("start-hole", "a1");
@@ -285,7 +288,7 @@ fn board_seeds() -> Vec<String> {
 #[test]
 fn board_files_open_or_are_refused_cleanly() {
     let seeds = board_seeds();
-    let path = scratch_file("board.txt");
+    let (_path_dir, path) = scratch_file("board.txt");
     let name = path.to_str().unwrap().to_string();
     let holes = prop_oneof![
         Just(None),
@@ -799,7 +802,7 @@ fn the_binary_refuses_bad_positions_in_one_line() {
             "Fg. :fox",
         ),
     ];
-    let store = scratch_file("no-database");
+    let (_store_dir, store) = scratch_file("no-database");
     let strategy = (0..GAMES.len()).prop_flat_map(|game| {
         let (_, seed, alphabet) = GAMES[game];
         (
@@ -837,8 +840,8 @@ fn the_binary_refuses_bad_files_in_one_line() {
     let definitions =
         inputs(definition_seeds(), "0123456789 \nSetMoveSolvedEnd#", 100).prop_map(|b| (3usize, b));
     let strategy = prop_oneof![2 => boards, 1 => pg_files, 1 => pictures, 1 => definitions];
-    let file = scratch_file("input");
-    let output = scratch_file("formula");
+    let (_file_dir, file) = scratch_file("input");
+    let (_output_dir, output) = scratch_file("formula");
     let (file_name, output_name) = (file.to_str().unwrap(), output.to_str().unwrap());
     fuzz("binary: files", 160, strategy, |(kind, bytes)| {
         std::fs::write(&file, &bytes).unwrap();
@@ -887,7 +890,7 @@ fn number_below(slow: u64) -> impl Strategy<Value = String> {
 
 #[test]
 fn the_binary_refuses_bad_numbers_in_one_line() {
-    let store = scratch_file("numbers-store");
+    let (_store_dir, store) = scratch_file("numbers-store");
     let shapes = prop_oneof![alphabet_text("0123456789-,; ", 16), random_text(10),];
     let strategy = (
         0usize..8,
@@ -901,7 +904,7 @@ fn the_binary_refuses_bad_numbers_in_one_line() {
         ],
         shapes,
     );
-    let output = scratch_file("numbers-formula");
+    let (_output_dir, output) = scratch_file("numbers-formula");
     fuzz(
         "binary: numbers",
         160,

@@ -5,7 +5,7 @@
 //! (`tests/ksolve_oracle.rs` checks the layers against a search written
 //! without the library.)
 
-use crate::common::{bitsolve, bitsolve_json};
+use crate::common::{ScratchDir, bitsolve, bitsolve_json};
 
 use std::path::{Path, PathBuf};
 
@@ -28,10 +28,12 @@ fn refusal(args: &[&str]) -> String {
     stderr
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bitsolve-ksolve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A path of this test's own, in a directory removed when the guard
+/// returned with it is dropped.
+fn scratch(name: &str) -> (ScratchDir, PathBuf) {
+    let dir = ScratchDir::new("ksolve", name);
+    let path = dir.join(name);
+    (dir, path)
 }
 
 /// The layers of `file` searched on the GPU (to `max_depth` where given),
@@ -83,7 +85,7 @@ fn threads_the_gpu_and_a_resumed_store_give_the_same_layers() {
             let expected = &layers[..gpu_depth.map_or(layers.len(), |depth| depth + 1)];
             assert_eq!(gpu.as_array().unwrap(), expected, "{name} on the GPU");
         }
-        let store = scratch(&format!("store-{name}"));
+        let (_store_dir, store) = scratch(&format!("store-{name}"));
         let store_text = store.display().to_string();
         let stored_run = || {
             bitsolve_json(&[
@@ -240,7 +242,7 @@ fn solve_walks_from_positions_scrambles_and_move_sequences_to_the_solved_state()
 
 #[test]
 fn bad_files_options_and_positions_are_one_line_errors() {
-    let bad = scratch("bad.tws");
+    let (_bad_dir, bad) = scratch("bad.tws");
     std::fs::write(
         &bad,
         "Name Bad\nSet C 3 1\nSolved\nC\n1 2 3\nEnd\nIllegal\nEnd\n",

@@ -40,6 +40,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use crate::common::ScratchDir;
+
 // ---------------------------------------------------------------------------
 // twsearch's tables
 
@@ -617,15 +619,15 @@ fn definition(name: &str) -> PathBuf {
 }
 
 /// A small definition written to a scratch file of its own (tests run side
-/// by side, so no two calls share a file).
-fn scratch_definition(name: &str, text: &str) -> PathBuf {
+/// by side, so no two calls share a file), in a directory removed when
+/// the guard returned with it is dropped.
+fn scratch_definition(name: &str, text: &str) -> (ScratchDir, PathBuf) {
     static WRITTEN: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!("bitsolve-ksolve-oracle-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let serial = WRITTEN.fetch_add(1, Ordering::Relaxed);
-    let path = dir.join(format!("{name}-{serial}.tws"));
+    let dir = ScratchDir::new("ksolve-oracle", &format!("{name}-{serial}"));
+    let path = dir.join(&format!("{name}.tws"));
     std::fs::write(&path, text).unwrap();
-    path
+    (dir, path)
 }
 
 /// `bitsolve bfs ksolve ARGS --json`, and the per-depth counts of its JSON.
@@ -688,13 +690,13 @@ fn assert_bitsolve_gives(path: &Path, expected: &[u64], quarter: &[u64]) {
 
 #[test]
 fn oracle_reads_the_formats_example() {
-    let path = scratch_definition("example", EXAMPLE);
+    let (_path_dir, path) = scratch_definition("example", EXAMPLE);
     assert_oracle_gives(&path, &[1, 3], &[1, 2, 1]);
 }
 
 #[test]
 fn oracle_indexes_move_twists_by_the_slot_a_piece_comes_from() {
-    let path = scratch_definition("from-slot-twists", FROM_SLOT_TWISTS);
+    let (_path_dir, path) = scratch_definition("from-slot-twists", FROM_SLOT_TWISTS);
     assert_oracle_gives(&path, &FROM_SLOT_TWISTS_LAYERS, &FROM_SLOT_TWISTS_QUARTER);
     // The other reading, twists indexed by the slot a piece goes to, gives
     // a different puzzle: the test above would catch an oracle that read it.
@@ -711,15 +713,15 @@ fn oracle_indexes_move_twists_by_the_slot_a_piece_comes_from() {
 
 #[test]
 fn oracle_handles_identical_pieces() {
-    let ring = scratch_definition("ring", RING);
+    let (_ring_dir, ring) = scratch_definition("ring", RING);
     assert_oracle_gives(&ring, &RING_LAYERS, &RING_QUARTER);
-    let twin = scratch_definition("twin", TWIN);
+    let (_twin_dir, twin) = scratch_definition("twin", TWIN);
     assert_oracle_gives(&twin, &TWIN_LAYERS, &TWIN_QUARTER);
 }
 
 #[test]
 fn oracle_reads_a_set_left_out_of_a_block_as_untouched() {
-    let path = scratch_definition("twin-left-out", &twin_left_out());
+    let (_path_dir, path) = scratch_definition("twin-left-out", &twin_left_out());
     assert_oracle_gives(&path, &TWIN_LAYERS, &TWIN_QUARTER);
 }
 
@@ -843,7 +845,8 @@ fn ksolve_bfs_equals_the_oracle_small_definitions() {
         ("ring", RING),
         ("twin", TWIN),
     ] {
-        assert_bitsolve_equals_oracle(&scratch_definition(name, text), &[false, true]);
+        let (_dir, path) = scratch_definition(name, text);
+        assert_bitsolve_equals_oracle(&path, &[false, true]);
     }
 }
 
@@ -854,7 +857,7 @@ fn ksolve_bfs_equals_the_oracle_small_definitions() {
 /// out in full.
 #[test]
 fn ksolve_reads_a_block_that_leaves_a_set_out_as_twsearch_does() {
-    let path = scratch_definition("twin-left-out", &twin_left_out());
+    let (_path_dir, path) = scratch_definition("twin-left-out", &twin_left_out());
     assert_bitsolve_equals_oracle(&path, &[false, true]);
     assert_bitsolve_gives(&path, &TWIN_LAYERS, &TWIN_QUARTER);
 }
@@ -967,7 +970,7 @@ fn coordinates_too_big_for_a_table_are_computed_on_the_gpu_as_on_the_cpu() {
         ("turned", turned("Turned", "1"), 5),
         ("turned-sum-kept", turned("TurnedSumKept", "1 2"), 5),
     ] {
-        let path = scratch_definition(name, &text);
+        let (_path_dir, path) = scratch_definition(name, &text);
         let file = path.to_str().unwrap();
         let info = crate::common::bitsolve_json(&["info", "ksolve", "--file", file, "--json"]);
         assert_eq!(info["details"]["move tables"], "0 bytes", "{name}: {info}");

@@ -141,6 +141,30 @@ pub fn scratch(group: &str, name: &str) -> PathBuf {
     dir
 }
 
+/// A test's own directory ([`scratch`]), created, and removed with what
+/// it holds when dropped, also when the test fails: tests that write
+/// files leave nothing in the temporary directory.
+pub struct ScratchDir(PathBuf);
+
+impl ScratchDir {
+    pub fn new(group: &str, name: &str) -> ScratchDir {
+        let dir = scratch(group, name);
+        std::fs::create_dir_all(&dir).unwrap();
+        ScratchDir(dir)
+    }
+
+    /// `file` in the directory (not created).
+    pub fn join(&self, file: &str) -> PathBuf {
+        self.0.join(file)
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A path as the text of an argument.
 pub fn arg(path: &Path) -> String {
     path.display().to_string()
