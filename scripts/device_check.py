@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -307,7 +308,8 @@ def main():
     parser.add_argument("--bin", help="the bitsolve binary (a release build)")
     parser.add_argument("--out", help="folder for device-check.md, .json and .log")
     parser.add_argument("--work", help="folder for the whole games' stores (default: a new one "
-                        "under the system's temporary folder; give the same one to resume)")
+                        "under the system's temporary folder, removed after a --small run; "
+                        "give the same one to resume)")
     parser.add_argument("--only", help="comma-separated words: run the steps whose name holds one")
     parser.add_argument("--list", action="store_true", help="print the steps and exit")
     parser.add_argument("--timeout", type=float, default=600,
@@ -355,8 +357,13 @@ def main():
     report = f"{machine_text(binary, chosen)}\n\n{table(chosen)}\n"
     (out / "device-check.md").write_text(report)
     print(report)
-    print(f"device-check: results in {out}; the stores in {work} (--work {work} resumes them)",
-          file=sys.stderr)
+    if args.small and not args.work:
+        # Toy stores in a folder of the check's own: nothing to resume.
+        shutil.rmtree(work, ignore_errors=True)
+        print(f"device-check: results in {out}", file=sys.stderr)
+    else:
+        print(f"device-check: results in {out}; the stores in {work} (--work {work} resumes them)",
+              file=sys.stderr)
     return 1 if failed else 0
 
 
