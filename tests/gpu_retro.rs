@@ -235,6 +235,126 @@ fn copy_store(from: &Path, to: &Path) {
     }
 }
 
+/// A Morris opening (`layers`, up to the game's last layer) solved on the
+/// CPU over a moving phase the CPU solved: the store of the layers below
+/// it, which every run copies, and what every run must give.
+struct SolvedOpening<'g> {
+    game: &'g Morris,
+    name: String,
+    layers: RangeInclusive<usize>,
+    below: PathBuf,
+    expected: Vec<LayerReport>,
+    words: Vec<Vec<u64>>,
+}
+
+impl<'g> SolvedOpening<'g> {
+    fn new(game: &'g Morris, name: String, layers: RangeInclusive<usize>) -> Self {
+        let below = scratch(&format!("{name}-below"));
+        solve_into(&CpuBackend, game, 0..=layers.start() - 1, &below, &Silent).unwrap();
+        let mut opening = SolvedOpening {
+            game,
+            name,
+            layers,
+            below,
+            expected: Vec::new(),
+            words: Vec::new(),
+        };
+        let on_cpu = opening.store("cpu");
+        opening.expected =
+            solve_into(&CpuBackend, game, opening.layers.clone(), &on_cpu, &Silent).unwrap();
+        opening.words = stored_words(game, 0..=*opening.layers.end(), &on_cpu);
+        std::fs::remove_dir_all(&on_cpu).unwrap();
+        opening
+    }
+
+    /// A new store named `what`, holding the layers below the opening.
+    fn store(&self, what: &str) -> PathBuf {
+        let dir = scratch(&format!("{}-{what}", self.name));
+        copy_store(&self.below, &dir);
+        dir
+    }
+
+    /// The store `dir` holds the CPU's words; then it is removed.
+    fn assert_words(&self, dir: &Path, what: &str) {
+        let top = *self.layers.end();
+        assert!(
+            stored_words(self.game, 0..=top, dir) == self.words,
+            "{}: {what}",
+            self.name
+        );
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// The opening on `gpu`: the CPU's counts and words, in at most
+    /// `compilations` compilations of kernels.
+    fn assert_on(&self, gpu: &GpuBackend, device: &GpuDevice, compilations: usize) {
+        let dir = self.store("gpu");
+        let compiled = device.kernel_compilations();
+        let reports = solve_into(gpu, self.game, self.layers.clone(), &dir, &Silent).unwrap();
+        let compiled = device.kernel_compilations() - compiled;
+        assert!(
+            compiled <= compilations,
+            "{}: {compiled} compilations for {} layers",
+            self.name,
+            reports.len()
+        );
+        assert_eq!(counts(&reports), counts(&self.expected), "{}", self.name);
+        self.assert_words(&dir, "on the device");
+    }
+
+    /// The device's first opening layers, to `split`, then the CPU's.
+    fn assert_split(&self, gpu: &GpuBackend, split: usize) {
+        let dir = self.store("mixed");
+        solve_into(gpu, self.game, *self.layers.start()..=split, &dir, &Silent).unwrap();
+        let rest = split + 1..=*self.layers.end();
+        solve_into(&CpuBackend, self.game, rest, &dir, &Silent).unwrap();
+        self.assert_words(&dir, "the device's first opening layers, then the CPU's");
+    }
+
+    /// Through a device bounded to half of what `layer`'s values and the
+    /// layers its moves reach take: that layer streams.
+    fn assert_streamed(&self, layer: usize) {
+        let game = self.game;
+        let needed = resident_bytes(game, layer);
+        let limit = (needed / 2).max(16 << 10);
+        assert!(limit < needed, "{}: {needed} bytes", self.name);
+        let small = device_with_memory(limit, None).expect("a device opened before");
+        let dir = self.store("streamed");
+        let notes = Notes::default();
+        solve_into(
+            &GpuBackend::new(&small),
+            game,
+            self.layers.clone(),
+            &dir,
+            &notes,
+        )
+        .unwrap();
+        let notes = notes.0.into_inner().unwrap();
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.starts_with(&game.layer_descriptor(layer))
+                    && n.contains("stream through it in windows")),
+            "{}: {notes:?}",
+            self.name
+        );
+        self.assert_words(&dir, "streamed");
+    }
+}
+
+/// Bytes of `layer`'s values and of the layers its moves reach, on the
+/// device.
+fn resident_bytes(game: &Morris, layer: usize) -> u64 {
+    let bytes = |cells: u64| cells.div_ceil(4);
+    bytes(game.layer_size(layer)) + bytes(LayersBelow::of(game, layer).cells())
+}
+
+impl Drop for SolvedOpening<'_> {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.below);
+    }
+}
+
 /// The Morris variants' opening at `men` stones a side on the device,
 /// from a store whose moving phase the CPU solved: the values are the
 /// CPU's; and (Nine Men's Morris with symmetry) the same through a device
@@ -253,69 +373,21 @@ fn assert_the_opening_agrees(device: &GpuDevice, men: usize) {
         let last_placement = (0..=top)
             .find(|&l| game.acyclic_layer(l).is_some())
             .unwrap();
-        let opening = last_placement..=top;
         // Swept on the device, not handed back to the host.
-        for layer in opening.clone() {
+        for layer in last_placement..=top {
             retro_program(&game, layer).unwrap();
         }
-        let below = scratch(&format!("{name}-below"));
-        solve_into(&CpuBackend, &game, 0..=last_placement - 1, &below, &Silent).unwrap();
-        let on_cpu = scratch(&format!("{name}-cpu"));
-        copy_store(&below, &on_cpu);
-        let expected = solve_into(&CpuBackend, &game, opening.clone(), &on_cpu, &Silent).unwrap();
-        let words = stored_words(&game, 0..=top, &on_cpu);
-        std::fs::remove_dir_all(&on_cpu).unwrap();
-
-        let on_gpu = scratch(&format!("{name}-gpu"));
-        copy_store(&below, &on_gpu);
-        let compiled = device.kernel_compilations();
-        let reports = solve_into(&gpu, &game, opening.clone(), &on_gpu, &Silent).unwrap();
+        let opening = SolvedOpening::new(&game, name, last_placement..=top);
+        assert_eq!(opening.expected.len(), top + 1 - last_placement);
         // One text for the layers of placements but the last (and the
         // sizes of their block tables).
-        let compiled = device.kernel_compilations() - compiled;
-        assert!(compiled <= 4, "{name}: {compiled} compilations");
-        assert_eq!(counts(&reports), counts(&expected), "{name}");
-        assert_eq!(reports.len(), top + 1 - last_placement);
-        assert!(stored_words(&game, 0..=top, &on_gpu) == words, "{name}");
-        std::fs::remove_dir_all(&on_gpu).unwrap();
-
+        opening.assert_on(&gpu, device, 4);
         if variant == Variant::NineMensMorris && symmetry {
             // The last placement's values and the moving layers joined do
             // not fit a device bounded to half their size: both stream.
-            let bytes = |cells: u64| cells.div_ceil(4);
-            let needed = bytes(game.layer_size(last_placement))
-                + bytes(LayersBelow::of(&game, last_placement).cells());
-            let limit = (needed / 2).max(16 << 10);
-            assert!(limit < needed, "{name}: {needed} bytes");
-            let small = device_with_memory(limit, None).expect("the device opened above");
-            let streamed = scratch(&format!("{name}-streamed"));
-            copy_store(&below, &streamed);
-            solve_into(
-                &GpuBackend::new(&small),
-                &game,
-                opening.clone(),
-                &streamed,
-                &Silent,
-            )
-            .unwrap();
-            assert!(
-                stored_words(&game, 0..=top, &streamed) == words,
-                "{name}: streamed"
-            );
-            std::fs::remove_dir_all(&streamed).unwrap();
-
-            let mixed = scratch(&format!("{name}-mixed"));
-            copy_store(&below, &mixed);
-            let split = last_placement + 2;
-            solve_into(&gpu, &game, last_placement..=split, &mixed, &Silent).unwrap();
-            solve_into(&CpuBackend, &game, split + 1..=top, &mixed, &Silent).unwrap();
-            assert!(
-                stored_words(&game, 0..=top, &mixed) == words,
-                "{name}: the device's first opening layers, then the CPU's"
-            );
-            std::fs::remove_dir_all(&mixed).unwrap();
+            opening.assert_streamed(last_placement);
+            opening.assert_split(&gpu, last_placement + 2);
         }
-        std::fs::remove_dir_all(&below).unwrap();
     }
 }
 
@@ -360,96 +432,40 @@ fn morris_values_are_the_cpu_values() {
 fn assert_the_lasker_opening_agrees(device: &GpuDevice, men: usize, symmetry: bool) {
     let gpu = GpuBackend::new(device);
     let game = Morris::with_men(Variant::Lasker, men, symmetry).unwrap();
-    let name = format!("lasker-{men}-{symmetry}");
-    let opening = lasker_opening(&game);
-    let (first, top) = (opening[0], game.max_layer());
-    assert_eq!(opening, (first..=top).collect::<Vec<_>>(), "{name}");
-    let below = scratch(&format!("{name}-below"));
-    solve_into(&CpuBackend, &game, 0..=first - 1, &below, &Silent).unwrap();
-    let on_cpu = scratch(&format!("{name}-cpu"));
-    copy_store(&below, &on_cpu);
-    let expected = solve_into(&CpuBackend, &game, first..=top, &on_cpu, &Silent).unwrap();
-    let words = stored_words(&game, 0..=top, &on_cpu);
-    std::fs::remove_dir_all(&on_cpu).unwrap();
-
-    let on_gpu = scratch(&format!("{name}-gpu"));
-    copy_store(&below, &on_gpu);
-    let compiled = device.kernel_compilations();
-    let reports = solve_into(&gpu, &game, first..=top, &on_gpu, &Silent).unwrap();
-    assert_eq!(counts(&reports), counts(&expected), "{name}");
-    assert!(stored_words(&game, 0..=top, &on_gpu) == words, "{name}");
-    std::fs::remove_dir_all(&on_gpu).unwrap();
+    let layers = lasker_opening(&game);
+    let (first, top) = (layers[0], game.max_layer());
+    assert_eq!(layers, (first..=top).collect::<Vec<_>>());
+    let opening = SolvedOpening::new(&game, format!("lasker-{men}-{symmetry}"), first..=top);
+    let name = &opening.name;
     // The layers share their rules' text but for the sizes of their
     // block tables (a power of two): a few compilations, not one a layer.
-    let compiled = device.kernel_compilations() - compiled;
-    assert!(
-        compiled <= (top + 1 - first) / 4,
-        "{name}: {compiled} compilations for {} layers",
-        top + 1 - first
-    );
+    opening.assert_on(&gpu, device, (top + 1 - first) / 4);
 
     // The first opening layer of several passes (the second), stopped
     // after its pass 0 and resumed on the other backend.
-    let at = expected.iter().position(|r| r.passes() > 2).unwrap();
+    let at = opening
+        .expected
+        .iter()
+        .position(|r| r.passes() > 2)
+        .unwrap();
     assert!(at > 0, "{name}");
     let stop = format!("layer {} pass 1", first + at);
     for gpu_first in [true, false] {
-        let dir = scratch(&format!("{name}-resumed-{gpu_first}"));
-        copy_store(&below, &dir);
-        let layers = first..=top;
+        let dir = opening.store(&format!("resumed-{gpu_first}"));
         let resumed = if gpu_first {
-            started_and_resumed(&game, layers, &gpu, &stop, &CpuBackend, &dir)
+            started_and_resumed(&game, first..=top, &gpu, &stop, &CpuBackend, &dir)
         } else {
-            started_and_resumed(&game, layers, &CpuBackend, &stop, &gpu, &dir)
+            started_and_resumed(&game, first..=top, &CpuBackend, &stop, &gpu, &dir)
         };
-        assert_eq!(counts(&resumed), counts(&expected), "{name}");
+        assert_eq!(counts(&resumed), counts(&opening.expected), "{name}");
         assert!(resumed[at - 1].already_solved && !resumed[at].already_solved);
-        assert!(
-            stored_words(&game, 0..=top, &dir) == words,
-            "{name}: resumed (the GPU first: {gpu_first})"
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
+        opening.assert_words(&dir, &format!("resumed (the GPU first: {gpu_first})"));
     }
-    let mixed = scratch(&format!("{name}-mixed"));
-    copy_store(&below, &mixed);
-    let split = first + 5;
-    solve_into(&gpu, &game, first..=split, &mixed, &Silent).unwrap();
-    solve_into(&CpuBackend, &game, split + 1..=top, &mixed, &Silent).unwrap();
-    assert!(
-        stored_words(&game, 0..=top, &mixed) == words,
-        "{name}: the device's first opening layers, then the CPU's"
-    );
-    std::fs::remove_dir_all(&mixed).unwrap();
-
+    opening.assert_split(&gpu, first + 5);
     if symmetry {
-        let bytes = |cells: u64| cells.div_ceil(4);
-        let needed = |layer: usize| {
-            bytes(game.layer_size(layer)) + bytes(LayersBelow::of(&game, layer).cells())
-        };
-        let largest = *opening.iter().max_by_key(|&&l| needed(l)).unwrap();
-        let limit = (needed(largest) / 2).max(16 << 10);
-        assert!(limit < needed(largest), "{name}: {limit} bytes");
-        let small = device_with_memory(limit, None).expect("the device opened above");
-        let streamed = scratch(&format!("{name}-streamed"));
-        copy_store(&below, &streamed);
-        let small_gpu = GpuBackend::new(&small);
-        let notes = Notes::default();
-        solve_into(&small_gpu, &game, first..=top, &streamed, &notes).unwrap();
-        let notes = notes.0.into_inner().unwrap();
-        assert!(
-            notes
-                .iter()
-                .any(|n| n.starts_with(&game.layer_descriptor(largest))
-                    && n.contains("stream through it in windows")),
-            "{name}: {notes:?}"
-        );
-        assert!(
-            stored_words(&game, 0..=top, &streamed) == words,
-            "{name}: streamed"
-        );
-        std::fs::remove_dir_all(&streamed).unwrap();
+        let largest = layers.iter().max_by_key(|&&l| resident_bytes(&game, l));
+        opening.assert_streamed(*largest.unwrap());
     }
-    std::fs::remove_dir_all(&below).unwrap();
 }
 
 #[test]
