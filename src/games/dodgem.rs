@@ -28,7 +28,7 @@ use crate::error::{Error, Result, quoted};
 use crate::hash::BinomialRanker;
 use crate::hash::bits::{compress, expand};
 use crate::kernel::Program;
-use crate::space::{Block, LayeredGame, Player, Successor, Value};
+use crate::space::{Block, LayeredGame, MoveStep, MoveWindow, Player, Successor, Value};
 
 /// A position: blue and red cars as masks of squares, the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -580,6 +580,30 @@ impl LayeredGame for Dodgem {
                 rank: self.rank_of(&next),
             })
         });
+    }
+
+    /// Moves before the range are not ranked (see
+    /// [`LayeredGame::successors_in`]).
+    fn successors_in<F: FnMut(Successor)>(
+        &self,
+        _layer: usize,
+        state: &DodgemState,
+        moves: std::ops::Range<usize>,
+        mut emit: F,
+    ) -> bool {
+        let mut window = MoveWindow::new(moves);
+        self.for_each_move(state, |next| match window.step() {
+            MoveStep::Skip => true,
+            MoveStep::Take => {
+                emit(Successor {
+                    layer: self.layer_of(&next),
+                    rank: self.rank_of(&next),
+                });
+                true
+            }
+            MoveStep::Stop => false,
+        });
+        window.more()
     }
 
     fn predecessors<F: FnMut(u64)>(&self, _layer: usize, state: &DodgemState, mut emit: F) {

@@ -4,6 +4,8 @@
 //! sits beside [`Space`](super::Space) so that the rules implement it
 //! without knowing the solver.
 
+use std::ops::Range;
+
 use super::Block;
 
 /// The two players; in a position, the one to move is the mover.
@@ -180,6 +182,31 @@ pub trait LayeredGame: Sync {
     /// mover of a successor is always the opponent.
     fn successors<F: FnMut(Successor) -> bool>(&self, layer: usize, state: &Self::State, emit: F);
 
+    /// Emits the destinations of the moves numbered `moves` in the order
+    /// of [`successors`](Self::successors) (0 its first), and tells whether
+    /// the position has a move past the range. A pass checking a candidate
+    /// stops at its first open move, so it ranks its moves a few at a
+    /// time; a game overrides this to skip the moves before the range
+    /// without ranking them (the default ranks and drops them).
+    fn successors_in<F: FnMut(Successor)>(
+        &self,
+        layer: usize,
+        state: &Self::State,
+        moves: Range<usize>,
+        mut emit: F,
+    ) -> bool {
+        let mut window = MoveWindow::new(moves);
+        self.successors(layer, state, |successor| match window.step() {
+            MoveStep::Skip => true,
+            MoveStep::Take => {
+                emit(successor);
+                true
+            }
+            MoveStep::Stop => false,
+        });
+        window.more()
+    }
+
     /// Emits the moves to lower layers (as [`successors`](Self::successors)
     /// does, until `emit` returns false) and tells whether the position
     /// also has a move within its layer. The first pass of a layer needs
@@ -224,5 +251,121 @@ pub trait LayeredGame: Sync {
     /// a game without them is refused with its name.
     fn retro_gpu_program(&self, layer: usize) -> crate::Result<crate::kernel::Program> {
         crate::kernel::no_retro_rules(&self.layer_descriptor(layer))
+    }
+}
+
+/// What [`LayeredGame::successors_in`] does with a position's next move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveStep {
+    /// Before the range: generated, not ranked.
+    Skip,
+    /// In the range: ranked and emitted.
+    Take,
+    /// Past the range: the generation can stop.
+    Stop,
+}
+
+/// The moves of a position numbered in order, and the range of them that a
+/// [`LayeredGame::successors_in`] call ranks: one counter for every game.
+#[derive(Clone, Debug)]
+pub struct MoveWindow {
+    range: Range<usize>,
+    index: usize,
+    more: bool,
+}
+
+impl MoveWindow {
+    /// Before the first move, ranking those numbered `range`.
+    pub fn new(range: Range<usize>) -> Self {
+        MoveWindow {
+            range,
+            index: 0,
+            more: false,
+        }
+    }
+
+    /// What to do with the next move.
+    #[inline(always)]
+    pub fn step(&mut self) -> MoveStep {
+        if self.index >= self.range.end {
+            self.more = true;
+            return MoveStep::Stop;
+        }
+        self.index += 1;
+        if self.index > self.range.start {
+            MoveStep::Take
+        } else {
+            MoveStep::Skip
+        }
+    }
+
+    /// Whether a move past the range was met.
+    pub fn more(&self) -> bool {
+        self.more
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::TwoPlayerGame;
+    use crate::games::dodgem::Dodgem;
+    use crate::games::fox_geese::FoxGeese;
+    use crate::games::morris::{Morris, Variant};
+
+    /// Every window of a position's moves, ranked by the game's own
+    /// `successors_in`, is that slice of its `successors`, and says
+    /// rightly whether moves follow it; sampled ranks of every layer.
+    fn assert_windows_are_slices_of_the_moves<G: LayeredGame + TwoPlayerGame>(
+        game: &G,
+        name: &str,
+    ) {
+        let mut state = game.new_state();
+        let mut checked = 0;
+        for layer in 0..=game.max_layer() {
+            let size = game.layer_size(layer);
+            let step = (size / 300).max(1);
+            for rank in (0..size).step_by(step as usize) {
+                game.unrank(layer, rank, &mut state);
+                let mut all = Vec::new();
+                game.successors(layer, &state, |successor| {
+                    all.push(successor);
+                    true
+                });
+                for start in 0..=all.len() + 1 {
+                    for end in [start, start + 1, start + 3, start + 8, usize::MAX] {
+                        let mut got = Vec::new();
+                        let more = game.successors_in(layer, &state, start..end, |s| got.push(s));
+                        let expected = &all[start.min(all.len())..end.min(all.len())];
+                        assert_eq!(
+                            got, expected,
+                            "{name} layer {layer} rank {rank} {start}..{end}"
+                        );
+                        assert_eq!(
+                            more,
+                            end < all.len(),
+                            "{name} layer {layer} rank {rank} {start}..{end}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "{name}: only {checked} windows");
+    }
+
+    #[test]
+    fn successors_in_ranks_the_window_of_the_moves_it_is_given() {
+        for variant in Variant::ALL {
+            for symmetry in [false, true] {
+                let game = Morris::with_men(variant, 4, symmetry).unwrap();
+                assert_windows_are_slices_of_the_moves(&game, &format!("{variant:?} {symmetry}"));
+            }
+        }
+        for (capture_wins, symmetry) in [(false, false), (true, true)] {
+            let game = FoxGeese::new(capture_wins, symmetry).unwrap();
+            assert_windows_are_slices_of_the_moves(&game, "fox-geese");
+        }
+        assert_windows_are_slices_of_the_moves(&Dodgem::new(4).unwrap(), "dodgem");
     }
 }
