@@ -28,7 +28,7 @@ use crate::error::{Error, Result, quoted};
 use crate::hash::BinomialRanker;
 use crate::hash::bits::{compress, expand};
 use crate::kernel::Program;
-use crate::space::{Block, LayeredGame, MoveStep, MoveWindow, Player, Successor, Value};
+use crate::space::{Block, LayeredGame, MoveWindow, Player, Successor, Value};
 
 /// A position: blue and red cars as masks of squares, the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -592,16 +592,13 @@ impl LayeredGame for Dodgem {
         mut emit: F,
     ) -> bool {
         let mut window = MoveWindow::new(moves);
-        self.for_each_move(state, |next| match window.step() {
-            MoveStep::Skip => true,
-            MoveStep::Take => {
+        self.for_each_move(state, |next| {
+            window.offer(|| {
                 emit(Successor {
                     layer: self.layer_of(&next),
                     rank: self.rank_of(&next),
-                });
-                true
-            }
-            MoveStep::Stop => false,
+                })
+            })
         });
         window.more()
     }

@@ -39,7 +39,7 @@ use crate::diagram::{Diagram, Style};
 use crate::error::{Error, Result, quoted};
 use crate::hash::{BinomialRanker, BinomialRun};
 use crate::kernel::{self, Program};
-use crate::space::{Block, LayeredGame, MoveStep, MoveWindow, Player, Successor, Value};
+use crate::space::{Block, LayeredGame, MoveWindow, Player, Successor, Value};
 
 /// The number of points on the cross.
 pub const CELLS: usize = 33;
@@ -874,16 +874,13 @@ impl LayeredGame for FoxGeese {
         mut emit: F,
     ) -> bool {
         let mut window = MoveWindow::new(moves);
-        self.for_each_move(state, |next| match window.step() {
-            MoveStep::Skip => true,
-            MoveStep::Take => {
+        self.for_each_move(state, |next| {
+            window.offer(|| {
                 emit(Successor {
                     layer: next.geese.count_ones() as usize,
                     rank: self.rank_of(&next),
-                });
-                true
-            }
-            MoveStep::Stop => false,
+                })
+            })
         });
         window.more()
     }

@@ -196,14 +196,7 @@ pub trait LayeredGame: Sync {
         mut emit: F,
     ) -> bool {
         let mut window = MoveWindow::new(moves);
-        self.successors(layer, state, |successor| match window.step() {
-            MoveStep::Skip => true,
-            MoveStep::Take => {
-                emit(successor);
-                true
-            }
-            MoveStep::Stop => false,
-        });
+        self.successors(layer, state, |successor| window.offer(|| emit(successor)));
         window.more()
     }
 
@@ -254,17 +247,6 @@ pub trait LayeredGame: Sync {
     }
 }
 
-/// What [`LayeredGame::successors_in`] does with a position's next move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MoveStep {
-    /// Before the range: generated, not ranked.
-    Skip,
-    /// In the range: ranked and emitted.
-    Take,
-    /// Past the range: the generation can stop.
-    Stop,
-}
-
 /// The moves of a position numbered in order, and the range of them that a
 /// [`LayeredGame::successors_in`] call ranks: one counter for every game.
 #[derive(Clone, Debug)]
@@ -284,19 +266,19 @@ impl MoveWindow {
         }
     }
 
-    /// What to do with the next move.
+    /// Offers the next move in order: `take` ranks and emits it when it
+    /// is in the range; whether the generation should go on.
     #[inline(always)]
-    pub fn step(&mut self) -> MoveStep {
+    pub fn offer(&mut self, take: impl FnOnce()) -> bool {
         if self.index >= self.range.end {
             self.more = true;
-            return MoveStep::Stop;
+            return false;
         }
         self.index += 1;
         if self.index > self.range.start {
-            MoveStep::Take
-        } else {
-            MoveStep::Skip
+            take();
         }
+        true
     }
 
     /// Whether a move past the range was met.

@@ -22,9 +22,7 @@ use crate::games::registration::{GameOptions, OptionSpec, RegisteredTwoPlayer};
 use crate::hash::BinomialRun;
 use crate::hash::bits::expand;
 use crate::kernel::Program;
-use crate::space::{
-    Block, LayeredGame, LayersBelow, MoveStep, MoveWindow, Player, Successor, Value,
-};
+use crate::space::{Block, LayeredGame, LayersBelow, MoveWindow, Player, Successor, Value};
 
 /// Every point, a bit each.
 const BOARD: u32 = (1 << POINTS) - 1;
@@ -837,16 +835,13 @@ impl LayeredGame for Morris {
             &self.board,
             self.variant.opening_rule(),
             &state.stones,
-            |next| match window.step() {
-                MoveStep::Skip => true,
-                MoveStep::Take => {
+            |next| {
+                window.offer(|| {
                     emit(Successor {
                         layer: self.hash.layer_of(&next),
                         rank: self.rank_near(state, &next),
-                    });
-                    true
-                }
-                MoveStep::Stop => false,
+                    })
+                })
             },
         );
         window.more()
