@@ -161,6 +161,15 @@ impl Dodgem {
         format!("{}{}", (b'a' + column as u8) as char, row + 1)
     }
 
+    /// A move's destination as the solver names it: its layer and rank.
+    #[inline(always)]
+    fn successor(&self, next: &DodgemState) -> Successor {
+        Successor {
+            layer: self.layer_of(next),
+            rank: self.rank_of(next),
+        }
+    }
+
     /// Every move of the side to move, exits (to the layer below) first,
     /// until `emit` returns false.
     pub fn for_each_move(&self, state: &DodgemState, mut emit: impl FnMut(DodgemState) -> bool) {
@@ -574,12 +583,7 @@ impl LayeredGame for Dodgem {
         state: &DodgemState,
         mut emit: F,
     ) {
-        self.for_each_move(state, |next| {
-            emit(Successor {
-                layer: self.layer_of(&next),
-                rank: self.rank_of(&next),
-            })
-        });
+        self.for_each_move(state, |next| emit(self.successor(&next)));
     }
 
     /// Moves before the range are not ranked (see
@@ -592,14 +596,7 @@ impl LayeredGame for Dodgem {
         mut emit: F,
     ) -> bool {
         let mut window = MoveWindow::new(moves);
-        self.for_each_move(state, |next| {
-            window.offer(|| {
-                emit(Successor {
-                    layer: self.layer_of(&next),
-                    rank: self.rank_of(&next),
-                })
-            })
-        });
+        self.for_each_move(state, |next| window.offer(|| emit(self.successor(&next))));
         window.more()
     }
 

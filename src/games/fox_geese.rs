@@ -374,6 +374,16 @@ impl FoxGeese {
         moves
     }
 
+    /// A move's destination as the solver names it: its layer (the geese
+    /// left) and rank.
+    #[inline(always)]
+    fn successor(&self, next: &FoxGeeseState) -> Successor {
+        Successor {
+            layer: next.geese.count_ones() as usize,
+            rank: self.rank_of(next),
+        }
+    }
+
     /// Calls `visit` with every position a move leads to, captures first,
     /// until it returns false.
     fn for_each_move(&self, state: &FoxGeeseState, mut visit: impl FnMut(FoxGeeseState) -> bool) {
@@ -854,12 +864,9 @@ impl LayeredGame for FoxGeese {
     #[inline]
     fn successors<F: FnMut(Successor) -> bool>(&self, geese: usize, state: &Unranked, mut emit: F) {
         self.for_each_move(state, |next| {
-            let layer = next.geese.count_ones() as usize;
-            debug_assert!(layer == geese || layer + 1 == geese);
-            emit(Successor {
-                layer,
-                rank: self.rank_of(&next),
-            })
+            let successor = self.successor(&next);
+            debug_assert!(successor.layer == geese || successor.layer + 1 == geese);
+            emit(successor)
         });
     }
 
@@ -874,14 +881,7 @@ impl LayeredGame for FoxGeese {
         mut emit: F,
     ) -> bool {
         let mut window = MoveWindow::new(moves);
-        self.for_each_move(state, |next| {
-            window.offer(|| {
-                emit(Successor {
-                    layer: next.geese.count_ones() as usize,
-                    rank: self.rank_of(&next),
-                })
-            })
-        });
+        self.for_each_move(state, |next| window.offer(|| emit(self.successor(&next))));
         window.more()
     }
 

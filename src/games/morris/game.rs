@@ -148,6 +148,16 @@ impl Morris {
         }
     }
 
+    /// The move from `state` to `next` as the solver names it: the layer
+    /// and rank of `next`.
+    #[inline(always)]
+    fn successor(&self, state: &Unranked, next: &Stones) -> Successor {
+        Successor {
+            layer: self.hash.layer_of(next),
+            rank: self.rank_near(state, next),
+        }
+    }
+
     /// The variant played with `men` stones a side instead of its own
     /// count (3 up to it): small games with the same rules, whose whole
     /// solution a test or a quick run can check.
@@ -809,12 +819,7 @@ impl LayeredGame for Morris {
             &self.board,
             self.variant.opening_rule(),
             &state.stones,
-            |next| {
-                emit(Successor {
-                    layer: self.hash.layer_of(&next),
-                    rank: self.rank_near(state, &next),
-                })
-            },
+            |next| emit(self.successor(state, &next)),
         );
     }
 
@@ -835,14 +840,7 @@ impl LayeredGame for Morris {
             &self.board,
             self.variant.opening_rule(),
             &state.stones,
-            |next| {
-                window.offer(|| {
-                    emit(Successor {
-                        layer: self.hash.layer_of(&next),
-                        rank: self.rank_near(state, &next),
-                    })
-                })
-            },
+            |next| window.offer(|| emit(self.successor(state, &next))),
         );
         window.more()
     }
