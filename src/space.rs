@@ -8,7 +8,7 @@ pub mod layered;
 pub mod layers_below;
 
 pub use digit_moves::{DigitMoves, DigitTable};
-pub use layered::{LayeredGame, MoveWindow, Player, Successor, Value};
+pub use layered::{AcyclicSweep, LayeredGame, MoveWindow, Player, Successor, SweepCount, Value};
 pub use layers_below::LayersBelow;
 
 /// A contiguous range of ranks: one partition of the space (a layer, the

@@ -234,6 +234,23 @@ pub trait LayeredGame: Sync {
         None
     }
 
+    /// Solves `ranks` (part of one block) of an
+    /// [acyclic](Self::acyclic_layer) layer with a sweep written for the
+    /// game, writing each position's value to `sweep.values` as the
+    /// generic sweep would, and handing to `generic` the ranks it leaves
+    /// to that sweep; `None` (the default) where the game has none for
+    /// `layer`. A game's own sweep walks a block in its order (Morris: a
+    /// white pattern's positions together) and reuses what they share.
+    fn sweep_acyclic_ranks(
+        &self,
+        _layer: usize,
+        _ranks: Range<u64>,
+        _sweep: &AcyclicSweep<'_>,
+        _generic: &mut dyn FnMut(Range<u64>) -> SweepCount,
+    ) -> Option<SweepCount> {
+        None
+    }
+
     /// The value of positions the fixpoint leaves undecided.
     fn undecided_value(&self) -> Value {
         Value::Draw
@@ -244,6 +261,35 @@ pub trait LayeredGame: Sync {
     /// a game without them is refused with its name.
     fn retro_gpu_program(&self, layer: usize) -> crate::Result<crate::kernel::Program> {
         crate::kernel::no_retro_rules(&self.layer_descriptor(layer))
+    }
+}
+
+/// The tables an acyclic layer's sweep reads and writes
+/// ([`LayeredGame::sweep_acyclic_ranks`]).
+#[derive(Clone, Copy)]
+pub struct AcyclicSweep<'a> {
+    /// The layer's values, written as positions are solved.
+    pub values: &'a crate::table::TwoBitTable,
+    /// The solved layers below, by layer number (`None` where not open).
+    pub lower: &'a [Option<&'a crate::table::TwoBitTable>],
+}
+
+/// What a part of an acyclic layer's sweep did: the positions it judged
+/// (one per set of symmetric twins), and those it left open because a
+/// move led to an undecided position (a layer below not solved: an
+/// error the caller reports).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SweepCount {
+    /// Positions judged.
+    pub examined: u64,
+    /// Positions left open.
+    pub open: u64,
+}
+
+impl std::ops::AddAssign for SweepCount {
+    fn add_assign(&mut self, other: SweepCount) {
+        self.examined += other.examined;
+        self.open += other.open;
     }
 }
 

@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::search::chunks::{Chunk, chunks_of, each_unit};
 use crate::search::retro2::judge::{Tally, Verdict};
 use crate::search::retro2::seam::RetroPass;
-use crate::space::{LayeredGame, Player, Successor, Value};
+use crate::space::{AcyclicSweep, LayeredGame, Player, Successor, SweepCount, Value};
 use crate::table::TwoBitTable;
 
 /// Positions whose moves are ranked (and their cells prefetched) before
@@ -100,21 +100,21 @@ pub(crate) fn sweep_acyclic<G: LayeredGame>(
     let unknown = AtomicU64::new(0);
     let missing = AtomicU64::new(u64::MAX);
     pass.progress.begin_pass(&pass.label, chunks.len() as u64);
-    let sweep_chunk = |chunk: &Chunk| {
-        if pass.progress.stop_requested() {
-            return;
-        }
+    let sweep = AcyclicSweep { values, lower };
+    // The generic sweep of `ranks`: every position unranked, its moves
+    // generated and ranked by the game's rules, looked up in batches.
+    let sweep_generic = |ranks: Range<u64>| {
         let mut state = game.new_state();
         let mut batch = Batch::default();
-        let mut looked = 0;
-        let settle = |batch: &mut Batch| {
+        let mut count = SweepCount::default();
+        let settle = |batch: &mut Batch, count: &mut SweepCount| {
             let (open, beyond) = batch.settle(values, lower);
-            unknown.fetch_add(open, Ordering::Relaxed);
+            count.open += open;
             if let Some(layer) = beyond {
                 missing.fetch_min(layer as u64, Ordering::Relaxed);
             }
         };
-        for rank in chunk.ranks.clone() {
+        for rank in ranks {
             if values.get(rank) != Value::Unknown as u8 {
                 continue;
             }
@@ -122,7 +122,7 @@ pub(crate) fn sweep_acyclic<G: LayeredGame>(
             if game.reduced_by_symmetry() && !game.is_representative(layer, rank, &state) {
                 continue;
             }
-            looked += 1;
+            count.examined += 1;
             let twins_start = batch.twins.len();
             batch.twins.push(rank);
             if game.reduced_by_symmetry() {
@@ -158,11 +158,22 @@ pub(crate) fn sweep_acyclic<G: LayeredGame>(
                 twins,
             });
             if batch.pending.len() == BATCH {
-                settle(&mut batch);
+                settle(&mut batch, &mut count);
             }
         }
-        settle(&mut batch);
-        examined.fetch_add(looked, Ordering::Relaxed);
+        settle(&mut batch, &mut count);
+        count
+    };
+    let sweep_chunk = |chunk: &Chunk| {
+        if pass.progress.stop_requested() {
+            return;
+        }
+        let mut generic = |ranks: Range<u64>| sweep_generic(ranks);
+        let count = game
+            .sweep_acyclic_ranks(layer, chunk.ranks.clone(), &sweep, &mut generic)
+            .unwrap_or_else(|| sweep_generic(chunk.ranks.clone()));
+        examined.fetch_add(count.examined, Ordering::Relaxed);
+        unknown.fetch_add(count.open, Ordering::Relaxed);
         pass.progress.advance(1);
     };
     for part in chunks.chunks(CHUNKS_PER_PART) {

@@ -126,6 +126,20 @@ impl Board {
             .any(|&mask| mask & !stones == 0)
     }
 
+    /// The points of `empty` where a stone of the side with `stones`
+    /// closes a mill: the third point of a mill whose other two it holds.
+    #[inline]
+    pub fn closing_points(&self, stones: u32, empty: u32) -> u32 {
+        self.mill_masks.iter().fold(0, |points, &mask| {
+            let missing = mask & !stones;
+            if missing.is_power_of_two() {
+                points | missing & empty
+            } else {
+                points
+            }
+        })
+    }
+
     /// The points of `stones` that stand in a mill of theirs.
     #[inline]
     pub fn in_mills(&self, stones: u32) -> u32 {

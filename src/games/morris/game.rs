@@ -14,6 +14,7 @@
 
 use super::board::{Board, POINTS};
 use super::hash::{LayerKind, MixedTarget, MorrisHash};
+use super::opening_sweep;
 use super::rules::{self, OpeningRule, Stones};
 use crate::diagram::{Cell, Diagram, Style};
 use crate::error::{Error, Result, quoted};
@@ -22,7 +23,9 @@ use crate::games::registration::{GameOptions, OptionSpec, RegisteredTwoPlayer};
 use crate::hash::BinomialRun;
 use crate::hash::bits::expand;
 use crate::kernel::Program;
-use crate::space::{Block, LayeredGame, LayersBelow, MoveWindow, Player, Successor, Value};
+use crate::space::{
+    AcyclicSweep, Block, LayeredGame, LayersBelow, MoveWindow, Player, Successor, SweepCount, Value,
+};
 
 /// Every point, a bit each.
 const BOARD: u32 = (1 << POINTS) - 1;
@@ -934,6 +937,21 @@ impl LayeredGame for Morris {
         reached.sort_unstable();
         reached.dedup();
         Some(reached)
+    }
+
+    /// A placing-only opening's layer is swept a white pattern at a
+    /// time (`opening_sweep`); Lasker Morris's opening has passes.
+    fn sweep_acyclic_ranks(
+        &self,
+        layer: usize,
+        ranks: std::ops::Range<u64>,
+        sweep: &AcyclicSweep<'_>,
+        generic: &mut dyn FnMut(std::ops::Range<u64>) -> SweepCount,
+    ) -> Option<SweepCount> {
+        if self.variant.opening_rule() != OpeningRule::Placing {
+            return None;
+        }
+        opening_sweep::sweep_placing_ranks(&self.hash, &self.board, layer, ranks, sweep, generic)
     }
 
     fn undecided_value(&self) -> Value {

@@ -234,6 +234,44 @@ fn pattern_groups(
     Ok((groups, placements))
 }
 
+/// Where a white pattern is stored ([`MorrisHash::stored_white`]): the
+/// stored pattern, its group and index, the symmetry that maps the
+/// pattern there and the others that do too (their least black image is
+/// the stored one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoredWhite {
+    /// The stored pattern.
+    pub stored: u32,
+    /// Its group (orbit size) among the patterns of its count.
+    pub group: usize,
+    /// Its index in that group.
+    pub index: u64,
+    /// The first symmetry mapping the pattern to the stored one.
+    pub symmetry: usize,
+    /// The other symmetries that do, a bit each.
+    pub also: u16,
+}
+
+impl StoredWhite {
+    /// The stored black stones of a position with this white pattern and
+    /// `black`: the least image under the symmetries that store the
+    /// pattern (as [`MorrisHash::stored`] finds them).
+    #[inline(always)]
+    pub fn black_image(&self, maps: Option<&SymmetryMaps>, black: u32) -> u32 {
+        let Some(maps) = maps else {
+            return black;
+        };
+        let mut image = maps.apply(self.symmetry, black);
+        let mut rest = self.also;
+        while rest != 0 {
+            let index = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            image = image.min(maps.apply(index, black));
+        }
+        image
+    }
+}
+
 /// One block of a layer: white count, black count, and a group of white
 /// patterns of one orbit size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -242,7 +280,8 @@ pub struct HashBlock {
     pub white: usize,
     /// Black stones on the board.
     pub black: usize,
-    group: usize,
+    /// The group (orbit size) of its white patterns.
+    pub group: usize,
     /// The rank of the block's first position in its layer.
     pub start: u64,
     /// The number of positions the block stores.
@@ -755,6 +794,65 @@ impl MorrisHash {
             ..*stones
         };
         (stored, placement.group(), placement.index())
+    }
+
+    /// The stored white pattern of index `index` in group `group` of the
+    /// patterns of `w` stones.
+    pub fn stored_pattern(&self, w: usize, group: usize, index: u64) -> u32 {
+        self.groups[w][group].pattern(index)
+    }
+
+    /// The `b` black stones of rank `rank` among the 24 − `w` points
+    /// white leaves, packed into the low 24 − `w` bits.
+    pub fn black_pattern(&self, w: usize, b: usize, rank: u64) -> u64 {
+        self.blacks[w][b].unrank(rank)
+    }
+
+    /// Where a white pattern of any shape is stored ([`StoredWhite`]),
+    /// for ranking many positions that share it: looked up once instead
+    /// of once a position.
+    pub fn stored_white(&self, white: u32) -> StoredWhite {
+        let w = white.count_ones() as usize;
+        let white_rank = self.whites[w].rank(white as u64);
+        let Some(maps) = &self.maps else {
+            return StoredWhite {
+                stored: white,
+                group: 0,
+                index: white_rank,
+                symmetry: 0,
+                also: 0,
+            };
+        };
+        let placement = self.placements[w][white_rank as usize];
+        let to_least = placement.to_least();
+        let symmetry = to_least.trailing_zeros() as usize;
+        StoredWhite {
+            stored: maps.apply(symmetry, white),
+            group: placement.group(),
+            index: placement.index(),
+            symmetry,
+            also: to_least & (to_least - 1),
+        }
+    }
+
+    /// The rank in `layer` of the first position whose white pattern is
+    /// the stored one of `index` in group `group`, with `w` white and `b`
+    /// black stones (the black stones' rank, shifted past the side's bit,
+    /// is added to it); `None` where the layer holds no such block.
+    pub fn pattern_base(
+        &self,
+        layer: usize,
+        (w, b): (usize, usize),
+        group: usize,
+        index: u64,
+    ) -> Option<u64> {
+        let hash_layer = self.layers.get(layer)?;
+        let slot = count_slot(w, b, group);
+        if w >= COUNTS || b >= COUNTS || hash_layer.block_at[slot] == NO_BLOCK {
+            return None;
+        }
+        let patterns_of_black = BINOMIALS[POINTS - w][b];
+        Some(hash_layer.block_start[slot] + (index * patterns_of_black << hash_layer.side_bits))
     }
 
     /// Where the ranks of the stored white pattern `white` lie: its

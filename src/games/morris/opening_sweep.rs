@@ -1,0 +1,435 @@
+//! The sweep of a placing-only opening's layer (Nine Men's Morris,
+//! Morabaraba) written for Morris: a white pattern's positions are
+//! judged together, so what their moves share is found once a pattern
+//! instead of once a move.
+//!
+//! A layer's block stores, for each stored white pattern W, every black
+//! pattern among the points W leaves, in binomial (colex) order. The
+//! moves out of those positions lead to few stored white patterns: when
+//! black places, W itself (a quiet placement: the successor's black rank
+//! is the position's black stones with one more, among the same points)
+//! or W less one of its removable stones (a mill); when white places, W
+//! with one more stone, at one of the points W leaves. So the sweep finds
+//! those patterns' places (stored pattern, symmetry, block) once for W,
+//! walks W's black patterns by the next combination instead of unranking
+//! each, and ranks a move from its black stones alone. Positions whose
+//! white pattern a symmetry keeps (their black stones are stored as the
+//! least image, and they have twins) are left to the generic sweep, as is
+//! a pattern whose moves lead to a block the layers below do not hold (an
+//! error the generic sweep reports).
+
+use std::ops::Range;
+
+use super::board::{Board, POINTS};
+use super::hash::{LayerKind, MorrisHash, StoredWhite, SymmetryMaps};
+use super::rules::{self, FEWEST, Stones};
+use crate::hash::BinomialRanker;
+use crate::hash::binomial::BINOMIALS;
+use crate::hash::bits::{compress, expand};
+use crate::search::retro2::judge::{Tally, Verdict};
+use crate::space::{AcyclicSweep, Player, SweepCount, Value};
+use crate::table::TwoBitTable;
+
+/// Every point, a bit each.
+const BOARD: u32 = (1 << POINTS) - 1;
+
+/// Where one kind of move from a white pattern's positions leads: a
+/// stored white pattern in a layer below, and how a successor's black
+/// stones are ranked there.
+#[derive(Clone, Copy)]
+struct Target<'a> {
+    table: &'a TwoBitTable,
+    /// The rank of the stored pattern's first position (its side to move
+    /// included); a successor's black rank, shifted by `shift`, is added.
+    base: u64,
+    shift: u32,
+    white: StoredWhite,
+    /// The points the stored pattern leaves, among which black's stones
+    /// are ranked, and how many there are.
+    free: u32,
+    free_points: usize,
+}
+
+impl<'a> Target<'a> {
+    /// Where positions of white pattern `white` and `black` black stones
+    /// in `layer` are stored, with `side` the rank's side bit there;
+    /// `None` where the layer or its block is not there.
+    fn new(
+        hash: &MorrisHash,
+        lower: &[Option<&'a TwoBitTable>],
+        layer: usize,
+        white: u32,
+        black: usize,
+        white_to_move: bool,
+    ) -> Option<Self> {
+        let table = (*lower.get(layer)?)?;
+        let stored = hash.stored_white(white);
+        let w = white.count_ones() as usize;
+        let base = hash.pattern_base(layer, (w, black), stored.group, stored.index)?;
+        let shift = hash.side_bits(layer);
+        let side = u64::from(!white_to_move) & u64::from(shift);
+        Some(Target {
+            table,
+            base: base + side,
+            shift,
+            white: stored,
+            free: !stored.stored & BOARD,
+            free_points: POINTS - w,
+        })
+    }
+
+    /// The value of the successor with `black` black stones (as on the
+    /// board before the symmetry that stores the white pattern).
+    #[inline(always)]
+    fn value(&self, maps: Option<&SymmetryMaps>, black: u32) -> Value {
+        let image = self.white.black_image(maps, black);
+        let packed = compress(image as u64, self.free as u64);
+        self.value_of_packed(packed)
+    }
+
+    /// The value of the successor whose black stones, packed among the
+    /// free points, are `packed`.
+    #[inline(always)]
+    fn value_of_packed(&self, packed: u64) -> Value {
+        let rank = BinomialRanker::rank_of_bits(self.free_points, packed);
+        Value::from_bits(self.table.get(self.base + (rank << self.shift)))
+    }
+}
+
+/// What one block's sweep needs to know of the layer: where its moves
+/// lead, and who moves.
+struct Layer<'a, 's> {
+    hash: &'a MorrisHash,
+    board: &'a Board,
+    sweep: &'a AcyclicSweep<'s>,
+    /// The stones in hand after the mover places, and the layer that
+    /// holds the positions (with this many stones on the board).
+    hand_after: [u8; 2],
+    white_moves: bool,
+}
+
+impl<'a, 's> Layer<'a, 's> {
+    /// The layer holding the positions with `on_board` stones after the
+    /// mover's placement.
+    fn target_layer(&self, on_board: usize) -> usize {
+        let stones = Stones {
+            white: ((1u64 << on_board) - 1) as u32,
+            black: 0,
+            white_to_move: !self.white_moves,
+            in_hand: self.hand_after,
+        };
+        self.hash.layer_of(&stones)
+    }
+
+    fn target(&self, white: u32, black: usize) -> Option<Target<'s>> {
+        let on_board = white.count_ones() as usize + black;
+        Target::new(
+            self.hash,
+            self.sweep.lower,
+            self.target_layer(on_board),
+            white,
+            black,
+            !self.white_moves,
+        )
+    }
+}
+
+/// Solves `ranks` of placing layer `layer` (see
+/// [`LayeredGame::sweep_acyclic_ranks`](crate::space::LayeredGame::sweep_acyclic_ranks));
+/// `None` for any other kind of layer or ranks not within one block.
+pub(super) fn sweep_placing_ranks(
+    hash: &MorrisHash,
+    board: &Board,
+    layer: usize,
+    ranks: Range<u64>,
+    sweep: &AcyclicSweep<'_>,
+    generic: &mut dyn FnMut(Range<u64>) -> SweepCount,
+) -> Option<SweepCount> {
+    if hash.kind(layer) != LayerKind::Placing || ranks.is_empty() {
+        return None;
+    }
+    let blocks = hash.blocks(layer);
+    let block = blocks.get(blocks.partition_point(|b| b.start + b.len <= ranks.start))?;
+    if ranks.end > block.start + block.len {
+        return None;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("bmi2") {
+        // SAFETY: the CPU has the features the function is compiled for.
+        return Some(unsafe { sweep_with_bmi2(hash, board, layer, ranks, sweep, generic) });
+    }
+    Some(sweep_block_ranks(hash, board, layer, ranks, sweep, generic))
+}
+
+/// [`sweep_block_ranks`] compiled with BMI2, so that its `pext` and
+/// `pdep` are single instructions inlined where they are used instead of
+/// calls (the project targets x86-64-v2, which lacks them).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi1,bmi2")]
+fn sweep_with_bmi2(
+    hash: &MorrisHash,
+    board: &Board,
+    layer: usize,
+    ranks: Range<u64>,
+    sweep: &AcyclicSweep<'_>,
+    generic: &mut dyn FnMut(Range<u64>) -> SweepCount,
+) -> SweepCount {
+    sweep_block_ranks(hash, board, layer, ranks, sweep, generic)
+}
+
+/// The next set of as many ones in colex order (Gosper's hack): the
+/// black patterns of a white pattern follow one another so.
+#[inline(always)]
+fn next_combination(bits: u64) -> u64 {
+    if bits == 0 {
+        return 0;
+    }
+    let lowest = bits & bits.wrapping_neg();
+    let ripple = bits + lowest;
+    ripple | ((ripple ^ bits) >> 2) >> lowest.trailing_zeros()
+}
+
+/// The points of `mask`, lowest first.
+#[inline(always)]
+fn points(mut mask: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let at = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            at
+        })
+    })
+}
+
+#[inline(always)]
+fn sweep_block_ranks(
+    hash: &MorrisHash,
+    board: &Board,
+    layer: usize,
+    ranks: Range<u64>,
+    sweep: &AcyclicSweep<'_>,
+    generic: &mut dyn FnMut(Range<u64>) -> SweepCount,
+) -> SweepCount {
+    let blocks = hash.blocks(layer);
+    let block = blocks[blocks.partition_point(|b| b.start + b.len <= ranks.start)];
+    let (w, b) = (block.white, block.black);
+    let free_points = POINTS - w;
+    // A placing layer has no side bit: its hands say who moves.
+    let per_pattern = BINOMIALS[free_points][b];
+    let in_hand = hash.in_hand(layer);
+    let white_moves = in_hand[0] == in_hand[1];
+    let mover_side = usize::from(!white_moves);
+    let mut hand_after = in_hand;
+    hand_after[mover_side] -= 1;
+    let context = Layer {
+        hash,
+        board,
+        sweep,
+        hand_after,
+        white_moves,
+    };
+    // A side with fewer than three stones on the board and in hand has
+    // lost: the whole block's value.
+    let rule_value = if w + usize::from(in_hand[0]) < FEWEST as usize {
+        Some(Value::SecondWins)
+    } else if b + usize::from(in_hand[1]) < FEWEST as usize {
+        Some(Value::FirstWins)
+    } else {
+        None
+    };
+    let mover = if white_moves {
+        Player::First
+    } else {
+        Player::Second
+    };
+    let values = sweep.values;
+    let maps = hash.maps();
+    let mut count = SweepCount::default();
+    // Black's targets: the pattern kept, and the pattern less each stone
+    // a mill may take.
+    let mut keeping: Option<Target> = None;
+    let mut taking: Vec<Target> = Vec::with_capacity(POINTS);
+    // White's: the pattern with a stone at each point, and with it taking
+    // a black stone where the stone closes a mill.
+    let mut placing: Vec<Option<Target>> = vec![None; POINTS];
+    let mut placing_and_taking: Vec<Option<Target>> = vec![None; POINTS];
+    let first_pattern = (ranks.start - block.start) / per_pattern;
+    let last_pattern = (ranks.end - 1 - block.start) / per_pattern;
+    for index in first_pattern..=last_pattern {
+        let pattern_start = block.start + index * per_pattern;
+        let run = ranks.start.max(pattern_start)..ranks.end.min(pattern_start + per_pattern);
+        let white = hash.stored_pattern(w, block.group, index);
+        if hash.stabilizer(white) != 0 {
+            count += generic(run);
+            continue;
+        }
+        if let Some(value) = rule_value {
+            for rank in run {
+                if values.get(rank) == Value::Unknown as u8 {
+                    values.set(rank, value as u8);
+                    count.examined += 1;
+                }
+            }
+            continue;
+        }
+        let free = !white & BOARD;
+        // Where this pattern's moves lead, found once for its positions.
+        let found = if white_moves {
+            let closing = board.closing_points(white, free);
+            points(free).all(|point| {
+                let placed = white | 1 << point;
+                placing[point] = context.target(placed, b);
+                placing_and_taking[point] = if closing & 1 << point != 0 && b > 0 {
+                    context.target(placed, b - 1)
+                } else {
+                    None
+                };
+                placing[point].is_some()
+                    && (closing & 1 << point == 0 || b == 0 || placing_and_taking[point].is_some())
+            })
+        } else {
+            taking.clear();
+            let removable = if white == 0 {
+                0
+            } else {
+                rules::removable(board, white)
+            };
+            keeping = context.target(white, b + 1);
+            keeping.is_some()
+                && points(removable).all(|point| {
+                    match context.target(white & !(1 << point), b + 1) {
+                        Some(target) => {
+                            taking.push(target);
+                            true
+                        }
+                        None => false,
+                    }
+                })
+        };
+        if !found {
+            count += generic(run);
+            continue;
+        }
+        let mut packed = hash.black_pattern(w, b, run.start - pattern_start);
+        for rank in run {
+            if values.get(rank) == Value::Unknown as u8 {
+                count.examined += 1;
+                let black = expand(packed, free as u64) as u32;
+                let empty = free & !black;
+                let mut tally = Tally::new(mover, false);
+                if white_moves {
+                    see_white_placements(
+                        &mut tally,
+                        maps,
+                        board,
+                        black,
+                        empty,
+                        &placing,
+                        &placing_and_taking,
+                    );
+                } else {
+                    let quiet = keeping.as_ref().expect("found for the pattern");
+                    see_black_placements(
+                        &mut tally,
+                        maps,
+                        board,
+                        (white, black, packed),
+                        (free, empty, free_points),
+                        quiet,
+                        &taking,
+                    );
+                }
+                match tally.verdict(|| Value::win_for(mover.opponent())) {
+                    Verdict::Decided(value) => values.set(rank, value as u8),
+                    Verdict::Open => count.open += 1,
+                }
+            }
+            packed = next_combination(packed);
+        }
+    }
+    count
+}
+
+/// Sees white's placements from a position with `black` black stones and
+/// `empty` points: at each, the pattern's target there (`placing`), or
+/// where it closes a mill, one per black stone it may take
+/// (`placing_and_taking`; every placement is quiet while black has no
+/// stone on the board).
+#[inline(always)]
+fn see_white_placements(
+    tally: &mut Tally,
+    maps: Option<&SymmetryMaps>,
+    board: &Board,
+    black: u32,
+    empty: u32,
+    placing: &[Option<Target>],
+    placing_and_taking: &[Option<Target>],
+) {
+    let mut closing = 0;
+    for point in points(empty) {
+        match &placing_and_taking[point] {
+            Some(_) if black != 0 => closing |= 1 << point,
+            _ => {
+                let target = placing[point].as_ref().expect("found for the pattern");
+                if !tally.see(target.value(maps, black)) {
+                    return;
+                }
+            }
+        }
+    }
+    if closing == 0 {
+        return;
+    }
+    let removable = rules::removable(board, black);
+    for point in points(closing) {
+        let target = placing_and_taking[point]
+            .as_ref()
+            .expect("found for the pattern");
+        for taken in points(removable) {
+            if !tally.see(target.value(maps, black & !(1 << taken))) {
+                return;
+            }
+        }
+    }
+}
+
+/// Sees black's placements from a position of white pattern `white` and
+/// `black` black stones (`packed` among the pattern's `free` points): a
+/// quiet one keeps the pattern (`quiet`, ranked from `packed` with one
+/// more), one that closes a mill takes a removable white stone
+/// (`taking`, one target per stone, in order; quiet while white has no
+/// stone on the board).
+#[inline(always)]
+fn see_black_placements(
+    tally: &mut Tally,
+    maps: Option<&SymmetryMaps>,
+    board: &Board,
+    (white, black, packed): (u32, u32, u64),
+    (free, empty, free_points): (u32, u32, usize),
+    quiet: &Target,
+    taking: &[Target],
+) {
+    let closing = if white == 0 {
+        0
+    } else {
+        board.closing_points(black, empty)
+    };
+    let quiet_points = compress((empty & !closing) as u64, free as u64);
+    let mut rest = quiet_points;
+    while rest != 0 {
+        let at = rest.trailing_zeros();
+        rest &= rest - 1;
+        if !tally.see(quiet.value_of_packed(packed | 1 << at)) {
+            return;
+        }
+    }
+    debug_assert!(quiet_points < 1 << free_points);
+    for point in points(closing) {
+        let placed = black | 1 << point;
+        for target in taking {
+            if !tally.see(target.value(maps, placed)) {
+                return;
+            }
+        }
+    }
+}
