@@ -100,7 +100,6 @@ impl<'a> Target<'a> {
 /// lead, and who moves.
 struct Layer<'a, 's> {
     hash: &'a MorrisHash,
-    board: &'a Board,
     sweep: &'a AcyclicSweep<'s>,
     /// The stones in hand after the mover places, and the layer that
     /// holds the positions (with this many stones on the board).
@@ -223,7 +222,6 @@ fn sweep_block_ranks(
     hand_after[mover_side] -= 1;
     let context = Layer {
         hash,
-        board,
         sweep,
         hand_after,
         white_moves,
@@ -430,6 +428,140 @@ fn see_black_placements(
             if !tally.see(target.value(maps, placed)) {
                 return;
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hash::splitmix64;
+    use rules::OpeningRule;
+
+    /// A layer's table with a random decided value in every cell, so that
+    /// a move ranked to the wrong cell shows in its position's value.
+    fn random_table(layer: usize, cells: u64) -> TwoBitTable {
+        let table = TwoBitTable::scratch("random layer", cells, 0).unwrap();
+        for cell in 0..cells {
+            let random = splitmix64(cell ^ (layer as u64) << 40);
+            table.set(cell, (random % 3 + 1) as u8);
+        }
+        table
+    }
+
+    /// The value of `stones` as the rules define it: the rule's when a
+    /// side has lost, else the best of its moves ranked one by one.
+    fn reference_value(
+        hash: &MorrisHash,
+        board: &Board,
+        lower: &[Option<&TwoBitTable>],
+        stones: &Stones,
+    ) -> Value {
+        let left = |board: u32, hand: u8| board.count_ones() + u32::from(hand);
+        if left(stones.white, stones.in_hand[0]) < FEWEST {
+            return Value::SecondWins;
+        }
+        if left(stones.black, stones.in_hand[1]) < FEWEST {
+            return Value::FirstWins;
+        }
+        let mover = if stones.white_to_move {
+            Player::First
+        } else {
+            Player::Second
+        };
+        let mut tally = Tally::new(mover, false);
+        for next in rules::successors(board, OpeningRule::Placing, stones) {
+            let table = lower[hash.layer_of(&next)].expect("a layer below");
+            if !tally.see(Value::from_bits(table.get(hash.rank(&next)))) {
+                break;
+            }
+        }
+        match tally.verdict(|| Value::win_for(mover.opponent())) {
+            Verdict::Decided(value) => value,
+            Verdict::Open => Value::Unknown,
+        }
+    }
+
+    /// Sweeps every opening layer of the game with `men` stones a side
+    /// over random values below, in chunks of an odd size (so that runs
+    /// of a white pattern are cut), and compares every position it
+    /// solves with the rules' value; the positions it leaves to the
+    /// generic sweep must be those whose white pattern a symmetry keeps.
+    fn sweep_equals_the_rules(men: usize, diagonals: bool, symmetry: bool) {
+        let hash = MorrisHash::new(men, symmetry, OpeningRule::Placing).unwrap();
+        let board = Board::new(diagonals);
+        let tables: Vec<TwoBitTable> = (0..=hash.max_layer())
+            .map(|layer| random_table(layer, hash.layer_size(layer).max(1)))
+            .collect();
+        let mut swept = 0;
+        for layer in hash.moving_top() + 1..=hash.max_layer() {
+            let values = TwoBitTable::scratch("swept layer", hash.layer_size(layer), 0).unwrap();
+            let lower: Vec<Option<&TwoBitTable>> = (0..layer).map(|l| Some(&tables[l])).collect();
+            let sweep = AcyclicSweep {
+                values: &values,
+                lower: &lower,
+            };
+            let mut left = Vec::new();
+            for block in hash.blocks(layer) {
+                let mut start = block.start;
+                while start < block.start + block.len {
+                    let end = (start + 777).min(block.start + block.len);
+                    let mut generic = |ranks: Range<u64>| {
+                        left.push(ranks);
+                        SweepCount::default()
+                    };
+                    let count =
+                        sweep_placing_ranks(&hash, &board, layer, start..end, &sweep, &mut generic)
+                            .expect("a placing layer's ranks within a block");
+                    assert_eq!(count.open, 0);
+                    start = end;
+                }
+            }
+            let left_to_generic = |rank: u64| left.iter().any(|range| range.contains(&rank));
+            for rank in 0..hash.layer_size(layer) {
+                let stones = hash.unrank(layer, rank);
+                if hash.stabilizer(stones.white) != 0 {
+                    assert!(
+                        left_to_generic(rank),
+                        "layer {layer} rank {rank}: kept by a symmetry"
+                    );
+                    continue;
+                }
+                assert!(
+                    !left_to_generic(rank),
+                    "layer {layer} rank {rank} left to the generic sweep"
+                );
+                let expected = reference_value(&hash, &board, &lower, &stones);
+                assert_eq!(
+                    values.get(rank),
+                    expected as u8,
+                    "men {men}, diagonals {diagonals}, symmetry {symmetry}: layer {layer} rank {rank}, {stones:?}"
+                );
+                swept += 1;
+            }
+        }
+        assert!(swept > 0);
+    }
+
+    #[test]
+    fn nine_mens_morris_openings_swept_by_pattern_equal_the_rules() {
+        sweep_equals_the_rules(3, false, false);
+        sweep_equals_the_rules(4, false, true);
+    }
+
+    #[test]
+    fn morabaraba_openings_swept_by_pattern_equal_the_rules() {
+        sweep_equals_the_rules(3, true, false);
+        sweep_equals_the_rules(4, true, true);
+    }
+
+    #[test]
+    fn the_next_combination_follows_the_binomial_order() {
+        let ranker = BinomialRanker::new(12, 5).unwrap();
+        let mut bits = ranker.unrank(0);
+        for rank in 1..ranker.size() {
+            bits = next_combination(bits);
+            assert_eq!(bits, ranker.unrank(rank));
         }
     }
 }
