@@ -12,11 +12,11 @@
 //! with one more stone, at one of the points W leaves. So the sweep finds
 //! those patterns' places (stored pattern, symmetry, block) once for W,
 //! walks W's black patterns by the next combination instead of unranking
-//! each, and ranks a move from its black stones alone. Positions whose
-//! white pattern a symmetry keeps (their black stones are stored as the
-//! least image, and they have twins) are left to the generic sweep, as is
-//! a pattern whose moves lead to a block the layers below do not hold (an
-//! error the generic sweep reports).
+//! each, and ranks a move from its black stones alone. Where a symmetry
+//! keeps the white pattern, the least of a position's images under those
+//! symmetries is judged and its twins given its value, as the generic
+//! sweep does. A pattern whose moves lead to a block the layers below do
+//! not hold is left to the generic sweep, which reports the error.
 
 use std::ops::Range;
 
@@ -257,95 +257,170 @@ fn sweep_block_ranks(
         let pattern_start = block.start + index * per_pattern;
         let run = ranks.start.max(pattern_start)..ranks.end.min(pattern_start + per_pattern);
         let white = hash.stored_pattern(w, block.group, index);
-        if hash.stabilizer(white) != 0 {
-            count += generic(run);
-            continue;
-        }
-        if let Some(value) = rule_value {
-            for rank in run {
-                if values.get(rank) == Value::Unknown as u8 {
-                    values.set(rank, value as u8);
-                    count.examined += 1;
-                }
-            }
-            continue;
-        }
+        let stabilizer = hash.stabilizer(white);
         let free = !white & BOARD;
         // Where this pattern's moves lead, found once for its positions.
-        let found = if white_moves {
-            let closing = board.closing_points(white, free);
-            points(free).all(|point| {
-                let placed = white | 1 << point;
-                placing[point] = context.target(placed, b);
-                placing_and_taking[point] = if closing & 1 << point != 0 && b > 0 {
-                    context.target(placed, b - 1)
-                } else {
-                    None
-                };
-                placing[point].is_some()
-                    && (closing & 1 << point == 0 || b == 0 || placing_and_taking[point].is_some())
-            })
-        } else {
-            taking.clear();
-            let removable = if white == 0 {
-                0
-            } else {
-                rules::removable(board, white)
-            };
-            keeping = context.target(white, b + 1);
-            keeping.is_some()
-                && points(removable).all(|point| {
-                    match context.target(white & !(1 << point), b + 1) {
-                        Some(target) => {
-                            taking.push(target);
-                            true
-                        }
-                        None => false,
-                    }
+        let found = rule_value.is_some()
+            || if white_moves {
+                let closing = board.closing_points(white, free);
+                points(free).all(|point| {
+                    let placed = white | 1 << point;
+                    placing[point] = context.target(placed, b);
+                    placing_and_taking[point] = if closing & 1 << point != 0 && b > 0 {
+                        context.target(placed, b - 1)
+                    } else {
+                        None
+                    };
+                    placing[point].is_some()
+                        && (closing & 1 << point == 0
+                            || b == 0
+                            || placing_and_taking[point].is_some())
                 })
-        };
+            } else {
+                taking.clear();
+                let removable = if white == 0 {
+                    0
+                } else {
+                    rules::removable(board, white)
+                };
+                keeping = context.target(white, b + 1);
+                keeping.is_some()
+                    && points(removable).all(|point| {
+                        match context.target(white & !(1 << point), b + 1) {
+                            Some(target) => {
+                                taking.push(target);
+                                true
+                            }
+                            None => false,
+                        }
+                    })
+            };
         if !found {
             count += generic(run);
             continue;
         }
-        let mut packed = hash.black_pattern(w, b, run.start - pattern_start);
+        let moves = PatternMoves {
+            board,
+            maps,
+            values,
+            mover,
+            white_moves,
+            rule_value,
+            keeping: keeping.as_ref(),
+            taking: &taking,
+            placing: &placing,
+            placing_and_taking: &placing_and_taking,
+            white,
+            free,
+            free_points,
+            pattern_start,
+            stabilizer,
+        };
+        let first = hash.black_pattern(w, b, run.start - pattern_start);
+        // Two loops: the patterns no symmetry keeps (nearly all) without
+        // the twins' code, which slowed the black placements' loop by a
+        // tenth when it was there too.
+        count += if stabilizer == 0 {
+            moves.judge::<false>(run, first)
+        } else {
+            moves.judge::<true>(run, first)
+        };
+    }
+    count
+}
+
+/// What judging the positions of one white pattern needs: the rules,
+/// the tables, and where the pattern's moves lead.
+struct PatternMoves<'a, 't> {
+    board: &'a Board,
+    maps: Option<&'a SymmetryMaps>,
+    values: &'t TwoBitTable,
+    mover: Player,
+    white_moves: bool,
+    /// The value of every position of the block, when a side has lost.
+    rule_value: Option<Value>,
+    keeping: Option<&'a Target<'t>>,
+    taking: &'a [Target<'t>],
+    placing: &'a [Option<Target<'t>>],
+    placing_and_taking: &'a [Option<Target<'t>>],
+    white: u32,
+    /// The points the pattern leaves, and how many.
+    free: u32,
+    free_points: usize,
+    /// The rank of the pattern's first position.
+    pattern_start: u64,
+    /// The symmetries that keep the pattern, a bit each.
+    stabilizer: u16,
+}
+
+impl PatternMoves<'_, '_> {
+    /// Judges the positions of `run` (ranks of this pattern, the first
+    /// with black stones `packed` among the free points) not yet
+    /// decided; `KEPT` when a symmetry keeps the pattern.
+    #[inline(always)]
+    fn judge<const KEPT: bool>(&self, run: Range<u64>, mut packed: u64) -> SweepCount {
+        let mut count = SweepCount::default();
         for rank in run {
-            if values.get(rank) == Value::Unknown as u8 {
-                count.examined += 1;
-                let black = expand(packed, free as u64) as u32;
-                let empty = free & !black;
-                let mut tally = Tally::new(mover, false);
-                if white_moves {
+            if self.values.get(rank) != Value::Unknown as u8 {
+                packed = next_combination(packed);
+                continue;
+            }
+            let black = expand(packed, self.free as u64) as u32;
+            // Of the images of a position under the symmetries that keep
+            // white's pattern (its twins) the least is judged for all.
+            if KEPT && !least_image(self.maps, self.stabilizer, black) {
+                packed = next_combination(packed);
+                continue;
+            }
+            count.examined += 1;
+            // No closure around this: one is compiled apart from the
+            // BMI2 function, and its `pext` became a call again.
+            let verdict = if let Some(value) = self.rule_value {
+                Verdict::Decided(value)
+            } else {
+                let empty = self.free & !black;
+                let mut tally = Tally::new(self.mover, false);
+                if self.white_moves {
                     see_white_placements(
                         &mut tally,
-                        maps,
-                        board,
+                        self.maps,
+                        self.board,
                         black,
                         empty,
-                        &placing,
-                        &placing_and_taking,
+                        self.placing,
+                        self.placing_and_taking,
                     );
                 } else {
-                    let quiet = keeping.as_ref().expect("found for the pattern");
-                    see_black_placements(
+                    let quiet = self.keeping.expect("found for the pattern");
+                    see_black_placements::<KEPT>(
                         &mut tally,
-                        maps,
-                        board,
-                        (white, black, packed),
-                        (free, empty, free_points),
+                        self.maps,
+                        self.board,
+                        (self.white, black, packed),
+                        (self.free, empty),
                         quiet,
-                        &taking,
+                        self.taking,
                     );
                 }
-                match tally.verdict(|| Value::win_for(mover.opponent())) {
-                    Verdict::Decided(value) => values.set(rank, value as u8),
-                    Verdict::Open => count.open += 1,
+                tally.verdict(|| Value::win_for(self.mover.opponent()))
+            };
+            match verdict {
+                Verdict::Decided(value) => {
+                    self.values.set(rank, value as u8);
+                    if KEPT {
+                        for_each_twin(self.maps, self.stabilizer, black, |twin| {
+                            let packed = compress(twin as u64, self.free as u64);
+                            let twin = BinomialRanker::rank_of_bits(self.free_points, packed);
+                            self.values.set(self.pattern_start + twin, value as u8);
+                        });
+                    }
                 }
+                Verdict::Open => count.open += 1,
             }
             packed = next_combination(packed);
         }
+        count
     }
-    count
 }
 
 /// Sees white's placements from a position with `black` black stones and
@@ -398,12 +473,12 @@ fn see_white_placements(
 /// (`taking`, one target per stone, in order; quiet while white has no
 /// stone on the board).
 #[inline(always)]
-fn see_black_placements(
+fn see_black_placements<const KEPT: bool>(
     tally: &mut Tally,
     maps: Option<&SymmetryMaps>,
     board: &Board,
     (white, black, packed): (u32, u32, u64),
-    (free, empty, free_points): (u32, u32, usize),
+    (free, empty): (u32, u32),
     quiet: &Target,
     taking: &[Target],
 ) {
@@ -412,16 +487,24 @@ fn see_black_placements(
     } else {
         board.closing_points(black, empty)
     };
-    let quiet_points = compress((empty & !closing) as u64, free as u64);
-    let mut rest = quiet_points;
-    while rest != 0 {
-        let at = rest.trailing_zeros();
-        rest &= rest - 1;
-        if !tally.see(quiet.value_of_packed(packed | 1 << at)) {
-            return;
+    if !KEPT {
+        // No symmetry keeps the pattern: a successor's black stones are
+        // the position's with one more, among the same points.
+        let mut rest = compress((empty & !closing) as u64, free as u64);
+        while rest != 0 {
+            let at = rest.trailing_zeros();
+            rest &= rest - 1;
+            if !tally.see(quiet.value_of_packed(packed | 1 << at)) {
+                return;
+            }
+        }
+    } else {
+        for point in points(empty & !closing) {
+            if !tally.see(quiet.value(maps, black | 1 << point)) {
+                return;
+            }
         }
     }
-    debug_assert!(quiet_points < 1 << free_points);
     for point in points(closing) {
         let placed = black | 1 << point;
         for target in taking {
@@ -429,6 +512,35 @@ fn see_black_placements(
                 return;
             }
         }
+    }
+}
+
+/// Whether `black` is the least of its images under the symmetries
+/// `stabilizer` (a bit each; none without symmetry).
+#[inline(always)]
+fn least_image(maps: Option<&SymmetryMaps>, stabilizer: u16, black: u32) -> bool {
+    let mut least = true;
+    for_each_twin(maps, stabilizer, black, |image| least &= image >= black);
+    least
+}
+
+/// Calls `emit` with the image of `black` under each symmetry of
+/// `stabilizer` (a bit each; none without symmetry).
+#[inline(always)]
+fn for_each_twin(
+    maps: Option<&SymmetryMaps>,
+    stabilizer: u16,
+    black: u32,
+    mut emit: impl FnMut(u32),
+) {
+    let Some(maps) = maps else {
+        return;
+    };
+    let mut rest = stabilizer;
+    while rest != 0 {
+        let index = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        emit(maps.apply(index, black));
     }
 }
 
@@ -485,8 +597,8 @@ mod tests {
     /// Sweeps every opening layer of the game with `men` stones a side
     /// over random values below, in chunks of an odd size (so that runs
     /// of a white pattern are cut), and compares every position it
-    /// solves with the rules' value; the positions it leaves to the
-    /// generic sweep must be those whose white pattern a symmetry keeps.
+    /// solves (twins too) with the rules' value; it leaves none to the
+    /// generic sweep, the layers below being there.
     fn sweep_equals_the_rules(men: usize, diagonals: bool, symmetry: bool) {
         let hash = MorrisHash::new(men, symmetry, OpeningRule::Placing).unwrap();
         let board = Board::new(diagonals);
@@ -517,20 +629,12 @@ mod tests {
                     start = end;
                 }
             }
-            let left_to_generic = |rank: u64| left.iter().any(|range| range.contains(&rank));
+            assert_eq!(left, [], "layer {layer}: left to the generic sweep");
             for rank in 0..hash.layer_size(layer) {
+                // A twin (a symmetry keeps white's pattern) was given its
+                // least image's value; its moves reach the same stored
+                // positions, so the rules' value is the same.
                 let stones = hash.unrank(layer, rank);
-                if hash.stabilizer(stones.white) != 0 {
-                    assert!(
-                        left_to_generic(rank),
-                        "layer {layer} rank {rank}: kept by a symmetry"
-                    );
-                    continue;
-                }
-                assert!(
-                    !left_to_generic(rank),
-                    "layer {layer} rank {rank} left to the generic sweep"
-                );
                 let expected = reference_value(&hash, &board, &lower, &stones);
                 assert_eq!(
                     values.get(rank),
