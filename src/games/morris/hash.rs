@@ -772,28 +772,13 @@ impl MorrisHash {
     /// pattern's group and index there.
     #[inline(always)]
     pub fn stored(&self, stones: &Stones) -> (Stones, usize, u64) {
-        let w = stones.white.count_ones() as usize;
-        let white_rank = self.whites[w].rank(stones.white as u64);
-        let Some(maps) = &self.maps else {
-            return (*stones, 0, white_rank);
-        };
-        let placement = self.placements[w][white_rank as usize];
-        let to_least = placement.to_least();
-        let first = to_least.trailing_zeros() as usize;
-        let white = maps.apply(first, stones.white);
-        let mut black = maps.apply(first, stones.black);
-        let mut rest = to_least & (to_least - 1);
-        while rest != 0 {
-            let index = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            black = black.min(maps.apply(index, stones.black));
-        }
+        let place = self.stored_white(stones.white);
         let stored = Stones {
-            white,
-            black,
+            white: place.stored,
+            black: place.black_image(self.maps.as_ref(), stones.black),
             ..*stones
         };
-        (stored, placement.group(), placement.index())
+        (stored, place.group, place.index)
     }
 
     /// The stored white pattern of index `index` in group `group` of the
@@ -808,9 +793,10 @@ impl MorrisHash {
         self.blacks[w][b].unrank(rank)
     }
 
-    /// Where a white pattern of any shape is stored ([`StoredWhite`]),
-    /// for ranking many positions that share it: looked up once instead
-    /// of once a position.
+    /// Where a white pattern of any shape is stored ([`StoredWhite`]):
+    /// [`stored`](Self::stored) finds it for each position it ranks, the
+    /// opening's sweep once for the positions that share the pattern.
+    #[inline(always)]
     pub fn stored_white(&self, white: u32) -> StoredWhite {
         let w = white.count_ones() as usize;
         let white_rank = self.whites[w].rank(white as u64);
