@@ -838,7 +838,7 @@ impl MorrisHash {
             return None;
         }
         let patterns_of_black = BINOMIALS[POINTS - w][b];
-        Some(hash_layer.block_start[slot] + (index * patterns_of_black << hash_layer.side_bits))
+        Some(hash_layer.block_start[slot] + ((index * patterns_of_black) << hash_layer.side_bits))
     }
 
     /// Where the ranks of the stored white pattern `white` lie: its
