@@ -1,11 +1,13 @@
 //! The seam between games and algorithms: a state space with a perfect,
 //! invertible hash, laid out as contiguous blocks of ranks, whose states can
 //! be expanded into successor ranks; and its two-player counterpart, a game
-//! in layers solved by retrograde analysis ([`layered`]).
+//! in layers solved by retrograde analysis ([`layered`]), and the minimax
+//! judgement of a position from its moves' values ([`tally`]).
 
 pub mod digit_moves;
 pub mod layered;
 pub mod layers_below;
+pub mod tally;
 
 pub use digit_moves::{DigitMoves, DigitTable};
 pub use layered::{AcyclicSweep, LayeredGame, MoveWindow, Player, Successor, SweepCount, Value};

@@ -26,7 +26,7 @@ use super::rules::{self, FEWEST, Stones};
 use crate::hash::BinomialRanker;
 use crate::hash::binomial::BINOMIALS;
 use crate::hash::bits::{compress, expand};
-use crate::search::retro2::judge::{Tally, Verdict};
+use crate::space::tally::{Tally, Verdict};
 use crate::space::{AcyclicSweep, Player, SweepCount, Value};
 use crate::table::TwoBitTable;
 
