@@ -101,8 +101,7 @@ impl<'a> Target<'a> {
 struct Layer<'a, 's> {
     hash: &'a MorrisHash,
     sweep: &'a AcyclicSweep<'s>,
-    /// The stones in hand after the mover places, and the layer that
-    /// holds the positions (with this many stones on the board).
+    /// The stones in hand after the mover places.
     hand_after: [u8; 2],
     white_moves: bool,
 }
@@ -120,6 +119,8 @@ impl<'a, 's> Layer<'a, 's> {
         self.hash.layer_of(&stones)
     }
 
+    /// Where the positions after the mover's placement with white
+    /// pattern `white` and `black` black stones are stored.
     fn target(&self, white: u32, black: usize) -> Option<Target<'s>> {
         let on_board = white.count_ones() as usize + black;
         Target::new(
