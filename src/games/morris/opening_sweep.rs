@@ -22,7 +22,7 @@ use std::ops::Range;
 
 use super::board::{Board, POINTS};
 use super::hash::{LayerKind, MorrisHash, StoredWhite, SymmetryMaps};
-use super::rules::{self, FEWEST, Stones};
+use super::rules::{self, FEWEST, Stones, points};
 use crate::hash::BinomialRanker;
 use crate::hash::binomial::BINOMIALS;
 use crate::hash::bits::{compress, expand};
@@ -187,18 +187,6 @@ fn next_combination(bits: u64) -> u64 {
     let lowest = bits & bits.wrapping_neg();
     let ripple = bits + lowest;
     ripple | ((ripple ^ bits) >> 2) >> lowest.trailing_zeros()
-}
-
-/// The points of `mask`, lowest first.
-#[inline(always)]
-fn points(mut mask: u32) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let at = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            at
-        })
-    })
 }
 
 #[inline(always)]

@@ -96,7 +96,8 @@ impl Stones {
 }
 
 /// The bits of `mask`, lowest first.
-fn points(mut mask: u32) -> impl Iterator<Item = usize> {
+#[inline(always)]
+pub(super) fn points(mut mask: u32) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         (mask != 0).then(|| {
             let at = mask.trailing_zeros() as usize;
