@@ -11,6 +11,8 @@ pub mod store_file;
 pub mod two_bit;
 pub mod verify;
 mod words;
+
+pub(crate) use words::prefetch_address;
 pub(crate) use words::prefetch_word;
 
 pub use header::TableIdentity;

@@ -67,18 +67,21 @@ pub(super) fn visit_items<const BITS: u32>(
 /// word when its rank is computed and read it a batch of ranks later.
 #[inline(always)]
 pub(crate) fn prefetch_word(words: &[AtomicU64], word: usize) {
+    prefetch_address(words.as_ptr().wrapping_add(word));
+}
+
+/// Starts loading the cache line at `address` (see [`prefetch_word`]).
+#[inline(always)]
+pub(crate) fn prefetch_address<T>(address: *const T) {
     #[cfg(target_arch = "x86_64")]
-    {
-        let address = words.as_ptr().wrapping_add(word);
-        // SAFETY: a prefetch never faults and reads nothing into the
-        // program, whatever the address (SSE is in every x86-64 CPU).
-        unsafe {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            _mm_prefetch::<_MM_HINT_T0>(address as *const i8);
-        }
+    // SAFETY: a prefetch never faults and reads nothing into the
+    // program, whatever the address (SSE is in every x86-64 CPU).
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(address as *const i8);
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (words, word);
+    let _ = address;
 }
 
 /// Number of items in `range` whose low bit is set in `select(word)`,

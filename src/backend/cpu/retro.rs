@@ -158,7 +158,7 @@ impl<'a, G: LayeredGame, L: LowerLayers> CpuRetro<'a, G, L> {
                 recorded: recorded_value(game),
             },
             ranges,
-            tables: PassTables::new(values.len())?,
+            tables: PassTables::new(values.len(), true)?,
             list_limit: list_limit(values.len()),
             frontier_list: None,
         })
@@ -223,6 +223,7 @@ impl<G: LayeredGame, L: LowerLayers> RetroPasses for CpuRetro<'_, G, L> {
                         range,
                         sweep,
                         &self.tables.current,
+                        self.tables.open_moves.as_ref(),
                         &mut marks,
                         &mut remote,
                     );

@@ -164,7 +164,7 @@ impl RetroBackend for MpiBackend<'_> {
             placement,
             ranges,
             twin_ranges,
-            tables: PassTables::new(cells)?,
+            tables: PassTables::new(cells, false)?,
             list_limit: list_limit(cells),
             frontier_list: None,
         }))
@@ -411,7 +411,7 @@ impl<G: LayeredGame> RetroPasses for MpiRetro<'_, G> {
                 &self.ranges,
                 pass.progress,
                 |range, _, marks, _, remote| {
-                    judge.initial_range(range, sweep, frontier, marks, remote)
+                    judge.initial_range(range, sweep, frontier, None, marks, remote)
                 },
                 |exchange, remotes, marks, _| {
                     self.judge_round(exchange, remotes, |cell, verdict| {
@@ -452,7 +452,7 @@ impl<G: LayeredGame> RetroPasses for MpiRetro<'_, G> {
                         || (self.marks(), self.marks()),
                         |(mut w, mut c), &word| {
                             let (cell, value, wins) = pushed(word);
-                            judge.apply(cell, value, wins, tables, &mut w, &mut c);
+                            judge.apply(cell, value, wins, 0, tables, &mut w, &mut c);
                             (w, c)
                         },
                     )

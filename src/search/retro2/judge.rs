@@ -10,6 +10,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
+use super::open_moves::OpenMoveTags;
 pub use crate::space::tally::{Tally, Verdict};
 use crate::space::{LayeredGame, Player, Successor, Value};
 use crate::table::{OneBitTable, TwoBitTable};
@@ -330,8 +331,9 @@ pub struct Scratch<S> {
     second_wave_state: S,
     batch: Vec<(u64, u64)>,
     /// Propagation: each predecessor of the batch held here, with the value
-    /// of the frontier position it moves to and whether that wins for it.
-    predecessors: Vec<(u64, Value, bool)>,
+    /// of the frontier position it moves to, whether that wins for it, and
+    /// that position's [tag](OpenMoveTags::tag_of).
+    predecessors: Vec<(u64, Value, bool, u8)>,
     /// Checks: the moves of the batch's open candidates, in order.
     moves: Vec<(Place, usize)>,
     /// Checks: each candidate to judge.
@@ -383,7 +385,8 @@ impl<S: Clone> Scratch<S> {
 }
 
 /// The bit tables of a layer's passes, over the cells held here: the
-/// frontier, the next frontier and the candidates.
+/// frontier, the next frontier and the candidates; and, where one process
+/// holds the whole layer and there is room, each position's open move.
 pub struct PassTables {
     /// The frontier: positions decided in the pass before.
     pub current: OneBitTable,
@@ -392,15 +395,21 @@ pub struct PassTables {
     /// Unknown positions a decided move reached without winning for them: to be
     /// judged.
     pub candidates: OneBitTable,
+    /// The move that keeps each position open, as far as known: a decided
+    /// move makes a position a candidate only if it may be that one.
+    pub open_moves: Option<OpenMoveTags>,
 }
 
 impl PassTables {
-    /// Three clear tables of `cells` bits on the heap.
-    pub fn new(cells: u64) -> crate::error::Result<Self> {
+    /// Three clear tables of `cells` bits on the heap, and the open moves'
+    /// tags when `tagged` (the cells are the layer's ranks, all held here)
+    /// and there is room for them.
+    pub fn new(cells: u64, tagged: bool) -> crate::error::Result<Self> {
         Ok(PassTables {
             current: OneBitTable::scratch("frontier", cells)?,
             next: OneBitTable::scratch("next frontier", cells)?,
             candidates: OneBitTable::scratch("candidates", cells)?,
+            open_moves: tagged.then(|| OpenMoveTags::new(cells)).flatten(),
         })
     }
 
@@ -554,17 +563,24 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
     /// `lower_only` when moves within the layer lead to unknown positions
     /// (lower layers come first; once the moves reach the layer nothing
     /// more can be learned).
+    ///
+    /// Also returns, when the full look (not `lower_only`) leaves the
+    /// position open, the move it stopped at: the first open one.
     fn judge_initial(
         &self,
         state: &G::State,
         lower_only: bool,
         asked: &mut Vec<Question>,
-    ) -> Judged {
+    ) -> (Judged, Option<u64>) {
         if let Some(value) = self.game.rule_value(self.layer, state) {
-            return Judged::Known(Verdict::Decided(value));
+            return (Judged::Known(Verdict::Decided(value)), None);
         }
         let mut tally = Tally::new(self.game.mover(state), lower_only);
-        let look = |successor: Successor| self.see_successor(&mut tally, successor, asked);
+        let mut last = 0;
+        let look = |successor: Successor| {
+            last = successor.rank;
+            self.see_successor(&mut tally, successor, asked)
+        };
         if lower_only {
             if self.game.lower_successors(self.layer, state, look) {
                 tally.stays_in_layer();
@@ -572,7 +588,8 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
         } else {
             self.game.successors(self.layer, state, look);
         }
-        self.conclude(tally, asked, true, state)
+        let open_move = (!lower_only && tally.open && !tally.won).then_some(last);
+        (self.conclude(tally, asked, true, state), open_move)
     }
 
     /// Records a verdict of pass 0 at `cell`; into the frontier go the
@@ -616,11 +633,14 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
     /// (second sweep) losses through first-sweep positions. Positions
     /// already decided (a resumed layer) all join the frontier. Returns
     /// the positions examined.
+    /// A position found open through a move of the layer has that move
+    /// recorded in `open_moves`, if given.
     pub fn initial_range(
         &self,
         range: &CellRange,
         sweep: Player,
         frontier: &OneBitTable,
+        open_moves: Option<&OpenMoveTags>,
         marks: &mut Marks,
         remote: &mut Remote,
     ) -> u64 {
@@ -659,8 +679,16 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
             let only_lower_wins =
                 sweep == Player::First || self.recorded == Some(Value::win_for(sweep));
             asked.clear();
-            match self.judge_initial(&state, only_lower_wins, &mut asked) {
+            // Tags are kept where every cell is its rank.
+            let open_moves = open_moves.filter(|_| P::HOLDS_ALL);
+            let (judged, open_move) = self.judge_initial(&state, only_lower_wins, &mut asked);
+            match judged {
                 Judged::Known(verdict) => {
+                    if let (Verdict::Open, Some(tags), Some(open)) =
+                        (verdict, open_moves, open_move)
+                    {
+                        tags.record(cell, open);
+                    }
                     self.decide_initial(cell, verdict, sweep, frontier, marks)
                 }
                 Judged::Asks(tally) => remote.wait(cell, tally, &asked),
@@ -671,13 +699,17 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
 
     /// Applies a frontier position's value to its predecessor at `cell`
     /// here: won at once (into the next frontier) if the value wins for the
-    /// predecessor's mover, else a candidate for a loss or a draw.
+    /// predecessor's mover, else a candidate for a loss or a draw, unless
+    /// the tables' open moves show that another move keeps it open (the
+    /// frontier position's tag is `decided`, ignored without them).
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     pub fn apply(
         &self,
         cell: u64,
         value: Value,
         wins: bool,
+        decided: u8,
         tables: &PassTables,
         next_marks: &mut Marks,
         candidate_marks: &mut Marks,
@@ -691,7 +723,12 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
             {
                 next_marks.push(cell);
             }
-        } else if tables.candidates.test_and_set(cell) {
+        } else if tables
+            .open_moves
+            .as_ref()
+            .is_none_or(|tags| tags.may_settle(cell, decided))
+            && tables.candidates.test_and_set(cell)
+        {
             candidate_marks.push(cell);
         }
     }
@@ -728,13 +765,18 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
                 } else {
                     &tables.candidates
                 };
+                let tag = OpenMoveTags::tag_of(cell);
+                let open_moves = tables.open_moves.as_ref().filter(|_| !wins);
                 self.game.predecessors(self.layer, state, |predecessor| {
                     examined += 1;
                     match self.placement.place(false, predecessor) {
                         Place::Here(cell) => {
                             self.values.prefetch(cell);
                             marks.prefetch(cell);
-                            predecessors.push((cell, value, wins));
+                            if let Some(tags) = open_moves {
+                                tags.prefetch(cell);
+                            }
+                            predecessors.push((cell, value, wins, tag));
                         }
                         Place::Elsewhere { owner, cell } => remote.pushes.push(Push {
                             owner,
@@ -745,8 +787,8 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
                     }
                 });
             }
-            for &(cell, value, wins) in predecessors.iter() {
-                self.apply(cell, value, wins, tables, next_marks, candidate_marks);
+            for &(cell, value, wins, tag) in predecessors.iter() {
+                self.apply(cell, value, wins, tag, tables, next_marks, candidate_marks);
             }
             examined
         })
@@ -766,10 +808,14 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
     /// those that all of them left unsettled. (Where some cells are held
     /// elsewhere the questions of one position go out together, so every
     /// move is ranked at once.)
+    ///
+    /// A candidate left open has the move that keeps it open recorded in
+    /// `open_moves`, if given.
     fn judge_in_waves(
         &self,
         scratch: &mut Scratch<G::State>,
         batch: &[(u64, u64)],
+        open_moves: Option<&OpenMoveTags>,
         mut admit: impl FnMut(u64) -> bool,
         mut decide: impl FnMut(u64, Judged, &[Question]),
     ) -> u64 {
@@ -824,12 +870,20 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
             });
         }
         let judged = open.len() as u64;
-        // Sees `moves` until one settles the tally: whether one did.
-        let see_all = |tally: &mut Tally, moves: &[(Place, usize)], asked: &mut Vec<_>| {
-            moves
-                .iter()
-                .any(|&place| !self.see_move(tally, place, asked))
-        };
+        // Sees `moves` until one settles the tally: whether one did. A
+        // position left open by a move has that move recorded.
+        let see_all =
+            |cell: u64, tally: &mut Tally, moves: &[(Place, usize)], asked: &mut Vec<_>| {
+                let settling = moves
+                    .iter()
+                    .find(|&&place| !self.see_move(tally, place, asked));
+                if let (Some(tags), Some(&(Place::Here(open), _)), false) =
+                    (open_moves, settling, tally.won)
+                {
+                    tags.record(cell, open);
+                }
+                settling.is_some()
+            };
         let mut start = 0;
         for candidate in open.drain(..) {
             let its_moves = &moves[start..candidate.moves_end];
@@ -840,7 +894,7 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
             }
             let mut tally = Tally::new(candidate.mover, false);
             asked.clear();
-            if !see_all(&mut tally, its_moves, asked) && candidate.more {
+            if !see_all(candidate.cell, &mut tally, its_moves, asked) && candidate.more {
                 unsettled.push((candidate.cell, candidate.rank, tally, 0));
                 continue;
             }
@@ -863,7 +917,7 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
             let its_moves = &moves[start..moves_end];
             start = moves_end;
             asked.clear();
-            see_all(&mut tally, its_moves, asked);
+            see_all(cell, &mut tally, its_moves, asked);
             let judged = self.conclude(tally, asked, false, state);
             decide(cell, judged, asked);
         }
@@ -891,6 +945,7 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
             self.judge_in_waves(
                 scratch,
                 batch,
+                tables.open_moves.as_ref().filter(|_| P::HOLDS_ALL),
                 |cell| {
                     candidates.clear(cell);
                     self.values.get(cell) == UNKNOWN
