@@ -39,8 +39,8 @@ use crate::search::Progress;
 use crate::search::backend::Backend;
 use crate::search::checkpoint::Checkpoint;
 use crate::search::retro2::judge::{
-    CellRange, LayerJudge, Marks, NextLayer, PassTables, Place, Placement, Push, Remote, Scratch,
-    Tally, Unit, Verdict, list_limit, recorded_value, units,
+    CellRange, Decision, LayerJudge, Marks, NextLayer, PassTables, Place, Placement, Push, Remote,
+    Scratch, Tally, Unit, Verdict, list_limit, recorded_value, units,
 };
 use crate::search::retro2::seam::{Below, PassCount, RetroBackend, RetroPass, RetroPasses};
 use crate::search::retro2::{lower_layer_needed, values_identity};
@@ -452,7 +452,9 @@ impl<G: LayeredGame> RetroPasses for MpiRetro<'_, G> {
                         || (self.marks(), self.marks()),
                         |(mut w, mut c), &word| {
                             let (cell, value, wins) = pushed(word);
-                            judge.apply(cell, value, wins, 0, tables, &mut w, &mut c);
+                            // No tags cross processes (nor are kept here).
+                            let decision = Decision { value, wins, tag: 0 };
+                            judge.apply(cell, decision, tables, &mut w, &mut c);
                             (w, c)
                         },
                     )

@@ -287,6 +287,18 @@ impl Remote {
     }
 }
 
+/// What a decided position of the frontier brings a predecessor.
+#[derive(Clone, Copy, Debug)]
+pub struct Decision {
+    /// The decided position's value.
+    pub value: Value,
+    /// Whether that value wins for the predecessor's mover.
+    pub wins: bool,
+    /// The decided position's [tag](OpenMoveTags::tag_of), or 0 where not
+    /// known (a value pushed by another process).
+    pub tag: u8,
+}
+
 /// What a judgement found.
 enum Judged {
     Known(Verdict),
@@ -330,10 +342,9 @@ pub struct Scratch<S> {
     /// from `state`, whose unranking goes on from rank to rank.
     second_wave_state: S,
     batch: Vec<(u64, u64)>,
-    /// Propagation: each predecessor of the batch held here, with the value
-    /// of the frontier position it moves to, whether that wins for it, and
-    /// that position's [tag](OpenMoveTags::tag_of).
-    predecessors: Vec<(u64, Value, bool, u8)>,
+    /// Propagation: each predecessor of the batch held here, with what the
+    /// frontier position it moves to brings it.
+    predecessors: Vec<(u64, Decision)>,
     /// Checks: the moves of the batch's open candidates, in order.
     moves: Vec<(Place, usize)>,
     /// Checks: each candidate to judge.
@@ -697,19 +708,15 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
         examined
     }
 
-    /// Applies a frontier position's value to its predecessor at `cell`
+    /// Applies a frontier position's decision to its predecessor at `cell`
     /// here: won at once (into the next frontier) if the value wins for the
     /// predecessor's mover, else a candidate for a loss or a draw, unless
-    /// the tables' open moves show that another move keeps it open (the
-    /// frontier position's tag is `decided`, ignored without them).
+    /// the tables' open moves show that another move keeps it open.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     pub fn apply(
         &self,
         cell: u64,
-        value: Value,
-        wins: bool,
-        decided: u8,
+        Decision { value, wins, tag }: Decision,
         tables: &PassTables,
         next_marks: &mut Marks,
         candidate_marks: &mut Marks,
@@ -726,7 +733,7 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
         } else if tables
             .open_moves
             .as_ref()
-            .is_none_or(|tags| tags.may_settle(cell, decided))
+            .is_none_or(|tags| tags.may_settle(cell, tag))
             && tables.candidates.test_and_set(cell)
         {
             candidate_marks.push(cell);
@@ -776,7 +783,7 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
                             if let Some(tags) = open_moves {
                                 tags.prefetch(cell);
                             }
-                            predecessors.push((cell, value, wins, tag));
+                            predecessors.push((cell, Decision { value, wins, tag }));
                         }
                         Place::Elsewhere { owner, cell } => remote.pushes.push(Push {
                             owner,
@@ -787,8 +794,8 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
                     }
                 });
             }
-            for &(cell, value, wins, tag) in predecessors.iter() {
-                self.apply(cell, value, wins, tag, tables, next_marks, candidate_marks);
+            for &(cell, decision) in predecessors.iter() {
+                self.apply(cell, decision, tables, next_marks, candidate_marks);
             }
             examined
         })
