@@ -453,7 +453,11 @@ impl<G: LayeredGame> RetroPasses for MpiRetro<'_, G> {
                         |(mut w, mut c), &word| {
                             let (cell, value, wins) = pushed(word);
                             // No tags cross processes (nor are kept here).
-                            let decision = Decision { value, wins, tag: 0 };
+                            let decision = Decision {
+                                value,
+                                wins,
+                                tag: 0,
+                            };
                             judge.apply(cell, decision, tables, &mut w, &mut c);
                             (w, c)
                         },

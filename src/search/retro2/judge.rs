@@ -644,8 +644,9 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
     /// (second sweep) losses through first-sweep positions. Positions
     /// already decided (a resumed layer) all join the frontier. Returns
     /// the positions examined.
-    /// A position found open through a move of the layer has that move
-    /// recorded in `open_moves`, if given.
+    ///
+    /// A position the full look finds open through a move of the layer has
+    /// that move recorded in `open_moves`, if given.
     pub fn initial_range(
         &self,
         range: &CellRange,
@@ -658,6 +659,8 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
         let mut state = self.game.new_state();
         let mut asked = Vec::new();
         let mut examined = 0;
+        // Tags are kept where every cell is its rank.
+        let open_moves = open_moves.filter(|_| P::HOLDS_ALL);
         for cell in range.cells.clone() {
             let rank = range.rank_of(cell);
             let mover = match self.game.mover_of_rank(self.layer, rank) {
@@ -690,8 +693,6 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
             let only_lower_wins =
                 sweep == Player::First || self.recorded == Some(Value::win_for(sweep));
             asked.clear();
-            // Tags are kept where every cell is its rank.
-            let open_moves = open_moves.filter(|_| P::HOLDS_ALL);
             let (judged, open_move) = self.judge_initial(&state, only_lower_wins, &mut asked);
             match judged {
                 Judged::Known(verdict) => {
