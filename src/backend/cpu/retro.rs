@@ -3,6 +3,7 @@
 //! table, or over the listed cells of a sparse pass.
 
 use std::path::Path;
+use std::sync::atomic::AtomicU64;
 
 use rayon::prelude::*;
 
@@ -175,7 +176,8 @@ impl<'a, G: LayeredGame, L: LowerLayers> CpuRetro<'a, G, L> {
         progress: &dyn Progress,
         visit: impl Fn(&Unit, &mut Scratch<G::State>, &mut Marks, &mut Marks) -> u64 + Sync,
     ) -> Done {
-        each_unit(units)
+        let kept = (AtomicU64::new(0), AtomicU64::new(0));
+        let done: Vec<(u64, Marks, Marks)> = each_unit(units)
             .map(|unit| {
                 let (mut first, mut second) = (self.marks(), self.marks());
                 // Asked to stop: the rest is skipped and the driver ends
@@ -188,12 +190,23 @@ impl<'a, G: LayeredGame, L: LowerLayers> CpuRetro<'a, G, L> {
                 if unit.is_scanned() {
                     progress.advance(1);
                 }
-                (examined, first, second)
+                (
+                    examined,
+                    first.kept_within(&kept.0),
+                    second.kept_within(&kept.1),
+                )
             })
-            .reduce(
-                || (0, self.marks(), self.marks()),
-                |(a, m, c), (b, n, d)| (a + b, m.merge(n), c.merge(d)),
-            )
+            .collect();
+        let examined = done.iter().map(|(examined, ..)| examined).sum();
+        let (first, second): (Vec<Marks>, Vec<Marks>) = done
+            .into_iter()
+            .map(|(_, first, second)| (first, second))
+            .unzip();
+        (
+            examined,
+            Marks::join(first, self.list_limit),
+            Marks::join(second, self.list_limit),
+        )
     }
 }
 
@@ -210,9 +223,10 @@ impl<G: LayeredGame, L: LowerLayers> RetroPasses for CpuRetro<'_, G, L> {
     fn initial(&mut self, pass: &RetroPass) -> Result<PassCount> {
         // The first player's positions, then the second's, so the second
         // sweep already sees what the first decided.
-        let (mut examined, mut marked) = (0, self.marks());
+        let (mut examined, mut marked) = (0, Vec::new());
+        let kept = AtomicU64::new(0);
         for sweep in [Player::First, Player::Second] {
-            let (done, marks) = each_unit(&self.ranges.all)
+            let done: Vec<(u64, Marks)> = each_unit(&self.ranges.all)
                 .map(|range| {
                     let mut marks = self.marks();
                     if pass.progress.stop_requested() {
@@ -229,12 +243,15 @@ impl<G: LayeredGame, L: LowerLayers> RetroPasses for CpuRetro<'_, G, L> {
                     );
                     nothing_remote(remote);
                     pass.progress.advance(1);
-                    (done, marks)
+                    (done, marks.kept_within(&kept))
                 })
-                .reduce(|| (0, self.marks()), |(a, m), (b, n)| (a + b, m.merge(n)));
-            examined += done;
-            marked = marked.merge(marks);
+                .collect();
+            for (done, marks) in done {
+                examined += done;
+                marked.push(marks);
+            }
         }
+        let mut marked = Marks::join(marked, self.list_limit);
         self.frontier_list = marked.listed();
         Ok(PassCount {
             examined,
