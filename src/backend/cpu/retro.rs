@@ -197,15 +197,10 @@ impl<'a, G: LayeredGame, L: LowerLayers> CpuRetro<'a, G, L> {
                 )
             })
             .collect();
-        let examined = done.iter().map(|(examined, ..)| examined).sum();
-        let (first, second): (Vec<Marks>, Vec<Marks>) = done
-            .into_iter()
-            .map(|(_, first, second)| (first, second))
-            .unzip();
         (
-            examined,
-            Marks::join(first, self.list_limit),
-            Marks::join(second, self.list_limit),
+            done.iter().map(|(examined, ..)| examined).sum(),
+            Marks::join(done.iter().map(|(_, first, _)| first), self.list_limit),
+            Marks::join(done.iter().map(|(_, _, second)| second), self.list_limit),
         )
     }
 }
@@ -223,35 +218,30 @@ impl<G: LayeredGame, L: LowerLayers> RetroPasses for CpuRetro<'_, G, L> {
     fn initial(&mut self, pass: &RetroPass) -> Result<PassCount> {
         // The first player's positions, then the second's, so the second
         // sweep already sees what the first decided.
-        let (mut examined, mut marked) = (0, Vec::new());
+        let mut done: Vec<(u64, Marks)> = Vec::new();
         let kept = AtomicU64::new(0);
         for sweep in [Player::First, Player::Second] {
-            let done: Vec<(u64, Marks)> = each_unit(&self.ranges.all)
-                .map(|range| {
-                    let mut marks = self.marks();
-                    if pass.progress.stop_requested() {
-                        return (0, marks);
-                    }
-                    let mut remote = Remote::default();
-                    let done = self.judge.initial_range(
-                        range,
-                        sweep,
-                        &self.tables.current,
-                        self.tables.open_moves.as_ref(),
-                        &mut marks,
-                        &mut remote,
-                    );
-                    nothing_remote(remote);
-                    pass.progress.advance(1);
-                    (done, marks.kept_within(&kept))
-                })
-                .collect();
-            for (done, marks) in done {
-                examined += done;
-                marked.push(marks);
-            }
+            done.par_extend(each_unit(&self.ranges.all).map(|range| {
+                let mut marks = self.marks();
+                if pass.progress.stop_requested() {
+                    return (0, marks);
+                }
+                let mut remote = Remote::default();
+                let examined = self.judge.initial_range(
+                    range,
+                    sweep,
+                    &self.tables.current,
+                    self.tables.open_moves.as_ref(),
+                    &mut marks,
+                    &mut remote,
+                );
+                nothing_remote(remote);
+                pass.progress.advance(1);
+                (examined, marks.kept_within(&kept))
+            }));
         }
-        let mut marked = Marks::join(marked, self.list_limit);
+        let examined = done.iter().map(|(examined, _)| examined).sum();
+        let mut marked = Marks::join(done.iter().map(|(_, marks)| marks), self.list_limit);
         self.frontier_list = marked.listed();
         Ok(PassCount {
             examined,

@@ -187,15 +187,15 @@ impl Marks {
     /// merged by rayon's reduction, a cell was copied once per level of the
     /// tree into vectors grown by reallocation (2.9 % of Nine Men's Morris's
     /// layer 11).
-    pub fn join(parts: Vec<Marks>, limit: u64) -> Marks {
+    pub fn join<'a>(parts: impl Iterator<Item = &'a Marks> + Clone, limit: u64) -> Marks {
         let mut joined = Marks::new(limit);
-        joined.count = parts.iter().map(|part| part.count).sum();
-        let listed: usize = parts.iter().map(|part| part.cells.len()).sum();
-        if parts.iter().any(|part| part.overflowed) || listed > joined.limit {
+        joined.count = parts.clone().map(|part| part.count).sum();
+        let listed: usize = parts.clone().map(|part| part.cells.len()).sum();
+        if parts.clone().any(|part| part.overflowed) || listed > joined.limit {
             joined.overflow();
         } else {
             joined.cells.reserve_exact(listed);
-            for part in &parts {
+            for part in parts {
                 joined.cells.extend_from_slice(&part.cells);
             }
         }
@@ -1055,7 +1055,8 @@ mod tests {
             cells.iter().for_each(|&cell| marks.push(cell));
             marks
         };
-        let mut joined = Marks::join(vec![marks(&[1, 2]), marks(&[]), marks(&[7, 3, 5])], 10);
+        let parts = [marks(&[1, 2]), marks(&[]), marks(&[7, 3, 5])];
+        let mut joined = Marks::join(parts.iter(), 10);
         assert_eq!(joined.count(), 5);
         let mut listed = joined.listed().unwrap();
         listed.sort_unstable();
@@ -1066,27 +1067,26 @@ mod tests {
         merged_list.sort_unstable();
         assert_eq!(merged_list, listed);
         // Past the limit together: counted, not listed.
-        let mut over = Marks::join(
-            vec![marks(&[1, 2, 3, 4, 5, 6]), marks(&[7, 8, 9, 10, 11])],
-            10,
-        );
+        let parts = [marks(&[1, 2, 3, 4, 5, 6]), marks(&[7, 8, 9, 10, 11])];
+        let mut over = Marks::join(parts.iter(), 10);
         assert_eq!(over.count(), 11);
         assert!(over.listed().is_none());
         // A part past its own limit: not listed either.
         let long: Vec<u64> = (0..11).collect();
-        let mut over = Marks::join(vec![marks(&long), marks(&[20])], 10);
+        let parts = [marks(&long), marks(&[20])];
+        let mut over = Marks::join(parts.iter(), 10);
         assert_eq!(over.count(), 12);
         assert!(over.listed().is_none());
-        assert_eq!(Marks::join(Vec::new(), 10).count(), 0);
+        assert_eq!(Marks::join([].iter(), 10).count(), 0);
         // Units' lists kept while they fit together: the third is dropped.
         let kept = AtomicU64::new(0);
-        let parts = vec![
+        let parts = [
             marks(&[1, 2, 3, 4]).kept_within(&kept),
             marks(&[5, 6, 7, 8, 9, 10]).kept_within(&kept),
             marks(&[11]).kept_within(&kept),
         ];
         assert!(!parts[0].overflowed && !parts[1].overflowed && parts[2].overflowed);
-        let mut joined = Marks::join(parts, 10);
+        let mut joined = Marks::join(parts.iter(), 10);
         assert_eq!(joined.count(), 11);
         assert!(joined.listed().is_none());
     }
