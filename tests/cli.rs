@@ -108,6 +108,20 @@ fn a_run_without_a_terminal_prints_plain_progress_lines() {
             "{layer}"
         );
         assert_eq!(layer["phases"]["sweep"], 0.0, "{layer}");
+        // A row per pass, with the counts of "examined".
+        let log = layer["pass_log"].as_array().unwrap();
+        assert_eq!(log.len(), layer["passes"].as_u64().unwrap() as usize);
+        for (number, (row, examined)) in log
+            .iter()
+            .zip(layer["examined"].as_array().unwrap())
+            .enumerate()
+        {
+            assert_eq!(row["pass"], number, "{row}");
+            assert_eq!(&row["examined"], examined, "{row}");
+            assert!(row["judged"].as_u64().unwrap() <= examined.as_u64().unwrap());
+            assert!(row["seconds"].as_f64().unwrap() >= 0.0, "{row}");
+        }
+        assert_eq!(log.last().unwrap()["frontier"], 0, "{layer}");
     }
     let stderr = String::from_utf8(output.stderr).unwrap();
     let line = stderr

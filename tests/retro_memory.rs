@@ -54,6 +54,7 @@ fn solve(store: &Path, available: Option<&str>) -> (Vec<serde_json::Value>, Stri
             fields.remove("phases");
             fields.remove("peak_rss_bytes");
             fields.remove("examined");
+            fields.remove("pass_log");
             fields.remove("full_scan_work");
             fields.remove("passes");
             layer

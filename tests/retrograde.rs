@@ -150,6 +150,41 @@ fn fox_and_geese_matches_table_7_up_to_six_geese() {
     }
 }
 
+#[test]
+fn each_pass_is_logged_with_what_it_examined_judged_and_marked() {
+    let game = FoxGeese::new(false, false).unwrap();
+    for threads in [1, 2] {
+        let reports = solve(&game, 6, threads, Backing::Heap);
+        for report in &reports[1..] {
+            let log = &report.pass_log;
+            let numbers: Vec<usize> = log.iter().map(|pass| pass.pass).collect();
+            assert_eq!(numbers, (0..report.passes()).collect::<Vec<_>>());
+            let examined: Vec<u64> = log.iter().map(|pass| pass.count.examined).collect();
+            assert_eq!(examined, report.examined);
+            // Pass 0 judges every position it examines; a later pass also
+            // reaches predecessors it does not judge.
+            assert_eq!(log[0].count.judged, log[0].count.examined);
+            assert!(
+                log.iter()
+                    .all(|pass| pass.count.judged <= pass.count.examined)
+            );
+            // The run stops at the first pass that marks nothing.
+            let last = log.len() - 1;
+            assert!(log[..last].iter().all(|pass| pass.count.marked > 0));
+            assert_eq!(log[last].count.marked, 0);
+            let seconds: f64 = log.iter().map(|pass| pass.seconds).sum();
+            assert!((seconds - report.phases.passes).abs() < 1e-6, "{seconds}");
+        }
+        // Each layer's passes judged candidates after pass 0 (Fox-and-Geese
+        // from five geese on has losses that need them).
+        assert!(
+            reports[5].pass_log[1..]
+                .iter()
+                .any(|pass| pass.count.judged > 0)
+        );
+    }
+}
+
 /// Every position's value in full storage order: a table that stores
 /// representatives only is read through the game's ranking (as `query`
 /// reads it), position by position of the plain game.

@@ -22,7 +22,7 @@ use crate::error::{Error, Result};
 use crate::games::{TwoPlayerGame, TwoPlayerVisitor};
 use crate::progress::{Progress, Stoppable};
 use crate::search::retro2::distances::store_layers_distances;
-use crate::search::retro2::{LayerReport, RECORD_EVERY, RetroOptions};
+use crate::search::retro2::{LayerReport, PassLog, RECORD_EVERY, RetroOptions};
 use crate::space::Player;
 use crate::table::Backing;
 
@@ -300,6 +300,7 @@ impl<'job> Retro<'job> {
                     "full_scan_work": r.full_scan_work(),
                     "seconds": r.seconds,
                     "phases": r.phases.json(),
+                    "pass_log": r.pass_log.iter().map(PassLog::json).collect::<Vec<_>>(),
                     "already_solved": r.already_solved,
                     "peak_rss_bytes": solved.peaks.get(&r.layer),
                 });

@@ -245,6 +245,7 @@ impl<G: LayeredGame, L: LowerLayers> RetroPasses for CpuRetro<'_, G, L> {
         self.frontier_list = marked.listed();
         Ok(PassCount {
             examined,
+            judged: examined,
             marked: marked.count(),
         })
     }
@@ -278,6 +279,7 @@ impl<G: LayeredGame, L: LowerLayers> RetroPasses for CpuRetro<'_, G, L> {
         self.frontier_list = marked.listed();
         Ok(PassCount {
             examined: triggered + checked,
+            judged: checked,
             marked: marked.count(),
         })
     }

@@ -218,7 +218,11 @@ impl<'a> GpuRetro<'a> {
                 pass.label
             )));
         }
-        Ok(PassCount { examined, marked })
+        Ok(PassCount {
+            examined,
+            judged: examined,
+            marked,
+        })
     }
 
     /// One pass over a streamed layer: each target window in its rounds,
@@ -378,6 +382,7 @@ impl RetroPasses for GpuRetro<'_> {
                 let judged = self.judge(pass, &self.block_pieces, JUDGE_CANDIDATES)?;
                 Ok(PassCount {
                     examined: generated + judged.examined,
+                    judged: judged.examined,
                     marked: judged.marked,
                 })
             }

@@ -383,12 +383,20 @@ impl<G: LayeredGame> MpiRetro<'_, G> {
         received
     }
 
-    /// The sum over the job of what each process examined and marked.
-    fn job_count(&self, exchange: &mut Exchange, examined: u64, marked: u64) -> PassCount {
-        let total = exchange.sum(&[examined, marked]);
+    /// The sum over the job of what each process examined, judged (see
+    /// [`PassCount`]) and marked.
+    fn job_count(
+        &self,
+        exchange: &mut Exchange,
+        examined: u64,
+        judged: u64,
+        marked: u64,
+    ) -> PassCount {
+        let total = exchange.sum(&[examined, judged, marked]);
         PassCount {
             examined: total[0],
-            marked: total[1],
+            judged: total[1],
+            marked: total[2],
         }
     }
 }
@@ -423,7 +431,7 @@ impl<G: LayeredGame> RetroPasses for MpiRetro<'_, G> {
             marked = marked.merge(marks);
             rounds += sweep_rounds;
         }
-        let count = self.job_count(&mut exchange, examined, marked.count());
+        let count = self.job_count(&mut exchange, examined, examined, marked.count());
         self.backend.log_pass(&mut exchange, &pass.label, rounds);
         self.frontier_list = marked.listed();
         Ok(count)
@@ -486,7 +494,7 @@ impl<G: LayeredGame> RetroPasses for MpiRetro<'_, G> {
             },
         );
         let mut marked = won.merge(lost);
-        let count = self.job_count(&mut exchange, triggered + checked, marked.count());
+        let count = self.job_count(&mut exchange, triggered + checked, checked, marked.count());
         let rounds = propagate_rounds + check_rounds;
         self.backend.log_pass(&mut exchange, &pass.label, rounds);
         self.tables.advance(self.frontier_list.as_deref())?;

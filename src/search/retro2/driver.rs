@@ -79,8 +79,40 @@ pub struct LayerReport {
     pub seconds: f64,
     /// Where that time went.
     pub phases: Phases,
+    /// Each pass this process ran over a layer with moves inside it (not
+    /// those of an earlier process that a resumed layer continues, nor an
+    /// acyclic layer's sweep): which pass, its time and its counts.
+    pub pass_log: Vec<PassLog>,
     /// The layer was already solved in the store and was not searched again.
     pub already_solved: bool,
+}
+
+/// One pass of a layer as this process ran it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PassLog {
+    /// The pass's number in the layer (0: the first look at every
+    /// position).
+    pub pass: usize,
+    /// Its wall time, in seconds.
+    pub seconds: f64,
+    /// What it examined, judged and marked.
+    pub count: PassCount,
+}
+
+impl PassLog {
+    /// `{"pass", "seconds", "examined", "judged", "frontier"}`: the
+    /// positions the pass examined, those of them it judged from their
+    /// moves (the rest reached as predecessors), and those it put into the
+    /// next pass's frontier.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "pass": self.pass,
+            "seconds": self.seconds,
+            "examined": self.count.examined,
+            "judged": self.count.judged,
+            "frontier": self.count.marked,
+        })
+    }
 }
 
 impl LayerReport {
@@ -492,9 +524,16 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
         Ok(count)
     };
     let mut initial = true;
+    let mut pass_log = Vec::new();
     loop {
         let number = if initial { 0 } else { examined.len() };
+        let passes_before = phases.passes;
         let count = phases.time(|p| &mut p.passes, || pass(initial, number, &mut *passes))?;
+        pass_log.push(PassLog {
+            pass: number,
+            seconds: phases.passes - passes_before,
+            count,
+        });
         initial = false;
         examined.push(count.examined);
         phases.time(
@@ -521,7 +560,7 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
     phases.time(|p| &mut p.sync, || passes.sync())?;
     drop(passes);
     phases.time(|p| &mut p.records, || record(host, &examined, true))?;
-    let report = layer_report(
+    let mut report = layer_report(
         backend,
         game,
         layer,
@@ -530,6 +569,7 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
         Some(started),
         phases,
     );
+    report.pass_log = pass_log;
     Ok((values, report))
 }
 
@@ -680,6 +720,7 @@ fn layer_report<G: LayeredGame, B: RetroBackend>(
         examined,
         seconds: started.map_or(0.0, |t| t.elapsed().as_secs_f64()),
         phases,
+        pass_log: Vec::new(),
         already_solved: started.is_none(),
     }
 }

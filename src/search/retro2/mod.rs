@@ -52,8 +52,8 @@ pub mod phases;
 pub mod seam;
 
 pub use driver::{
-    BITS_PER_POSITION, LayerReport, RECORD_EVERY, RetroOptions, layers_read, lower_layer_needed,
-    open_layer, open_solved_layer, solve_layer_range, solve_layers, solve_layers_keeping_top,
-    values_identity,
+    BITS_PER_POSITION, LayerReport, PassLog, RECORD_EVERY, RetroOptions, layers_read,
+    lower_layer_needed, open_layer, open_solved_layer, solve_layer_range, solve_layers,
+    solve_layers_keeping_top, values_identity,
 };
 pub use phases::Phases;

@@ -33,6 +33,10 @@ pub struct PassCount {
     /// Positions examined: every unknown position in pass 0, the
     /// predecessors and candidates looked at in a later pass.
     pub examined: u64,
+    /// Of those, the positions judged from their moves: every one of pass
+    /// 0, a later pass's candidates; the rest were reached as the
+    /// predecessors of what the pass before decided.
+    pub judged: u64,
     /// Positions decided in this pass that the next pass must propagate
     /// (the next frontier); the driver stops when a pass marks none.
     pub marked: u64,
