@@ -175,8 +175,8 @@ fn each_pass_is_logged_with_what_it_examined_judged_and_marked() {
             let seconds: f64 = log.iter().map(|pass| pass.seconds).sum();
             assert!((seconds - report.phases.passes).abs() < 1e-6, "{seconds}");
         }
-        // Each layer's passes judged candidates after pass 0 (Fox-and-Geese
-        // from five geese on has losses that need them).
+        // Layer 5's later passes judged candidates: its positions won for
+        // the geese are losses of the fox, found by checking each of them.
         assert!(
             reports[5].pass_log[1..]
                 .iter()
