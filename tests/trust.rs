@@ -4,7 +4,7 @@
 //! client naming files on the server (`tests/serve.rs` holds the rest of
 //! the explorer's hostile clients).
 
-use std::os::unix::process::ExitStatusExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -241,7 +241,21 @@ fn assert_stopped_by(status: ExitStatus, signal: i32, what: &str) {
 /// Starts `args`, sends `signal` after `delay`, and returns how it ended
 /// and how long after the signal.
 fn signalled(args: &[&str], signal: i32, delay: Duration) -> (Output, Duration) {
-    let child = Command::new(BITSOLVE)
+    let mut command = Command::new(BITSOLVE);
+    // A test run that a shell without job control started in the
+    // background inherits SIGINT ignored, and bitsolve rightly keeps a
+    // signal the user ignored: the child gets the default actions, as a
+    // terminal's user would.
+    // SAFETY: signal() is async-signal-safe, as a pre_exec hook needs.
+    unsafe {
+        command.pre_exec(|| {
+            for signal in [libc::SIGINT, libc::SIGTERM] {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+            Ok(())
+        });
+    }
+    let child = command
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
