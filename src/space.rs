@@ -10,7 +10,9 @@ pub mod layers_below;
 pub mod tally;
 
 pub use digit_moves::{DigitMoves, DigitTable};
-pub use layered::{AcyclicSweep, LayeredGame, MoveWindow, Player, Successor, SweepCount, Value};
+pub use layered::{
+    AcyclicSweep, LayeredGame, MoveWindow, Player, Successor, SweepCount, Value, WithinLayer,
+};
 pub use layers_below::LayersBelow;
 
 /// A contiguous range of ranks: one partition of the space (a layer, the

@@ -1048,6 +1048,7 @@ impl LayeredGame for FoxGeese {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::space::WithinLayer;
 
     #[test]
     fn the_traditional_starts_have_13_and_17_geese_in_their_places() {
@@ -1195,6 +1196,24 @@ mod tests {
                         got.push(s);
                         true
                     });
+                    // The default naming walk: the same moves, and the
+                    // first step named.
+                    let mut named = Vec::new();
+                    let within = game.lower_successors_naming(geese, &state, |s| {
+                        named.push(s);
+                        true
+                    });
+                    let mut first = None;
+                    game.successors(geese, &state, |s| {
+                        first = first.or((s.layer == geese).then_some(s.rank));
+                        true
+                    });
+                    assert_eq!(named, expected, "g {geese} rank {rank}");
+                    assert_eq!(
+                        within,
+                        first.map_or(WithinLayer::None, WithinLayer::First),
+                        "g {geese} rank {rank}"
+                    );
                     assert_eq!((got, got_stays), (expected, stays), "g {geese} rank {rank}");
                 }
             }

@@ -69,6 +69,16 @@ pub struct Successor {
     pub rank: u64,
 }
 
+/// What a look at a position's moves to the layers below saw of its moves
+/// within the layer ([`LayeredGame::lower_successors_naming`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WithinLayer {
+    /// No move within the layer, or the look stopped before one (a win).
+    None,
+    /// The rank of the first move within the layer.
+    First(u64),
+}
+
 /// A two-player game whose positions are ranked layer by layer.
 pub trait LayeredGame: Sync {
     /// A decoded position; reused across calls so the passes never allocate.
@@ -220,6 +230,29 @@ pub trait LayeredGame: Sync {
             emit(successor)
         });
         stays
+    }
+
+    /// [`lower_successors`](Self::lower_successors), naming the
+    /// position's first move within the layer (in the order of
+    /// [`successors`](Self::successors)) where it has one: what a pass
+    /// records as the open move of a position that looked only at the
+    /// layers below (see `search::retro2::open_moves`). The default ranks
+    /// it from the same walk over the moves.
+    fn lower_successors_naming<F: FnMut(Successor) -> bool>(
+        &self,
+        layer: usize,
+        state: &Self::State,
+        mut emit: F,
+    ) -> WithinLayer {
+        let mut within = WithinLayer::None;
+        self.successors(layer, state, |successor| {
+            if successor.layer == layer {
+                within = WithinLayer::First(successor.rank);
+                return false;
+            }
+            emit(successor)
+        });
+        within
     }
 
     /// Emits the rank of every same-layer position with a move to `state`.

@@ -24,7 +24,8 @@ use crate::hash::BinomialRun;
 use crate::hash::bits::expand;
 use crate::kernel::Program;
 use crate::space::{
-    AcyclicSweep, Block, LayeredGame, LayersBelow, MoveWindow, Player, Successor, SweepCount, Value,
+    AcyclicSweep, Block, LayeredGame, LayersBelow, MoveWindow, Player, Successor, SweepCount,
+    Value, WithinLayer,
 };
 
 /// Every point, a bit each.
@@ -148,6 +149,48 @@ impl Morris {
                 .rank_with_stored_white(state.place, state.stabilizer, next)
         } else {
             self.hash.rank(next)
+        }
+    }
+
+    /// The moves of `state` to the layers below, emitted until `emit`
+    /// returns false: whether it also has a move within `layer`, and that
+    /// move's rank when `name_first` asks for it.
+    #[inline(always)]
+    fn look_below<F: FnMut(Successor) -> bool>(
+        &self,
+        layer: usize,
+        state: &Unranked,
+        mut emit: F,
+        name_first: bool,
+    ) -> (bool, Option<u64>) {
+        // Placements and captures come first: reaching a quiet move
+        // answers the question; only a stop asked by `emit` leaves it open.
+        if self.hash.kind(layer) == LayerKind::Placing {
+            // Every placement leaves the layer (a stone fewer in hand).
+            self.successors(layer, state, emit);
+            return (false, None);
+        }
+        let mut more = true;
+        let mut first = None;
+        let rule = self.variant.opening_rule();
+        rules::for_each_successor(&self.board, rule, &state.stones, |next| {
+            let next_layer = self.hash.layer_of(&next);
+            if next_layer == layer {
+                first = Some(name_first.then(|| self.rank_near(state, &next)));
+                return false;
+            }
+            more = emit(Successor {
+                layer: next_layer,
+                rank: self.rank_near(state, &next),
+            });
+            more
+        });
+        match first {
+            Some(rank) => (true, rank),
+            None => (
+                !more && rules::has_quiet_move(&self.board, &state.stones),
+                None,
+            ),
         }
     }
 
@@ -853,32 +896,24 @@ impl LayeredGame for Morris {
         &self,
         layer: usize,
         state: &Unranked,
-        mut emit: F,
+        emit: F,
     ) -> bool {
-        // Placements and captures come first: reaching a quiet move
-        // answers the question; only a stop asked by `emit` leaves it open.
-        let kind = self.hash.kind(layer);
-        if kind == LayerKind::Placing {
-            // Every placement leaves the layer (a stone fewer in hand).
-            self.successors(layer, state, emit);
-            return false;
+        self.look_below(layer, state, emit, false).0
+    }
+
+    /// Ranks only the first quiet move, which the look below reaches
+    /// anyway.
+    #[inline]
+    fn lower_successors_naming<F: FnMut(Successor) -> bool>(
+        &self,
+        layer: usize,
+        state: &Unranked,
+        emit: F,
+    ) -> WithinLayer {
+        match self.look_below(layer, state, emit, true).1 {
+            Some(first) => WithinLayer::First(first),
+            None => WithinLayer::None,
         }
-        let mut more = true;
-        let mut stays = false;
-        let rule = self.variant.opening_rule();
-        rules::for_each_successor(&self.board, rule, &state.stones, |next| {
-            let next_layer = self.hash.layer_of(&next);
-            if next_layer == layer {
-                stays = true;
-                return false;
-            }
-            more = emit(Successor {
-                layer: next_layer,
-                rank: self.rank_near(state, &next),
-            });
-            more
-        });
-        stays || (!more && rules::has_quiet_move(&self.board, &state.stones))
     }
 
     #[inline]
@@ -1064,6 +1099,28 @@ mod tests {
                                 got, expected,
                                 "{variant:?} {symmetry} layer {layer} rank {rank}"
                             );
+                            // The look below: every move leaving the layer
+                            // (they come first), whether one stays, and
+                            // the first that does, named.
+                            let below: Vec<_> =
+                                got.iter().copied().filter(|&(at, _)| at != layer).collect();
+                            let first = got.iter().find(|&&(at, _)| at == layer).map(|m| m.1);
+                            let (mut seen, mut named) = (Vec::new(), Vec::new());
+                            let stays = game.lower_successors(layer, &state, |s| {
+                                seen.push((s.layer, s.rank));
+                                true
+                            });
+                            let within = game.lower_successors_naming(layer, &state, |s| {
+                                named.push((s.layer, s.rank));
+                                true
+                            });
+                            let context =
+                                format!("{variant:?} {symmetry} layer {layer} rank {rank}");
+                            assert_eq!((&seen, stays), (&below, first.is_some()), "{context}");
+                            assert_eq!(named, below, "{context}");
+                            let expected_within =
+                                first.map_or(WithinLayer::None, WithinLayer::First);
+                            assert_eq!(within, expected_within, "{context}");
                             if hash.kind(layer) == LayerKind::Placing {
                                 continue;
                             }

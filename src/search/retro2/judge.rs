@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use super::open_moves::OpenMoveTags;
 pub use crate::space::tally::{Tally, Verdict};
-use crate::space::{LayeredGame, Player, Successor, Value};
+use crate::space::{LayeredGame, Player, Successor, Value, WithinLayer};
 use crate::table::{OneBitTable, TwoBitTable};
 
 /// Where the cell of a position is.
@@ -611,12 +611,15 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
     /// (lower layers come first; once the moves reach the layer nothing
     /// more can be learned).
     ///
-    /// Also returns, when the full look (not `lower_only`) leaves the
-    /// position open, the move it stopped at: the first open one.
+    /// Also returns, when `name_open` and the position is left open, the
+    /// move that keeps it open: where the full look stopped (the first
+    /// open one), or after a look at the layers below, its first move
+    /// within the layer (all of whose positions are unknown then).
     fn judge_initial(
         &self,
         state: &G::State,
         lower_only: bool,
+        name_open: bool,
         asked: &mut Vec<Question>,
     ) -> (Judged, Option<u64>) {
         if let Some(value) = self.game.rule_value(self.layer, state) {
@@ -628,14 +631,26 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
             last = successor.rank;
             self.see_successor(&mut tally, successor, asked)
         };
-        if lower_only {
+        let mut first_within = None;
+        if lower_only && name_open {
+            if let WithinLayer::First(rank) =
+                self.game.lower_successors_naming(self.layer, state, look)
+            {
+                tally.stays_in_layer();
+                first_within = Some(rank);
+            }
+        } else if lower_only {
             if self.game.lower_successors(self.layer, state, look) {
                 tally.stays_in_layer();
             }
         } else {
             self.game.successors(self.layer, state, look);
         }
-        let open_move = (!lower_only && tally.open && !tally.won).then_some(last);
+        let open_move = match (name_open && tally.open && !tally.won, lower_only) {
+            (false, _) => None,
+            (true, false) => Some(last),
+            (true, true) => first_within,
+        };
         (self.conclude(tally, asked, true, state), open_move)
     }
 
@@ -729,13 +744,15 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
             let only_lower_wins =
                 sweep == Player::First || self.recorded == Some(Value::win_for(sweep));
             asked.clear();
-            let (judged, open_move) = self.judge_initial(&state, only_lower_wins, &mut asked);
+            let (judged, open_move) =
+                self.judge_initial(&state, only_lower_wins, open_moves.is_some(), &mut asked);
             match judged {
                 Judged::Known(verdict) => {
-                    if let (Verdict::Open, Some(tags), Some(open)) =
-                        (verdict, open_moves, open_move)
-                    {
-                        tags.record(cell, open);
+                    if let (Verdict::Open, Some(tags)) = (verdict, open_moves) {
+                        match open_move {
+                            Some(open) => tags.record(cell, open),
+                            None => tags.record_unknown(cell),
+                        }
                     }
                     self.decide_initial(cell, verdict, sweep, frontier, marks)
                 }
@@ -792,6 +809,9 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
         scratch.in_batches(unit, &tables.current, self.placement, |scratch, batch| {
             for &(cell, _) in batch {
                 self.values.prefetch(cell);
+                if let Some(tags) = &tables.open_moves {
+                    tags.prefetch_watch(cell);
+                }
             }
             let Scratch {
                 state,
@@ -802,8 +822,27 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
             let mut examined = 0;
             for &(cell, rank) in batch {
                 let value = Value::from_bits(self.values.get(cell));
-                self.game.unrank(self.layer, rank, state);
-                let wins = value == Value::win_for(self.game.mover(state).opponent());
+                // Unranked only when the rank does not say who moves, or
+                // when the predecessors are generated.
+                let known_mover = self.game.mover_of_rank(self.layer, rank);
+                if known_mover.is_none() {
+                    self.game.unrank(self.layer, rank, state);
+                }
+                let mover = known_mover.unwrap_or_else(|| self.game.mover(state));
+                let wins = value == Value::win_for(mover.opponent());
+                // No position named it as its open move: its predecessors
+                // that it does not win stay open whatever it is.
+                if !wins
+                    && tables
+                        .open_moves
+                        .as_ref()
+                        .is_some_and(|tags| !tags.may_reopen(cell))
+                {
+                    continue;
+                }
+                if known_mover.is_some() {
+                    self.game.unrank(self.layer, rank, state);
+                }
                 let marks = if wins {
                     &tables.next
                 } else {
@@ -921,10 +960,11 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
                 let settling = moves
                     .iter()
                     .find(|&&place| !self.see_move(tally, place, asked));
-                if let (Some(tags), Some(&(Place::Here(open), _)), false) =
-                    (open_moves, settling, tally.won)
-                {
-                    tags.record(cell, open);
+                if let (Some(tags), Some(&(place, _)), false) = (open_moves, settling, tally.won) {
+                    match place {
+                        Place::Here(open) => tags.record(cell, open),
+                        Place::Elsewhere { .. } => tags.record_unknown(cell),
+                    }
                 }
                 settling.is_some()
             };

@@ -21,9 +21,22 @@
 //! Tag 0 means no open move is known (never checked, or checked on another
 //! process): such a position is a candidate whenever one of its moves is
 //! decided, as without tags.
+//!
+//! The tags are also watched from the other side, as a SAT solver watches
+//! literals: a bit a cell says that some position recorded it as its open
+//! move. A decided position that does not win for its predecessors'
+//! mover can only make candidates of the positions it kept open, so when
+//! no position named it, its predecessors need not be generated (each is a
+//! rank) at all. That holds only while every open position has a tag:
+//! pass 0 records one for every position it leaves open, the positions
+//! that looked only at the layers below included (their first move within
+//! the layer), and the first open position left without one (a game that
+//! did not name that move) turns the watches off for the rest of the
+//! layer. A watch is never cleared: a position that moved its tag on may
+//! leave it set, which costs a propagation, never a missed check.
 
-use std::sync::atomic::AtomicU8;
 use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64};
 
 use crate::table::prefetch_address;
 use crate::table::storage::available_memory;
@@ -34,6 +47,11 @@ pub struct OpenMoveTags {
     /// (`WordStorage`) made Nine Men's Morris's layer 12 no faster (209 s
     /// against 190 s, one pair).
     tags: Box<[AtomicU8]>,
+    /// A bit a cell: some position recorded it as its open move.
+    watched: Box<[AtomicU64]>,
+    /// Every open position has a tag, so an unwatched decision that does
+    /// not win for its predecessors reaches no candidate.
+    watches_hold: AtomicBool,
 }
 
 /// The tags take a byte a cell beside the layer's values and the layer
@@ -41,12 +59,13 @@ pub struct OpenMoveTags {
 const MEMORY_SHARE_LEFT: u64 = 4;
 
 impl OpenMoveTags {
-    /// Tags for `cells` cells, all 0; `None` when they and the passes' bit
-    /// tables (allocated but not yet touched, so not yet missing from the
-    /// available memory) would not leave a quarter of it free. The passes
-    /// then run without tags, checking more candidates.
+    /// Tags for `cells` cells, all 0, and no watches; `None` when they and
+    /// the passes' bit tables (allocated but not yet touched, so not yet
+    /// missing from the available memory) would not leave a quarter of it
+    /// free. The passes then run without tags, checking more candidates.
     pub fn new(cells: u64) -> Option<Self> {
-        let needed = cells + cells / 2;
+        // A byte and a bit a cell, and the passes' three bits.
+        let needed = cells + cells / 8 + cells / 2;
         if available_memory().is_some_and(|free| needed > free - free / MEMORY_SHARE_LEFT) {
             return None;
         }
@@ -57,7 +76,13 @@ impl OpenMoveTags {
         // SAFETY: `AtomicU8` has the size, alignment and bit validity of
         // `u8`, so the allocation is a valid `[AtomicU8]` of the same length.
         let tags = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(bytes, len)) };
-        Some(OpenMoveTags { tags })
+        let words = usize::try_from(cells.div_ceil(64)).ok()?;
+        let watched = (0..words).map(|_| AtomicU64::new(0)).collect();
+        Some(OpenMoveTags {
+            tags,
+            watched,
+            watches_hold: AtomicBool::new(true),
+        })
     }
 
     /// The tag of the position at `cell`: 1..=255, spread by a
@@ -68,10 +93,36 @@ impl OpenMoveTags {
     }
 
     /// Records that the position at `cell` is open through a move to the
-    /// position at `open`.
+    /// position at `open`, which is then watched.
     #[inline(always)]
     pub fn record(&self, cell: u64, open: u64) {
         self.tags[cell as usize].store(Self::tag_of(open), Relaxed);
+        let word = &self.watched[(open / 64) as usize];
+        let bit = 1u64 << (open % 64);
+        // Read first: most watched cells are named again and again, and a
+        // write would take their cache line from the other threads.
+        if word.load(Relaxed) & bit == 0 {
+            word.fetch_or(bit, Relaxed);
+        }
+    }
+
+    /// Records that the position at `cell` is open without knowing through
+    /// which move: it keeps tag 0 (a candidate on any decided move), and
+    /// the watches no longer hold for the layer.
+    #[cold]
+    pub fn record_unknown(&self, cell: u64) {
+        self.tags[cell as usize].store(0, Relaxed);
+        self.watches_hold.store(false, Relaxed);
+    }
+
+    /// Whether a decision at `cell` that does not win for its predecessors'
+    /// mover may make a candidate of one of them: when some position
+    /// recorded it as its open move, or the watches do not hold. Read in
+    /// the pass after the records (the passes are the barrier).
+    #[inline(always)]
+    pub fn may_reopen(&self, cell: u64) -> bool {
+        !self.watches_hold.load(Relaxed)
+            || self.watched[(cell / 64) as usize].load(Relaxed) & (1 << (cell % 64)) != 0
     }
 
     /// Whether the decision of a position tagged `decided` (0: not known)
@@ -81,6 +132,12 @@ impl OpenMoveTags {
     pub fn may_settle(&self, cell: u64, decided: u8) -> bool {
         let tag = self.tags[cell as usize].load(Relaxed);
         decided == 0 || tag == 0 || tag == decided
+    }
+
+    /// Starts loading the watch bit of `cell` into the cache.
+    #[inline(always)]
+    pub fn prefetch_watch(&self, cell: u64) {
+        prefetch_address(self.watched.as_ptr().wrapping_add((cell / 64) as usize));
     }
 
     /// Starts loading the tag of `cell` into the cache.
@@ -112,5 +169,24 @@ mod tests {
         let seen: std::collections::HashSet<u8> = (0..100_000).map(OpenMoveTags::tag_of).collect();
         assert!(!seen.contains(&0));
         assert!(seen.len() > 250, "{}", seen.len());
+    }
+
+    #[test]
+    fn only_a_recorded_open_move_is_watched_until_a_position_is_left_untagged() {
+        let tags = OpenMoveTags::new(1000).unwrap();
+        assert!((0..1000).all(|cell| !tags.may_reopen(cell)));
+        tags.record(7, 500);
+        tags.record(8, 500);
+        tags.record(9, 63);
+        tags.record(10, 64);
+        let watched: Vec<u64> = (0..1000).filter(|&c| tags.may_reopen(c)).collect();
+        assert_eq!(watched, [63, 64, 500]);
+        // A position moving its tag on leaves the old watch set.
+        tags.record(7, 999);
+        assert!(tags.may_reopen(500) && tags.may_reopen(999));
+        // An open position without a known move: every decision may reopen.
+        tags.record_unknown(11);
+        assert!(tags.may_settle(11, OpenMoveTags::tag_of(3)));
+        assert!((0..1000).all(|cell| tags.may_reopen(cell)));
     }
 }
