@@ -232,12 +232,14 @@ pub trait LayeredGame: Sync {
         stays
     }
 
-    /// [`lower_successors`](Self::lower_successors), naming the
-    /// position's first move within the layer (in the order of
-    /// [`successors`](Self::successors)) where it has one: what a pass
+    /// [`lower_successors`](Self::lower_successors), naming one of the
+    /// position's moves within the layer where it has one: what a pass
     /// records as the open move of a position that looked only at the
-    /// layers below (see `search::retro2::open_moves`). The default ranks
-    /// it from the same walk over the moves.
+    /// layers below (see `search::retro2::open_moves`). Any such move is
+    /// right, as every position of the layer is unknown then; one less
+    /// likely to be decided soon saves checks later. The default names the
+    /// first (in the order of [`successors`](Self::successors)), ranked
+    /// from the same walk over the moves.
     fn lower_successors_naming<F: FnMut(Successor) -> bool>(
         &self,
         layer: usize,

@@ -128,16 +128,33 @@ impl Board {
 
     /// The points of `empty` where a stone of the side with `stones`
     /// closes a mill: the third point of a mill whose other two it holds.
+    ///
+    /// All points at once, a byte a square: the sides of the squares by
+    /// rotating each byte, the lines across by moving whole bytes. A walk
+    /// over the 16 or 20 mills cost Morris's first passes a tenth of their
+    /// time once they asked it of every position.
     #[inline]
     pub fn closing_points(&self, stones: u32, empty: u32) -> u32 {
-        self.mill_masks.iter().fold(0, |points, &mask| {
-            let missing = mask & !stones;
-            if missing.is_power_of_two() {
-                points | missing & empty
-            } else {
-                points
-            }
-        })
+        // `next(x, k)` holds at each place what `x` holds k places on
+        // around the same square (k = 1, 2 clockwise; 7, 6 the other way).
+        const fn next(x: u32, k: u32) -> u32 {
+            let low = (0xFFu32 >> k) * 0x01_0101;
+            (x >> k) & low | (x << (8 - k)) & !low & 0xFF_FFFF
+        }
+        const MIDPOINTS: u32 = 0xAA_AAAA;
+        const CORNERS: u32 = 0x55_5555;
+        let x = stones & 0xFF_FFFF;
+        let (after, before) = (next(x, 1), next(x, 7));
+        let sides =
+            after & before & MIDPOINTS | (after & next(x, 2) | before & next(x, 6)) & CORNERS;
+        let [outer, middle, inner, _] = x.to_le_bytes().map(u32::from);
+        let lines = middle & inner | (outer & inner) << 8 | (outer & middle) << 16;
+        let across = if self.diagonals {
+            lines
+        } else {
+            lines & MIDPOINTS
+        };
+        (sides | across) & empty
     }
 
     /// The points of `stones` that stand in a mill of theirs.
@@ -288,6 +305,31 @@ mod tests {
                     }
                 }
                 assert_eq!(board.in_mills(stones), in_mills, "{stones:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn closing_points_are_the_third_points_of_lines_held_twice() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for diagonals in [false, true] {
+            let board = Board::new(diagonals);
+            for _ in 0..50_000 {
+                seed = crate::hash::splitmix64(seed);
+                let stones = (seed & (seed >> 24) | seed >> 40) as u32 & ((1 << POINTS) - 1);
+                let empty = !stones & (seed >> 13) as u32 & ((1 << POINTS) - 1);
+                let expected = board.mills().iter().fold(0, |points, line| {
+                    let held = line.iter().filter(|&&at| stones >> at & 1 == 1).count();
+                    match line.iter().find(|&&at| empty >> at & 1 == 1) {
+                        Some(&at) if held == 2 => points | 1 << at,
+                        _ => points,
+                    }
+                });
+                assert_eq!(
+                    board.closing_points(stones, empty),
+                    expected,
+                    "{stones:#x} {empty:#x} {diagonals}"
+                );
             }
         }
     }
