@@ -175,11 +175,21 @@ pub fn for_each_successor(
     // a tenth of its time.
     let mut taking: Option<u32> = None;
     let mut next = |moved: u32, left: u32| emit(stones.after(moved, left));
+    // Only a move to one of these points can close a mill (the mill's
+    // other two stones were there before it, the moving one being
+    // elsewhere), so only those are tested: most moves close none, and
+    // each sweep tested every move.
+    let closing_points = board.closing_points(mine, empty);
     for closing in [true, false] {
         for from in points(mine) {
-            for to in points(targets(board, from, empty, flying)) {
+            let mut to_points = targets(board, from, empty, flying);
+            if closing {
+                to_points &= closing_points;
+            }
+            for to in points(to_points) {
                 let moved = mine & !(1 << from) | 1 << to;
-                if board.in_mill(moved, to) == closing
+                let closes = closing_points & 1 << to != 0 && board.in_mill(moved, to);
+                if closes == closing
                     && !arrive(board, moved, theirs, closing, &mut taking, &mut next)
                 {
                     return;
@@ -251,9 +261,17 @@ pub fn has_quiet_move(board: &Board, stones: &Stones) -> bool {
     // A mill takes nothing from an opponent with no stone on the board
     // (Lasker Morris's opening): such a move stays too.
     let takes = theirs != 0;
+    // As in `for_each_successor`, only a move to a closing point can
+    // take a stone.
+    let closing_points = if takes {
+        board.closing_points(mine, empty)
+    } else {
+        0
+    };
     points(mine).any(|from| {
-        points(targets(board, from, empty, flying))
-            .any(|to| !(takes && board.in_mill(mine & !(1 << from) | 1 << to, to)))
+        points(targets(board, from, empty, flying)).any(|to| {
+            closing_points & 1 << to == 0 || !board.in_mill(mine & !(1 << from) | 1 << to, to)
+        })
     })
 }
 
