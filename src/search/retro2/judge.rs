@@ -12,7 +12,7 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use rayon::prelude::*;
 
-use super::open_moves::OpenMoveTags;
+use super::open_moves::{OpenMoveTags, PendingWatches};
 pub use crate::space::tally::{Tally, Verdict};
 use crate::space::{LayeredGame, Player, Successor, Value, WithinLayer};
 use crate::table::{OneBitTable, TwoBitTable};
@@ -390,6 +390,8 @@ pub struct Scratch<S> {
     unsettled: Vec<(u64, u64, Tally, usize)>,
     /// Questions of the position being judged.
     asked: Vec<Question>,
+    /// Checks: the open moves recorded, their watches not yet set.
+    watches: PendingWatches,
 }
 
 impl<S: Clone> Scratch<S> {
@@ -404,6 +406,7 @@ impl<S: Clone> Scratch<S> {
             candidates: Vec::with_capacity(BATCH),
             unsettled: Vec::with_capacity(BATCH),
             asked: Vec::new(),
+            watches: PendingWatches::default(),
         }
     }
 
@@ -910,6 +913,7 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
             candidates: open,
             unsettled,
             asked,
+            watches,
             ..
         } = scratch;
         moves.clear();
@@ -955,19 +959,22 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
         let judged = open.len() as u64;
         // Sees `moves` until one settles the tally: whether one did. A
         // position left open by a move has that move recorded.
-        let see_all =
-            |cell: u64, tally: &mut Tally, moves: &[(Place, usize)], asked: &mut Vec<_>| {
-                let settling = moves
-                    .iter()
-                    .find(|&&place| !self.see_move(tally, place, asked));
-                if let (Some(tags), Some(&(place, _)), false) = (open_moves, settling, tally.won) {
-                    match place {
-                        Place::Here(open) => tags.record(cell, open),
-                        Place::Elsewhere { .. } => tags.record_unknown(cell),
-                    }
+        let see_all = |cell: u64,
+                       tally: &mut Tally,
+                       moves: &[(Place, usize)],
+                       asked: &mut Vec<_>,
+                       watches: &mut PendingWatches| {
+            let settling = moves
+                .iter()
+                .find(|&&place| !self.see_move(tally, place, asked));
+            if let (Some(tags), Some(&(place, _)), false) = (open_moves, settling, tally.won) {
+                match place {
+                    Place::Here(open) => tags.record_deferred(cell, open, watches),
+                    Place::Elsewhere { .. } => tags.record_unknown(cell),
                 }
-                settling.is_some()
-            };
+            }
+            settling.is_some()
+        };
         let mut start = 0;
         for candidate in open.drain(..) {
             let its_moves = &moves[start..candidate.moves_end];
@@ -978,7 +985,7 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
             }
             let mut tally = Tally::new(candidate.mover, false);
             asked.clear();
-            if !see_all(candidate.cell, &mut tally, its_moves, asked) && candidate.more {
+            if !see_all(candidate.cell, &mut tally, its_moves, asked, watches) && candidate.more {
                 unsettled.push((candidate.cell, candidate.rank, tally, 0));
                 continue;
             }
@@ -987,6 +994,9 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
             decide(candidate.cell, judged, asked);
         }
         if unsettled.is_empty() {
+            if let Some(tags) = open_moves {
+                watches.flush(tags);
+            }
             return judged;
         }
         // The second wave: the rest of the moves of those left open.
@@ -1001,9 +1011,12 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
             let its_moves = &moves[start..moves_end];
             start = moves_end;
             asked.clear();
-            see_all(cell, &mut tally, its_moves, asked);
+            see_all(cell, &mut tally, its_moves, asked, watches);
             let judged = self.conclude(tally, asked, false, state);
             decide(cell, judged, asked);
+        }
+        if let Some(tags) = open_moves {
+            watches.flush(tags);
         }
         judged
     }
