@@ -993,13 +993,8 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
             let judged = self.conclude(tally, asked, false, state);
             decide(candidate.cell, judged, asked);
         }
-        if unsettled.is_empty() {
-            if let Some(tags) = open_moves {
-                watches.flush(tags);
-            }
-            return judged;
-        }
-        // The second wave: the rest of the moves of those left open.
+        // The second wave: the rest of the moves of those left open (often
+        // none; the watches are set once, after both waves).
         moves.clear();
         for (_, rank, _, moves_end) in unsettled.iter_mut() {
             self.game.unrank(self.layer, *rank, second_wave_state);
