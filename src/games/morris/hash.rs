@@ -55,43 +55,67 @@ fn count_slot(w: usize, b: usize, group: usize) -> usize {
 /// [`HashLayer::block_at`] where the layer has no such block.
 const NO_BLOCK: u32 = u32::MAX;
 
-/// The 16 symmetries as lookup tables, a byte of points at a time.
+/// The board's 16 symmetries as one small lookup table. A point's bit is
+/// `8 * square + place`, and a symmetry turns and mirrors every square
+/// alike (a quarter turn moves each place by two, a mirror takes place p
+/// to 8 − p), then may exchange the inner and outer squares: so the image
+/// of each square's byte comes from one table of 256 bytes for each of
+/// the 8 turns and mirrors (2 KiB), and the exchange swaps the outer
+/// bytes. Symmetry `index` is `8 * exchange + 4 * mirror + turn`, the
+/// order of [`symmetries`](super::board::symmetries).
+///
+/// A table of 32-bit images for each symmetry and byte (48 KiB) was what
+/// ranks read most after the big tables: with the rank tables it
+/// overflowed the 32 KiB first-level cache, and the solver's reads of
+/// gigabytes evicted it. Shifts alone (no table) took longer.
 #[derive(Clone, Debug)]
 pub struct SymmetryMaps {
-    maps: Vec<[[u32; 256]; 3]>,
+    /// The image of a square's byte under each turn and mirror.
+    squares: [[u8; 256]; TURNS_AND_MIRRORS],
 }
 
+/// Symmetries of the board, the identity included.
+const SYMMETRIES: usize = 16;
+
+/// Symmetries that keep every square: the 8 of the square.
+const TURNS_AND_MIRRORS: usize = 8;
+
 impl SymmetryMaps {
-    /// The lookup tables of the board's 16 symmetries.
+    /// The lookup table of the board's 16 symmetries.
     pub fn new() -> Self {
-        let maps = symmetries()
-            .iter()
-            .map(|symmetry| {
-                std::array::from_fn(|byte| {
-                    std::array::from_fn(|bits| apply(symmetry, (bits as u32) << (8 * byte)))
-                })
-            })
-            .collect();
-        SymmetryMaps { maps }
+        let all = symmetries();
+        let squares = std::array::from_fn(|index| {
+            std::array::from_fn(|bits| apply(&all[index], bits as u32) as u8)
+        });
+        SymmetryMaps { squares }
     }
 
     /// The number of symmetries, the identity included.
     pub fn len(&self) -> usize {
-        self.maps.len()
+        SYMMETRIES
     }
 
     /// Whether there are no symmetries.
     pub fn is_empty(&self) -> bool {
-        self.maps.is_empty()
+        false
     }
 
     /// The image of `stones` under symmetry `index` (0 is the identity).
     #[inline]
     pub fn apply(&self, index: usize, stones: u32) -> u32 {
-        let map = &self.maps[index];
-        map[0][(stones & 0xff) as usize]
-            | map[1][(stones >> 8 & 0xff) as usize]
-            | map[2][(stones >> 16) as usize]
+        debug_assert!(index < SYMMETRIES && stones & !BOARD == 0);
+        let square = &self.squares[index % TURNS_AND_MIRRORS];
+        let image = u32::from(square[(stones & 0xff) as usize])
+            | u32::from(square[(stones >> 8 & 0xff) as usize]) << 8
+            | u32::from(square[(stones >> 16 & 0xff) as usize]) << 16;
+        // The exchange of the inner and outer squares, without a branch:
+        // the symmetries a rank tries vary from call to call.
+        let exchanged = image.swap_bytes() >> 8;
+        if index >= TURNS_AND_MIRRORS {
+            exchanged
+        } else {
+            image
+        }
     }
 
     /// The least image of `stones` and the symmetries that map it there, a
@@ -100,7 +124,7 @@ impl SymmetryMaps {
     pub fn canonical(&self, stones: u32) -> (u32, u16) {
         let mut least = stones;
         let mut to_least = 1u16;
-        for index in 1..self.maps.len() {
+        for index in 1..SYMMETRIES {
             let image = self.apply(index, stones);
             if image < least {
                 least = image;
@@ -1228,8 +1252,16 @@ mod tests {
     fn the_lookup_maps_agree_with_the_point_maps() {
         let maps = SymmetryMaps::new();
         let all = symmetries();
-        for seed in 0..1000 {
-            let stones = splitmix64(seed) as u32 & BOARD;
+        assert_eq!(maps.len(), all.len());
+        // Every value of each square's byte, the other two at random.
+        let each_byte = (0..3u32).flat_map(|byte| {
+            (0..256u32).map(move |bits| {
+                let rest = splitmix64(u64::from(byte << 8 | bits)) as u32 & !(0xff << (8 * byte));
+                (rest | bits << (8 * byte)) & BOARD
+            })
+        });
+        let random = (0..1000).map(|seed| splitmix64(seed) as u32 & BOARD);
+        for stones in each_byte.chain(random) {
             for (index, symmetry) in all.iter().enumerate() {
                 assert_eq!(maps.apply(index, stones), apply(symmetry, stones));
             }
