@@ -773,26 +773,22 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
     pub fn apply(
         &self,
         cell: u64,
-        Decision { value, wins, tag }: Decision,
+        decision: Decision,
         tables: &PassTables,
         next_marks: &mut Marks,
         candidate_marks: &mut Marks,
     ) {
-        if self.values.get(cell) != UNKNOWN {
+        if !self.may_change(cell, decision, tables) {
             return;
         }
+        let Decision { value, wins, .. } = decision;
         if wins {
             if self.values.compare_and_set(cell, UNKNOWN, value as u8)
                 && tables.next.test_and_set(cell)
             {
                 next_marks.push(cell);
             }
-        } else if tables
-            .open_moves
-            .as_ref()
-            .is_none_or(|tags| tags.may_settle(cell, tag))
-            && tables.candidates.test_and_set(cell)
-        {
+        } else if tables.candidates.test_and_set(cell) {
             candidate_marks.push(cell);
         }
     }
@@ -846,11 +842,6 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
                 if known_mover.is_some() {
                     self.game.unrank(self.layer, rank, state);
                 }
-                let marks = if wins {
-                    &tables.next
-                } else {
-                    &tables.candidates
-                };
                 let tag = OpenMoveTags::tag_of(cell);
                 let open_moves = tables.open_moves.as_ref().filter(|_| !wins);
                 self.game.predecessors(self.layer, state, |predecessor| {
@@ -858,7 +849,6 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
                     match self.placement.place(false, predecessor) {
                         Place::Here(cell) => {
                             self.values.prefetch(cell);
-                            marks.prefetch(cell);
                             if let Some(tags) = open_moves {
                                 tags.prefetch(cell);
                             }
@@ -873,11 +863,36 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
                     }
                 });
             }
+            // A predecessor already decided, or one whose open move is
+            // another, is left as it is (half of those reached on Nine
+            // Men's Morris's layer 10): only the others need their mark's
+            // word, loaded now, so the loads of a batch are fewer.
+            predecessors.retain(|&(cell, decision)| {
+                let changes = self.may_change(cell, decision, tables);
+                if changes && decision.wins {
+                    tables.next.prefetch(cell);
+                } else if changes {
+                    tables.candidates.prefetch(cell);
+                }
+                changes
+            });
             for &(cell, decision) in predecessors.iter() {
                 self.apply(cell, decision, tables, next_marks, candidate_marks);
             }
             examined
         })
+    }
+
+    /// Whether `decision` may change the predecessor at `cell`: it is
+    /// unknown, and a move that does not win for it may be its open move.
+    #[inline(always)]
+    fn may_change(&self, cell: u64, decision: Decision, tables: &PassTables) -> bool {
+        self.values.get(cell) == UNKNOWN
+            && (decision.wins
+                || tables
+                    .open_moves
+                    .as_ref()
+                    .is_none_or(|tags| tags.may_settle(cell, decision.tag)))
     }
 
     /// Judges the candidates of `batch` (pairs of cell and rank) that
