@@ -62,7 +62,7 @@ const NO_BLOCK: u32 = u32::MAX;
 /// of each square's byte comes from one table of 256 bytes for each of
 /// the 8 turns and mirrors (2 KiB), and the exchange swaps the outer
 /// bytes. Symmetry `index` is `8 * exchange + 4 * mirror + turn`, the
-/// order of [`symmetries`](super::board::symmetries).
+/// order of [`symmetries`].
 ///
 /// It replaced a table of 32-bit images for each symmetry and byte (48
 /// KiB, more than the 32 KiB first-level cache, where the profile found
