@@ -105,8 +105,8 @@ impl OpenMoveTags {
     /// its watch, read and set at once, waited on a cache miss: deferred,
     /// the later passes of Nine Men's Morris's layer 11 took 0.91–0.94×.
     /// Pass 0, which names the moves of its positions in order, kept
-    /// [`record`](Self::record): deferring there (with the captures
-    /// prefetched) made it no faster.
+    /// [`record`](Self::record): deferring there, with its captures
+    /// prefetched and (2026-12-03) alone, made it no faster.
     #[inline(always)]
     pub fn record_deferred(&self, cell: u64, open: u64, pending: &mut PendingWatches) {
         self.tags[cell as usize].store(Self::tag_of(open), Relaxed);
