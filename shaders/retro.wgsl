@@ -34,6 +34,18 @@
 // what the moves present say into `tallies` (two bits a position, one
 // invocation a word as for the values), deciding only wins and the rules'
 // values, and `settle` decides the rest after the target's last round.
+//
+// Work lists (RETRO_LISTS > 0: a resident layer with marks; the binding
+// of a streamed layer's tallies holds them): a later pass touches few
+// positions, and a scan of the whole layer leaves most invocations idle
+// while a few judge up to 16 positions one after another. So every mark
+// newly set is also appended, as (block, local), to a list of up to
+// RETRO_LISTS entries: the positions decided (marked changed) and the
+// candidates. While a list holds all of its marks, the next kernel runs one
+// invocation per entry (`propagate_listed`, `judge_listed`); once it
+// overflowed, the marks are scanned as before. The 32-bit words: the two
+// lists' lengths (attempted appends, which may run past RETRO_LISTS), then
+// the decided list's entries, then the candidates'.
 
 struct Params {
     block: u32,
@@ -54,9 +66,13 @@ struct Params {
 
 @group(0) @binding(0) var<uniform> params: Params;
 // The counters (pieces.wgsl): positions judged and predecessors generated,
-// positions decided, and moves into a layer below that is not there (must
-// stay 0).
-const COUNTERS: u32 = 3u;
+// positions decided, moves into a layer below that is not there (must
+// stay 0), and entries appended to a work list.
+const COUNTERS: u32 = 4u;
+// The work lists: their lengths' words, and where their entries start.
+const DECIDED_LIST: u32 = 0u;
+const CANDIDATE_LIST: u32 = 1u;
+const LIST_HEADER: u32 = 2u;
 
 const LOW_BITS: u32 = 0x55555555u;
 const CELL_BITS: u32 = 2u;
@@ -83,6 +99,7 @@ var<private> tally_open: bool;
 var<private> tally_won: bool;
 var<private> missed: u32;
 var<private> generated: u32;
+var<private> appended: u32;
 
 // Low bit of every 2-bit cell of `word` equal to `value`.
 fn cells_equal(word: u32, value: u32) -> u32 {
@@ -127,10 +144,39 @@ fn gather(cells: u32) -> u32 {
     return x;
 }
 
+// Appends cell (block, local), whose mark was just set, to work list
+// `list`, unless it is full; counts the append either way.
+fn list_append(list: u32, block: u32, local: u32) {
+    if (RETRO_LISTS == 0u) {
+        return;
+    }
+    appended += 1u;
+    // Once full, the length is not bumped further (it stays far below
+    // 2^32 however many marks a pass sets).
+    if (tallies_load(list) >= RETRO_LISTS) {
+        return;
+    }
+    let index = tallies_add(list, 1u);
+    if (index < RETRO_LISTS) {
+        let at = LIST_HEADER + 2u * (list * RETRO_LISTS + index);
+        _ = tallies_exchange(at, block);
+        _ = tallies_exchange(at + 1u, local);
+    }
+}
+
+// Entry `index` of work list `list`, as (block, local).
+fn list_entry(list: u32, index: u32) -> vec2<u32> {
+    let at = LIST_HEADER + 2u * (list * RETRO_LISTS + index);
+    return vec2<u32>(tallies_load(at), tallies_load(at + 1u));
+}
+
 // Called by the game's `retro_predecessors`: a candidate for the next judgement.
 fn retro_predecessor(block: u32, local: u32) {
     let at = bit_address(block, local);
-    _ = candidates_or(at.x, 1u << at.y);
+    let before = candidates_or(at.x, 1u << at.y);
+    if ((before & (1u << at.y)) == 0u) {
+        list_append(CANDIDATE_LIST, block, local);
+    }
     generated += 1u;
 }
 
@@ -292,7 +338,16 @@ fn flush_counts(local_index: u32, examined: u32, decided: u32) {
     atomicAdd(&group_counts[0], examined);
     atomicAdd(&group_counts[1], decided);
     atomicAdd(&group_counts[2], missed);
+    atomicAdd(&group_counts[3], appended);
     end_group_counts(local_index);
+}
+
+// Unranks the position at (block, local); whether it is judged (with
+// symmetry, only a representative is: the others are copied from their
+// twins at the end).
+fn unrank_judged(block: u32, local: u32) -> bool {
+    retro_unrank(block, local);
+    return RETRO_REDUCED == 0u || retro_is_representative();
 }
 
 // Judges the unknown (representative) positions of the word: all of them
@@ -307,6 +362,7 @@ fn judge(
     @builtin(local_invocation_index) local_index: u32,
 ) {
     missed = 0u;
+    appended = 0u;
     var examined = 0u;
     var decided = 0u;
     let index = invocation_index(group, groups, local_index);
@@ -332,9 +388,7 @@ fn judge(
         while (unknown != 0u) {
             let bit = firstTrailingBit(unknown);
             unknown &= unknown - 1u;
-            retro_unrank(params.block, local_rank(index, bit));
-            if (RETRO_REDUCED == 1u && !retro_is_representative()) {
-                // Copied from its twin at the end.
+            if (!unrank_judged(params.block, local_rank(index, bit))) {
                 continue;
             }
             examined += 1u;
@@ -350,6 +404,8 @@ fn judge(
                 _ = values_or(word, value << bit);
                 changed |= 1u << bit;
                 decided += 1u;
+                // An unknown position's changed mark is clear.
+                list_append(DECIDED_LIST, params.block, local_rank(index, bit));
             }
         }
         // Without marks (RETRO_MARKS 0) every pass judges all again.
@@ -375,6 +431,7 @@ fn settle(
     @builtin(local_invocation_index) local_index: u32,
 ) {
     missed = 0u;
+    appended = 0u;
     var decided = 0u;
     let index = invocation_index(group, groups, local_index);
     if (index < params.words) {
@@ -386,8 +443,7 @@ fn settle(
         while (unknown != 0u) {
             let bit = firstTrailingBit(unknown);
             unknown &= unknown - 1u;
-            retro_unrank(params.block, local_rank(index, bit));
-            if (RETRO_REDUCED == 1u && !retro_is_representative()) {
+            if (!unrank_judged(params.block, local_rank(index, bit))) {
                 continue;
             }
             let value = recorded(value_of_tally((tallies >> bit) & 3u));
@@ -413,6 +469,7 @@ fn propagate(
 ) {
     missed = 0u;
     generated = 0u;
+    appended = 0u;
     let index = invocation_index(group, groups, local_index);
     if (index < params.words) {
         let word = params.first_word + index;
@@ -429,6 +486,61 @@ fn propagate(
         if (changed != 0u) {
             _ = changed_and(half, ~(changed << shift));
         }
+    }
+    flush_counts(local_index, generated, 0u);
+}
+
+// `judge` over the candidates list: one invocation per entry
+// (`params.words` of them).
+@compute @workgroup_size(256)
+fn judge_listed(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local_index: u32,
+) {
+    missed = 0u;
+    appended = 0u;
+    var examined = 0u;
+    var decided = 0u;
+    let index = invocation_index(group, groups, local_index);
+    if (index < params.words) {
+        let cell = list_entry(CANDIDATE_LIST, index);
+        let mark = bit_address(cell.x, cell.y);
+        let bit = 1u << mark.y;
+        _ = candidates_and(mark.x, ~bit);
+        let at = cell_address(RETRO_BLOCK_STARTS_AT, cell.x, cell.y);
+        if (((values_load(at.x) >> at.y) & 3u) == 0u && unrank_judged(cell.x, cell.y)) {
+            examined = 1u;
+            let value = judge_position();
+            if (value != 0u) {
+                // Other invocations write other cells of the word.
+                _ = values_or(at.x, value << at.y);
+                _ = changed_or(mark.x, bit);
+                decided = 1u;
+                list_append(DECIDED_LIST, cell.x, cell.y);
+            }
+        }
+    }
+    flush_counts(local_index, examined, decided);
+}
+
+// `propagate` over the decided list: one invocation per entry.
+@compute @workgroup_size(256)
+fn propagate_listed(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local_index: u32,
+) {
+    missed = 0u;
+    generated = 0u;
+    appended = 0u;
+    let index = invocation_index(group, groups, local_index);
+    if (index < params.words) {
+        let cell = list_entry(DECIDED_LIST, index);
+        let mark = bit_address(cell.x, cell.y);
+        _ = changed_and(mark.x, ~(1u << mark.y));
+        retro_unrank(cell.x, cell.y);
+        retro_predecessors();
     }
     flush_counts(local_index, generated, 0u);
 }

@@ -671,6 +671,26 @@ fn fox_and_geese_layers_up_to_8_are_the_cpu_values() {
     }
 }
 
+/// Work lists of 16 entries: pass 0 and the dense passes overflow them
+/// (the next kernel scans the marks), the sparse ones do not (one
+/// invocation per entry), so passes switch between the two both ways.
+/// Without lists (0 entries) every pass scans.
+#[test]
+fn passes_that_switch_between_work_lists_and_scans_give_the_cpu_values() {
+    for entries in [16, 0] {
+        let Some(device) = device(GpuOptions {
+            list_entries: Some(entries),
+            ..GpuOptions::default()
+        }) else {
+            return;
+        };
+        let symmetric = FoxGeese::with_rules(Rules::default(), true).unwrap();
+        assert_backends_agree(&device, &symmetric, 4, &format!("fg-lists-{entries}"));
+        let game = Dodgem::new(4).unwrap();
+        assert_backends_agree(&device, &game, 6, &format!("dodgem-lists-{entries}"));
+    }
+}
+
 #[test]
 fn dodgem_values_are_the_cpu_values() {
     let Some(device) = device(GpuOptions::default()) else {

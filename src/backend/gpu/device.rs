@@ -30,6 +30,11 @@ pub struct GpuOptions {
     /// smaller buffer instead (default: whatever the device allocates);
     /// tests force streaming with a small value.
     pub device_bytes: Option<u64>,
+    /// Entries a retrograde layer's work list holds (by default one per
+    /// 128 cells of the layer, from 4,096 to 2^24); tests make lists
+    /// overflow, so that passes switch between lists and scans, with a
+    /// small value.
+    pub list_entries: Option<u32>,
 }
 
 /// An opened GPU: the wgpu device and queue, and the limits a run keeps to
@@ -43,6 +48,7 @@ pub struct GpuDevice {
     piece_words: u64,
     max_workgroups: u32,
     device_bytes: Option<u64>,
+    list_entries: Option<u32>,
     /// Errors the device reported outside an error scope (a lost device).
     uncaptured: Arc<Mutex<Option<String>>>,
     /// The kernels compiled on this device, for the layers that share them.
@@ -105,6 +111,7 @@ impl GpuDevice {
             piece_words: options.piece_words.unwrap_or(PIECE_WORDS).max(1),
             max_workgroups,
             device_bytes: options.device_bytes,
+            list_entries: options.list_entries,
             info: adapter.get_info(),
             limits,
             device,
@@ -148,6 +155,11 @@ impl GpuDevice {
     /// Table words per dispatch.
     pub fn piece_words(&self) -> u64 {
         self.piece_words
+    }
+
+    /// Entries of a retrograde work list, when set by [`GpuOptions`].
+    pub fn list_entries(&self) -> Option<u32> {
+        self.list_entries
     }
 
     /// Device memory a table may take, when limited by [`GpuOptions`].

@@ -2,7 +2,7 @@
 //! over its device tables ([`super::retro_tables`]): resident, with or
 //! without pass marks, or streamed in windows ([`super::retro_windows`]).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::time::Instant;
 
 use super::device::GpuDevice;
@@ -20,16 +20,22 @@ use crate::space::{Block, LayersBelow};
 use crate::space::{LayeredGame, Value};
 use crate::table::TwoBitTable;
 
-/// Three 64-bit counters: judged (or predecessors generated), decided,
-/// moves into a missing layer.
-const COUNTERS: usize = 3;
-const ENTRY_POINTS: [&str; 5] = [
+/// Four 64-bit counters: judged (or predecessors generated), decided,
+/// moves into a missing layer, entries appended to a work list.
+const COUNTERS: usize = 4;
+const ENTRY_POINTS: [&str; 7] = [
     "judge",
     "propagate",
+    "judge_listed",
+    "propagate_listed",
     "settle",
     "fill_unknown",
     "copy_from_twins",
 ];
+/// The work lists (the shader's constants of the same names): the
+/// positions a judgement decided, the candidates propagation marked.
+const DECIDED_LIST: usize = 0;
+const CANDIDATE_LIST: usize = 1;
 /// `judge`'s parameter (the shader's constants of the same names).
 const JUDGE_ALL: u32 = 0;
 const JUDGE_CANDIDATES: u32 = 1;
@@ -79,6 +85,10 @@ pub(super) struct GpuRetro<'a> {
     /// The window of the layer below now in the source table: it is final,
     /// so it is not uploaded again while it stays.
     placed_lower: RefCell<Option<Words>>,
+    /// The entries appended to each work list by the last kernel that
+    /// filled it (None: no kernel did yet). A list holds all of its marks
+    /// while that is at most `tables.list_capacity`.
+    list_lengths: [Cell<Option<u64>>; 2],
     /// Seconds `open` spent on the device tables and their upload, and on
     /// compiling the kernels.
     upload_seconds: f64,
@@ -137,6 +147,7 @@ impl<'a> GpuRetro<'a> {
             .constant("RETRO_MARKS", marks as u32)
             .constant("RETRO_STREAMED", streamed as u32)
             .constant("RETRO_RECORDED", recorded.map_or(0, |v| v as u32))
+            .constant("RETRO_LISTS", tables.list_capacity)
             .source(U64)
             .source(shader::PIECES)
             .source(shader::RETRO);
@@ -192,6 +203,7 @@ impl<'a> GpuRetro<'a> {
             twin_pieces,
             window_pieces,
             placed_lower: RefCell::new(None),
+            list_lengths: Default::default(),
             upload_seconds,
             kernel_seconds,
         })
@@ -207,11 +219,88 @@ impl<'a> GpuRetro<'a> {
     /// Judges the unknown positions of `pieces`: all, the candidates only,
     /// or those of a streamed layer's round.
     fn judge(&self, pass: &RetroPass, pieces: &[Piece], which: u32) -> Result<PassCount> {
-        let [examined, marked, missed] =
+        let counts = self.filling(DECIDED_LIST, || {
             self.kernels
                 .dispatch(self.gpu, "judge", pieces, which, &|| {
                     pass.progress.advance(1)
+                })
+        })?;
+        self.judged(pass, counts)
+    }
+
+    /// Judges a resident layer's candidates: those of the candidate list
+    /// where it holds them all, else those its marks say.
+    fn judge_candidates(&self, pass: &RetroPass) -> Result<PassCount> {
+        match self.listed(CANDIDATE_LIST) {
+            Some(entries) => {
+                let counts = self.filling(DECIDED_LIST, || {
+                    self.dispatch_listed(pass, "judge_listed", entries)
                 })?;
+                self.judged(pass, counts)
+            }
+            None => self.judge(pass, &self.block_pieces, JUDGE_CANDIDATES),
+        }
+    }
+
+    /// Makes the predecessors of what the pass before decided candidates
+    /// (those of the decided list where it holds them all); returns the
+    /// predecessors generated.
+    fn propagate(&self, pass: &RetroPass) -> Result<u64> {
+        let [generated, ..] = self.filling(CANDIDATE_LIST, || match self.listed(DECIDED_LIST) {
+            Some(entries) => self.dispatch_listed(pass, "propagate_listed", entries),
+            None => self
+                .kernels
+                .dispatch(self.gpu, "propagate", &self.block_pieces, 0, &|| {
+                    pass.progress.advance(1)
+                }),
+        })?;
+        Ok(generated)
+    }
+
+    /// The entries of work list `list` when it holds all of its marks.
+    fn listed(&self, list: usize) -> Option<u64> {
+        self.list_lengths[list]
+            .get()
+            .filter(|&entries| entries <= self.tables.list_capacity as u64)
+    }
+
+    /// Runs `dispatch`, a kernel that appends to work list `list`, on that
+    /// list emptied, and keeps how many entries it appended.
+    fn filling(&self, list: usize, dispatch: impl FnOnce() -> Result<Counts>) -> Result<Counts> {
+        if self.tables.list_capacity == 0 {
+            return dispatch();
+        }
+        self.tables.tallies.write_words(self.gpu, list as u64, &[0]);
+        let counts = dispatch()?;
+        self.list_lengths[list].set(Some(counts[3]));
+        Ok(counts)
+    }
+
+    /// Runs `entry` over the first `entries` entries of a work list, one
+    /// invocation each.
+    fn dispatch_listed(&self, pass: &RetroPass, entry: &str, entries: u64) -> Result<Counts> {
+        let piece = Piece {
+            block: 0,
+            first_word: 0,
+            words: entries as u32,
+            local_base: 0,
+            head_mask: u32::MAX,
+            tail_mask: u32::MAX,
+        };
+        let pieces = if entries == 0 {
+            &[][..]
+        } else {
+            std::slice::from_ref(&piece)
+        };
+        let counts = self.kernels.dispatch(self.gpu, entry, pieces, 0, &|| {})?;
+        // As many units as the scan over the blocks' pieces.
+        pass.progress.advance(self.block_pieces.len() as u64);
+        Ok(counts)
+    }
+
+    /// A judgement's counts, or the error of moves into a missing layer.
+    fn judged(&self, pass: &RetroPass, counts: Counts) -> Result<PassCount> {
+        let [examined, marked, missed, _] = counts;
         if missed > 0 {
             return Err(Error::Gpu(format!(
                 "{}: {missed} moves led into a layer below that is not there (a game's layering is wrong)",
@@ -241,7 +330,7 @@ impl<'a> GpuRetro<'a> {
                 }
                 count.marked += judged.marked;
             }
-            let [_, settled, _] = self
+            let [_, settled, ..] = self
                 .kernels
                 .dispatch(self.gpu, "settle", pieces, 0, &|| pass.progress.advance(1))?;
             count.marked += settled;
@@ -330,6 +419,9 @@ impl<'a> GpuRetro<'a> {
     }
 }
 
+/// What the kernels count ([`COUNTERS`]).
+type Counts = [u64; COUNTERS];
+
 /// The host words (u64) of a window of u32 words.
 fn host_words(window: &Words) -> std::ops::Range<usize> {
     (window.start / 2) as usize..(window.end / 2) as usize
@@ -374,12 +466,8 @@ impl RetroPasses for GpuRetro<'_> {
             Placement::Resident { rescan: Some(_) } => self.judge_all(pass),
             Placement::Streamed { plan, .. } => self.streamed_pass(plan, pass),
             Placement::Resident { rescan: None } => {
-                let [generated, _, _] =
-                    self.kernels
-                        .dispatch(self.gpu, "propagate", &self.block_pieces, 0, &|| {
-                            pass.progress.advance(1)
-                        })?;
-                let judged = self.judge(pass, &self.block_pieces, JUDGE_CANDIDATES)?;
+                let generated = self.propagate(pass)?;
+                let judged = self.judge_candidates(pass)?;
                 Ok(PassCount {
                     examined: generated + judged.examined,
                     judged: judged.examined,
@@ -508,7 +596,7 @@ impl RetroKernels {
 
     /// Runs entry point `entry` over `pieces` with `value` in the
     /// parameters, one submission per piece, calling `advance` as each
-    /// completes; returns the three counters.
+    /// completes; returns the counters.
     fn dispatch(
         &self,
         gpu: &GpuDevice,
@@ -516,8 +604,8 @@ impl RetroKernels {
         pieces: &[Piece],
         value: u32,
         advance: &dyn Fn(),
-    ) -> Result<[u64; 3]> {
+    ) -> Result<Counts> {
         let counts = self.set.dispatch(gpu, entry, pieces, [value, 0], advance)?;
-        Ok([counts[0], counts[1], counts[2]])
+        Ok(std::array::from_fn(|counter| counts[counter]))
     }
 }

@@ -52,8 +52,11 @@ pub(super) struct LayerTables {
     pub source: DeviceTable,
     /// The changed marks and the candidates (stand-ins without marks).
     pub marks: [DeviceTable; 2],
-    /// A streamed layer's tallies (a stand-in otherwise).
+    /// A streamed layer's tallies; a resident layer's work lists where it
+    /// has marks (`shaders/retro.wgsl`); else a stand-in.
     pub tallies: DeviceTable,
+    /// Entries each work list holds (0: no lists).
+    pub list_capacity: u32,
     pub placement: Placement,
 }
 
@@ -139,7 +142,11 @@ fn resident_tables(
             in_units(sizes.lower)
         )
     });
-    let tallies = create(1, 2, "the tallies' stand-in")?;
+    let (tallies, list_capacity) = match rescan {
+        None => work_lists(gpu, values.len(), room.map(|r| r - sizes.marks))
+            .map_err(|e| e.to_string())?,
+        Some(_) => (create(1, 2, "the tallies' stand-in")?, 0),
+    };
     let upload = |table: &DeviceTable, host: &TwoBitTable| {
         table.upload(gpu, host.words()).map_err(|e| e.to_string())
     };
@@ -152,6 +159,7 @@ fn resident_tables(
         source,
         marks,
         tallies,
+        list_capacity,
         placement: Placement::Resident { rescan },
     })
 }
@@ -198,6 +206,38 @@ fn mark_pair(gpu: &GpuDevice, words: usize) -> Result<[DeviceTable; 2]> {
         DeviceTable::create(gpu, words, 1, "the changed marks")?,
         DeviceTable::create(gpu, words, 1, "the candidates")?,
     ])
+}
+
+/// The fewest and the most entries of a work list: one per
+/// [`CELLS_PER_LIST_ENTRY`] cells in between. A list that overflows costs
+/// nothing but a scan of the marks (what every pass did without lists), so
+/// lists serve the sparse passes, where a scan leaves most of the device
+/// idle, and the dense ones scan.
+const MIN_LIST_ENTRIES: u64 = 1 << 12;
+const MAX_LIST_ENTRIES: u64 = 1 << 24;
+const CELLS_PER_LIST_ENTRY: u64 = 128;
+
+/// A resident layer's two work lists for `cells` cells (two u32 lengths,
+/// then two lists of (block, local) pairs) in one window and in `room`
+/// bytes, and the entries each holds; where they do not fit, a one-word
+/// stand-in and 0 (every later pass scans its marks).
+fn work_lists(gpu: &GpuDevice, cells: u64, room: Option<u64>) -> Result<(DeviceTable, u32)> {
+    let one_window = gpu.window_bytes().saturating_sub(8) / 16;
+    let entries = match gpu.list_entries() {
+        Some(entries) => entries as u64,
+        None => (cells / CELLS_PER_LIST_ENTRY).clamp(MIN_LIST_ENTRIES, MAX_LIST_ENTRIES),
+    }
+    .min(one_window);
+    let bytes = 8 + 16 * entries;
+    if room.is_none_or(|room| bytes <= room)
+        && let Ok(lists) = DeviceTable::create(gpu, bytes.div_ceil(8) as usize, 2, "the work lists")
+    {
+        return Ok((lists, entries as u32));
+    }
+    Ok((
+        DeviceTable::create(gpu, 1, 2, "the work lists' stand-in")?,
+        0,
+    ))
 }
 
 /// One-word tables bound where the marks would be.
@@ -285,6 +325,7 @@ fn windowed_tables(
         source,
         marks,
         tallies,
+        list_capacity: 0,
         placement: Placement::Streamed { plan, note },
     })
 }

@@ -42,8 +42,9 @@ pub(crate) fn module(gpu: &GpuDevice, label: &str, text: &str) -> Result<wgpu::S
 }
 
 /// Declarations of the table windows (bindings `first_binding`..) and the
-/// accessors the kernels use, `table_load`, `table_and` and `table_or`, which pick the
-/// window of a word by its high bits. One window needs no switch.
+/// accessors the kernels use, `table_load`, `table_and`, `table_or`,
+/// `table_add` and `table_exchange`, which pick the window of a word by its
+/// high bits. One window needs no switch.
 pub(crate) fn window_accessors(
     windows: usize,
     window_words_log2: u32,
@@ -53,7 +54,7 @@ pub(crate) fn window_accessors(
 }
 
 /// The same for a table whose windows are named `{windows_name}_N` and
-/// whose accessors `{table}_load`, `{table}_and` and `{table}_or`: a kernel
+/// whose accessors `{table}_load`, `{table}_and`, and so on: a kernel
 /// that binds two tables (the retrograde passes: a layer and the one below).
 pub(crate) fn named_window_accessors(
     windows_name: &str,
@@ -113,6 +114,18 @@ pub(crate) fn named_window_accessors(
         &format!("{table}_or"),
         "word: u32, mask: u32",
         "atomicOr(&WINDOW[OFFSET], mask)",
+    ));
+    // A count bumped (returns the count before) and a word written whole
+    // (returns what it held): the retrograde kernels' work lists.
+    text.push_str(&accessor(
+        &format!("{table}_add"),
+        "word: u32, amount: u32",
+        "atomicAdd(&WINDOW[OFFSET], amount)",
+    ));
+    text.push_str(&accessor(
+        &format!("{table}_exchange"),
+        "word: u32, value: u32",
+        "atomicExchange(&WINDOW[OFFSET], value)",
     ));
     text
 }

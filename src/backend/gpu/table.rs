@@ -127,6 +127,14 @@ impl DeviceTable {
         (self.window_bytes / 4).trailing_zeros()
     }
 
+    /// Writes `words` from u32 word `at` on (in one window), before the
+    /// work of the next submission.
+    pub fn write_words(&self, gpu: &GpuDevice, at: u64, words: &[u32]) {
+        let (buffer, offset) = self.locate(at * 4);
+        gpu.queue
+            .write_buffer(buffer, offset, bytemuck::cast_slice(words));
+    }
+
     /// The window holding byte `at` and the offset in it.
     fn locate(&self, at: u64) -> (&wgpu::Buffer, u64) {
         (
