@@ -7,7 +7,9 @@
 // in place of lines 9-17, and the layer's own as lines 19-37 do); a later
 // pass judges only the candidates: the predecessors of the positions the
 // pass before decided (`propagate`), since a position's verdict changes
-// only when one of its moves' values does. Values only go from unknown to
+// only when one of its moves' values does; a predecessor that a decided
+// position wins for (a loss for the one who moves there) is won at once,
+// as the CPU does. Values only go from unknown to
 // decided, so a judgement that reads a cell another invocation decides in
 // the same pass still sees values of the fixpoint, and the decided cell's
 // predecessors are judged again in the next pass.
@@ -43,9 +45,11 @@
 // RETRO_LISTS entries: the positions decided (marked changed) and the
 // candidates. While a list holds all of its marks, the next kernel runs one
 // invocation per entry (`propagate_listed`, `judge_listed`); once it
-// overflowed, the marks are scanned as before. The 32-bit words: the two
-// lists' lengths (attempted appends, which may run past RETRO_LISTS), then
-// the decided list's entries, then the candidates'.
+// overflowed, the marks are scanned as before. Two decided lists take
+// turns: a pass's propagation reads the one the pass before filled while
+// it appends its wins to the other. The 32-bit words: the three lists'
+// lengths (attempted appends, which may run past RETRO_LISTS), then the
+// entries of decided lists 0 and 1 and of the candidates.
 
 struct Params {
     block: u32,
@@ -59,20 +63,23 @@ struct Params {
     tail_mask: u32,
     // The value `fill_unknown` writes; for `judge`, JUDGE_ALL to judge
     // every unknown position (pass 0), JUDGE_CANDIDATES only the
-    // candidates, JUDGE_ROUND every unknown position, by its moves present.
+    // candidates, JUDGE_ROUND every unknown position, by its moves present;
+    // for `propagate_listed`, the decided list it reads.
     value: u32,
-    unused: u32,
+    // The decided list that the judgements and the propagations append to.
+    decided_list: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
 // The counters (pieces.wgsl): positions judged and predecessors generated,
 // positions decided, moves into a layer below that is not there (must
-// stay 0), and entries appended to a work list.
-const COUNTERS: u32 = 4u;
-// The work lists: their lengths' words, and where their entries start.
-const DECIDED_LIST: u32 = 0u;
-const CANDIDATE_LIST: u32 = 1u;
-const LIST_HEADER: u32 = 2u;
+// stay 0), and entries appended to the decided list and to the
+// candidates.
+const COUNTERS: u32 = 5u;
+// The work list of the candidates (decided lists 0 and 1 come first), and
+// where the entries start, past the lengths.
+const CANDIDATE_LIST: u32 = 2u;
+const LIST_HEADER: u32 = 3u;
 
 const LOW_BITS: u32 = 0x55555555u;
 const CELL_BITS: u32 = 2u;
@@ -99,7 +106,12 @@ var<private> tally_open: bool;
 var<private> tally_won: bool;
 var<private> missed: u32;
 var<private> generated: u32;
-var<private> appended: u32;
+var<private> decided_appended: u32;
+var<private> candidates_appended: u32;
+// In a propagation: the value of the decided position whose predecessors
+// are generated if it wins for them, else 0; and how many it won.
+var<private> winning: u32;
+var<private> won: u32;
 
 // Low bit of every 2-bit cell of `word` equal to `value`.
 fn cells_equal(word: u32, value: u32) -> u32 {
@@ -150,7 +162,11 @@ fn list_append(list: u32, block: u32, local: u32) {
     if (RETRO_LISTS == 0u) {
         return;
     }
-    appended += 1u;
+    if (list == CANDIDATE_LIST) {
+        candidates_appended += 1u;
+    } else {
+        decided_appended += 1u;
+    }
     // Once full, the length is not bumped further (it stays far below
     // 2^32 however many marks a pass sets).
     if (tallies_load(list) >= RETRO_LISTS) {
@@ -170,14 +186,45 @@ fn list_entry(list: u32, index: u32) -> vec2<u32> {
     return vec2<u32>(tallies_load(at), tallies_load(at + 1u));
 }
 
-// Called by the game's `retro_predecessors`: a candidate for the next judgement.
+// Records `value` for the unknown cell (block, local), marked changed and
+// listed, unless another invocation decided it first; whether this one
+// did. (Other invocations write other cells of the word, or, in a
+// propagation, the same win.)
+fn decide(block: u32, local: u32, value: u32) -> bool {
+    let at = cell_address(RETRO_BLOCK_STARTS_AT, block, local);
+    let before = values_or(at.x, value << at.y);
+    if (((before >> at.y) & 3u) != 0u) {
+        return false;
+    }
+    let mark = bit_address(block, local);
+    _ = changed_or(mark.x, 1u << mark.y);
+    list_append(params.decided_list, block, local);
+    return true;
+}
+
+// Called by the game's `retro_predecessors`: won at once if the decided
+// position wins for it, else a candidate for the next judgement.
 fn retro_predecessor(block: u32, local: u32) {
+    generated += 1u;
+    if (winning != 0u) {
+        let at = cell_address(RETRO_BLOCK_STARTS_AT, block, local);
+        if (((values_load(at.x) >> at.y) & 3u) == 0u && decide(block, local, winning)) {
+            won += 1u;
+        }
+        return;
+    }
     let at = bit_address(block, local);
     let before = candidates_or(at.x, 1u << at.y);
     if ((before & (1u << at.y)) == 0u) {
         list_append(CANDIDATE_LIST, block, local);
     }
-    generated += 1u;
+}
+
+// Generates the predecessors of the unranked position, decided as `value`.
+fn propagate_position(value: u32) {
+    // Their mover is the other player: a loss for its mover is their win.
+    winning = select(0u, value, value == 3u - retro_mover());
+    retro_predecessors();
 }
 
 // The offset of table word `word` in the window described at `at` (its
@@ -338,7 +385,8 @@ fn flush_counts(local_index: u32, examined: u32, decided: u32) {
     atomicAdd(&group_counts[0], examined);
     atomicAdd(&group_counts[1], decided);
     atomicAdd(&group_counts[2], missed);
-    atomicAdd(&group_counts[3], appended);
+    atomicAdd(&group_counts[3], decided_appended);
+    atomicAdd(&group_counts[4], candidates_appended);
     end_group_counts(local_index);
 }
 
@@ -362,7 +410,8 @@ fn judge(
     @builtin(local_invocation_index) local_index: u32,
 ) {
     missed = 0u;
-    appended = 0u;
+    decided_appended = 0u;
+    candidates_appended = 0u;
     var examined = 0u;
     var decided = 0u;
     let index = invocation_index(group, groups, local_index);
@@ -405,7 +454,7 @@ fn judge(
                 changed |= 1u << bit;
                 decided += 1u;
                 // An unknown position's changed mark is clear.
-                list_append(DECIDED_LIST, params.block, local_rank(index, bit));
+                list_append(params.decided_list, params.block, local_rank(index, bit));
             }
         }
         // Without marks (RETRO_MARKS 0) every pass judges all again.
@@ -431,7 +480,8 @@ fn settle(
     @builtin(local_invocation_index) local_index: u32,
 ) {
     missed = 0u;
-    appended = 0u;
+    decided_appended = 0u;
+    candidates_appended = 0u;
     var decided = 0u;
     let index = invocation_index(group, groups, local_index);
     if (index < params.words) {
@@ -460,7 +510,8 @@ fn settle(
 }
 
 // The first half of a later pass: the predecessors of the positions the
-// pass before decided become candidates, and the changed marks are cleared.
+// pass before decided are won or become candidates, and the changed marks
+// are cleared.
 @compute @workgroup_size(256)
 fn propagate(
     @builtin(workgroup_id) group: vec3<u32>,
@@ -469,25 +520,28 @@ fn propagate(
 ) {
     missed = 0u;
     generated = 0u;
-    appended = 0u;
+    won = 0u;
+    decided_appended = 0u;
+    candidates_appended = 0u;
     let index = invocation_index(group, groups, local_index);
     if (index < params.words) {
         let word = params.first_word + index;
         let half = word >> 1u;
         let shift = 16u * (word & 1u);
         let changed = (changed_load(half) >> shift) & gather(block_cells(index));
+        let values = values_load(word);
         var rest = spread(changed);
         while (rest != 0u) {
             let bit = firstTrailingBit(rest);
             rest &= rest - 1u;
             retro_unrank(params.block, local_rank(index, bit));
-            retro_predecessors();
+            propagate_position((values >> bit) & 3u);
         }
         if (changed != 0u) {
             _ = changed_and(half, ~(changed << shift));
         }
     }
-    flush_counts(local_index, generated, 0u);
+    flush_counts(local_index, generated, won);
 }
 
 // `judge` over the candidates list: one invocation per entry
@@ -499,32 +553,28 @@ fn judge_listed(
     @builtin(local_invocation_index) local_index: u32,
 ) {
     missed = 0u;
-    appended = 0u;
+    decided_appended = 0u;
+    candidates_appended = 0u;
     var examined = 0u;
     var decided = 0u;
     let index = invocation_index(group, groups, local_index);
     if (index < params.words) {
         let cell = list_entry(CANDIDATE_LIST, index);
         let mark = bit_address(cell.x, cell.y);
-        let bit = 1u << mark.y;
-        _ = candidates_and(mark.x, ~bit);
+        _ = candidates_and(mark.x, ~(1u << mark.y));
         let at = cell_address(RETRO_BLOCK_STARTS_AT, cell.x, cell.y);
         if (((values_load(at.x) >> at.y) & 3u) == 0u && unrank_judged(cell.x, cell.y)) {
             examined = 1u;
             let value = judge_position();
-            if (value != 0u) {
-                // Other invocations write other cells of the word.
-                _ = values_or(at.x, value << at.y);
-                _ = changed_or(mark.x, bit);
+            if (value != 0u && decide(cell.x, cell.y, value)) {
                 decided = 1u;
-                list_append(DECIDED_LIST, cell.x, cell.y);
             }
         }
     }
     flush_counts(local_index, examined, decided);
 }
 
-// `propagate` over the decided list: one invocation per entry.
+// `propagate` over decided list `params.value`: one invocation per entry.
 @compute @workgroup_size(256)
 fn propagate_listed(
     @builtin(workgroup_id) group: vec3<u32>,
@@ -533,16 +583,23 @@ fn propagate_listed(
 ) {
     missed = 0u;
     generated = 0u;
-    appended = 0u;
+    won = 0u;
+    decided_appended = 0u;
+    candidates_appended = 0u;
     let index = invocation_index(group, groups, local_index);
     if (index < params.words) {
-        let cell = list_entry(DECIDED_LIST, index);
+        let cell = list_entry(params.value, index);
         let mark = bit_address(cell.x, cell.y);
-        _ = changed_and(mark.x, ~(1u << mark.y));
-        retro_unrank(cell.x, cell.y);
-        retro_predecessors();
+        let bit = 1u << mark.y;
+        // A position won in the last propagation whose word its scan
+        // reached after it has had its predecessors generated then.
+        if ((changed_and(mark.x, ~bit) & bit) != 0u) {
+            let at = cell_address(RETRO_BLOCK_STARTS_AT, cell.x, cell.y);
+            retro_unrank(cell.x, cell.y);
+            propagate_position((values_load(at.x) >> at.y) & 3u);
+        }
     }
-    flush_counts(local_index, generated, 0u);
+    flush_counts(local_index, generated, won);
 }
 
 // At the fixpoint: every unknown cell of the piece takes `params.value`.

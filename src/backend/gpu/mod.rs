@@ -30,6 +30,7 @@ pub(crate) mod pieces;
 mod residency;
 mod retro;
 pub mod retro_check;
+mod retro_lists;
 mod retro_passes;
 mod retro_program;
 mod retro_tables;

@@ -2,12 +2,13 @@
 //! over its device tables ([`super::retro_tables`]): resident, with or
 //! without pass marks, or streamed in windows ([`super::retro_windows`]).
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::time::Instant;
 
 use super::device::GpuDevice;
 use super::kernel_set::{FIRST_WINDOW_BINDING, KernelSet, KernelSpec};
 use super::pieces::{Piece, pieces_of};
+use super::retro_lists::{Appended, WorkLists};
 use super::retro_program::retro_program;
 use super::retro_tables::{LayerTables, Placement, layer_tables};
 use super::retro_windows::{Source, WindowPlan, Words, clip};
@@ -20,9 +21,10 @@ use crate::space::{Block, LayersBelow};
 use crate::space::{LayeredGame, Value};
 use crate::table::TwoBitTable;
 
-/// Four 64-bit counters: judged (or predecessors generated), decided,
-/// moves into a missing layer, entries appended to a work list.
-const COUNTERS: usize = 4;
+/// Five 64-bit counters: judged (or predecessors generated), decided,
+/// moves into a missing layer, entries appended to the decided list and
+/// to the candidates.
+const COUNTERS: usize = 5;
 const ENTRY_POINTS: [&str; 7] = [
     "judge",
     "propagate",
@@ -32,10 +34,6 @@ const ENTRY_POINTS: [&str; 7] = [
     "fill_unknown",
     "copy_from_twins",
 ];
-/// The work lists (the shader's constants of the same names): the
-/// positions a judgement decided, the candidates propagation marked.
-const DECIDED_LIST: usize = 0;
-const CANDIDATE_LIST: usize = 1;
 /// `judge`'s parameter (the shader's constants of the same names).
 const JUDGE_ALL: u32 = 0;
 const JUDGE_CANDIDATES: u32 = 1;
@@ -85,10 +83,8 @@ pub(super) struct GpuRetro<'a> {
     /// The window of the layer below now in the source table: it is final,
     /// so it is not uploaded again while it stays.
     placed_lower: RefCell<Option<Words>>,
-    /// The entries appended to each work list by the last kernel that
-    /// filled it (None: no kernel did yet). A list holds all of its marks
-    /// while that is at most `tables.list_capacity`.
-    list_lengths: [Cell<Option<u64>>; 2],
+    /// A resident layer's work lists (none: every later pass scans).
+    lists: WorkLists,
     /// Seconds `open` spent on the device tables and their upload, and on
     /// compiling the kernels.
     upload_seconds: f64,
@@ -195,6 +191,7 @@ impl<'a> GpuRetro<'a> {
             gpu,
             host,
             lower,
+            lists: WorkLists::new(tables.list_capacity),
             tables,
             reduced,
             kernels,
@@ -203,7 +200,7 @@ impl<'a> GpuRetro<'a> {
             twin_pieces,
             window_pieces,
             placed_lower: RefCell::new(None),
-            list_lengths: Default::default(),
+
             upload_seconds,
             kernel_seconds,
         })
@@ -213,72 +210,72 @@ impl<'a> GpuRetro<'a> {
     fn judge_all(&self, pass: &RetroPass) -> Result<PassCount> {
         // As many units as a later pass's two halves.
         pass.progress.advance(self.block_pieces.len() as u64);
+        self.lists.begin_initial(self.gpu, &self.tables.tallies);
         self.judge(pass, &self.block_pieces, JUDGE_ALL)
     }
 
     /// Judges the unknown positions of `pieces`: all, the candidates only,
     /// or those of a streamed layer's round.
     fn judge(&self, pass: &RetroPass, pieces: &[Piece], which: u32) -> Result<PassCount> {
-        let counts = self.filling(DECIDED_LIST, || {
-            self.kernels
-                .dispatch(self.gpu, "judge", pieces, which, &|| {
-                    pass.progress.advance(1)
-                })
-        })?;
+        let counts = self.dispatch(pass, "judge", pieces, which)?;
         self.judged(pass, counts)
     }
 
-    /// Judges a resident layer's candidates: those of the candidate list
-    /// where it holds them all, else those its marks say.
-    fn judge_candidates(&self, pass: &RetroPass) -> Result<PassCount> {
-        match self.listed(CANDIDATE_LIST) {
+    /// A resident layer's later pass: the predecessors of what the pass
+    /// before decided won or made candidates (from the decided list where
+    /// it holds them all, else by the marks), then the candidates judged
+    /// (likewise).
+    fn propagate_and_judge(&self, pass: &RetroPass) -> Result<PassCount> {
+        let [generated, won, ..] = match self.lists.begin_later(self.gpu, &self.tables.tallies) {
+            Some((list, entries)) => self.dispatch_listed(pass, "propagate_listed", list, entries),
+            None => self.dispatch(pass, "propagate", &self.block_pieces, 0),
+        }?;
+        let judged = match self.lists.candidates() {
             Some(entries) => {
-                let counts = self.filling(DECIDED_LIST, || {
-                    self.dispatch_listed(pass, "judge_listed", entries)
-                })?;
+                let counts = self.dispatch_listed(pass, "judge_listed", 0, entries)?;
                 self.judged(pass, counts)
             }
             None => self.judge(pass, &self.block_pieces, JUDGE_CANDIDATES),
-        }
+        }?;
+        Ok(PassCount {
+            examined: generated + judged.examined,
+            judged: judged.examined,
+            marked: won + judged.marked,
+        })
     }
 
-    /// Makes the predecessors of what the pass before decided candidates
-    /// (those of the decided list where it holds them all); returns the
-    /// predecessors generated.
-    fn propagate(&self, pass: &RetroPass) -> Result<u64> {
-        let [generated, ..] = self.filling(CANDIDATE_LIST, || match self.listed(DECIDED_LIST) {
-            Some(entries) => self.dispatch_listed(pass, "propagate_listed", entries),
-            None => self
-                .kernels
-                .dispatch(self.gpu, "propagate", &self.block_pieces, 0, &|| {
-                    pass.progress.advance(1)
-                }),
-        })?;
-        Ok(generated)
-    }
-
-    /// The entries of work list `list` when it holds all of its marks.
-    fn listed(&self, list: usize) -> Option<u64> {
-        self.list_lengths[list]
-            .get()
-            .filter(|&entries| entries <= self.tables.list_capacity as u64)
-    }
-
-    /// Runs `dispatch`, a kernel that appends to work list `list`, on that
-    /// list emptied, and keeps how many entries it appended.
-    fn filling(&self, list: usize, dispatch: impl FnOnce() -> Result<Counts>) -> Result<Counts> {
-        if self.tables.list_capacity == 0 {
-            return dispatch();
-        }
-        self.tables.tallies.write_words(self.gpu, list as u64, &[0]);
-        let counts = dispatch()?;
-        self.list_lengths[list].set(Some(counts[3]));
+    /// Runs `entry` over `pieces` with `value`, appending to the decided
+    /// list the pass fills, and counts what it appended to the lists.
+    fn dispatch(
+        &self,
+        pass: &RetroPass,
+        entry: &str,
+        pieces: &[Piece],
+        value: u32,
+    ) -> Result<Counts> {
+        let counts = self.kernels.dispatch(
+            self.gpu,
+            entry,
+            pieces,
+            [value, self.lists.filling()],
+            &|| pass.progress.advance(1),
+        )?;
+        self.lists.add(Appended {
+            decided: counts[3],
+            candidates: counts[4],
+        });
         Ok(counts)
     }
 
     /// Runs `entry` over the first `entries` entries of a work list, one
-    /// invocation each.
-    fn dispatch_listed(&self, pass: &RetroPass, entry: &str, entries: u64) -> Result<Counts> {
+    /// invocation each, with `value`.
+    fn dispatch_listed(
+        &self,
+        pass: &RetroPass,
+        entry: &str,
+        value: u32,
+        entries: u64,
+    ) -> Result<Counts> {
         let piece = Piece {
             block: 0,
             first_word: 0,
@@ -292,15 +289,15 @@ impl<'a> GpuRetro<'a> {
         } else {
             std::slice::from_ref(&piece)
         };
-        let counts = self.kernels.dispatch(self.gpu, entry, pieces, 0, &|| {})?;
-        // As many units as the scan over the blocks' pieces.
-        pass.progress.advance(self.block_pieces.len() as u64);
-        Ok(counts)
+        // As many units as a scan over the blocks' pieces.
+        pass.progress
+            .advance(self.block_pieces.len() as u64 - pieces.len() as u64);
+        self.dispatch(pass, entry, pieces, value)
     }
 
     /// A judgement's counts, or the error of moves into a missing layer.
     fn judged(&self, pass: &RetroPass, counts: Counts) -> Result<PassCount> {
-        let [examined, marked, missed, _] = counts;
+        let [examined, marked, missed, ..] = counts;
         if missed > 0 {
             return Err(Error::Gpu(format!(
                 "{}: {missed} moves led into a layer below that is not there (a game's layering is wrong)",
@@ -330,9 +327,11 @@ impl<'a> GpuRetro<'a> {
                 }
                 count.marked += judged.marked;
             }
-            let [_, settled, ..] = self
-                .kernels
-                .dispatch(self.gpu, "settle", pieces, 0, &|| pass.progress.advance(1))?;
+            let [_, settled, ..] =
+                self.kernels
+                    .dispatch(self.gpu, "settle", pieces, [0, 0], &|| {
+                        pass.progress.advance(1)
+                    })?;
             count.marked += settled;
             self.retrieve_target(plan, target)?;
         }
@@ -410,8 +409,13 @@ impl<'a> GpuRetro<'a> {
             self.place_target(plan, target)?;
             for source in rounds(target) {
                 self.place_source(plan, target, &source)?;
-                self.kernels
-                    .dispatch(self.gpu, entry, &pieces[whole as usize], value, &|| {})?;
+                self.kernels.dispatch(
+                    self.gpu,
+                    entry,
+                    &pieces[whole as usize],
+                    [value, 0],
+                    &|| {},
+                )?;
             }
             self.retrieve_target(plan, target)?;
         }
@@ -465,15 +469,7 @@ impl RetroPasses for GpuRetro<'_> {
         match &self.tables.placement {
             Placement::Resident { rescan: Some(_) } => self.judge_all(pass),
             Placement::Streamed { plan, .. } => self.streamed_pass(plan, pass),
-            Placement::Resident { rescan: None } => {
-                let generated = self.propagate(pass)?;
-                let judged = self.judge_candidates(pass)?;
-                Ok(PassCount {
-                    examined: generated + judged.examined,
-                    judged: judged.examined,
-                    marked: judged.marked,
-                })
-            }
+            Placement::Resident { rescan: None } => self.propagate_and_judge(pass),
         }
     }
 
@@ -484,7 +480,7 @@ impl RetroPasses for GpuRetro<'_> {
                     self.gpu,
                     "fill_unknown",
                     &self.whole_pieces,
-                    value as u32,
+                    [value as u32, 0],
                     &|| {},
                 )?;
             }
@@ -504,8 +500,13 @@ impl RetroPasses for GpuRetro<'_> {
         match &self.tables.placement {
             Placement::Resident { .. } if self.twin_pieces.is_empty() => {}
             Placement::Resident { .. } => {
-                self.kernels
-                    .dispatch(self.gpu, "copy_from_twins", &self.twin_pieces, 0, &|| {})?;
+                self.kernels.dispatch(
+                    self.gpu,
+                    "copy_from_twins",
+                    &self.twin_pieces,
+                    [0, 0],
+                    &|| {},
+                )?;
             }
             // A twin is in the layer: the rounds of each other window.
             Placement::Streamed { plan, .. } => {
@@ -594,18 +595,18 @@ impl RetroKernels {
         );
     }
 
-    /// Runs entry point `entry` over `pieces` with `value` in the
-    /// parameters, one submission per piece, calling `advance` as each
-    /// completes; returns the counters.
+    /// Runs entry point `entry` over `pieces` with `values` in the
+    /// parameters (`value`, `decided_list`), one submission per piece,
+    /// calling `advance` as each completes; returns the counters.
     fn dispatch(
         &self,
         gpu: &GpuDevice,
         entry: &str,
         pieces: &[Piece],
-        value: u32,
+        values: [u32; 2],
         advance: &dyn Fn(),
     ) -> Result<Counts> {
-        let counts = self.set.dispatch(gpu, entry, pieces, [value, 0], advance)?;
+        let counts = self.set.dispatch(gpu, entry, pieces, values, advance)?;
         Ok(std::array::from_fn(|counter| counts[counter]))
     }
 }

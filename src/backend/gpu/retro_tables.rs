@@ -216,19 +216,22 @@ fn mark_pair(gpu: &GpuDevice, words: usize) -> Result<[DeviceTable; 2]> {
 const MIN_LIST_ENTRIES: u64 = 1 << 12;
 const MAX_LIST_ENTRIES: u64 = 1 << 24;
 const CELLS_PER_LIST_ENTRY: u64 = 128;
+/// The lists' three lengths.
+const LIST_HEADER_BYTES: u64 = 12;
 
-/// A resident layer's two work lists for `cells` cells (two u32 lengths,
-/// then two lists of (block, local) pairs) in one window and in `room`
-/// bytes, and the entries each holds; where they do not fit, a one-word
-/// stand-in and 0 (every later pass scans its marks).
+/// A resident layer's three work lists for `cells` cells (three u32
+/// lengths, then the lists of (block, local) pairs: two decided, the
+/// candidates) in one window and in `room` bytes, and the entries each
+/// holds; where they do not fit, a one-word stand-in and 0 (every later
+/// pass scans its marks).
 fn work_lists(gpu: &GpuDevice, cells: u64, room: Option<u64>) -> Result<(DeviceTable, u32)> {
-    let one_window = gpu.window_bytes().saturating_sub(8) / 16;
+    let one_window = gpu.window_bytes().saturating_sub(LIST_HEADER_BYTES) / 24;
     let entries = match gpu.list_entries() {
         Some(entries) => entries as u64,
         None => (cells / CELLS_PER_LIST_ENTRY).clamp(MIN_LIST_ENTRIES, MAX_LIST_ENTRIES),
     }
     .min(one_window);
-    let bytes = 8 + 16 * entries;
+    let bytes = LIST_HEADER_BYTES + 24 * entries;
     if room.is_none_or(|room| bytes <= room)
         && let Ok(lists) = DeviceTable::create(gpu, bytes.div_ceil(8) as usize, 2, "the work lists")
     {
