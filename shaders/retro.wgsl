@@ -379,6 +379,15 @@ fn judge_in_round(code: u32) -> vec2<u32> {
     return vec2<u32>(value, select(code, OPEN, value == 0u));
 }
 
+// Zeroes the invocation's counts, at the start of a kernel.
+fn reset_counts() {
+    missed = 0u;
+    generated = 0u;
+    won = 0u;
+    decided_appended = 0u;
+    candidates_appended = 0u;
+}
+
 // Adds the invocations' counts to the counters, a sum per workgroup.
 fn flush_counts(local_index: u32, examined: u32, decided: u32) {
     begin_group_counts(local_index);
@@ -409,9 +418,7 @@ fn judge(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local_index: u32,
 ) {
-    missed = 0u;
-    decided_appended = 0u;
-    candidates_appended = 0u;
+    reset_counts();
     var examined = 0u;
     var decided = 0u;
     let index = invocation_index(group, groups, local_index);
@@ -479,9 +486,7 @@ fn settle(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local_index: u32,
 ) {
-    missed = 0u;
-    decided_appended = 0u;
-    candidates_appended = 0u;
+    reset_counts();
     var decided = 0u;
     let index = invocation_index(group, groups, local_index);
     if (index < params.words) {
@@ -518,11 +523,7 @@ fn propagate(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local_index: u32,
 ) {
-    missed = 0u;
-    generated = 0u;
-    won = 0u;
-    decided_appended = 0u;
-    candidates_appended = 0u;
+    reset_counts();
     let index = invocation_index(group, groups, local_index);
     if (index < params.words) {
         let word = params.first_word + index;
@@ -552,9 +553,7 @@ fn judge_listed(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local_index: u32,
 ) {
-    missed = 0u;
-    decided_appended = 0u;
-    candidates_appended = 0u;
+    reset_counts();
     var examined = 0u;
     var decided = 0u;
     let index = invocation_index(group, groups, local_index);
@@ -581,18 +580,15 @@ fn propagate_listed(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local_index: u32,
 ) {
-    missed = 0u;
-    generated = 0u;
-    won = 0u;
-    decided_appended = 0u;
-    candidates_appended = 0u;
+    reset_counts();
     let index = invocation_index(group, groups, local_index);
     if (index < params.words) {
         let cell = list_entry(params.value, index);
         let mark = bit_address(cell.x, cell.y);
         let bit = 1u << mark.y;
-        // A position won in the last propagation whose word its scan
-        // reached after it has had its predecessors generated then.
+        // Its mark is clear if its predecessors were generated already: a
+        // position won by the last propagation's scan, in a word that the
+        // scan reached later.
         if ((changed_and(mark.x, ~bit) & bit) != 0u) {
             let at = cell_address(RETRO_BLOCK_STARTS_AT, cell.x, cell.y);
             retro_unrank(cell.x, cell.y);

@@ -200,7 +200,6 @@ impl<'a> GpuRetro<'a> {
             twin_pieces,
             window_pieces,
             placed_lower: RefCell::new(None),
-
             upload_seconds,
             kernel_seconds,
         })
@@ -291,7 +290,7 @@ impl<'a> GpuRetro<'a> {
         };
         // As many units as a scan over the blocks' pieces.
         pass.progress
-            .advance(self.block_pieces.len() as u64 - pieces.len() as u64);
+            .advance((self.block_pieces.len() as u64).saturating_sub(pieces.len() as u64));
         self.dispatch(pass, entry, pieces, value)
     }
 
