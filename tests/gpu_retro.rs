@@ -1137,6 +1137,12 @@ fn the_command_line_solves_and_benches_on_the_gpu() {
         .map(|run| run["backend"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(backends, ["cpu", "cpu", "gpu"]);
+    // Pass 0's share of each run's passes.
+    for run in bench["runs"].as_array().unwrap() {
+        let first = run["first_pass_seconds"].as_f64().unwrap();
+        let passes = run["phases"]["passes"].as_f64().unwrap();
+        assert!(first > 0.0 && first <= passes, "{run}");
+    }
 }
 
 #[test]

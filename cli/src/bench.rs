@@ -458,6 +458,17 @@ impl RetroRun {
     fn passes(&self) -> usize {
         self.reports.iter().map(LayerReport::passes).sum()
     }
+
+    /// Seconds of the layers' pass 0 (every position judged), the rest of
+    /// the `passes` phase being the later passes (those that follow
+    /// what the pass before decided).
+    fn first_pass_seconds(&self) -> f64 {
+        self.reports
+            .iter()
+            .filter_map(|report| report.pass_log.first())
+            .map(|pass| pass.seconds)
+            .sum()
+    }
 }
 
 impl TwoPlayerVisitor for RetroBench<'_> {
@@ -549,6 +560,7 @@ impl TwoPlayerVisitor for RetroBench<'_> {
                     "layer_seconds": run.reports.iter().map(|r| r.seconds).collect::<Vec<_>>(),
                     "phases": run.reports.iter().fold(Phases::default(), |all, r| all + r.phases).json(),
                     "passes": run.passes(),
+                    "first_pass_seconds": run.first_pass_seconds(),
                     "states_per_second": states as f64 / run.seconds,
                     "speedup_vs_one_thread": single.map(|s| s / run.seconds),
                     "speedup_vs_all_threads": all_cores / run.seconds,
