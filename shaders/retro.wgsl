@@ -62,7 +62,8 @@ struct Params {
     head_mask: u32,
     tail_mask: u32,
     // The value `fill_unknown` writes; for `judge`, JUDGE_ALL to judge
-    // every unknown position (pass 0), JUDGE_CANDIDATES only the
+    // every unknown position (pass 0), JUDGE_LOWER the same by the layers
+    // below (pass 0 of a fresh layer), JUDGE_CANDIDATES only the
     // candidates, JUDGE_ROUND every unknown position, by its moves present;
     // for `propagate_listed`, the decided list it reads.
     value: u32,
@@ -87,6 +88,13 @@ const ALL_CELLS: u32 = LOW_BITS;
 const DRAW: u32 = 3u;
 const JUDGE_ALL: u32 = 0u;
 const JUDGE_CANDIDATES: u32 = 1u;
+// Pass 0 of a fresh layer: every position of which is unknown but for the
+// few this pass decides, so a look at its moves within the layer would
+// mostly learn that they are open. Rules that can (retro_looks_within)
+// count the first such move as open without ranking it, as the CPU's
+// first sweep does; a position whose move within the layer is decided
+// later is a candidate then, through the changed marks.
+const JUDGE_LOWER: u32 = 3u;
 const JUDGE_ROUND: u32 = 2u;
 // A move's value in a round where its cell is in neither window.
 const ABSENT: u32 = 4u;
@@ -106,6 +114,8 @@ var<private> tally_open: bool;
 var<private> tally_won: bool;
 var<private> missed: u32;
 var<private> generated: u32;
+// False while judging by the layers below only (JUDGE_LOWER).
+var<private> looks_within: bool;
 var<private> decided_appended: u32;
 var<private> candidates_appended: u32;
 // In a propagation: the value of the decided position whose predecessors
@@ -302,6 +312,18 @@ fn retro_move(lower: bool, block: u32, local: u32) -> bool {
     return RETRO_RECORDED == 0u || RETRO_RECORDED == tally_win;
 }
 
+// Whether the rules rank and look at moves within the layer.
+fn retro_looks_within() -> bool {
+    return looks_within;
+}
+
+// A move within the layer that the rules do not look at: the position
+// stays open (the rules look at no more moves).
+fn retro_move_within_unseen() {
+    tally_moves += 1u;
+    tally_open = true;
+}
+
 // Tallies the unranked position's moves (those present, on a streamed
 // layer).
 fn tally_position() {
@@ -379,8 +401,10 @@ fn judge_in_round(code: u32) -> vec2<u32> {
     return vec2<u32>(value, select(code, OPEN, value == 0u));
 }
 
-// Zeroes the invocation's counts, at the start of a kernel.
-fn reset_counts() {
+// An invocation's private state at the start of a kernel: its counts
+// zeroed, every move looked at.
+fn begin_kernel() {
+    looks_within = true;
     missed = 0u;
     generated = 0u;
     won = 0u;
@@ -408,8 +432,9 @@ fn unrank_judged(block: u32, local: u32) -> bool {
 }
 
 // Judges the unknown (representative) positions of the word: all of them
-// (pass 0) or the candidates, whose marks it clears; or, in a round of a
-// streamed layer, all of them by the moves present, their tallies kept. A
+// (pass 0, fully or by the layers below) or the candidates, whose marks it
+// clears; or, in a round of a streamed layer, all of them by the moves
+// present, their tallies kept. A
 // decision is written at once, so later judgements of the pass see it, and
 // marked as changed.
 @compute @workgroup_size(256)
@@ -418,7 +443,8 @@ fn judge(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local_index: u32,
 ) {
-    reset_counts();
+    begin_kernel();
+    looks_within = params.value != JUDGE_LOWER;
     var examined = 0u;
     var decided = 0u;
     let index = invocation_index(group, groups, local_index);
@@ -486,7 +512,7 @@ fn settle(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local_index: u32,
 ) {
-    reset_counts();
+    begin_kernel();
     var decided = 0u;
     let index = invocation_index(group, groups, local_index);
     if (index < params.words) {
@@ -523,7 +549,7 @@ fn propagate(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local_index: u32,
 ) {
-    reset_counts();
+    begin_kernel();
     let index = invocation_index(group, groups, local_index);
     if (index < params.words) {
         let word = params.first_word + index;
@@ -553,7 +579,7 @@ fn judge_listed(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local_index: u32,
 ) {
-    reset_counts();
+    begin_kernel();
     var examined = 0u;
     var decided = 0u;
     let index = invocation_index(group, groups, local_index);
@@ -580,7 +606,7 @@ fn propagate_listed(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local_index: u32,
 ) {
-    reset_counts();
+    begin_kernel();
     let index = invocation_index(group, groups, local_index);
     if (index < params.words) {
         let cell = list_entry(params.value, index);

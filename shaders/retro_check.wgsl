@@ -25,6 +25,13 @@ fn retro_move(lower: bool, block: u32, local: u32) -> bool {
     return true;
 }
 
+// The rules see every move.
+fn retro_looks_within() -> bool {
+    return true;
+}
+
+fn retro_move_within_unseen() {}
+
 fn retro_predecessor(block: u32, local: u32) {
     if (out_predecessors < RETRO_CHECK_MAX_MOVES) {
         let at = out_at + 8u + 2u * (RETRO_CHECK_MAX_MOVES + out_predecessors);

@@ -161,6 +161,10 @@ fn retro_moves() {
         for (var i = first; i < last; i++) {
             let next = fg_line(i).x;
             if (fg_empty(next)) {
+                if (!retro_looks_within()) {
+                    retro_move_within_unseen();
+                    return;
+                }
                 let to = fg_rank(next, geese, false);
                 if (!retro_move(false, to.x, to.y)) {
                     return;
@@ -177,6 +181,10 @@ fn retro_moves() {
         for (var i = tables[FG_GOOSE_STEP_STARTS_AT + goose]; i < last; i++) {
             let next = tables[FG_GOOSE_STEPS_AT + i];
             if (fg_empty(next)) {
+                if (!retro_looks_within()) {
+                    retro_move_within_unseen();
+                    return;
+                }
                 let to = fg_rank(fox, (geese & ~mask64_bit(goose)) | mask64_bit(next), true);
                 if (!retro_move(false, to.x, to.y)) {
                     return;

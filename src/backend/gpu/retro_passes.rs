@@ -3,7 +3,10 @@
 //! without pass marks, or streamed in windows ([`super::retro_windows`]).
 
 use std::cell::RefCell;
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
+
+use rayon::prelude::*;
 
 use super::device::GpuDevice;
 use super::kernel_set::{FIRST_WINDOW_BINDING, KernelSet, KernelSpec};
@@ -38,6 +41,7 @@ const ENTRY_POINTS: [&str; 7] = [
 const JUDGE_ALL: u32 = 0;
 const JUDGE_CANDIDATES: u32 = 1;
 const JUDGE_ROUND: u32 = 2;
+const JUDGE_LOWER: u32 = 3;
 /// The five words at RETRO_WINDOWS_AT: target's first word and words,
 /// source's first word and words, 1 when the source is the layer below.
 const WINDOW_WORDS: usize = 5;
@@ -205,12 +209,13 @@ impl<'a> GpuRetro<'a> {
         })
     }
 
-    /// Judges every unknown position of a resident layer.
-    fn judge_all(&self, pass: &RetroPass) -> Result<PassCount> {
+    /// Judges every unknown position of a resident layer, by all of its
+    /// moves or (`JUDGE_LOWER`) by those into the layers below.
+    fn judge_all(&self, pass: &RetroPass, which: u32) -> Result<PassCount> {
         // As many units as a later pass's two halves.
         pass.progress.advance(self.block_pieces.len() as u64);
         self.lists.begin_initial(self.gpu, &self.tables.tallies);
-        self.judge(pass, &self.block_pieces, JUDGE_ALL)
+        self.judge(pass, &self.block_pieces, which)
     }
 
     /// Judges the unknown positions of `pieces`: all, the candidates only,
@@ -446,14 +451,21 @@ impl RetroPasses for GpuRetro<'_> {
     }
 
     /// Every unknown position, judged from the layer below's values and
-    /// the layer's own (a resumed layer's, where they are held).
+    /// the layer's own where some are held (a resumed layer: their
+    /// predecessors learn them only here); a fresh layer's moves within it
+    /// are all unknown, and the rules that can leave them unranked.
     fn initial(&mut self, pass: &RetroPass) -> Result<PassCount> {
         match &self.tables.placement {
             Placement::Resident { rescan } => {
                 if let Some(why) = rescan {
                     pass.progress.note(why);
                 }
-                self.judge_all(pass)
+                let fresh = self
+                    .host
+                    .words()
+                    .par_iter()
+                    .all(|word| word.load(Relaxed) == 0);
+                self.judge_all(pass, if fresh { JUDGE_LOWER } else { JUDGE_ALL })
             }
             Placement::Streamed { plan, note } => {
                 pass.progress.note(note);
@@ -466,7 +478,7 @@ impl RetroPasses for GpuRetro<'_> {
     /// without pass marks, every unknown position.
     fn later(&mut self, pass: &RetroPass) -> Result<PassCount> {
         match &self.tables.placement {
-            Placement::Resident { rescan: Some(_) } => self.judge_all(pass),
+            Placement::Resident { rescan: Some(_) } => self.judge_all(pass, JUDGE_ALL),
             Placement::Streamed { plan, .. } => self.streamed_pass(plan, pass),
             Placement::Resident { rescan: None } => self.propagate_and_judge(pass),
         }
