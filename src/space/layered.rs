@@ -260,6 +260,30 @@ pub trait LayeredGame: Sync {
     /// Emits the rank of every same-layer position with a move to `state`.
     fn predecessors<F: FnMut(u64)>(&self, layer: usize, state: &Self::State, emit: F);
 
+    /// True when [`moves_within_count`](Self::moves_within_count) answers
+    /// for every position of `layer`: its passes then count down each
+    /// open position's moves instead of checking it again (see
+    /// `search::retro2::move_counts`). False by default.
+    fn counts_moves_within(&self, _layer: usize) -> bool {
+        false
+    }
+
+    /// How many times [`predecessors`](Self::predecessors), called on
+    /// every solved position of `layer`, emits the position `state`, a
+    /// representative: once for each of its moves within the layer. Under
+    /// symmetry reduction a move to a position whose class is smaller
+    /// than this one's counts for more: the moves into a class X number M,
+    /// the predecessors of X's representative into this class U, and
+    /// |class of this|·M = |X|·U, so each move counts |Stab(its
+    /// destination)| / |Stab(this)| and their sum over X is the integer
+    /// U. Counted only where
+    /// [`counts_moves_within`](Self::counts_moves_within) says so; a
+    /// count wrong by one would decide a position wrongly, so a game
+    /// implementing it tests it against `predecessors`.
+    fn moves_within_count(&self, _layer: usize, _state: &Self::State) -> u32 {
+        unreachable!("the game does not count its moves within a layer")
+    }
+
     /// The value when the mover has no move.
     fn no_move_value(&self, state: &Self::State) -> Value;
 

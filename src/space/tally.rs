@@ -23,7 +23,7 @@ pub struct Tally {
     /// In pass 0 a later (lower-layer) move may still win after an open one.
     lower_only: bool,
     moves: u64,
-    draws: bool,
+    pub(crate) draws: bool,
     /// A move's value was unknown.
     pub(crate) open: bool,
     /// A move won for the mover.

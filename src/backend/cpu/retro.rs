@@ -159,7 +159,12 @@ impl<'a, G: LayeredGame, L: LowerLayers> CpuRetro<'a, G, L> {
                 recorded: recorded_value(game),
             },
             ranges,
-            tables: PassTables::new(values.len(), true)?,
+            // Counts need every decision recorded: each counts down.
+            tables: PassTables::new(
+                values.len(),
+                true,
+                game.counts_moves_within(layer) && recorded_value(game).is_none(),
+            )?,
             list_limit: list_limit(values.len()),
             frontier_list: None,
         })
@@ -232,6 +237,7 @@ impl<G: LayeredGame, L: LowerLayers> RetroPasses for CpuRetro<'_, G, L> {
                     sweep,
                     &self.tables.current,
                     self.tables.open_moves.as_ref(),
+                    self.tables.move_counts.as_ref(),
                     &mut marks,
                     &mut remote,
                 );

@@ -164,7 +164,7 @@ impl RetroBackend for MpiBackend<'_> {
             placement,
             ranges,
             twin_ranges,
-            tables: PassTables::new(cells, false)?,
+            tables: PassTables::new(cells, false, false)?,
             list_limit: list_limit(cells),
             frontier_list: None,
         }))
@@ -419,11 +419,11 @@ impl<G: LayeredGame> RetroPasses for MpiRetro<'_, G> {
                 &self.ranges,
                 pass.progress,
                 |range, _, marks, _, remote| {
-                    judge.initial_range(range, sweep, frontier, None, marks, remote)
+                    judge.initial_range(range, sweep, frontier, None, None, marks, remote)
                 },
                 |exchange, remotes, marks, _| {
                     self.judge_round(exchange, remotes, |cell, verdict| {
-                        judge.decide_initial(cell, verdict, sweep, frontier, marks)
+                        judge.decide_initial(cell, verdict, sweep, false, frontier, marks)
                     })
                 },
             );

@@ -961,6 +961,36 @@ impl LayeredGame for Morris {
         });
     }
 
+    /// The moving phase and Lasker Morris's opening (a placement leaves
+    /// the layer, a move taking no stone stays).
+    fn counts_moves_within(&self, layer: usize) -> bool {
+        self.hash.kind(layer) != LayerKind::Placing
+    }
+
+    /// The quiet moves; under symmetry each weighed by the symmetries that
+    /// keep the position it reaches, over those that keep this one. Both
+    /// keep the stones of the side not moving, so where no symmetry but
+    /// the identity keeps those (most positions) every weight is 1.
+    #[inline]
+    fn moves_within_count(&self, _layer: usize, state: &Unranked) -> u32 {
+        let count = || rules::quiet_move_count(&self.board, &state.stones);
+        let Some(maps) = self.hash.maps() else {
+            return count();
+        };
+        let (mine, theirs) = state.stones.sides();
+        let keeping_theirs = maps.stabilizer_of(theirs);
+        if keeping_theirs == 1 {
+            return count();
+        }
+        let kept_by = |mine: u32| (keeping_theirs & maps.stabilizer_of(mine)).count_ones();
+        let weights: u32 = rules::quiet_moves(&self.board, &state.stones)
+            .map(kept_by)
+            .sum();
+        let own = kept_by(mine);
+        debug_assert_eq!(weights % own, 0, "{:?}", state.stones);
+        weights / own
+    }
+
     /// A side without a move has lost.
     fn no_move_value(&self, state: &Unranked) -> Value {
         Value::win_for(self.mover(state).opponent())
@@ -1096,6 +1126,62 @@ impl LayeredGame for Morris {
 mod tests {
     use super::*;
     use crate::hash::splitmix64;
+
+    /// A position's count of moves within its layer is the number of
+    /// times the predecessors of the layer's solved positions name it
+    /// (what the passes count down): every variant with four stones a
+    /// side, with and without symmetry, every layer that stays within
+    /// itself, whole.
+    #[test]
+    fn moves_within_count_as_often_as_predecessors_name_the_position() {
+        let mut counted = 0u64;
+        let mut weighed = 0u64;
+        for variant in Variant::ALL {
+            for symmetry in [false, true] {
+                let game = Morris::with_men(variant, 4, symmetry).unwrap();
+                let mut state = game.new_state();
+                for layer in 0..=game.hash().max_layer() {
+                    let size = game.layer_size(layer);
+                    if size == 0 || !game.counts_moves_within(layer) || size > 3_000_000 {
+                        continue;
+                    }
+                    let representative = |rank: u64, state: &mut Unranked| {
+                        game.unrank(layer, rank, state);
+                        !symmetry || game.is_representative(layer, rank, state)
+                    };
+                    let mut named = vec![0u32; size as usize];
+                    for rank in 0..size {
+                        if representative(rank, &mut state) {
+                            game.predecessors(layer, &state, |before| named[before as usize] += 1);
+                        }
+                    }
+                    for rank in 0..size {
+                        if !representative(rank, &mut state) {
+                            assert_eq!(named[rank as usize], 0, "{variant:?} {layer} {rank}");
+                            continue;
+                        }
+                        let count = game.moves_within_count(layer, &state);
+                        assert_eq!(
+                            count, named[rank as usize],
+                            "{variant:?} symmetry {symmetry} layer {layer} rank {rank}: {:?}",
+                            state.stones
+                        );
+                        counted += 1;
+                        weighed += u64::from(
+                            symmetry
+                                && count != rules::quiet_moves(&game.board, &state).count() as u32,
+                        );
+                    }
+                }
+            }
+        }
+        // Whole layers of every variant, and positions whose moves count
+        // for more or less than one under symmetry among them.
+        assert!(
+            counted > 1_000_000 && weighed > 1_000,
+            "{counted} {weighed}"
+        );
+    }
 
     /// The solver's moves, ranked from what their position keeps (the
     /// place of white's pattern, reused when a move keeps it), rank as

@@ -73,6 +73,8 @@ const NO_BLOCK: u32 = u32::MAX;
 pub struct SymmetryMaps {
     /// The image of a square's byte under each turn and mirror.
     squares: [[u8; 256]; TURNS_AND_MIRRORS],
+    /// The turns and mirrors that keep a square's byte, a bit each.
+    keeping: [u8; 256],
 }
 
 /// Symmetries of the board, the identity included.
@@ -88,7 +90,12 @@ impl SymmetryMaps {
         let squares = std::array::from_fn(|index| {
             std::array::from_fn(|bits| apply(&all[index], bits as u32) as u8)
         });
-        SymmetryMaps { squares }
+        let keeping = std::array::from_fn(|bits| {
+            (0..TURNS_AND_MIRRORS)
+                .filter(|&index| usize::from(squares[index][bits]) == bits)
+                .fold(0, |mask, index| mask | 1 << index)
+        });
+        SymmetryMaps { squares, keeping }
     }
 
     /// The number of symmetries, the identity included.
@@ -117,6 +124,34 @@ impl SymmetryMaps {
         } else {
             image
         }
+    }
+
+    /// The symmetries that keep `stones`, a bit each, the identity
+    /// included: from a byte table a square, without the 16 images. A
+    /// turn or mirror keeps the points if it keeps each square's byte; one
+    /// that also exchanges the inner and outer squares, if it takes each
+    /// of them to the other and keeps the middle one.
+    #[inline]
+    pub fn stabilizer_of(&self, stones: u32) -> u16 {
+        let [inner, middle, outer, _] = stones.to_le_bytes();
+        let keeps_middle = self.keeping[usize::from(middle)];
+        let square_wise = u16::from(
+            self.keeping[usize::from(inner)] & keeps_middle & self.keeping[usize::from(outer)],
+        );
+        if inner.count_ones() != outer.count_ones() {
+            return square_wise;
+        }
+        let mut exchanging = 0u16;
+        let mut rest = keeps_middle;
+        while rest != 0 {
+            let index = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let square = &self.squares[index];
+            if square[usize::from(inner)] == outer && square[usize::from(outer)] == inner {
+                exchanging |= 1 << (TURNS_AND_MIRRORS + index);
+            }
+        }
+        square_wise | exchanging
     }
 
     /// The least image of `stones` and the symmetries that map it there, a
@@ -1068,6 +1103,39 @@ mod tests {
             black: maps.apply(symmetry, stored.black),
             ..stored
         }
+    }
+
+    #[test]
+    fn the_stabilizer_from_square_bytes_is_the_symmetries_that_keep_the_points() {
+        let maps = SymmetryMaps::new();
+        let by_images = |stones: u32| -> u16 {
+            (0..SYMMETRIES)
+                .filter(|&index| maps.apply(index, stones) == stones)
+                .fold(0, |mask, index| mask | 1 << index)
+        };
+        let mut kept_by_more = 0;
+        for seed in 0..200_000u64 {
+            let r = splitmix64(seed);
+            // Random points, and unions of the orbits of a few points (kept
+            // by some symmetry far more often than random ones).
+            let stones = if seed % 2 == 0 {
+                (r & u64::from(BOARD)) as u32 & (splitmix64(r) as u32 | splitmix64(!r) as u32)
+            } else {
+                let mut stones = 0;
+                for i in 0..1 + r % 3 {
+                    let point = splitmix64(r ^ i) % POINTS as u64;
+                    let symmetries = splitmix64(r ^ (i << 8)) as u16 | 1;
+                    for index in (0..SYMMETRIES).filter(|&x| symmetries >> x & 1 == 1) {
+                        stones |= maps.apply(index, 1 << point);
+                    }
+                }
+                stones
+            };
+            let expected = by_images(stones);
+            assert_eq!(maps.stabilizer_of(stones), expected, "{stones:024b}");
+            kept_by_more += u32::from(expected != 1);
+        }
+        assert!(kept_by_more > 10_000, "{kept_by_more}");
     }
 
     #[test]

@@ -248,31 +248,83 @@ fn arrive(
     points(removable).all(|taken| emit(mine, theirs & !(1 << taken)))
 }
 
-/// Whether the mover has a move of a stone on the board that takes none
-/// (one that stays in its layer: of the moving phase, or of Lasker
-/// Morris's opening).
-pub fn has_quiet_move(board: &Board, stones: &Stones) -> bool {
-    if decided(stones) {
-        return false;
-    }
-    let (mine, theirs) = stones.sides();
-    let empty = !(mine | theirs) & BOARD;
-    let flying = flies(mine, stones.mover_in_hand());
-    // A mill takes nothing from an opponent with no stone on the board
-    // (Lasker Morris's opening): such a move stays too.
-    let takes = theirs != 0;
-    // As in `for_each_successor`, only a move to a closing point can
-    // take a stone.
-    let closing_points = if takes {
-        board.closing_points(mine, empty)
-    } else {
-        0
-    };
-    points(mine).any(|from| {
-        points(targets(board, from, empty, flying)).any(|to| {
-            closing_points & 1 << to == 0 || !board.in_mill(mine & !(1 << from) | 1 << to, to)
+/// What a mover's quiet moves are found from: its stones, the empty
+/// points, whether it flies, and the points where a move of its may take
+/// a stone. None when the game is over.
+struct QuietLook {
+    mine: u32,
+    empty: u32,
+    flying: bool,
+    closing_points: u32,
+}
+
+impl QuietLook {
+    fn new(board: &Board, stones: &Stones) -> Option<Self> {
+        if decided(stones) {
+            return None;
+        }
+        let (mine, theirs) = stones.sides();
+        let empty = !(mine | theirs) & BOARD;
+        // A mill takes nothing from an opponent with no stone on the board
+        // (Lasker Morris's opening): such a move stays too. As in
+        // `for_each_successor`, only a move to a closing point can take one.
+        let closing_points = if theirs != 0 {
+            board.closing_points(mine, empty)
+        } else {
+            0
+        };
+        Some(QuietLook {
+            mine,
+            empty,
+            flying: flies(mine, stones.mover_in_hand()),
+            closing_points,
         })
+    }
+
+    /// The points the stone at `from` may go to, and those of them where
+    /// it would take a stone.
+    fn targets(&self, board: &Board, from: usize) -> (u32, u32) {
+        let to_points = targets(board, from, self.empty, self.flying);
+        let moved = |to: usize| self.mine & !(1 << from) | 1 << to;
+        let taking = points(to_points & self.closing_points)
+            .filter(|&to| board.in_mill(moved(to), to))
+            .fold(0, |mask, to| mask | 1 << to);
+        (to_points, taking)
+    }
+}
+
+/// The mover's stones after each of its moves of a stone on the board
+/// that takes none (those that stay in its layer: of the moving phase, or
+/// of Lasker Morris's opening), in the order of [`for_each_successor`];
+/// none when the game is over. The opponent's stones stay as they are.
+pub fn quiet_moves(board: &Board, stones: &Stones) -> impl Iterator<Item = u32> {
+    QuietLook::new(board, stones)
+        .into_iter()
+        .flat_map(move |look| {
+            points(look.mine).flat_map(move |from| {
+                let (to_points, taking) = look.targets(board, from);
+                points(to_points & !taking).map(move |to| look.mine & !(1 << from) | 1 << to)
+            })
+        })
+}
+
+/// How many [`quiet_moves`] the mover has, counted a stone at a time: a
+/// move to a point where no mill can close is one without a look at it.
+pub fn quiet_move_count(board: &Board, stones: &Stones) -> u32 {
+    QuietLook::new(board, stones).map_or(0, |look| {
+        points(look.mine)
+            .map(|from| {
+                let (to_points, taking) = look.targets(board, from);
+                (to_points & !taking).count_ones()
+            })
+            .sum()
     })
+}
+
+/// Whether the mover has a move of a stone on the board that takes none
+/// ([`quiet_moves`]).
+pub fn has_quiet_move(board: &Board, stones: &Stones) -> bool {
+    quiet_moves(board, stones).next().is_some()
 }
 
 /// Whether the opponent of a position's mover could close a mill (and so
@@ -798,11 +850,23 @@ mod tests {
                     for_each_quiet_predecessor(&board, &next, |before| listed |= before == stones);
                     assert!(listed, "{stones:?} -> {next:?}");
                 }
-                // The quiet moves, apart, say whether there is one.
-                assert_eq!(
-                    has_quiet_move(&board, &stones),
-                    !quiet_successors(&board, &stones).is_empty()
-                );
+                // The quiet moves, apart, are those moves, once each, and
+                // say whether there is one.
+                let apart: Vec<(u32, u32, bool)> = quiet_moves(&board, &stones)
+                    .map(|mine| {
+                        let (white, black) = if stones.white_to_move {
+                            (mine, stones.black)
+                        } else {
+                            (stones.white, mine)
+                        };
+                        (white, black, !stones.white_to_move)
+                    })
+                    .collect();
+                let successors = quiet_successors(&board, &stones);
+                assert_eq!(apart.len(), successors.len(), "{stones:?}");
+                assert_eq!(quiet_move_count(&board, &stones) as usize, apart.len());
+                assert_eq!(apart.into_iter().collect::<BTreeSet<_>>(), successors);
+                assert_eq!(has_quiet_move(&board, &stones), !successors.is_empty());
             }
             assert!(checked > 10_000, "{checked}");
         }

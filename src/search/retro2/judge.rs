@@ -12,6 +12,7 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use rayon::prelude::*;
 
+use super::move_counts::{CountedDown, MoveCounts};
 use super::open_moves::{OpenMoveTags, PendingWatches};
 pub use crate::space::tally::{Tally, Verdict};
 use crate::space::{LayeredGame, Player, Successor, Value, WithinLayer};
@@ -448,18 +449,25 @@ pub struct PassTables {
     /// The move that keeps each position open, as far as known: a decided
     /// move makes a position a candidate only if it may be that one.
     pub open_moves: Option<OpenMoveTags>,
+    /// Each open position's moves within the layer not yet decided, where
+    /// the game counts them (then instead of the open moves).
+    pub move_counts: Option<MoveCounts>,
 }
 
 impl PassTables {
-    /// Three clear tables of `cells` bits on the heap, and the open moves'
-    /// tags when `tagged` (the cells are the layer's ranks, all held here)
-    /// and there is room for them.
-    pub fn new(cells: u64, tagged: bool) -> crate::error::Result<Self> {
+    /// Three clear tables of `cells` bits on the heap; where the cells are
+    /// the layer's ranks, all held here (`whole`), and there is room, the
+    /// moves' counts when `counted` (the game counts them), else the open
+    /// moves' tags.
+    pub fn new(cells: u64, whole: bool, counted: bool) -> crate::error::Result<Self> {
+        let move_counts = (whole && counted).then(|| MoveCounts::new(cells)).flatten();
+        let tagged = whole && move_counts.is_none();
         Ok(PassTables {
             current: OneBitTable::scratch("frontier", cells)?,
             next: OneBitTable::scratch("next frontier", cells)?,
             candidates: OneBitTable::scratch("candidates", cells)?,
             open_moves: tagged.then(|| OpenMoveTags::new(cells)).flatten(),
+            move_counts,
         })
     }
 
@@ -617,16 +625,17 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
     /// Also returns, when `name_open` and the position is left open, the
     /// move that keeps it open: where the full look stopped (the first
     /// open one), or after a look at the layers below, its first move
-    /// within the layer (all of whose positions are unknown then).
+    /// within the layer (all of whose positions are unknown then); and
+    /// whether the moves seen may all lose (none drew).
     fn judge_initial(
         &self,
         state: &G::State,
         lower_only: bool,
         name_open: bool,
         asked: &mut Vec<Question>,
-    ) -> (Judged, Option<u64>) {
+    ) -> (Judged, Option<u64>, bool) {
         if let Some(value) = self.game.rule_value(self.layer, state) {
-            return (Judged::Known(Verdict::Decided(value)), None);
+            return (Judged::Known(Verdict::Decided(value)), None, false);
         }
         let mut tally = Tally::new(self.game.mover(state), lower_only);
         let mut last = 0;
@@ -654,26 +663,33 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
             (true, false) => Some(last),
             (true, true) => first_within,
         };
-        (self.conclude(tally, asked, true, state), open_move)
+        let can_lose = !tally.draws;
+        (
+            self.conclude(tally, asked, true, state),
+            open_move,
+            can_lose,
+        )
     }
 
     /// Records a verdict of pass 0 at `cell`; into the frontier go the
     /// positions whose predecessors have not seen their value: every
     /// second-sweep decision, and first-sweep positions that win for the
     /// second player (their predecessors' evaluation may have stopped
-    /// before reaching them).
+    /// before reaching them); every decision where moves are `counted`
+    /// (the second sweep did not look within the layer).
     #[inline(always)]
     pub fn decide_initial(
         &self,
         cell: u64,
         verdict: Verdict,
         sweep: Player,
+        counted: bool,
         frontier: &OneBitTable,
         marks: &mut Marks,
     ) {
         if let Some(value) = settle(self.recorded, verdict) {
             self.values.set(cell, value as u8);
-            if (sweep == Player::Second || value == Value::SecondWins)
+            if (counted || sweep == Player::Second || value == Value::SecondWins)
                 && frontier.test_and_set(cell)
             {
                 marks.push(cell);
@@ -700,21 +716,26 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
     /// the positions examined.
     ///
     /// A position the full look finds open through a move of the layer has
-    /// that move recorded in `open_moves`, if given.
+    /// that move recorded in `open_moves`, if given; with `counts`, its
+    /// moves within the layer counted instead, after a look at the layers
+    /// below only (in both sweeps: every decision enters the frontier).
+    #[allow(clippy::too_many_arguments)]
     pub fn initial_range(
         &self,
         range: &CellRange,
         sweep: Player,
         frontier: &OneBitTable,
         open_moves: Option<&OpenMoveTags>,
+        counts: Option<&MoveCounts>,
         marks: &mut Marks,
         remote: &mut Remote,
     ) -> u64 {
         let mut state = self.game.new_state();
         let mut asked = Vec::new();
         let mut examined = 0;
-        // Tags are kept where every cell is its rank.
+        // Tags and counts are kept where every cell is its rank.
         let open_moves = open_moves.filter(|_| P::HOLDS_ALL);
+        let counts = counts.filter(|_| P::HOLDS_ALL);
         for cell in range.cells.clone() {
             let rank = range.rank_of(cell);
             let mover = match self.game.mover_of_rank(self.layer, rank) {
@@ -744,20 +765,27 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
             // The second sweep needs the whole look only where it can learn
             // a loss from the first sweep's values; a win through the layer's
             // own positions arrives later through the frontier anyway.
-            let only_lower_wins =
-                sweep == Player::First || self.recorded == Some(Value::win_for(sweep));
+            let only_lower_wins = counts.is_some()
+                || sweep == Player::First
+                || self.recorded == Some(Value::win_for(sweep));
             asked.clear();
-            let (judged, open_move) =
+            let (judged, open_move, can_lose) =
                 self.judge_initial(&state, only_lower_wins, open_moves.is_some(), &mut asked);
             match judged {
                 Judged::Known(verdict) => {
-                    if let (Verdict::Open, Some(tags)) = (verdict, open_moves) {
-                        match open_move {
-                            Some(open) => tags.record(cell, open),
-                            None => tags.record_unknown(cell),
+                    if let Verdict::Open = verdict {
+                        if let Some(counts) = counts {
+                            let moves = self.game.moves_within_count(self.layer, &state);
+                            counts.record(cell, moves, can_lose);
+                        } else if let Some(tags) = open_moves {
+                            match open_move {
+                                Some(open) => tags.record(cell, open),
+                                None => tags.record_unknown(cell),
+                            }
                         }
                     }
-                    self.decide_initial(cell, verdict, sweep, frontier, marks)
+                    let counted = counts.is_some();
+                    self.decide_initial(cell, verdict, sweep, counted, frontier, marks)
                 }
                 Judged::Asks(tally) => remote.wait(cell, tally, &asked),
             }
@@ -767,8 +795,10 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
 
     /// Applies a frontier position's decision to its predecessor at `cell`
     /// here: won at once (into the next frontier) if the value wins for the
-    /// predecessor's mover, else a candidate for a loss or a draw, unless
-    /// the tables' open moves show that another move keeps it open.
+    /// predecessor's mover; else, where its moves are counted, counted
+    /// down and lost at its last (into the next frontier); else a
+    /// candidate for a loss or a draw, unless the tables' open moves show
+    /// that another move keeps it open.
     #[inline(always)]
     pub fn apply(
         &self,
@@ -782,13 +812,18 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
             return;
         }
         let Decision { value, wins, .. } = decision;
-        if wins {
+        let counted = match &tables.move_counts {
+            Some(counts) if !wins => counts.count_down(cell, value == Value::Draw),
+            _ => CountedDown::Check,
+        };
+        if wins || counted == CountedDown::Lost {
+            // Lost: every move wins for the opponent, as `value` does.
             if self.values.compare_and_set(cell, UNKNOWN, value as u8)
                 && tables.next.test_and_set(cell)
             {
                 next_marks.push(cell);
             }
-        } else if tables.candidates.test_and_set(cell) {
+        } else if counted == CountedDown::Check && tables.candidates.test_and_set(cell) {
             candidate_marks.push(cell);
         }
     }
@@ -844,6 +879,7 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
                 }
                 let tag = OpenMoveTags::tag_of(cell);
                 let open_moves = tables.open_moves.as_ref().filter(|_| !wins);
+                let counts = tables.move_counts.as_ref().filter(|_| !wins);
                 self.game.predecessors(self.layer, state, |predecessor| {
                     examined += 1;
                     match self.placement.place(false, predecessor) {
@@ -851,6 +887,9 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
                             self.values.prefetch(cell);
                             if let Some(tags) = open_moves {
                                 tags.prefetch(cell);
+                            }
+                            if let Some(counts) = counts {
+                                counts.prefetch(cell);
                             }
                             predecessors.push((cell, Decision { value, wins, tag }));
                         }
@@ -866,12 +905,13 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
             // A predecessor already decided, or one whose open move is
             // another, is left as it is (half of those reached on Nine
             // Men's Morris's layer 10): only the others need their mark's
-            // word, loaded now, so the loads of a batch are fewer.
+            // word, loaded now, so the loads of a batch are fewer. A count
+            // is mostly counted down without a mark.
             predecessors.retain(|&(cell, decision)| {
                 let changes = self.may_change(cell, decision, tables);
                 if changes && decision.wins {
                     tables.next.prefetch(cell);
-                } else if changes {
+                } else if changes && tables.move_counts.is_none() {
                     tables.candidates.prefetch(cell);
                 }
                 changes
@@ -884,15 +924,21 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
     }
 
     /// Whether `decision` may change the predecessor at `cell`: it is
-    /// unknown, and a move that does not win for it may be its open move.
+    /// unknown, and a move that does not win for it counts towards a loss
+    /// or may be its open move.
     #[inline(always)]
     fn may_change(&self, cell: u64, decision: Decision, tables: &PassTables) -> bool {
-        self.values.get(cell) == UNKNOWN
-            && (decision.wins
-                || tables
-                    .open_moves
-                    .as_ref()
-                    .is_none_or(|tags| tags.may_settle(cell, decision.tag)))
+        if self.values.get(cell) != UNKNOWN {
+            return false;
+        }
+        if decision.wins {
+            return true;
+        }
+        match (&tables.move_counts, &tables.open_moves) {
+            (Some(counts), _) => counts.may_change(cell, decision.value == Value::Draw),
+            (None, Some(tags)) => tags.may_settle(cell, decision.tag),
+            (None, None) => true,
+        }
     }
 
     /// Judges the candidates of `batch` (pairs of cell and rank) that

@@ -47,6 +47,7 @@
 pub mod distances;
 mod driver;
 pub mod judge;
+pub mod move_counts;
 pub mod open_moves;
 pub mod phases;
 pub mod seam;

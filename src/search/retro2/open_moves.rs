@@ -1,6 +1,8 @@
 //! Which unknown move last kept each position of a layer open, as a byte
 //! tag per cell: a candidate is checked again only when the position that
-//! was decided is, by its tag, the one that kept it open.
+//! was decided is, by its tag, the one that kept it open. A game that
+//! counts its moves within a layer has them counted down instead
+//! ([`super::move_counts`]), with no checks to save.
 //!
 //! A position with an unknown move cannot be lost or drawn. A check that
 //! finds a position open stops at such a move, to a position x of the same
@@ -69,13 +71,7 @@ impl OpenMoveTags {
         if available_memory().is_some_and(|free| needed > free - free / MEMORY_SHARE_LEFT) {
             return None;
         }
-        // Zeroed pages from the allocator, touched only where written.
-        let zeroes = vec![0u8; usize::try_from(cells).ok()?].into_boxed_slice();
-        let len = zeroes.len();
-        let bytes = Box::into_raw(zeroes) as *mut AtomicU8;
-        // SAFETY: `AtomicU8` has the size, alignment and bit validity of
-        // `u8`, so the allocation is a valid `[AtomicU8]` of the same length.
-        let tags = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(bytes, len)) };
+        let tags = zeroed_bytes(cells)?;
         let words = usize::try_from(cells.div_ceil(64)).ok()?;
         let watched = (0..words).map(|_| AtomicU64::new(0)).collect();
         Some(OpenMoveTags {
@@ -167,6 +163,17 @@ impl OpenMoveTags {
     pub fn prefetch(&self, cell: u64) {
         prefetch_address(self.tags.as_ptr().wrapping_add(cell as usize));
     }
+}
+
+/// `cells` atomic bytes, all 0: zeroed pages from the allocator, touched
+/// only where written. `None` past the address space.
+pub fn zeroed_bytes(cells: u64) -> Option<Box<[AtomicU8]>> {
+    let zeroes = vec![0u8; usize::try_from(cells).ok()?].into_boxed_slice();
+    let len = zeroes.len();
+    let bytes = Box::into_raw(zeroes) as *mut AtomicU8;
+    // SAFETY: `AtomicU8` has the size, alignment and bit validity of `u8`,
+    // so the allocation is a valid `[AtomicU8]` of the same length.
+    Some(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(bytes, len)) })
 }
 
 /// Watches recorded but not yet set ([`OpenMoveTags::record_deferred`]),
