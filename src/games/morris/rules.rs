@@ -251,6 +251,7 @@ fn arrive(
 /// What a mover's quiet moves are found from: its stones, the empty
 /// points, whether it flies, and the points where a move of its may take
 /// a stone. None when the game is over.
+#[derive(Clone, Copy)]
 struct QuietLook {
     mine: u32,
     empty: u32,
@@ -281,13 +282,17 @@ impl QuietLook {
         })
     }
 
+    /// The mover's stones after the stone at `from` goes to `to`.
+    fn moved(&self, from: usize, to: usize) -> u32 {
+        self.mine & !(1 << from) | 1 << to
+    }
+
     /// The points the stone at `from` may go to, and those of them where
     /// it would take a stone.
     fn targets(&self, board: &Board, from: usize) -> (u32, u32) {
         let to_points = targets(board, from, self.empty, self.flying);
-        let moved = |to: usize| self.mine & !(1 << from) | 1 << to;
         let taking = points(to_points & self.closing_points)
-            .filter(|&to| board.in_mill(moved(to), to))
+            .filter(|&to| board.in_mill(self.moved(from, to), to))
             .fold(0, |mask, to| mask | 1 << to);
         (to_points, taking)
     }
@@ -303,7 +308,7 @@ pub fn quiet_moves(board: &Board, stones: &Stones) -> impl Iterator<Item = u32> 
         .flat_map(move |look| {
             points(look.mine).flat_map(move |from| {
                 let (to_points, taking) = look.targets(board, from);
-                points(to_points & !taking).map(move |to| look.mine & !(1 << from) | 1 << to)
+                points(to_points & !taking).map(move |to| look.moved(from, to))
             })
         })
 }

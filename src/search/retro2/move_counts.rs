@@ -3,8 +3,8 @@
 //! decides it lost then and there, and it is never checked again.
 //!
 //! This is the classical form of retrograde analysis (a counter a
-//! position, as Gasser solved Nine Men's Morris with), beside the passes'
-//! own: a frontier position that does not win for its predecessors makes
+//! position, as in Gasser, *Solving Nine Men's Morris*, 1996), beside the
+//! passes' own: a frontier position that does not win for its predecessors makes
 //! them candidates, each judged again from all its moves (an unrank, and
 //! a rank and a random read for each move up to the first open one).
 //! Those checks were 60 % of Nine Men's Morris's later passes on layer 11
