@@ -90,7 +90,7 @@ const JUDGE_ALL: u32 = 0u;
 const JUDGE_CANDIDATES: u32 = 1u;
 // Pass 0 of a fresh layer: every position of which is unknown but for the
 // few this pass decides, so a look at its moves within the layer would
-// mostly learn that they are open. Rules that can (retro_looks_within)
+// mostly learn that they are open. Rules that can (retro_skips_within)
 // count the first such move as open without ranking it, as the CPU's
 // first sweep does; a position whose move within the layer is decided
 // later is a candidate then, through the changed marks.
@@ -312,16 +312,16 @@ fn retro_move(lower: bool, block: u32, local: u32) -> bool {
     return RETRO_RECORDED == 0u || RETRO_RECORDED == tally_win;
 }
 
-// Whether the rules rank and look at moves within the layer.
-fn retro_looks_within() -> bool {
-    return looks_within;
-}
-
-// A move within the layer that the rules do not look at: the position
-// stays open (the rules look at no more moves).
-fn retro_move_within_unseen() {
+// Asked before a move within the layer: where the rules do not rank and
+// look at such moves (pass 0's first look at a fresh layer), the move
+// leaves the position open, unseen, and the rules look at no more (true).
+fn retro_skips_within() -> bool {
+    if (looks_within) {
+        return false;
+    }
     tally_moves += 1u;
     tally_open = true;
+    return true;
 }
 
 // Tallies the unranked position's moves (those present, on a streamed

@@ -26,11 +26,9 @@ fn retro_move(lower: bool, block: u32, local: u32) -> bool {
 }
 
 // The rules see every move.
-fn retro_looks_within() -> bool {
-    return true;
+fn retro_skips_within() -> bool {
+    return false;
 }
-
-fn retro_move_within_unseen() {}
 
 fn retro_predecessor(block: u32, local: u32) {
     if (out_predecessors < RETRO_CHECK_MAX_MOVES) {

@@ -33,10 +33,11 @@
 //!   L - 1, or, for an acyclic layer whose moves reach several layers, in
 //!   those layers as [`LayersBelow`](crate::space::LayersBelow) numbers
 //!   their blocks), until it returns false. Before ranking a move within
-//!   layer L it may ask `retro_looks_within() -> bool`: where false (the
-//!   first look at a fresh layer, which reads only the layers below), it
-//!   calls `retro_move_within_unseen()` instead and stops, so only rules
-//!   whose moves within the layer come after all of their moves below ask.
+//!   layer L it may ask `retro_skips_within() -> bool`: where true (the
+//!   first look at a fresh layer, which reads only the layers below), the
+//!   move has been counted as open and unseen and the rules stop, so only
+//!   rules whose moves within the layer come after all of their moves
+//!   below ask.
 //! - `retro_predecessors()`: calls `retro_predecessor(block: u32, local:
 //!   u32)` for each position of layer L with a move to this one, as the
 //!   Rust `predecessors` emits them.

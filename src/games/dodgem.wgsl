@@ -116,8 +116,7 @@ fn retro_moves() {
         for (var step = 0u; step < 3u; step++) {
             let to_square = dodgem_target(car, step);
             if (to_square != DODGEM_OFF && ((occupied >> to_square) & 1u) == 0u) {
-                if (!retro_looks_within()) {
-                    retro_move_within_unseen();
+                if (retro_skips_within()) {
                     return;
                 }
                 let to = dodgem_after((mine & ~(1u << car)) | (1u << to_square));

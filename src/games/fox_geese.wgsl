@@ -161,8 +161,7 @@ fn retro_moves() {
         for (var i = first; i < last; i++) {
             let next = fg_line(i).x;
             if (fg_empty(next)) {
-                if (!retro_looks_within()) {
-                    retro_move_within_unseen();
+                if (retro_skips_within()) {
                     return;
                 }
                 let to = fg_rank(next, geese, false);
@@ -181,8 +180,7 @@ fn retro_moves() {
         for (var i = tables[FG_GOOSE_STEP_STARTS_AT + goose]; i < last; i++) {
             let next = tables[FG_GOOSE_STEPS_AT + i];
             if (fg_empty(next)) {
-                if (!retro_looks_within()) {
-                    retro_move_within_unseen();
+                if (retro_skips_within()) {
                     return;
                 }
                 let to = fg_rank(fox, (geese & ~mask64_bit(goose)) | mask64_bit(next), true);
