@@ -49,6 +49,16 @@ impl Value {
         }
     }
 
+    /// The value with the players' parts exchanged: a position's value
+    /// seen at its colour twin ([`LayeredGame::colour_twins`]).
+    pub fn mirrored(self) -> Value {
+        match self {
+            Value::FirstWins => Value::SecondWins,
+            Value::SecondWins => Value::FirstWins,
+            other => other,
+        }
+    }
+
     /// The value whose bits are the low two of `bits`.
     pub fn from_bits(bits: u8) -> Value {
         match bits & 3 {
@@ -135,6 +145,28 @@ pub trait LayeredGame: Sync {
     /// symmetry keeps (most of a layer) are such. True by default.
     fn block_has_twins(&self, _layer: usize, _block: usize) -> bool {
         true
+    }
+
+    /// `Some(player)` when every position of `layer` has a colour twin in
+    /// it, the position with the two sides' stones exchanged and the
+    /// other side to move, whose value is its mirror image (Morris's
+    /// moving phase, where the rules treat both colours alike). The
+    /// passes on one CPU process, where moves are
+    /// [counted](Self::counts_moves_within), then judge only the
+    /// positions where `player` moves, and each one decided goes to its
+    /// predecessors through its twin ([`colour_twin_rank`](Self::colour_twin_rank)),
+    /// whose value is written then. Half the positions are judged, and each
+    /// decision's predecessors are generated once, not once for each
+    /// colour. A game names the player whose twins' predecessors are the
+    /// cheaper to rank. `None` (the default): both sides are solved.
+    fn colour_twins(&self, _layer: usize) -> Option<Player> {
+        None
+    }
+
+    /// With [colour twins](Self::colour_twins): the rank of the colour
+    /// twin of `state`, a position of `layer` where the named player moves.
+    fn colour_twin_rank(&self, _layer: usize, _state: &Self::State) -> u64 {
+        unreachable!("the game has no colour twins")
     }
 
     /// True when a layer is solved without reading the layer below (no move

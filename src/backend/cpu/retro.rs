@@ -149,6 +149,8 @@ impl<'a, G: LayeredGame, L: LowerLayers> CpuRetro<'a, G, L> {
         lower: L,
         ranges: LayerRanges,
     ) -> Result<Self> {
+        // Counts need every decision recorded: each counts down.
+        let counted = game.counts_moves_within(layer) && recorded_value(game).is_none();
         Ok(CpuRetro {
             judge: LayerJudge {
                 game,
@@ -157,14 +159,13 @@ impl<'a, G: LayeredGame, L: LowerLayers> CpuRetro<'a, G, L> {
                 lower,
                 placement: &WholeLayer,
                 recorded: recorded_value(game),
+                // Twins are written as they propagate, so every decision
+                // must: as it does where moves are counted (no candidate
+                // check reads a twin before its propagation has written it).
+                colour_twins: game.colour_twins(layer).filter(|_| counted),
             },
             ranges,
-            // Counts need every decision recorded: each counts down.
-            tables: PassTables::new(
-                values.len(),
-                true,
-                game.counts_moves_within(layer) && recorded_value(game).is_none(),
-            )?,
+            tables: PassTables::new(values.len(), true, counted)?,
             list_limit: list_limit(values.len()),
             frontier_list: None,
         })
@@ -172,6 +173,17 @@ impl<'a, G: LayeredGame, L: LowerLayers> CpuRetro<'a, G, L> {
 
     fn marks(&self) -> Marks {
         Marks::new(self.list_limit)
+    }
+
+    /// The movers whose positions pass 0 judges, in order: the first
+    /// player's, then the second's, so the second sweep already sees what
+    /// the first decided; with colour twins, only the named player's.
+    fn sweeps(&self) -> &'static [Player] {
+        match self.judge.colour_twins {
+            None => &[Player::First, Player::Second],
+            Some(Player::First) => &[Player::First],
+            Some(Player::Second) => &[Player::Second],
+        }
     }
 
     /// Runs `visit` over `units` in parallel, joining what they did.
@@ -221,11 +233,9 @@ impl<G: LayeredGame, L: LowerLayers> RetroPasses for CpuRetro<'_, G, L> {
     }
 
     fn initial(&mut self, pass: &RetroPass) -> Result<PassCount> {
-        // The first player's positions, then the second's, so the second
-        // sweep already sees what the first decided.
         let mut done: Vec<(u64, Marks)> = Vec::new();
         let kept = AtomicU64::new(0);
-        for sweep in [Player::First, Player::Second] {
+        for &sweep in self.sweeps() {
             done.par_extend(each_unit(&self.ranges.all).map(|range| {
                 let mut marks = self.marks();
                 if pass.progress.stop_requested() {
@@ -242,7 +252,7 @@ impl<G: LayeredGame, L: LowerLayers> RetroPasses for CpuRetro<'_, G, L> {
                     &mut remote,
                 );
                 nothing_remote(remote);
-                pass.progress.advance(1);
+                pass.progress.advance(2 / self.sweeps().len() as u64);
                 (examined, marks.kept_within(&kept))
             }));
         }
@@ -259,7 +269,21 @@ impl<G: LayeredGame, L: LowerLayers> RetroPasses for CpuRetro<'_, G, L> {
     fn later(&mut self, pass: &RetroPass) -> Result<PassCount> {
         let judge = &self.judge;
         let tables = &self.tables;
-        let frontier = units(self.frontier_list.as_deref(), &self.ranges.all);
+        let mut frontier = units(self.frontier_list.as_deref(), &self.ranges.all);
+        // With colour twins the frontier's positions go to their
+        // predecessors through their twins, which join the frontier first.
+        let mut twins_list = None;
+        if judge.colour_twins.is_some() {
+            let (_, mut twins, _) =
+                self.over_units(&frontier, pass.progress, |unit, scratch, twins, _| {
+                    judge.twins_unit(unit, scratch, tables, twins)
+                });
+            twins_list = twins.listed();
+            if let Some(list) = &mut twins_list {
+                list.par_sort_unstable();
+            }
+            frontier = units(twins_list.as_deref(), &self.ranges.all);
+        }
         let (triggered, won, mut candidates) = self.over_units(
             &frontier,
             pass.progress,
@@ -280,7 +304,19 @@ impl<G: LayeredGame, L: LowerLayers> RetroPasses for CpuRetro<'_, G, L> {
                 nothing_remote(remote);
                 done
             });
-        self.tables.advance(self.frontier_list.as_deref())?;
+        // The twins' marks are cleared with the frontier's: one by one
+        // where both were listed, else with the whole table.
+        let cleared = match (&twins_list, judge.colour_twins) {
+            (Some(twins), _) => {
+                twins.par_iter().for_each(|&cell| {
+                    tables.current.clear(cell);
+                });
+                self.frontier_list.as_deref()
+            }
+            (None, Some(_)) => None,
+            (None, None) => self.frontier_list.as_deref(),
+        };
+        self.tables.advance(cleared)?;
         let mut marked = won.merge(lost);
         self.frontier_list = marked.listed();
         Ok(PassCount {

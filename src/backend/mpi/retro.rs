@@ -282,6 +282,8 @@ impl<G: LayeredGame> MpiRetro<'_, G> {
             lower: NextLayer(self.lower.map(|share| &share.values)),
             placement: &self.placement,
             recorded: recorded_value(self.game),
+            // A twin's cell may be another process's.
+            colour_twins: None,
         }
     }
 

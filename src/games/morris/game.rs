@@ -961,6 +961,24 @@ impl LayeredGame for Morris {
         });
     }
 
+    /// The moving phase: its rules treat both colours alike. Black's
+    /// positions are the ones judged, so that the predecessors generated
+    /// are those of white-to-move twins: the stones black moved back,
+    /// white's pattern kept, which `rank_near` ranks
+    /// without looking the pattern up.
+    fn colour_twins(&self, layer: usize) -> Option<Player> {
+        (self.hash.kind(layer) == LayerKind::Moving).then_some(Player::Second)
+    }
+
+    fn colour_twin_rank(&self, _layer: usize, state: &Unranked) -> u64 {
+        self.hash.rank(&Stones {
+            white: state.black,
+            black: state.white,
+            white_to_move: !state.white_to_move,
+            ..state.stones
+        })
+    }
+
     /// The moving phase and Lasker Morris's opening (a placement leaves
     /// the layer, a move taking no stone stays).
     fn counts_moves_within(&self, layer: usize) -> bool {
@@ -1181,6 +1199,76 @@ mod tests {
             counted > 1_000_000 && weighed > 1_000,
             "{counted} {weighed}"
         );
+    }
+
+    /// The passes judge black's positions of a moving layer and reach
+    /// white's through their colour twins: each twin is a stored position
+    /// (a representative) where white moves, an image of the position
+    /// with the stones exchanged under one of the board's symmetries, and
+    /// every such position is the twin of exactly one of black's. Every
+    /// variant with four stones a side, with and without symmetry, every
+    /// moving layer, whole.
+    #[test]
+    fn colour_twins_pair_the_stored_positions_of_the_two_sides() {
+        let mut paired = 0u64;
+        for variant in Variant::ALL {
+            for symmetry in [false, true] {
+                let game = Morris::with_men(variant, 4, symmetry).unwrap();
+                let (mut state, mut twin) = (game.new_state(), game.new_state());
+                for layer in 0..=game.hash().max_layer() {
+                    let size = game.layer_size(layer);
+                    if game.colour_twins(layer).is_none() {
+                        assert_ne!(game.hash().kind(layer), LayerKind::Moving);
+                        continue;
+                    }
+                    assert_eq!(game.colour_twins(layer), Some(Player::Second));
+                    if size > 3_000_000 {
+                        continue;
+                    }
+                    let stored = |rank: u64, state: &mut Unranked| {
+                        game.unrank(layer, rank, state);
+                        game.is_representative(layer, rank, state)
+                    };
+                    let mut twin_of = vec![None; size as usize];
+                    for rank in 0..size {
+                        if !stored(rank, &mut state) || game.mover(&state) != Player::Second {
+                            continue;
+                        }
+                        let twin_rank = game.colour_twin_rank(layer, &state);
+                        game.unrank(layer, twin_rank, &mut twin);
+                        assert_eq!(game.mover(&twin), Player::First);
+                        assert!(stored(twin_rank, &mut twin), "{:?}", state.stones);
+                        let exchanged = |index: usize| match game.hash().maps() {
+                            Some(maps) => (
+                                maps.apply(index, state.black),
+                                maps.apply(index, state.white),
+                            ),
+                            None => (state.black, state.white),
+                        };
+                        let images = game.hash().maps().map_or(1, |maps| maps.len());
+                        assert!(
+                            (0..images).any(|index| exchanged(index) == (twin.white, twin.black)),
+                            "{variant:?} layer {layer}: {:?} -> {:?}",
+                            state.stones,
+                            twin.stones
+                        );
+                        let slot = &mut twin_of[twin_rank as usize];
+                        assert_eq!(*slot, None, "two positions share the twin {twin_rank}");
+                        *slot = Some(rank);
+                        paired += 1;
+                    }
+                    for rank in 0..size {
+                        if stored(rank, &mut state) && game.mover(&state) == Player::First {
+                            assert!(
+                                twin_of[rank as usize].is_some(),
+                                "{variant:?} {layer} {rank}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(paired > 1_000_000, "{paired}");
     }
 
     /// The solver's moves, ranked from what their position keeps (the

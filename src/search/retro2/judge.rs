@@ -539,6 +539,11 @@ pub struct LayerJudge<'a, G, P, L = NextLayer<'a>> {
     pub placement: &'a P,
     /// The only value recorded before the final fill, if not every value.
     pub recorded: Option<Value>,
+    /// `Some(player)` when only `player`'s positions are judged and the
+    /// others are written from their colour twins as these propagate
+    /// ([`LayeredGame::colour_twins`]); only where one process holds every
+    /// cell and moves are counted.
+    pub colour_twins: Option<Player>,
 }
 
 const UNKNOWN: u8 = Value::Unknown as u8;
@@ -863,6 +868,10 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
                     self.game.unrank(self.layer, rank, state);
                 }
                 let mover = known_mover.unwrap_or_else(|| self.game.mover(state));
+                if self.colour_twins == Some(mover) {
+                    // Gone to its predecessors through its twin.
+                    continue;
+                }
                 let wins = value == Value::win_for(mover.opponent());
                 // No position named it as its open move: its predecessors
                 // that it does not win stay open whatever it is.
@@ -921,6 +930,50 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
             }
             examined
         })
+    }
+
+    /// With colour twins, the first step of a later pass, over one unit
+    /// of the frontier: each position of the judged player decided in the
+    /// pass before writes its value's mirror at its colour twin and puts
+    /// the twin into the frontier (marked in `marks`), where the second
+    /// step, [`propagate_unit`](Self::propagate_unit), takes the twins to
+    /// their predecessors in the order of their ranks: the predecessors of
+    /// neighbouring twins lie near each other, where those of the
+    /// positions' own twins, met in the positions' order, would be all
+    /// over the table. Every cell is its rank here. Returns the positions
+    /// examined.
+    pub fn twins_unit(
+        &self,
+        unit: &Unit,
+        scratch: &mut Scratch<G::State>,
+        tables: &PassTables,
+        marks: &mut Marks,
+    ) -> u64 {
+        let judged = self.colour_twins.expect("a layer of colour twins");
+        let state = &mut scratch.state;
+        let mut examined = 0;
+        unit.for_each(&tables.current, self.placement, |cell, rank| {
+            let mover = self
+                .game
+                .mover_of_rank(self.layer, rank)
+                .unwrap_or_else(|| {
+                    self.game.unrank(self.layer, rank, state);
+                    self.game.mover(state)
+                });
+            if mover != judged {
+                // A twin another unit has just marked.
+                return;
+            }
+            self.game.unrank(self.layer, rank, state);
+            let twin = self.game.colour_twin_rank(self.layer, state);
+            let value = Value::from_bits(self.values.get(cell)).mirrored();
+            self.values.compare_and_set(twin, UNKNOWN, value as u8);
+            if tables.current.test_and_set(twin) {
+                marks.push(twin);
+            }
+            examined += 1;
+        });
+        examined
     }
 
     /// Whether `decision` may change the predecessor at `cell`: it is
