@@ -38,6 +38,16 @@
 //! Geese thus decides the geese's few wins and leaves the fox's many to
 //! the fill, which cut layer 7 from 45 s to about 2 s.
 //!
+//! Where every position has a colour twin with the mirrored value (the
+//! stones of the two sides exchanged, the other side to move: Morris's
+//! moving phase; [`LayeredGame::colour_twins`](crate::space::LayeredGame::colour_twins)),
+//! the CPU passes judge only one player's positions. A later pass first
+//! writes each newly decided position's mirrored value at its twin and
+//! puts the twin into the frontier, then propagates from the twins in
+//! the order of their ranks: every position is judged and reached through
+//! its predecessors once, not once for each colour (Nine Men's Morris's
+//! layer 11: 0.60× the time).
+//!
 //! Bits per position while a layer is solved: 2 (values) + 1 (F) + 1 (next
 //! F) + 1 (C) = 5. A position is decided exactly when one of its successors
 //! is (a win for its mover) or when its last non-losing successor is lost,
