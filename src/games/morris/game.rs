@@ -1207,7 +1207,7 @@ mod tests {
     /// with the stones exchanged under one of the board's symmetries, and
     /// every such position is the twin of exactly one of black's. Every
     /// variant with four stones a side, with and without symmetry, every
-    /// moving layer, whole.
+    /// moving layer of up to 3 M positions, whole.
     #[test]
     fn colour_twins_pair_the_stored_positions_of_the_two_sides() {
         let mut paired = 0u64;
