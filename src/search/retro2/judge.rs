@@ -953,18 +953,19 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
         let state = &mut scratch.state;
         let mut examined = 0;
         unit.for_each(&tables.current, self.placement, |cell, rank| {
-            let mover = self
-                .game
-                .mover_of_rank(self.layer, rank)
-                .unwrap_or_else(|| {
-                    self.game.unrank(self.layer, rank, state);
-                    self.game.mover(state)
-                });
-            if mover != judged {
+            // Unranked once: before the mover is known only where the rank
+            // does not say it.
+            let known_mover = self.game.mover_of_rank(self.layer, rank);
+            if known_mover.is_none() {
+                self.game.unrank(self.layer, rank, state);
+            }
+            if known_mover.unwrap_or_else(|| self.game.mover(state)) != judged {
                 // A twin another unit has just marked.
                 return;
             }
-            self.game.unrank(self.layer, rank, state);
+            if known_mover.is_some() {
+                self.game.unrank(self.layer, rank, state);
+            }
             let twin = self.game.colour_twin_rank(self.layer, state);
             let value = Value::from_bits(self.values.get(cell)).mirrored();
             self.values.compare_and_set(twin, UNKNOWN, value as u8);
