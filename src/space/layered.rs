@@ -244,9 +244,11 @@ pub trait LayeredGame: Sync {
 
     /// Emits the moves to lower layers (as [`successors`](Self::successors)
     /// does, until `emit` returns false) and tells whether the position
-    /// also has a move within its layer. The first pass of a layer needs
-    /// no more, as the layer's own positions are all unknown then; a game
-    /// may answer without ranking the moves within the layer.
+    /// also has a move within its layer (once `emit` has asked to stop,
+    /// only a move met before counts: the caller's verdict is settled
+    /// then). The first pass of a layer needs no more, as the layer's own
+    /// positions are all unknown then; a game may answer without ranking
+    /// the moves within the layer.
     fn lower_successors<F: FnMut(Successor) -> bool>(
         &self,
         layer: usize,

@@ -19,3 +19,4 @@ pub use header::TableIdentity;
 pub use one_bit::OneBitTable;
 pub use storage::{Backing, WordStorage};
 pub use two_bit::TwoBitTable;
+pub use words::GatheredWrites;

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use super::header::TableIdentity;
 use super::storage::{Backing, WordStorage};
-use super::words::{count_items, items_in_range, prefetch_word, visit_items};
+use super::words::{GatheredWrites, count_items, items_in_range, prefetch_word, visit_items};
 use crate::error::Result;
 use crate::progress::{Progress, Silent};
 
@@ -88,6 +88,12 @@ impl OneBitTable {
         debug_assert!(index < self.bits);
         let word = self.words()[(index / BITS_PER_WORD) as usize].load(Relaxed);
         (word >> (index % BITS_PER_WORD)) & 1 == 1
+    }
+
+    /// Sets of bits that are clear, met in increasing order, gathered a
+    /// word at a time ([`GatheredWrites`]: a write of 1 sets a bit).
+    pub fn gathered_sets(&self) -> GatheredWrites<'_, 1> {
+        GatheredWrites::new(self.words())
     }
 
     /// Sets a bit; true when it was clear before (test-and-set).

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::header::TableIdentity;
 use super::storage::{Backing, WordStorage};
-use super::words::{count_items, items_in_range, prefetch_word, visit_items};
+use super::words::{GatheredWrites, count_items, items_in_range, prefetch_word, visit_items};
 use crate::error::Result;
 use crate::progress::{Progress, Silent};
 
@@ -132,6 +132,12 @@ impl TwoBitTable {
         let _ = self.words()[word].fetch_update(Relaxed, Relaxed, |current| {
             Some((current & !(3u64 << shift)) | ((value as u64 & 3) << shift))
         });
+    }
+
+    /// Writes into cells that hold 0, met in increasing order, gathered
+    /// a word at a time ([`GatheredWrites`]).
+    pub fn gathered_writes(&self) -> GatheredWrites<'_, 2> {
+        GatheredWrites::new(self.words())
     }
 
     /// Compare-and-set of one cell: writes `new` if it holds `expected`, and
@@ -308,6 +314,44 @@ mod tests {
         assert_eq!(table.lower_selected_from_three(1, 1 << 62, 0), 1);
         assert_eq!(table.get(63), 0);
         assert_eq!(table.count(3), 64 - 4 - 1);
+    }
+
+    #[test]
+    fn gathered_writes_land_a_word_at_a_time_beside_other_writers() {
+        // Two threads write alternate cells of the same words, each in
+        // increasing order, while a third sets every fifth cell directly;
+        // every cell ends with its value, the last word's once dropped.
+        let table = TwoBitTable::scratch("t", 1000, 0).unwrap();
+        let value = |cell: u64| (cell % 3 + 1) as u8;
+        std::thread::scope(|scope| {
+            for parity in 0..2 {
+                let table = &table;
+                scope.spawn(move || {
+                    let mut writes = table.gathered_writes();
+                    for cell in (parity..1000).step_by(2).filter(|cell| cell % 5 != 0) {
+                        writes.write(cell, value(cell));
+                    }
+                });
+            }
+            scope.spawn(|| {
+                for cell in (0..1000).step_by(5) {
+                    table.set(cell, value(cell));
+                }
+            });
+        });
+        for cell in 0..1000 {
+            assert_eq!(table.get(cell), value(cell), "cell {cell}");
+        }
+        // A flush writes what is gathered so far, and nothing twice.
+        let table = TwoBitTable::scratch("t", 64, 0).unwrap();
+        let mut writes = table.gathered_writes();
+        writes.write(3, 2);
+        assert_eq!(table.get(3), 0);
+        writes.flush();
+        assert_eq!(table.get(3), 2);
+        writes.write(40, 1);
+        drop(writes);
+        assert_eq!((table.get(40), table.count(0)), (1, 62));
     }
 
     #[test]

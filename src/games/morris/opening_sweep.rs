@@ -349,6 +349,10 @@ impl PatternMoves<'_, '_> {
     #[inline(always)]
     fn judge<const KEPT: bool>(&self, run: Range<u64>, mut packed: u64) -> SweepCount {
         let mut count = SweepCount::default();
+        // The run's values are written a word at a time: each cell holds
+        // 0 until it is decided here (a twin's value, written at once by
+        // its least image, is the same).
+        let mut writes = self.values.gathered_writes();
         for rank in run {
             if self.values.get(rank) != Value::Unknown as u8 {
                 packed = next_combination(packed);
@@ -395,7 +399,7 @@ impl PatternMoves<'_, '_> {
             };
             match verdict {
                 Verdict::Decided(value) => {
-                    self.values.set(rank, value as u8);
+                    writes.write(rank, value as u8);
                     if KEPT {
                         for_each_twin(self.maps, self.stabilizer, black, |twin| {
                             let packed = compress(twin as u64, self.free as u64);

@@ -180,8 +180,18 @@ pub fn for_each_successor(
     // elsewhere), so only those are tested: most moves close none, and
     // each sweep tested every move.
     let closing_points = board.closing_points(mine, empty);
-    for closing in [true, false] {
-        for from in points(mine) {
+    // The mills' sweep looks only at the stones next to a closing point
+    // (any stone, flying), found from those few points: a look at every
+    // stone, most of them with no closing point near, was most of the
+    // move generation's time in pass 0 (a profile of Morabaraba's layer
+    // 13). The moves come in the same order.
+    let reaching = match closing_points {
+        0 => 0,
+        _ if flying => mine,
+        _ => points(closing_points).fold(0, |near, to| near | board.neighbours(to)) & mine,
+    };
+    for (closing, movers) in [(true, reaching), (false, mine)] {
+        for from in points(movers) {
             let mut to_points = targets(board, from, empty, flying);
             if closing {
                 to_points &= closing_points;
@@ -313,16 +323,29 @@ pub fn quiet_moves(board: &Board, stones: &Stones) -> impl Iterator<Item = u32> 
         })
 }
 
-/// How many [`quiet_moves`] the mover has, counted a stone at a time: a
-/// move to a point where no mill can close is one without a look at it.
+/// How many [`quiet_moves`] the mover has: every move of a stone to an
+/// empty point ([`Board::neighbour_pairs`], all points at once), less
+/// those that close a mill, looked for only from the few closing points.
 pub fn quiet_move_count(board: &Board, stones: &Stones) -> u32 {
     QuietLook::new(board, stones).map_or(0, |look| {
-        points(look.mine)
-            .map(|from| {
-                let (to_points, taking) = look.targets(board, from);
-                (to_points & !taking).count_ones()
+        let moves = if look.flying {
+            look.mine.count_ones() * look.empty.count_ones()
+        } else {
+            board.neighbour_pairs(look.mine, look.empty)
+        };
+        let closing: usize = points(look.closing_points)
+            .map(|to| {
+                let from_points = if look.flying {
+                    look.mine
+                } else {
+                    board.neighbours(to) & look.mine
+                };
+                points(from_points)
+                    .filter(|&from| board.in_mill(look.moved(from, to), to))
+                    .count()
             })
-            .sum()
+            .sum();
+        moves - closing as u32
     })
 }
 

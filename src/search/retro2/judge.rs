@@ -343,6 +343,13 @@ enum Judged {
     Asks(Tally),
 }
 
+/// Whether a position decided in pass 0 with `value` joins the frontier
+/// (see [`LayerJudge::decide_initial`]).
+#[inline(always)]
+fn enters_frontier(value: Value, sweep: Player, counted: bool) -> bool {
+    counted || sweep == Player::Second || value == Value::SecondWins
+}
+
 /// Ranks of a pass's source handled together: the words of a batch's
 /// cells, and then of their predecessors or moves, are prefetched before
 /// any is read, so that the cache misses of a batch overlap instead of
@@ -393,6 +400,9 @@ pub struct Scratch<S> {
     asked: Vec<Question>,
     /// Checks: the open moves recorded, their watches not yet set.
     watches: PendingWatches,
+    /// Colour twins: each twin of the batch with its value, written once
+    /// the batch's twins are ranked.
+    twins: Vec<(u64, u8)>,
 }
 
 impl<S: Clone> Scratch<S> {
@@ -408,6 +418,7 @@ impl<S: Clone> Scratch<S> {
             unsettled: Vec::with_capacity(BATCH),
             asked: Vec::new(),
             watches: PendingWatches::default(),
+            twins: Vec::with_capacity(BATCH),
         }
     }
 
@@ -694,9 +705,7 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
     ) {
         if let Some(value) = settle(self.recorded, verdict) {
             self.values.set(cell, value as u8);
-            if (counted || sweep == Player::Second || value == Value::SecondWins)
-                && frontier.test_and_set(cell)
-            {
+            if enters_frontier(value, sweep, counted) && frontier.test_and_set(cell) {
                 marks.push(cell);
             }
         }
@@ -741,6 +750,18 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
         // Tags and counts are kept where every cell is its rank.
         let open_moves = open_moves.filter(|_| P::HOLDS_ALL);
         let counts = counts.filter(|_| P::HOLDS_ALL);
+        // The second sweep needs the whole look only where it can learn
+        // a loss from the first sweep's values; a win through the layer's
+        // own positions arrives later through the frontier anyway.
+        let only_lower_wins = counts.is_some()
+            || sweep == Player::First
+            || self.recorded == Some(Value::win_for(sweep));
+        // Where no look reads the layer, the range's own cells, met in
+        // order, are written a word at a time: each is unknown and out of
+        // the frontier until decided here (no other unit writes them in
+        // pass 0).
+        let mut value_writes = self.values.gathered_writes();
+        let mut frontier_sets = frontier.gathered_sets();
         for cell in range.cells.clone() {
             let rank = range.rank_of(cell);
             let mover = match self.game.mover_of_rank(self.layer, rank) {
@@ -767,12 +788,6 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
                 continue;
             }
             examined += 1;
-            // The second sweep needs the whole look only where it can learn
-            // a loss from the first sweep's values; a win through the layer's
-            // own positions arrives later through the frontier anyway.
-            let only_lower_wins = counts.is_some()
-                || sweep == Player::First
-                || self.recorded == Some(Value::win_for(sweep));
             asked.clear();
             let (judged, open_move, can_lose) =
                 self.judge_initial(&state, only_lower_wins, open_moves.is_some(), &mut asked);
@@ -790,7 +805,16 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
                         }
                     }
                     let counted = counts.is_some();
-                    self.decide_initial(cell, verdict, sweep, counted, frontier, marks)
+                    match settle(self.recorded, verdict) {
+                        Some(value) if only_lower_wins => {
+                            value_writes.write(cell, value as u8);
+                            if enters_frontier(value, sweep, counted) {
+                                frontier_sets.write(cell, 1);
+                                marks.push(cell);
+                            }
+                        }
+                        _ => self.decide_initial(cell, verdict, sweep, counted, frontier, marks),
+                    }
                 }
                 Judged::Asks(tally) => remote.wait(cell, tally, &asked),
             }
@@ -940,8 +964,9 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
     /// their predecessors in the order of their ranks: the predecessors of
     /// neighbouring twins lie near each other, where those of the
     /// positions' own twins, met in the positions' order, would be all
-    /// over the table. Every cell is its rank here. Returns the positions
-    /// examined.
+    /// over the table. The twins of a [`BATCH`] are ranked and their words
+    /// prefetched before any is written. Every cell is its rank here.
+    /// Returns the positions examined.
     pub fn twins_unit(
         &self,
         unit: &Unit,
@@ -950,31 +975,41 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
         marks: &mut Marks,
     ) -> u64 {
         let judged = self.colour_twins.expect("a layer of colour twins");
-        let state = &mut scratch.state;
-        let mut examined = 0;
-        unit.for_each(&tables.current, self.placement, |cell, rank| {
-            // Unranked once: before the mover is known only where the rank
-            // does not say it.
-            let known_mover = self.game.mover_of_rank(self.layer, rank);
-            if known_mover.is_none() {
-                self.game.unrank(self.layer, rank, state);
+        scratch.in_batches(unit, &tables.current, self.placement, |scratch, batch| {
+            let Scratch { state, twins, .. } = scratch;
+            twins.clear();
+            for &(cell, rank) in batch {
+                // Unranked once: before the mover is known only where the
+                // rank does not say it.
+                let known_mover = self.game.mover_of_rank(self.layer, rank);
+                if known_mover.is_none() {
+                    self.game.unrank(self.layer, rank, state);
+                }
+                if known_mover.unwrap_or_else(|| self.game.mover(state)) != judged {
+                    // A twin another unit has just marked.
+                    continue;
+                }
+                if known_mover.is_some() {
+                    self.game.unrank(self.layer, rank, state);
+                }
+                let twin = self.game.colour_twin_rank(self.layer, state);
+                // A twin lies anywhere in the layer: its words load while
+                // the batch's other twins are ranked instead of stalling
+                // each write (those stalls were nearly half of
+                // Morabaraba's layer 13's second pass).
+                self.values.prefetch(twin);
+                tables.current.prefetch(twin);
+                let value = Value::from_bits(self.values.get(cell)).mirrored();
+                twins.push((twin, value as u8));
             }
-            if known_mover.unwrap_or_else(|| self.game.mover(state)) != judged {
-                // A twin another unit has just marked.
-                return;
+            for &(twin, value) in twins.iter() {
+                self.values.compare_and_set(twin, UNKNOWN, value);
+                if tables.current.test_and_set(twin) {
+                    marks.push(twin);
+                }
             }
-            if known_mover.is_some() {
-                self.game.unrank(self.layer, rank, state);
-            }
-            let twin = self.game.colour_twin_rank(self.layer, state);
-            let value = Value::from_bits(self.values.get(cell)).mirrored();
-            self.values.compare_and_set(twin, UNKNOWN, value as u8);
-            if tables.current.test_and_set(twin) {
-                marks.push(twin);
-            }
-            examined += 1;
-        });
-        examined
+            twins.len() as u64
+        })
     }
 
     /// Whether `decision` may change the predecessor at `cell`: it is
