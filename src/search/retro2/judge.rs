@@ -964,8 +964,9 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
     /// their predecessors in the order of their ranks: the predecessors of
     /// neighbouring twins lie near each other, where those of the
     /// positions' own twins, met in the positions' order, would be all
-    /// over the table. The twins of a [`BATCH`] are ranked and their words
-    /// prefetched before any is written. Every cell is its rank here.
+    /// over the table. The twins of a batch (64 positions, as the
+    /// propagation's) are ranked and their words prefetched before any is
+    /// written. Every cell is its rank here.
     /// Returns the positions examined.
     pub fn twins_unit(
         &self,
