@@ -547,13 +547,14 @@ fn an_interrupted_store_is_reported_incomplete_until_resumed() {
     let (dir, path, mut child) = pancake_11_started("incomplete");
     let args = pancake_11_into(&path);
     let table = dir.join(PANCAKE_11_TABLE);
-    // Wait for a layer past the first to be recorded, then kill: the table
-    // is worked on in memory, and its file is sealed at every record.
-    common::wait_until(Duration::from_secs(60), "never recorded a layer", || {
-        recorded_layer(&table).is_some_and(|last| last >= 2)
-    });
-    child.kill().unwrap();
-    child.wait().unwrap();
+    // Kill once a layer past the first is recorded, the file sealed: the
+    // table is worked on in memory, and its file sealed at every record.
+    common::kill_when(
+        &mut child,
+        Duration::from_secs(60),
+        "never recorded a layer",
+        || recorded_layer(&table).is_some_and(|last| last >= 2),
+    );
     let verified = bitsolve(&["verify", &path]);
     assert!(!verified.status.success());
     assert!(

@@ -95,6 +95,45 @@ pub fn wait_until(patience: Duration, what: &str, mut done: impl FnMut() -> bool
     }
 }
 
+/// Kills `child` (SIGKILL) at an instant when `ready` holds, and reaps it.
+/// `ready` is asked again with the child stopped (SIGSTOP), and the kill
+/// comes before it runs on: a look while it runs, then a kill, could see a
+/// state (a sealed file) it has left in between (CI saw a table unsealed
+/// for its next record so).
+pub fn kill_when(
+    child: &mut Child,
+    patience: Duration,
+    what: &str,
+    mut ready: impl FnMut() -> bool,
+) {
+    let pid = child.id() as libc::pid_t;
+    let started = Instant::now();
+    loop {
+        assert!(started.elapsed() < patience, "{what}");
+        if ready() {
+            let mut status = 0;
+            // SAFETY: signals to and a wait for our own child, not yet
+            // reaped (a stop is reported, not reaped).
+            let waited = unsafe {
+                libc::kill(pid, libc::SIGSTOP);
+                libc::waitpid(pid, &mut status, libc::WUNTRACED)
+            };
+            assert!(
+                waited == pid && libc::WIFSTOPPED(status),
+                "{what}: the run ended before it could be stopped"
+            );
+            if ready() {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                return;
+            }
+            // SAFETY: as above.
+            unsafe { libc::kill(pid, libc::SIGCONT) };
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
 /// Bytes a run printed, as text (invalid UTF-8 replaced).
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
