@@ -41,6 +41,9 @@ cargo fmt --all -- --check
 cargo clippy --all-targets --locked -- -D warnings
 cargo clippy --all-targets --locked --features mpi -- -D warnings
 cargo test --locked --features mpi
+# The fuzz groups once more, for a bounded time with a seed from the commit:
+# the run above repeats the suite's fixed inputs, this one keeps looking.
+scripts/fuzz.sh --seconds 8
 # The library's documentation builds without a warning (broken links
 # included); its examples ran as doctests above.
 RUSTDOCFLAGS="-D warnings" cargo doc --locked -p bitsolve --no-deps --features mpi,progress-bar

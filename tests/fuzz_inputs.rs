@@ -1,7 +1,7 @@
 //! Property-based fuzzing of every text a user can hand the program (issue
 //! 17, "no silent wrong answer"): board files, `.pg` files, the positions
 //! of every game, the games' options and the command line's numbers.
-//! Valid inputs are damaged on purpose (see `fuzz_inputs/mutate.rs`) and
+//! Valid inputs are damaged on purpose (see `common/mutate.rs`) and
 //! mixed with random text.
 //!
 //! The property: nothing panics; every rejection is an error whose message
@@ -10,22 +10,20 @@
 //! parsers directly; a few hundred run the real binary and check that a
 //! rejection exits non-zero with exactly one `bitsolve: error:` line.
 //!
-//! The cases are drawn from a fixed seed, so a run is repeatable; set
-//! `PROPTEST_RNG_SEED=N` to explore other inputs.
-
-#[path = "fuzz_inputs/mutate.rs"]
-mod mutate;
+//! The cases are drawn through the shared harness (`common/fuzzing.rs`):
+//! a fixed seed in the suite's own run, other seeds and a time budget in
+//! a longer one (`scripts/fuzz.sh`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 use proptest::sample::select;
-use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
+use proptest::test_runner::TestCaseError;
 
 use crate::common::ScratchDir;
+use crate::common::fuzzing::fuzz;
 
 use bitsolve::Error;
 use bitsolve::backend::gpu::gpu_program;
@@ -39,49 +37,9 @@ use bitsolve::qbf::{Preprocessing, prepare};
 use bitsolve::space::LayeredGame;
 use bitsolve::space::{Picture, Space};
 
-use mutate::{alphabet_text, inputs, number_text, random_text, text_inputs};
+use crate::common::mutate::{alphabet_text, inputs, number_text, random_text, text_inputs};
 
 type CaseResult = Result<(), TestCaseError>;
-
-/// Inputs tried by the groups that have finished, and how many have.
-static TRIED: AtomicUsize = AtomicUsize::new(0);
-static GROUPS_DONE: AtomicUsize = AtomicUsize::new(0);
-/// The `#[test]` functions below that call [`fuzz`].
-const GROUPS: usize = 10;
-
-/// Runs `cases` cases of `test` on inputs from `strategy` and reports how
-/// many it tried; the last group to finish also prints the total.
-fn fuzz<S: Strategy>(group: &str, cases: u32, strategy: S, test: impl Fn(S::Value) -> CaseResult) {
-    let defaults = Config::default();
-    let config = Config {
-        cases,
-        // A repeatable run unless PROPTEST_RNG_SEED asks for another.
-        rng_seed: match defaults.rng_seed {
-            RngSeed::Random => RngSeed::Fixed(17),
-            seed => seed,
-        },
-        failure_persistence: None,
-        // A failure is shown shrunk, but within bounds: a case of the
-        // binary that runs until PATIENCE must not be retried for hours.
-        max_shrink_iters: 256,
-        max_shrink_time: 60_000,
-        ..defaults
-    };
-    let tried = AtomicUsize::new(0);
-    let outcome = TestRunner::new(config).run(&strategy, |value| {
-        tried.fetch_add(1, Ordering::Relaxed);
-        test(value)
-    });
-    let tried = tried.into_inner();
-    let total = TRIED.fetch_add(tried, Ordering::SeqCst) + tried;
-    eprintln!("fuzz_inputs: {group}: {tried} inputs");
-    if GROUPS_DONE.fetch_add(1, Ordering::SeqCst) + 1 == GROUPS {
-        eprintln!("fuzz_inputs: {total} inputs in all");
-    }
-    if let Err(failure) = outcome {
-        panic!("{group}: {failure}");
-    }
-}
 
 /// A rejection the CLI can print as its one line.
 fn clean(error: &Error) -> CaseResult {

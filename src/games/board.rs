@@ -371,6 +371,55 @@ impl Board {
         text
     }
 
+    /// The symbols of a position written as [`line`](Self::line) writes it,
+    /// in cell order; white space is ignored and the row separators `/` may
+    /// be left out, but where they are given every row must hold as many
+    /// symbols as the board's row has cells (a fox written one row down
+    /// must not be read at another point). `what` names the symbols for
+    /// the count's message: "cells ('o' peg, '.' hole)".
+    pub fn position_symbols(&self, text: &str, what: &str) -> Result<Vec<char>> {
+        let symbols: Vec<char> = text
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '/')
+            .collect();
+        if symbols.len() != self.cells() {
+            return Err(Error::InvalidParameter(format!(
+                "a position on {} needs {} {what}, got {}",
+                self.name(),
+                self.cells(),
+                symbols.len()
+            )));
+        }
+        if text.contains('/') {
+            let mut widths = vec![0usize; 0];
+            for cell in 0..self.cells() {
+                if cell == 0 || self.position(cell).0 != self.position(cell - 1).0 {
+                    widths.push(0);
+                }
+                *widths.last_mut().expect("a row was opened") += 1;
+            }
+            let given: Vec<usize> = text
+                .split('/')
+                .map(|row| row.chars().filter(|c| !c.is_whitespace()).count())
+                .collect();
+            if given != widths {
+                let list = |w: &[usize]| {
+                    w.iter()
+                        .map(|n| n.to_string())
+                        .collect::<Vec<_>>()
+                        .join("/")
+                };
+                return Err(Error::InvalidParameter(format!(
+                    "rows of {} points where the rows of {} hold {} (the '/' between rows may be left out, not moved)",
+                    list(&given),
+                    self.name(),
+                    list(&widths)
+                )));
+            }
+        }
+        Ok(symbols)
+    }
+
     /// "d2-d4": a piece's move from one cell to another.
     pub fn move_name(&self, from: usize, to: usize) -> String {
         format!("{}-{}", self.cell_name(from), self.cell_name(to))

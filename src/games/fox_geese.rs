@@ -466,16 +466,9 @@ impl FoxGeese {
                 )));
             }
         };
-        let symbols: Vec<char> = board_text
-            .chars()
-            .filter(|c| !c.is_whitespace() && *c != '/')
-            .collect();
-        if symbols.len() != CELLS {
-            return Err(Error::InvalidParameter(format!(
-                "a position needs {CELLS} points ('F' fox, 'g' goose, '.' empty), got {}",
-                symbols.len()
-            )));
-        }
+        let symbols = self
+            .board
+            .position_symbols(board_text, "points ('F' fox, 'g' goose, '.' empty)")?;
         let mut fox = None;
         let mut geese = 0u64;
         for (cell, symbol) in symbols.into_iter().enumerate() {

@@ -229,19 +229,10 @@ impl Picture for FrogsToads {
     }
 
     /// A position as text: one character per cell in cell order, `b`, `w`
-    /// or `_` (the one empty cell); spaces, newlines and `/` are ignored.
+    /// or `_` (the one empty cell); spaces and newlines are ignored, and `/` between rows
+    /// may be left out ([`Board::position_symbols`]).
     fn parse_position(&self, text: &str) -> Result<FrogsState> {
-        let symbols: Vec<char> = text
-            .chars()
-            .filter(|c| !c.is_whitespace() && *c != '/')
-            .collect();
-        if symbols.len() != self.board.cells() {
-            return Err(Error::InvalidParameter(format!(
-                "a position needs {} cells ('b', 'w', '_'), got {}",
-                self.board.cells(),
-                symbols.len()
-            )));
-        }
+        let symbols = self.board.position_symbols(text, "cells ('b', 'w', '_')")?;
         let mut state = FrogsState::new(usize::MAX, 0);
         for (cell, symbol) in symbols.into_iter().enumerate() {
             match symbol {

@@ -296,20 +296,12 @@ impl Picture for PegSolitaire {
     }
 
     /// A position as text: one character per cell in cell order, `o` for a
-    /// peg and `.` for an empty hole; spaces, newlines and `/` are ignored.
+    /// peg and `.` for an empty hole; spaces and newlines are ignored, and `/` between rows
+    /// may be left out ([`Board::position_symbols`]).
     fn parse_position(&self, text: &str) -> Result<Pegs> {
-        let symbols: Vec<char> = text
-            .chars()
-            .filter(|c| !c.is_whitespace() && *c != '/')
-            .collect();
-        if symbols.len() != self.cells() {
-            return Err(Error::InvalidParameter(format!(
-                "a position on {} needs {} cells ('o' peg, '.' hole), got {}",
-                self.board.name(),
-                self.cells(),
-                symbols.len()
-            )));
-        }
+        let symbols = self
+            .board
+            .position_symbols(text, "cells ('o' peg, '.' hole)")?;
         let mut pegs = 0u64;
         for (cell, symbol) in symbols.into_iter().enumerate() {
             match symbol {

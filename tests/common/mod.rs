@@ -2,8 +2,10 @@
 #![allow(dead_code)]
 
 mod command;
+pub mod fuzzing;
 pub mod gpu;
 pub mod http;
+pub mod mutate;
 pub mod webdriver;
 
 pub use command::*;
