@@ -201,6 +201,22 @@ fn inputs_the_fuzzing_found_are_refused_cleanly() {
     // An endless file.
     let endless = GameOptions::default().with("board", "/dev/zero");
     assert!(refused(opens("frogs-toads", &endless)).contains("16 MiB"));
+    // Rows of the wrong lengths: the fox written in row 2's fourth point
+    // was read at row 3's first (the '/' were skipped, not checked).
+    let fox_geese = FoxGeese::new(false, false).unwrap();
+    let rows = refused(
+        fox_geese
+            .parse("../...F/......./......./......./.../...:fox")
+            .map(drop),
+    );
+    assert!(rows.contains("rows of 2/4/7/7/7/3/3"), "{rows}");
+    fox_geese
+        .parse(
+            "...F/../......./......./......./.../...:fox"
+                .replace('/', "")
+                .as_str(),
+        )
+        .expect("rows may be left out");
     // A .pg cell listed twice (a cell no set could name).
     refused(pg::parse("#positions\na b a\n#blackwins\na b\n", "x.pg").map(drop));
     std::fs::remove_file(&path).unwrap();
