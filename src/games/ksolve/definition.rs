@@ -1540,6 +1540,27 @@ mod tests {
             message.contains("not a permutation of 0..3 (4 is out of range)"),
             "{message}"
         );
+        // Numbers are echoed as written, the largest too, in either numbering.
+        for (text, expected) in [
+            (
+                twsearch.replace("1 2 3 0\n0 0 1 1", "1 2 3 4294967295\n0 0 1 1"),
+                "ring.tws:10: move 'T': the permutation of set 'P' is not a permutation of 0..3 (4294967295 is out of range)",
+            ),
+            (
+                SQUARE.replace("2 3 4 1\n1 0 0 1", "2 3 4 4294967295\n1 0 0 1"),
+                "ring.tws:10: move 'T': the permutation of set 'P' is not a permutation of 1..4 (4294967295 is out of range)",
+            ),
+            (
+                SQUARE.replace("Solved\nP\n1 2 3 4", "Solved\nP\n1 2 3 4294967295"),
+                "ring.tws:6: the Solved block: piece 4294967295 of set 'P' is not one of 1..4",
+            ),
+        ] {
+            let message = parse(&text, "ring.tws").unwrap_err().to_string();
+            assert!(
+                message.contains(expected),
+                "{message}\nexpected: {expected}"
+            );
+        }
     }
 
     #[test]
@@ -1568,6 +1589,24 @@ mod tests {
             .find(|s| s.name == "two")
             .unwrap();
         assert_eq!(two.state, twice.apply(&definition.solved, sets));
+        // Sequences resolve whatever order they are given in; one naming
+        // itself through others is refused with the cycle.
+        let chained = parse(
+            &format!("{SQUARE}MoveSequence C B2\nMoveAlias B A'\nMoveAlias A T\n"),
+            "ring.tws",
+        )
+        .unwrap();
+        assert_eq!(chained.moves[1].transform, twice);
+        let message = parse(
+            &format!("{SQUARE}MoveSequence X T Y\nMoveSequence Y X\n"),
+            "ring.tws",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            message.contains("ring.tws:18: move sequence 'X' names itself: X -> Y -> X"),
+            "{message}"
+        );
         // A sequence naming nothing known, or naming itself, is refused.
         for bad in ["MoveSequence X T Q\n", "MoveSequence X X\n"] {
             let message = parse(&format!("{SQUARE}{bad}"), "ring.tws")
