@@ -381,6 +381,102 @@ fn definition_files_open_soundly_or_are_refused_cleanly() {
     });
 }
 
+/// Definitions whose positions hold more than their coordinates: a set no
+/// move touches, alike pieces the moves swap only among themselves, a
+/// piece whose orientation no move changes, orientations that turn
+/// without a twist, and the project's puzzles.
+fn round_trip_definitions() -> Vec<Ksolve> {
+    let mut texts = vec![
+        "Set A 4 1\nSet B 2 1\nSolved\nA\n1 2 3 4\nEnd\nMove X\nA\n2 3 1 4\nEnd\nScramble s\nB\n2 1\nEnd\n".to_string(),
+        "Set K 4 1\nSet C 2 3\nSolved\nK\n1 1 2 2\nEnd\nMove X\nK\n2 1 4 3\nEnd\nMove Y\nK\n1 2 4 3\nC\n1 2\n0 1\nEnd\n".to_string(),
+        "Set P 5 3\nSet Q 3 2\nSolved\nP\n1 1 2 3 4\nQ\n1 2 2\nEnd\nMove T\nP\n2 3 1 4 5\nQ\n1 3 2\nEnd\nMove U\nP\n1 2 3 5 4\n0 0 0 1 2\nEnd\n".to_string(),
+    ];
+    for name in [
+        "domino.tws",
+        "pyraminx-no-tips.tws",
+        "skewb.tws",
+        "pocket-cube-two-colours.tws",
+    ] {
+        texts.push(read(&format!("data/ksolve/{name}")));
+    }
+    texts
+        .iter()
+        .map(|text| Ksolve::from_text(text, "round-trip.tws", definition::Metric::Powers).unwrap())
+        .collect()
+}
+
+/// A position's text from its sets, as the puzzle writes positions.
+fn position_of(puzzle: &Ksolve, sets: &[definition::SetState]) -> String {
+    let parts: Vec<String> = puzzle
+        .definition()
+        .sets
+        .iter()
+        .zip(sets)
+        .map(|(set, part)| {
+            let slots: Vec<usize> = (0..set.pieces).collect();
+            format!("{} {}", set.name, definition::part_text(set, part, &slots))
+        })
+        .collect();
+    parts.join("; ")
+}
+
+/// Item 1 of the fourth trust round: a position is accepted only when
+/// ranking it keeps all of it. Random positions (the solved pieces
+/// shuffled with random orientations, some damaged to repeat or lose a
+/// piece) are accepted with their text given back unchanged, or refused
+/// in one line; positions the moves reach are always accepted.
+#[test]
+fn ksolve_positions_round_trip_or_are_refused_in_one_line() {
+    let puzzles = round_trip_definitions();
+    let strategy = (0..puzzles.len(), any::<u64>());
+    fuzz("ksolve positions", 1500, strategy, |(which, seed)| {
+        let puzzle = &puzzles[which];
+        let definition = puzzle.definition();
+        let mut seed = seed;
+        let mut next = |below: usize| {
+            seed = bitsolve::hash::splitmix64(seed);
+            (seed % below as u64) as usize
+        };
+        // Reachable: moves from the solved state.
+        let mut reached = definition.solved.clone();
+        for _ in 0..next(12) {
+            let named = &puzzle.moves()[next(puzzle.moves().len())];
+            reached = named.transform.apply(&reached, &definition.sets);
+        }
+        let text = position_of(puzzle, &reached);
+        let state = puzzle.parse_position(&text);
+        prop_assert!(state.is_ok(), "{text}: {:?}", state.err());
+        prop_assert_eq!(puzzle.position_text(&state.unwrap()), text);
+        // Random: each set's solved pieces shuffled, orientations drawn,
+        // and now and then a piece replaced by any other number.
+        let mut sets = definition.solved.clone();
+        for (set, part) in definition.sets.iter().zip(sets.iter_mut()) {
+            for i in (1..set.pieces).rev() {
+                part.labels.swap(i, next(i + 1));
+            }
+            for orientation in part.orientations.iter_mut() {
+                if next(2) == 0 {
+                    *orientation = next(set.orientations as usize) as u8;
+                }
+            }
+            if next(4) == 0 {
+                part.labels[next(set.pieces)] = next(set.pieces) as u8;
+            }
+        }
+        let text = position_of(puzzle, &sets);
+        match puzzle.parse_position(&text) {
+            Ok(state) => {
+                let rank = puzzle.rank(&state);
+                let mut back = puzzle.new_state();
+                puzzle.unrank(rank, &mut back);
+                prop_assert_eq!(puzzle.position_text(&back), text);
+            }
+            Err(error) => clean(&error)?,
+        }
+        Ok(())
+    });
+}
+
 // ---------------------------------------------------------------- .pg files
 
 fn pg_seeds() -> Vec<String> {

@@ -296,3 +296,86 @@ fn bad_files_options_and_positions_are_one_line_errors() {
         assert!(message.contains(expected), "{args:?}: {message}");
     }
 }
+
+/// What a position holds where the index keeps nothing (a set no move
+/// touches, alike pieces the moves only swap among themselves, an
+/// orientation no move changes) is checked, not rewritten: before, the
+/// scramble of the untouched set solved in "0 moves" and `show` took a
+/// position that is not even a permutation, as rank 0.
+#[test]
+fn positions_unlike_every_reachable_one_where_no_coordinate_looks_are_refused() {
+    let (_dir, untouched) = scratch("untouched.tws");
+    std::fs::write(
+        &untouched,
+        "Set A 4 1\nSet B 2 1\nSolved\nA\n1 2 3 4\nEnd\nMove X\nA\n2 3 1 4\nEnd\nScramble s\nB\n2 1\nEnd\n",
+    )
+    .unwrap();
+    let (_alike_dir, alike) = scratch("alike.tws");
+    std::fs::write(
+        &alike,
+        "Set K 4 1\nSet C 2 3\nSolved\nK\n1 1 2 2\nEnd\nMove X\nK\n2 1 4 3\nEnd\nMove Y\nK\n1 2 4 3\nC\n1 2\n0 1\nEnd\n",
+    )
+    .unwrap();
+    let (untouched, alike) = (untouched.display().to_string(), alike.display().to_string());
+    let says = "no move sequence reaches this position: ";
+    for (args, expected) in [
+        (
+            vec!["solve", "ksolve", "--file", &untouched, "--scramble", "s"],
+            "set 'B' holds 2 1 where every reachable position holds 1 2",
+        ),
+        (
+            vec![
+                "show",
+                "ksolve",
+                "--file",
+                &untouched,
+                "--position",
+                "A 1 2 3 4; B 1 1",
+            ],
+            "set 'B' holds 1 1 where every reachable position holds 1 2",
+        ),
+        (
+            vec![
+                "show",
+                "ksolve",
+                "--file",
+                &alike,
+                "--position",
+                "K 2 2 1 1; C 1 2 / 0 0",
+            ],
+            "set 'K' holds 2 2 1 1 where every reachable position holds 1 1 2 2",
+        ),
+        (
+            vec![
+                "show",
+                "ksolve",
+                "--file",
+                &alike,
+                "--position",
+                "K 1 1 2 2; C 1 2 / 2 1",
+            ],
+            "slot 1 of set 'C' holds 1 / 2 where every reachable position holds 1 / 0",
+        ),
+    ] {
+        let message = refusal(&args);
+        assert!(
+            message.contains(&format!("{says}{expected}")),
+            "{args:?}: {message}"
+        );
+    }
+    // What the moves reach is taken and shown as given.
+    let output = bitsolve(&[
+        "show",
+        "ksolve",
+        "--file",
+        &alike,
+        "--position",
+        "K 1 1 2 2; C 1 2 / 0 2",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("position K 1 1 2 2; C 1 2 / 0 2\n"),
+        "{stdout}"
+    );
+}

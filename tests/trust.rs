@@ -510,3 +510,97 @@ fn serve_opens_no_file_a_client_names() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Lines of `block` (numbered by `{}`) after `head`, up to just under the
+/// 16 MiB a definition file may have.
+fn filled(head: &str, block: &str) -> String {
+    let mut text = head.to_string();
+    for i in 0.. {
+        let next = block.replace("{}", &i.to_string());
+        if text.len() + next.len() > (16 << 20) - 64 {
+            break;
+        }
+        text.push_str(&next);
+    }
+    text
+}
+
+/// Before: 16 MiB of `a` lines took 939 MB before "unsupported keyword"
+/// on line 1 (every line split into words first); 16 MiB of `ScrambleAlg`
+/// blocks of a puzzle of twelve sets took more than 1 GiB (each kept as a
+/// whole position) and aborted; a chain of 20,000 `MoveAlias` links took
+/// 61 s, resolved one link a round. Now a file is read line by line and
+/// refused at its first bad line, scrambles are bounded as they are read,
+/// and a chain resolves in one walk.
+#[test]
+fn long_definition_files_are_read_line_by_line_in_bounded_memory() {
+    let dir = scratch("long-definitions");
+    const CAP_MIB: u64 = 1024;
+    let junk = write(&dir, "junk.tws", &"a\n".repeat((8 << 20) - 64));
+    let output = bitsolve_capped(&["info", "ksolve", "--file", &junk], CAP_MIB);
+    assert_one_line_refusal(&output, "junk.tws:1: unsupported keyword 'a'", &junk);
+
+    // A scramble each 22 bytes, each a position of twelve sets.
+    let sets: String = (0..12).map(|i| format!("Set P{i} 2 1\n")).collect();
+    let swaps: String = (0..12).map(|i| format!("P{i}\n2 1\n")).collect();
+    let head = format!("{sets}Solved\nEnd\nMove X\n{swaps}End\n");
+    let wide = write(
+        &dir,
+        "wide.tws",
+        &filled(&head, "ScrambleAlg s{}\nX\nEnd\n"),
+    );
+    let output = bitsolve_capped(&["info", "ksolve", "--file", &wide], CAP_MIB);
+    assert_one_line_refusal(
+        &output,
+        "the scrambles read so far over 12 sets would take more than the 256 MiB a definition's scrambles may take",
+        &wide,
+    );
+
+    // The pocket cube's 600,000 scrambles are kept and answered.
+    let cube =
+        std::fs::read_to_string(Path::new(crate::common::ROOT).join("data/ksolve/pocket-cube.tws"))
+            .unwrap();
+    let text = filled(&cube, "ScrambleAlg s{}\nU R\nEnd\n");
+    let last = text.matches("ScrambleAlg").count() - 1;
+    let scrambles = write(&dir, "scrambles.tws", &text);
+    let position = format!("scramble s{last}");
+    let output = bitsolve_capped(
+        &[
+            "show",
+            "ksolve",
+            "--file",
+            &scrambles,
+            "--position",
+            &position,
+        ],
+        CAP_MIB,
+    );
+    assert!(output.status.success(), "{output:?}");
+    let moved = bitsolve_capped(
+        &[
+            "show",
+            "ksolve",
+            "--file",
+            &scrambles,
+            "--position",
+            "moves U R",
+        ],
+        CAP_MIB,
+    );
+    assert_eq!(output.stdout, moved.stdout);
+
+    // 60,000 links of MoveAlias, each naming the one before, then a move
+    // made of the last: one walk (rounds of one link each took minutes).
+    let mut chain =
+        String::from("Set P 4 1\nSolved\nEnd\nMove M\nP\n2 3 4 1\nEnd\nMoveAlias a0 M\n");
+    for i in 1..60_000 {
+        chain.push_str(&format!("MoveAlias a{i} a{}\n", i - 1));
+    }
+    chain.push_str("MoveSequence S a59999 a59999\n");
+    let chain = write(&dir, "chain.tws", &chain);
+    let output = bitsolve_capped(&["info", "ksolve", "--file", &chain, "--json"], CAP_MIB);
+    assert!(output.status.success(), "{output:?}");
+    let info: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(info["states"], 24, "{info}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -960,7 +960,64 @@ impl Coordinates {
                 }
             }
         }
+        self.check_uncoded_slots(definition, state, &values)?;
         Ok(values)
+    }
+
+    /// Refuses a position that differs from the one its coordinates give
+    /// back: what it holds outside every coordinate (a set no move
+    /// touches, an orbit of alike pieces, an orientation no move changes)
+    /// is what every reachable position holds there, and the index keeps
+    /// nothing of it, so ranking such a position would rewrite it.
+    fn check_uncoded_slots(
+        &self,
+        definition: &Definition,
+        state: &[SetState],
+        values: &[u64],
+    ) -> Result<()> {
+        let coded = self.state_of(definition, values);
+        for (index, ((given, fixed), set)) in
+            state.iter().zip(&coded).zip(&definition.sets).enumerate()
+        {
+            if given == fixed {
+                continue;
+            }
+            // A set with a coordinate is named by the slots that differ;
+            // one without, whole.
+            let moved = self
+                .coordinates
+                .iter()
+                .any(|c| c.set == index && !matches!(c.kind, Kind::Alternation));
+            let slots: Vec<usize> = if moved {
+                (0..set.pieces)
+                    .filter(|&s| {
+                        given.labels[s] != fixed.labels[s]
+                            || given.orientations[s] != fixed.orientations[s]
+                    })
+                    .collect()
+            } else {
+                (0..set.pieces).collect()
+            };
+            let place = match (moved, slots.len()) {
+                (false, _) => format!("set {} holds", quoted(&set.name)),
+                (true, 1) => format!(
+                    "slot {} of set {} holds",
+                    one_based(&slots),
+                    quoted(&set.name)
+                ),
+                (true, _) => format!(
+                    "slots {} of set {} hold",
+                    one_based(&slots),
+                    quoted(&set.name)
+                ),
+            };
+            return Err(Error::InvalidParameter(format!(
+                "no move sequence reaches this position: {place} {} where every reachable position holds {}",
+                definition::part_text(set, given, &slots),
+                definition::part_text(set, fixed, &slots)
+            )));
+        }
+        Ok(())
     }
 
     /// The position of coordinates `values`, per set.

@@ -29,6 +29,7 @@
 //! ksolve's `ForbiddenPairs`, `ForbiddenGroups`, `Ignore` and `Block`.
 //! Everything else is refused with the file, the line and what is wrong.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use crate::error::{Error, Result, quoted};
@@ -115,6 +116,24 @@ pub struct Definition {
     pub aliases: Vec<NamedMove>,
 }
 
+/// The pieces (1-based) of `slots` of a set's part of a position and,
+/// when its pieces have orientations, a '/' and theirs: `2 1` or
+/// `3 1 2 / 0 2 1`, as positions are written.
+pub fn part_text(set: &PieceSet, part: &SetState, slots: &[usize]) -> String {
+    let pieces: Vec<String> = slots
+        .iter()
+        .map(|&s| (part.labels[s] as u32 + 1).to_string())
+        .collect();
+    if set.orientations == 1 {
+        return pieces.join(" ");
+    }
+    let twists: Vec<String> = slots
+        .iter()
+        .map(|&s| part.orientations[s].to_string())
+        .collect();
+    format!("{} / {}", pieces.join(" "), twists.join(" "))
+}
+
 impl Transform {
     /// The move that changes nothing, over `sets`.
     pub fn identity(sets: &[PieceSet]) -> Self {
@@ -181,6 +200,23 @@ impl Transform {
             .collect()
     }
 
+    /// This move made `count` times over (by squaring: a power costs a
+    /// few products, not `count`).
+    pub fn power(&self, mut count: usize, sets: &[PieceSet]) -> Transform {
+        let mut result = Transform::identity(sets);
+        let mut square = self.clone();
+        while count > 0 {
+            if count & 1 == 1 {
+                result = result.then(&square, sets);
+            }
+            count >>= 1;
+            if count > 0 {
+                square = square.then(&square, sets);
+            }
+        }
+        result
+    }
+
     /// Whether the move leaves every piece in its slot with its orientation.
     pub fn is_identity(&self) -> bool {
         self.sets.iter().all(|part| {
@@ -190,35 +226,128 @@ impl Transform {
     }
 }
 
-/// The words of one line, with the line's number (1-based).
+/// The words of one line, with the line's number (1-based) and its text.
 struct Line<'a> {
     number: usize,
     words: Vec<&'a str>,
+    text: &'a str,
 }
 
+/// The definition's lines one at a time, blank and comment-only lines
+/// skipped: only the line being read is split into words, so reading
+/// costs memory in proportion to one line, not to the file.
 struct Reader<'a> {
     file: &'a str,
-    lines: Vec<Line<'a>>,
-    at: usize,
+    source: &'a str,
+    lines: std::iter::Enumerate<std::str::Lines<'a>>,
+    peeked: Option<Line<'a>>,
+    /// The number of the last line read or peeked.
+    last: usize,
 }
 
 impl<'a> Reader<'a> {
+    fn new(source: &'a str, file: &'a str) -> Self {
+        Reader {
+            file,
+            source,
+            lines: source.lines().enumerate(),
+            peeked: None,
+            last: 1,
+        }
+    }
+
     fn error(&self, line: usize, message: String) -> Error {
         Error::InvalidParameter(format!("{}:{line}: {message}", self.file))
     }
 
-    fn next_line(&mut self) -> Option<&Line<'a>> {
-        let line = self.lines.get(self.at);
-        self.at += 1;
-        line
+    fn next_line(&mut self) -> Option<Line<'a>> {
+        if let Some(line) = self.peeked.take() {
+            return Some(line);
+        }
+        for (index, text) in self.lines.by_ref() {
+            let words: Vec<&'a str> = Words::new(text).collect_line();
+            if !words.is_empty() {
+                self.last = index + 1;
+                return Some(Line {
+                    number: index + 1,
+                    words,
+                    text,
+                });
+            }
+        }
+        None
     }
 
-    fn peek(&self) -> Option<&Line<'a>> {
-        self.lines.get(self.at)
+    fn peek(&mut self) -> Option<&Line<'a>> {
+        if self.peeked.is_none() {
+            self.peeked = self.next_line();
+        }
+        self.peeked.as_ref()
     }
 
+    /// The number of the last line with words (1 for a file without).
     fn last_number(&self) -> usize {
-        self.lines.last().map_or(1, |line| line.number)
+        self.last
+    }
+
+    /// Where `part` (a slice of the source) begins in the source.
+    fn offset(&self, part: &str) -> usize {
+        part.as_ptr() as usize - self.source.as_ptr() as usize
+    }
+}
+
+/// The words of a stretch of a definition: whitespace apart, a `#` ending
+/// its line's words. With `commas`, commas part words too (move lists).
+#[derive(Clone)]
+struct Words<'a> {
+    rest: &'a str,
+    commas: bool,
+}
+
+impl<'a> Words<'a> {
+    /// The words of one line (commas kept inside words).
+    fn new(text: &'a str) -> Self {
+        Words {
+            rest: text,
+            commas: false,
+        }
+    }
+
+    /// The moves of a move list: words apart by whitespace or commas.
+    fn moves(text: &'a str) -> Self {
+        Words {
+            rest: text,
+            commas: true,
+        }
+    }
+
+    fn collect_line(self) -> Vec<&'a str> {
+        self.collect()
+    }
+
+    fn is_break(&self, c: char) -> bool {
+        c.is_whitespace() || (self.commas && c == ',')
+    }
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        loop {
+            let trimmed = self.rest.trim_start_matches(|c| self.is_break(c));
+            if let Some(comment) = trimmed.strip_prefix('#') {
+                // The comment runs to the end of its line.
+                self.rest = comment.find('\n').map_or("", |at| &comment[at..]);
+                continue;
+            }
+            let end = trimmed
+                .find(|c| self.is_break(c) || c == '#')
+                .unwrap_or(trimmed.len());
+            let (word, rest) = trimmed.split_at(end);
+            self.rest = rest;
+            return (!word.is_empty()).then_some(word);
+        }
     }
 }
 
@@ -250,15 +379,31 @@ impl Numbering {
             Numbering::Twsearch => 0,
         }
     }
+
+    /// The number of the last of `pieces` pieces.
+    fn last(self, pieces: usize) -> u32 {
+        pieces as u32 + self.first() - 1
+    }
+
+    /// The 0-based slot of the piece numbered `written`, when it is one
+    /// of `pieces`.
+    fn slot(self, written: u32, pieces: usize) -> Option<u8> {
+        written
+            .checked_sub(self.first())
+            .filter(|&slot| (slot as usize) < pieces)
+            .map(|slot| slot as u8)
+    }
 }
 
 /// A move named by a sequence of others (`MoveSequence`, `MoveAlias`) or
 /// a scramble given by moves (`ScrambleAlg`), resolved once every move
-/// is read.
-struct Sequence {
+/// is read. Its moves stay in the file's text until then.
+struct Sequence<'a> {
     name: String,
-    moves: Vec<String>,
+    moves: Words<'a>,
     line: usize,
+    /// A `MoveAlias`: a name sequences may use, not a move of the search.
+    alias: bool,
 }
 
 /// Whether twsearch takes a move of this name for a rotation of the
@@ -278,50 +423,90 @@ fn is_rotation(name: &str) -> bool {
     capitals > 0 && capitals + 1 == bytes.len() && bytes[capitals] == b'v'
 }
 
-/// The words of a move sequence: whitespace or commas apart.
-fn sequence_words<'a>(words: impl IntoIterator<Item = &'a str>) -> Vec<String> {
-    words
-        .into_iter()
-        .flat_map(|word| word.split(','))
-        .filter(|word| !word.is_empty())
-        .map(str::to_string)
-        .collect()
+/// Most bytes the positions of a definition's scrambles may take (each a
+/// permutation and orientations of every set): a file of many short
+/// scrambles of a puzzle of many sets would otherwise ask for far more
+/// than its size.
+pub const MAX_SCRAMBLE_BYTES: u64 = 256 << 20;
+
+/// The bytes one move or one position takes: two byte vectors per set,
+/// with their bookkeeping.
+fn position_bytes(sets: &[PieceSet]) -> u64 {
+    sets.iter().map(|set| 2 * set.pieces as u64 + 64).sum()
 }
 
-/// Reads a definition; `file` names it in errors.
-pub fn parse(text: &str, file: &str) -> Result<Definition> {
-    let lines = text
-        .lines()
-        .enumerate()
-        .map(|(index, line)| Line {
-            number: index + 1,
-            words: line
-                .split('#')
-                .next()
-                .unwrap_or("")
-                .split_whitespace()
-                .collect(),
-        })
-        .filter(|line| !line.words.is_empty())
-        .collect();
-    let mut reader = Reader { file, lines, at: 0 };
+/// What the moves and scrambles read so far take, charged as each block
+/// opens so that a file asking for too much is refused at the line that
+/// tips it, before the memory is taken.
+struct Budget {
+    /// [`position_bytes`] of the sets, fixed once the blocks begin.
+    per_position: Option<u64>,
+    moves: u64,
+    scrambles: u64,
+}
+
+impl Budget {
+    fn charge(
+        &mut self,
+        reader: &Reader,
+        sets: &[PieceSet],
+        number: usize,
+        scramble: bool,
+    ) -> Result<()> {
+        let per_position = *self
+            .per_position
+            .get_or_insert_with(|| position_bytes(sets));
+        let (spent, limit, what, bytes) = if scramble {
+            // A scramble's name and bookkeeping beside its position.
+            (
+                &mut self.scrambles,
+                MAX_SCRAMBLE_BYTES,
+                "scrambles",
+                per_position + 192,
+            )
+        } else {
+            (&mut self.moves, MAX_MOVE_BYTES, "moves", per_position)
+        };
+        *spent = spent.saturating_add(bytes);
+        if *spent > limit {
+            return Err(reader.error(
+                number,
+                format!(
+                    "the {what} read so far over {} sets would take more than the {} MiB a definition's {what} may take",
+                    sets.len(),
+                    limit >> 20
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Reads a definition; `file` names it in errors. The file is read line
+/// by line and refused at its first bad line.
+pub fn parse<'a>(text: &'a str, file: &'a str) -> Result<Definition> {
+    let mut reader = Reader::new(text, file);
     let mut name = None;
     let mut sets: Vec<PieceSet> = Vec::new();
     let mut solved: Option<Vec<SetState>> = None;
     let mut listed: Vec<NamedMove> = Vec::new();
     let mut partial_scrambles: Vec<(String, Vec<Option<SetState>>)> = Vec::new();
-    let mut move_sequences: Vec<Sequence> = Vec::new();
-    let mut alias_sequences: Vec<Sequence> = Vec::new();
+    let mut sequences: Vec<Sequence> = Vec::new();
     let mut scramble_sequences: Vec<Sequence> = Vec::new();
+    let mut budget = Budget {
+        per_position: None,
+        moves: 0,
+        scrambles: 0,
+    };
     let mut blocks_begun = false;
     // Names looked up by hash, not by a walk over those read so far: a
     // file of many sets or moves reads in time linear in its length.
     let mut set_index: HashMap<String, usize> = HashMap::new();
-    let mut move_names: HashSet<String> = HashSet::new();
-    let mut scramble_names: HashSet<String> = HashSet::new();
+    let mut move_names: HashSet<&str> = HashSet::new();
+    let mut scramble_names: HashSet<&str> = HashSet::new();
     while let Some(line) = reader.next_line() {
         let number = line.number;
-        let words = line.words.clone();
+        let words = &line.words;
         let keyword = words[0];
         let arguments = &words[1..];
         let expect_arguments = |count: usize, usage: &str| -> Result<()> {
@@ -335,7 +520,7 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
             }
         };
         // A new move's name: not a rotation, not given before.
-        let mut new_move_name = |reader: &Reader, name: &str| -> Result<String> {
+        let mut new_move_name = |reader: &Reader, name: &'a str| -> Result<String> {
             if is_rotation(name) {
                 return Err(reader.error(
                     number,
@@ -345,7 +530,7 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
                     ),
                 ));
             }
-            if !move_names.insert(name.to_string()) {
+            if !move_names.insert(name) {
                 return Err(reader.error(number, format!("move {} is defined twice", quoted(name))));
             }
             Ok(name.to_string())
@@ -415,18 +600,20 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
                 expect_arguments(1, &format!("{keyword} NAME"))?;
                 blocks_begun = true;
                 let scramble_name = arguments[0].to_string();
-                if !scramble_names.insert(scramble_name.clone()) {
+                if !scramble_names.insert(arguments[0]) {
                     return Err(reader.error(
                         number,
                         format!("scramble {} is defined twice", quoted(&scramble_name)),
                     ));
                 }
+                budget.charge(&reader, &sets, number, true)?;
                 if keyword == "ScrambleAlg" {
-                    let moves = read_move_lines(&mut reader, &scramble_name, number)?;
+                    let moves = read_move_lines(&mut reader, &line, &scramble_name)?;
                     scramble_sequences.push(Sequence {
                         name: scramble_name,
                         moves,
                         line: number,
+                        alias: false,
                     });
                     continue;
                 }
@@ -446,6 +633,7 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
                 expect_arguments(1, &format!("{keyword} NAME"))?;
                 blocks_begun = true;
                 let move_name = new_move_name(&reader, arguments[0])?;
+                budget.charge(&reader, &sets, number, false)?;
                 let numbering = if keyword == "Move" {
                     Numbering::Ksolve
                 } else {
@@ -471,16 +659,16 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
                     ));
                 }
                 blocks_begun = true;
-                let sequence = Sequence {
-                    name: new_move_name(&reader, arguments[0])?,
-                    moves: sequence_words(arguments[1..].iter().copied()),
+                let name = new_move_name(&reader, arguments[0])?;
+                budget.charge(&reader, &sets, number, false)?;
+                // The moves named: the line's text from the second argument on.
+                let from = arguments[1].as_ptr() as usize - line.text.as_ptr() as usize;
+                sequences.push(Sequence {
+                    name,
+                    moves: Words::moves(&line.text[from..]),
                     line: number,
-                };
-                if alias {
-                    alias_sequences.push(sequence);
-                } else {
-                    move_sequences.push(sequence);
-                }
+                    alias,
+                });
             }
             "End" => return Err(reader.error(number, "End outside a block".into())),
             "Illegal" => {
@@ -512,8 +700,7 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
     };
     // Sequences name moves (and their powers) listed anywhere in the file,
     // and each other: each is resolved once what it names is.
-    let (sequenced, aliases) =
-        resolve_sequences(&reader, &sets, &listed, move_sequences, alias_sequences)?;
+    let (sequenced, aliases) = resolve_sequences(&reader, &sets, &listed, &sequences)?;
     listed.extend(sequenced);
     if listed.is_empty() {
         return Err(reader.error(end, "the definition has no Move".into()));
@@ -533,7 +720,7 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
     let names = MoveNames::new(&sets, &listed, &aliases);
     for sequence in scramble_sequences {
         let mut state = solved.clone();
-        for word in &sequence.moves {
+        for word in sequence.moves {
             let Some(transform) = names.find(word) else {
                 return Err(reader.error(
                     sequence.line,
@@ -576,6 +763,39 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
     })
 }
 
+/// A word naming a power of a move as twsearch writes it: `M2` (the
+/// square), `M'` (the inverse), `M2'` (the inverse's square). Returns the
+/// move's name, the count and whether it is of the inverse.
+fn split_power(word: &str) -> Option<(&str, usize, bool)> {
+    let (stem, inverse) = match word.strip_suffix('\'') {
+        Some(stem) => (stem, true),
+        None => (word, false),
+    };
+    let digits = stem.len() - stem.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == 0 {
+        return Some((stem, 1, inverse));
+    }
+    let (base, count) = stem.split_at(stem.len() - digits);
+    Some((base, count.parse::<usize>().ok()?, inverse))
+}
+
+/// Power `count` of `transform` (of its inverse with `inverse`), or
+/// `None` when its order exceeds [`MAX_ORDER`].
+fn power_of(
+    transform: &Transform,
+    count: usize,
+    inverse: bool,
+    sets: &[PieceSet],
+) -> Option<Transform> {
+    let order = order_of(transform, sets)?;
+    let power = if inverse {
+        order - count % order
+    } else {
+        count
+    } % order;
+    Some(transform.power(power, sets))
+}
+
 /// Moves by name for sequences: the listed moves, the aliases, and the
 /// powers of either written as twsearch names them (`M2`, `M'`, `M2'`).
 struct MoveNames<'a> {
@@ -594,125 +814,178 @@ impl<'a> MoveNames<'a> {
     }
 
     /// The move `word` names, or `None` when it names none.
-    fn find(&self, word: &str) -> Option<Transform> {
+    fn find(&self, word: &str) -> Option<Cow<'a, Transform>> {
         if let Some(transform) = self.by_name.get(word) {
-            return Some((*transform).clone());
+            return Some(Cow::Borrowed(*transform));
         }
-        let (stem, inverse) = match word.strip_suffix('\'') {
-            Some(stem) => (stem, true),
-            None => (word, false),
-        };
-        let digits = stem.len() - stem.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-        let (base, count) = if digits > 0 {
-            let (base, count) = stem.split_at(stem.len() - digits);
-            (base, count.parse::<usize>().ok()?)
-        } else {
-            (stem, 1)
-        };
+        let (base, count, inverse) = split_power(word)?;
         let transform = self.by_name.get(base)?;
-        let order = order_of(transform, self.sets)?;
-        let power = if inverse {
-            order - count % order
-        } else {
-            count
-        } % order;
-        let mut result = Transform::identity(self.sets);
-        for _ in 0..power {
-            result = result.then(transform, self.sets);
-        }
-        Some(result)
+        power_of(transform, count, inverse, self.sets).map(Cow::Owned)
     }
+}
+
+/// What a name stands for while sequences are resolved.
+#[derive(Clone, Copy)]
+enum Named {
+    /// A listed move (index among them).
+    Listed(usize),
+    /// A sequence (index among them).
+    Sequence(usize),
+}
+
+/// A sequence being resolved: the product of its moves so far, and the
+/// word it waits on while the sequence that word names is resolved.
+struct Frame<'a> {
+    sequence: usize,
+    words: Words<'a>,
+    waiting: Option<&'a str>,
+    product: Transform,
 }
 
 /// The moves of `MoveSequence` lines (moves of the search) and of
 /// `MoveAlias` lines (names only), each the product of the moves it
-/// names, resolved in as many rounds as they take (a sequence may name
-/// one given later); one naming nothing known is an error.
+/// names, in file order. A depth-first walk from each sequence resolves
+/// what it names first, once (a sequence may name one given later), in
+/// time linear in the file; a sequence naming nothing known, or itself
+/// through others, is an error.
 fn resolve_sequences(
     reader: &Reader,
     sets: &[PieceSet],
     listed: &[NamedMove],
-    move_sequences: Vec<Sequence>,
-    alias_sequences: Vec<Sequence>,
+    sequences: &[Sequence],
 ) -> Result<(Vec<NamedMove>, Vec<NamedMove>)> {
-    let mut pending: Vec<(Sequence, bool)> = move_sequences
-        .into_iter()
-        .map(|s| (s, false))
-        .chain(alias_sequences.into_iter().map(|s| (s, true)))
-        .collect();
-    if pending.is_empty() {
-        // Most files: no copy of the listed moves.
+    if sequences.is_empty() {
         return Ok((Vec::new(), Vec::new()));
     }
-    pending.sort_by_key(|(sequence, _)| sequence.line);
-    let mut known: Vec<NamedMove> = listed.to_vec();
-    let mut resolved: Vec<(usize, bool, NamedMove)> = Vec::new();
-    while !pending.is_empty() {
-        let names = MoveNames::new(sets, &known, &[]);
-        let mut progress: Vec<(usize, bool, NamedMove)> = Vec::new();
-        let mut waiting = Vec::new();
-        for (sequence, alias) in pending {
-            let product = sequence
-                .moves
-                .iter()
-                .try_fold(Transform::identity(sets), |product, word| {
-                    names.find(word).map(|next| product.then(&next, sets))
-                });
-            match product {
-                Some(transform) => progress.push((
-                    sequence.line,
-                    alias,
-                    NamedMove {
-                        name: sequence.name,
-                        transform,
-                    },
-                )),
-                None => waiting.push((sequence, alias)),
-            }
-        }
-        if progress.is_empty() {
-            let (sequence, _) = &waiting[0];
-            let names = MoveNames::new(sets, &known, &[]);
-            let unknown = sequence
-                .moves
-                .iter()
-                .find(|word| names.find(word).is_none())
-                .map_or(String::new(), |word| quoted(word));
-            return Err(reader.error(
-                sequence.line,
-                format!(
-                    "move sequence {} names {unknown}, which is not a move of this definition (nor one a sequence makes)",
-                    quoted(&sequence.name)
-                ),
-            ));
-        }
-        known.extend(progress.iter().map(|(_, _, named)| named.clone()));
-        resolved.extend(progress);
-        pending = waiting;
+    let mut by_name: HashMap<&str, Named> = listed
+        .iter()
+        .enumerate()
+        .map(|(i, named)| (named.name.as_str(), Named::Listed(i)))
+        .collect();
+    for (j, sequence) in sequences.iter().enumerate() {
+        by_name.insert(sequence.name.as_str(), Named::Sequence(j));
     }
-    resolved.sort_by_key(|(line, _, _)| *line);
-    let (aliases, moves): (Vec<_>, Vec<_>) = resolved.into_iter().partition(|(_, alias, _)| *alias);
-    Ok((
-        moves.into_iter().map(|(_, _, named)| named).collect(),
-        aliases.into_iter().map(|(_, _, named)| named).collect(),
-    ))
+    let mut resolved: Vec<Option<Transform>> = vec![None; sequences.len()];
+    let mut open = vec![false; sequences.len()];
+    let frame = |j: usize| Frame {
+        sequence: j,
+        words: sequences[j].moves.clone(),
+        waiting: None,
+        product: Transform::identity(sets),
+    };
+    for root in 0..sequences.len() {
+        if resolved[root].is_some() {
+            continue;
+        }
+        let mut stack = vec![frame(root)];
+        open[root] = true;
+        while let Some(top) = stack.last_mut() {
+            let Some(word) = top.waiting.take().or_else(|| top.words.next()) else {
+                let done = stack.pop().expect("a frame");
+                open[done.sequence] = false;
+                resolved[done.sequence] = Some(done.product);
+                continue;
+            };
+            let current = &sequences[top.sequence];
+            let unknown = || {
+                reader.error(
+                    current.line,
+                    format!(
+                        "move sequence {} names {}, which is not a move of this definition (nor one a sequence makes)",
+                        quoted(&current.name),
+                        quoted(word)
+                    ),
+                )
+            };
+            // The name itself, else a power of one.
+            let (named, count, inverse) = match by_name.get(word) {
+                Some(&named) => (named, 1, false),
+                None => {
+                    let (base, count, inverse) = split_power(word).ok_or_else(unknown)?;
+                    (*by_name.get(base).ok_or_else(unknown)?, count, inverse)
+                }
+            };
+            let base = match named {
+                Named::Listed(i) => &listed[i].transform,
+                Named::Sequence(k) => match &resolved[k] {
+                    Some(transform) => transform,
+                    None if open[k] => return Err(cycle_error(reader, sequences, &stack, k)),
+                    None => {
+                        top.waiting = Some(word);
+                        stack.push(frame(k));
+                        open[k] = true;
+                        continue;
+                    }
+                },
+            };
+            let step = if count == 1 && !inverse {
+                Cow::Borrowed(base)
+            } else {
+                Cow::Owned(power_of(base, count, inverse, sets).ok_or_else(unknown)?)
+            };
+            top.product = top.product.then(&step, sets);
+        }
+    }
+    let mut moves = Vec::new();
+    let mut aliases = Vec::new();
+    for (sequence, transform) in sequences.iter().zip(resolved) {
+        let named = NamedMove {
+            name: sequence.name.clone(),
+            transform: transform.expect("every sequence is resolved"),
+        };
+        if sequence.alias {
+            aliases.push(named);
+        } else {
+            moves.push(named);
+        }
+    }
+    Ok((moves, aliases))
 }
 
-/// The move lines of a `ScrambleAlg` block up to its `End`.
-fn read_move_lines(reader: &mut Reader, name: &str, opened: usize) -> Result<Vec<String>> {
-    let mut moves = Vec::new();
+/// The error for sequence `k`, open on `stack`, named again: the cycle
+/// from it to the sequence that names it.
+fn cycle_error(reader: &Reader, sequences: &[Sequence], stack: &[Frame], k: usize) -> Error {
+    let from = stack
+        .iter()
+        .position(|frame| frame.sequence == k)
+        .expect("an open sequence is on the stack");
+    let names: Vec<&str> = stack[from..]
+        .iter()
+        .map(|frame| sequences[frame.sequence].name.as_str())
+        .chain(std::iter::once(sequences[k].name.as_str()))
+        .collect();
+    reader.error(
+        sequences[k].line,
+        format!(
+            "move sequence {} names itself: {}",
+            quoted(&sequences[k].name),
+            names.join(" -> ")
+        ),
+    )
+}
+
+/// The moves of a `ScrambleAlg` block opened by `header`: its text up to
+/// its `End`, read as moves once every move is known.
+fn read_move_lines<'a>(
+    reader: &mut Reader<'a>,
+    header: &Line<'a>,
+    name: &str,
+) -> Result<Words<'a>> {
+    let start = reader.offset(header.text) + header.text.len();
     loop {
         let Some(line) = reader.next_line() else {
-            return Err(reader.error(opened, format!("scramble {} has no End", quoted(name))));
+            return Err(reader.error(
+                header.number,
+                format!("scramble {} has no End", quoted(name)),
+            ));
         };
         if line.words[0] == "End" {
             if line.words.len() > 1 {
-                let number = line.number;
-                return Err(reader.error(number, "End takes no arguments".into()));
+                return Err(reader.error(line.number, "End takes no arguments".into()));
             }
-            return Ok(moves);
+            let end = reader.offset(line.text);
+            return Ok(Words::moves(&reader.source[start..end]));
         }
-        moves.extend(sequence_words(line.words.iter().copied()));
     }
 }
 
@@ -734,6 +1007,7 @@ fn parse_count(
 /// One set's lines in a block: the permutation and orientations as
 /// written, and the permutation's line number.
 struct BlockPart {
+    /// The numbers as written, in the block's numbering.
     permutation: Vec<u32>,
     orientations: Vec<u32>,
     line: usize,
@@ -750,14 +1024,13 @@ fn read_block(
     set_index: &HashMap<String, usize>,
     what: &str,
     opened: usize,
-    numbering: Numbering,
 ) -> Result<Vec<Option<BlockPart>>> {
     let mut parts: Vec<Option<BlockPart>> = (0..sets.len()).map(|_| None).collect();
     loop {
         let Some(line) = reader.next_line() else {
             return Err(reader.error(opened, format!("{what} has no End")));
         };
-        let (number, words) = (line.number, line.words.clone());
+        let (number, words) = (line.number, line.words);
         if words[0] == "End" {
             if words.len() > 1 {
                 return Err(reader.error(number, "End takes no arguments".into()));
@@ -837,22 +1110,10 @@ fn read_block(
             }
             Ok((values, line.number))
         };
-        let permutation_line = reader.next_line().map(|l| Line {
-            number: l.number,
-            words: l.words.clone(),
-        });
-        let (mut permutation, at) = numbers(reader, permutation_line.as_ref(), "permutation")?;
-        if numbering == Numbering::Twsearch {
-            // Counted from 1 from here on, as ksolve's blocks are.
-            for value in &mut permutation {
-                *value = value.saturating_add(1);
-            }
-        }
+        let permutation_line = reader.next_line();
+        let (permutation, at) = numbers(reader, permutation_line.as_ref(), "permutation")?;
         let orientations = if reader.peek().is_some_and(is_number_line) {
-            let line = reader.next_line().map(|l| Line {
-                number: l.number,
-                words: l.words.clone(),
-            });
+            let line = reader.next_line();
             let (values, line_number) = numbers(reader, line.as_ref(), "orientation")?;
             if let Some(bad) = values.iter().find(|&&v| v >= set.orientations as u32) {
                 return Err(reader.error(
@@ -886,7 +1147,7 @@ fn read_state_block(
     opened: usize,
     numbering: Numbering,
 ) -> Result<Vec<Option<SetState>>> {
-    let parts = read_block(reader, sets, set_index, what, opened, numbering)?;
+    let parts = read_block(reader, sets, set_index, what, opened)?;
     parts
         .into_iter()
         .zip(sets)
@@ -899,27 +1160,26 @@ fn read_state_block(
             else {
                 return Ok(None);
             };
-            {
-                if let Some(bad) = permutation
-                    .iter()
-                    .find(|&&v| v == 0 || v as usize > set.pieces)
-                {
-                    let first = numbering.first();
-                    return Err(reader.error(
-                        at,
-                        format!(
-                            "{what}: piece {} of set {} is not one of {first}..{}",
-                            bad + first - 1,
-                            quoted(&set.name),
-                            set.pieces as u32 + first - 1
-                        ),
-                    ));
-                }
-                Ok(Some(SetState {
-                    labels: permutation.iter().map(|&v| (v - 1) as u8).collect(),
-                    orientations: orientations.iter().map(|&v| v as u8).collect(),
-                }))
-            }
+            let labels = permutation
+                .iter()
+                .map(|&written| {
+                    numbering.slot(written, set.pieces).ok_or_else(|| {
+                        reader.error(
+                            at,
+                            format!(
+                                "{what}: piece {written} of set {} is not one of {}..{}",
+                                quoted(&set.name),
+                                numbering.first(),
+                                numbering.last(set.pieces)
+                            ),
+                        )
+                    })
+                })
+                .collect::<Result<Vec<u8>>>()?;
+            Ok(Some(SetState {
+                labels,
+                orientations: orientations.iter().map(|&v| v as u8).collect(),
+            }))
         })
         .collect()
 }
@@ -932,7 +1192,7 @@ fn read_move_block(
     opened: usize,
     numbering: Numbering,
 ) -> Result<Transform> {
-    let parts = read_block(reader, sets, set_index, what, opened, numbering)?;
+    let parts = read_block(reader, sets, set_index, what, opened)?;
     let moves = parts
         .into_iter()
         .zip(sets)
@@ -946,24 +1206,29 @@ fn read_move_block(
                 });
             };
             let mut seen = vec![false; set.pieces];
-            for &value in &permutation {
-                if value == 0 || value as usize > set.pieces || std::mem::replace(&mut seen[value as usize - 1], true) {
-                    let first = numbering.first();
-                    return Err(reader.error(
-                        at,
-                        format!(
-                            "{what}: the permutation of set {} is not a permutation of {first}..{} ({} {})",
-                            quoted(&set.name),
-                            set.pieces as u32 + first - 1,
-                            value + first - 1,
-                            if value == 0 || value as usize > set.pieces { "is out of range" } else { "appears twice" }
-                        ),
-                    ));
-                }
+            let mut from: Vec<u8> = Vec::with_capacity(set.pieces);
+            for &written in &permutation {
+                let slot = numbering.slot(written, set.pieces);
+                let fault = match slot {
+                    None => "is out of range",
+                    Some(slot) if std::mem::replace(&mut seen[slot as usize], true) => "appears twice",
+                    Some(slot) => {
+                        from.push(slot);
+                        continue;
+                    }
+                };
+                return Err(reader.error(
+                    at,
+                    format!(
+                        "{what}: the permutation of set {} is not a permutation of {}..{} ({written} {fault})",
+                        quoted(&set.name),
+                        numbering.first(),
+                        numbering.last(set.pieces)
+                    ),
+                ));
             }
             // A state composes with the twist of the slot a piece arrives
             // in; ksolve's numbering gives that of the slot it leaves.
-            let from: Vec<u8> = permutation.iter().map(|&v| (v - 1) as u8).collect();
             let twist = match numbering {
                 Numbering::Ksolve => from.iter().map(|&s| orientations[s as usize] as u8).collect(),
                 Numbering::Twsearch => orientations.iter().map(|&t| t as u8).collect(),
@@ -1105,8 +1370,7 @@ pub fn expand_moves(definition: &Definition, metric: Metric, file: &str) -> Resu
         .iter()
         .map(|&order| (1..order).filter(|&k| chosen(k, order)).count() as u64)
         .sum();
-    let bytes_per_move: u64 = sets.iter().map(|set| 2 * set.pieces as u64 + 64).sum();
-    let bytes = search_moves.saturating_mul(bytes_per_move);
+    let bytes = search_moves.saturating_mul(position_bytes(sets));
     if bytes > MAX_MOVE_BYTES {
         return Err(Error::SpaceTooLarge(format!(
             "{file}: the {search_moves} moves of the search (each listed move with its powers) over {} sets would take {} MiB, more than the {} MiB a definition's moves may take",
@@ -1276,6 +1540,27 @@ mod tests {
             message.contains("not a permutation of 0..3 (4 is out of range)"),
             "{message}"
         );
+        // Numbers are echoed as written, the largest too, in either numbering.
+        for (text, expected) in [
+            (
+                twsearch.replace("1 2 3 0\n0 0 1 1", "1 2 3 4294967295\n0 0 1 1"),
+                "ring.tws:10: move 'T': the permutation of set 'P' is not a permutation of 0..3 (4294967295 is out of range)",
+            ),
+            (
+                SQUARE.replace("2 3 4 1\n1 0 0 1", "2 3 4 4294967295\n1 0 0 1"),
+                "ring.tws:10: move 'T': the permutation of set 'P' is not a permutation of 1..4 (4294967295 is out of range)",
+            ),
+            (
+                SQUARE.replace("Solved\nP\n1 2 3 4", "Solved\nP\n1 2 3 4294967295"),
+                "ring.tws:6: the Solved block: piece 4294967295 of set 'P' is not one of 1..4",
+            ),
+        ] {
+            let message = parse(&text, "ring.tws").unwrap_err().to_string();
+            assert!(
+                message.contains(expected),
+                "{message}\nexpected: {expected}"
+            );
+        }
     }
 
     #[test]
@@ -1304,6 +1589,24 @@ mod tests {
             .find(|s| s.name == "two")
             .unwrap();
         assert_eq!(two.state, twice.apply(&definition.solved, sets));
+        // Sequences resolve whatever order they are given in; one naming
+        // itself through others is refused with the cycle.
+        let chained = parse(
+            &format!("{SQUARE}MoveSequence C B2\nMoveAlias B A'\nMoveAlias A T\n"),
+            "ring.tws",
+        )
+        .unwrap();
+        assert_eq!(chained.moves[1].transform, twice);
+        let message = parse(
+            &format!("{SQUARE}MoveSequence X T Y\nMoveSequence Y X\n"),
+            "ring.tws",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            message.contains("ring.tws:18: move sequence 'X' names itself: X -> Y -> X"),
+            "{message}"
+        );
         // A sequence naming nothing known, or naming itself, is refused.
         for bad in ["MoveSequence X T Q\n", "MoveSequence X X\n"] {
             let message = parse(&format!("{SQUARE}{bad}"), "ring.tws")

@@ -176,18 +176,8 @@ impl Ksolve {
             .iter()
             .zip(sets)
             .map(|(set, part)| {
-                let pieces: Vec<String> = part
-                    .labels
-                    .iter()
-                    .map(|l| (*l as u32 + 1).to_string())
-                    .collect();
-                if set.orientations > 1 {
-                    let twists: Vec<String> =
-                        part.orientations.iter().map(|o| o.to_string()).collect();
-                    format!("{} {} / {}", set.name, pieces.join(" "), twists.join(" "))
-                } else {
-                    format!("{} {}", set.name, pieces.join(" "))
-                }
+                let slots: Vec<usize> = (0..set.pieces).collect();
+                format!("{} {}", set.name, definition::part_text(set, part, &slots))
             })
             .collect();
         parts.join("; ")
