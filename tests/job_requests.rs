@@ -52,8 +52,12 @@ fn a_flag_given_as_a_value_is_read_or_refused_never_ignored() {
         total(plain.clone().with("burned", "yes please")),
         Err("invalid parameter: --burned is a flag, on or off (true or false, 1 or 0), not 'yes please'".into())
     );
+    let flag_only = GameSpec {
+        name: "pancake".into(),
+        options: plain.with_flag("n"),
+    };
     assert_eq!(
-        total(plain.with_flag("n")),
+        bfs(&flag_only, BfsRequest::default()),
         Err("invalid parameter: --n needs a value (N)".into())
     );
 }
