@@ -81,6 +81,35 @@ pub fn quoted(text: &str) -> String {
     format!("'{}'", escape_controls(text))
 }
 
+/// `needed` and `limit` for a message that says the one is more than the
+/// other: each in the largest unit it fills, `needed` rounded up and
+/// `limit` down, so that the numbers shown never say otherwise (never
+/// "0 MiB, more than the 0 MiB allowed").
+pub fn sizes_compared(needed: u64, limit: u64) -> (String, String) {
+    (in_unit(needed, true), in_unit(limit, false))
+}
+
+/// `bytes` in the largest unit it fills, rounded up (as a need is told).
+pub fn size_needed(bytes: u64) -> String {
+    in_unit(bytes, true)
+}
+
+/// `bytes` in the largest unit it fills (bytes below a KiB), to two
+/// decimals rounded `up` or down.
+fn in_unit(bytes: u64, up: bool) -> String {
+    const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    let Some(&(unit, name)) = UNITS.iter().find(|(unit, _)| bytes >= *unit) else {
+        return format!("{bytes} bytes");
+    };
+    let (scaled, unit) = (bytes as u128 * 100, unit as u128);
+    let hundredths = if up {
+        scaled.div_ceil(unit)
+    } else {
+        scaled / unit
+    };
+    format!("{}.{:02} {name}", hundredths / 100, hundredths % 100)
+}
+
 fn gib(bytes: u64) -> f64 {
     bytes as f64 / (1u64 << 30) as f64
 }
@@ -120,12 +149,13 @@ impl fmt::Display for Error {
                 needed,
                 available,
                 what,
-            } if *needed > *available && *available > 0 => write!(
-                f,
-                "{what} needs {:.2} GiB but only {:.2} GiB of memory is available (use --store DIR for a file-backed table)",
-                gib(*needed),
-                gib(*available)
-            ),
+            } if *needed > *available && *available > 0 => {
+                let (needed, available) = sizes_compared(*needed, *available);
+                write!(
+                    f,
+                    "{what} needs {needed} but only {available} of memory is available (use --store DIR for a file-backed table)"
+                )
+            }
             // The memory is there (or its amount unknown) and the mapping
             // was refused all the same: not a lack of memory, so neither
             // "only N GiB" nor --store, which maps as much, would be true.
@@ -210,6 +240,33 @@ mod tests {
             what: "the table".into(),
         };
         assert!(!unknown.to_string().contains("0.00 GiB"), "{unknown}");
+    }
+
+    #[test]
+    fn a_size_over_a_limit_never_reads_as_equal_or_less() {
+        let shown = |needed, limit| sizes_compared(needed, limit);
+        assert_eq!(shown(10_088, 1024), ("9.86 KiB".into(), "1.00 KiB".into()));
+        assert_eq!(shown(300, 0), ("300 bytes".into(), "0 bytes".into()));
+        let (mib, just_over) = (1u64 << 20, (1u64 << 20) + 1);
+        assert_eq!(
+            shown(just_over, mib),
+            ("1.01 MiB".into(), "1.00 MiB".into())
+        );
+        assert_eq!(shown(2 << 30, 1024), ("2.00 GiB".into(), "1.00 KiB".into()));
+        assert_eq!(
+            shown(u64::MAX, u64::MAX - 1),
+            ("17179869184.00 GiB".into(), "17179869183.99 GiB".into())
+        );
+        // Memory short by less than a hundredth of a GiB.
+        let short = Error::OutOfMemory {
+            needed: (1 << 30) + 1,
+            available: 1 << 30,
+            what: "the table".into(),
+        };
+        assert_eq!(
+            short.to_string(),
+            "the table needs 1.01 GiB but only 1.00 GiB of memory is available (use --store DIR for a file-backed table)"
+        );
     }
 
     #[test]

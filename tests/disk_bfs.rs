@@ -359,3 +359,26 @@ fn the_disk_mode_refuses_what_it_cannot_do_in_one_line() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A budget near the top of u64 (8388608T = 2^63 bytes) keeps the whole
+/// table in one window, as any budget above the table does; it wrapped to
+/// windows of one work unit and wrote the table over and over.
+#[test]
+fn a_budget_near_the_top_of_u64_writes_what_any_larger_budget_writes() {
+    let written = |budget: &str| {
+        let dir = scratch(&format!("budget-{budget}"));
+        let store = dir.display().to_string();
+        let args = [
+            "bfs", "pancake", "--n", "9", "--memory", budget, "--json", "--store", &store,
+        ];
+        let report = common::bitsolve_json(&args);
+        let _ = std::fs::remove_dir_all(&dir);
+        (report["layers"].clone(), report["bytes_written"].clone())
+    };
+    let one_gib = written("1G");
+    assert_eq!(written("8388608T"), one_gib);
+    assert_eq!(written("16777215T"), one_gib);
+    let refused = common::bitsolve(&["bfs", "pancake", "--n", "9", "--memory", "16777216T"]);
+    assert!(!refused.status.success());
+    assert!(common::text(&refused.stderr).contains("'16777216T' is too large"));
+}

@@ -329,6 +329,21 @@ fn bench_runs_every_backend_and_checks_their_layers() {
     assert!(!text.contains("cpu, 1 thread"), "{text}");
 }
 
+/// A table over a tiny device memory: said once as a GPU error, with sizes
+/// that differ as they do (it was "GPU: GPU: ... needs 0 MiB, more than
+/// the 0 MiB ... allowed").
+#[test]
+fn a_table_over_the_device_memory_is_told_in_sizes_that_differ() {
+    if !gpu::available() {
+        return;
+    }
+    let args = words("bfs pancake --n 8 --backend gpu --device-memory 1K");
+    assert_eq!(
+        common::one_error_line(&bitsolve(&args)),
+        "bitsolve: error: GPU: pancake n=8; two-bit BFS needs 9.85 KiB, more than the 1.00 KiB of device memory allowed; only games whose blocks hold exactly one layer (Peg Solitaire) can stream blocks through a smaller device memory (run it with --backend cpu)"
+    );
+}
+
 #[test]
 fn gpu_requests_it_cannot_serve_get_one_line_and_a_non_zero_exit() {
     for (line, expected) in [

@@ -147,3 +147,42 @@ fn an_edited_board_changes_the_store_identity_and_says_where() {
     let message = edited.difference(&original).unwrap_or_default();
     assert!(message.contains("board-row=.ooo"), "{message}");
 }
+
+/// A finished table in a store the run cannot write is read, as `retro`
+/// reads its solved layers: the same report, no pass run. (Run as another
+/// user where the tests run as root, whom permissions do not stop.)
+#[test]
+fn bfs_answers_from_a_finished_table_in_a_read_only_store() {
+    let dir = common::ScratchDir::new("resume", "read-only");
+    let store = dir.join("store");
+    let store_arg = common::arg(&store);
+    let args = [
+        "bfs", "pancake", "--n", "7", "--json", "--store", &store_arg,
+    ];
+    let first = common::bitsolve_json(&args);
+    let table = store.join("pancake-n-7-two-bit-bfs.bst");
+    let mode = |path: &std::path::Path, mode| {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    };
+    mode(&table, 0o444);
+    mode(&store, 0o555);
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    let mut command = if root {
+        let mut command = std::process::Command::new("setpriv");
+        command
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(common::BIN);
+        command
+    } else {
+        std::process::Command::new(common::BIN)
+    };
+    let output = command.args(args).output().expect("run bitsolve");
+    mode(&store, 0o755);
+    assert!(output.status.success(), "{}", common::text(&output.stderr));
+    let again = common::json_of(&output);
+    assert_eq!(again["layers"], first["layers"]);
+    assert_eq!(again["complete"], true);
+    assert_eq!(again["expanded"], 0);
+}

@@ -97,9 +97,50 @@ impl GameOptions {
         self.values.get(name).map(String::as_str)
     }
 
-    /// Whether flag `name` is given.
+    /// Whether flag `name` is given: set with [`with_flag`](Self::with_flag),
+    /// or given a value that says on ([`flag_value`]).
     pub fn flag(&self, name: &str) -> bool {
         self.flags.iter().any(|f| f == name)
+            || self
+                .get(name)
+                .is_some_and(|value| flag_value(value) == Some(true))
+    }
+
+    /// Refuses what game `game`, taking `known`, cannot take: an option it
+    /// does not have, a value for a flag that says neither on nor off, a
+    /// flag where a value is needed. Every shell's options pass here, so
+    /// that none runs a game other than the one asked for.
+    pub fn check(&self, game: &str, known: &[OptionSpec]) -> Result<()> {
+        let given = self.values.keys().chain(&self.flags);
+        for name in given {
+            let Some(spec) = known.iter().find(|spec| spec.name == name) else {
+                let names: Vec<&str> = known.iter().map(|spec| spec.name).collect();
+                return Err(Error::InvalidParameter(format!(
+                    "{game} has no option {} (its options: {})",
+                    quoted(name),
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                )));
+            };
+            match (spec.value, self.get(name)) {
+                (Some(placeholder), None) => {
+                    return Err(Error::InvalidParameter(format!(
+                        "--{name} needs a value ({placeholder})"
+                    )));
+                }
+                (None, Some(value)) if flag_value(value).is_none() => {
+                    return Err(Error::InvalidParameter(format!(
+                        "--{name} is a flag, on or off (true or false, 1 or 0), not {}",
+                        quoted(value)
+                    )));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
     }
 
     /// Option `name` parsed as a number, if given.
@@ -120,6 +161,16 @@ impl GameOptions {
     pub fn required_number<T: FromStr>(&self, name: &str) -> Result<T> {
         self.number(name)?
             .ok_or_else(|| Error::InvalidParameter(format!("--{name} is required")))
+    }
+}
+
+/// A flag's value as text: on (`true`, `1`, or nothing) or off (`false`,
+/// `0`); `None` for anything else. The one spelling every shell accepts.
+pub fn flag_value(text: &str) -> Option<bool> {
+    match text.trim() {
+        "" | "1" | "true" => Some(true),
+        "0" | "false" => Some(false),
+        _ => None,
     }
 }
 

@@ -11,7 +11,9 @@ use serde::{Serialize, Serializer};
 use super::morris::Morris;
 use super::positional::PositionalGame;
 use super::positional::builtins::{harary, hex, tic_tac_toe};
-pub use super::registration::{GameOptions, OptionSpec, Registered, RegisteredTwoPlayer};
+pub use super::registration::{
+    GameOptions, OptionSpec, Registered, RegisteredTwoPlayer, flag_value,
+};
 use super::two_player_game::TwoPlayerVisitor;
 use super::{
     Dodgem, FoxGeese, FrogsToads, Ksolve, Pancake, PegSolitaire, PocketCube, SlidingTile, TopSpin,
@@ -225,6 +227,7 @@ pub fn open_positional(
             kind.name()
         )));
     };
+    options.check(name, found.entry.options)?;
     let mut filled = options.clone();
     for spec in found.entry.options {
         if let (Some(default), None) = (spec.default, options.get(spec.name)) {
@@ -292,6 +295,7 @@ macro_rules! registry {
         pub fn visit_two_player<V: TwoPlayerVisitor>(name: &str, options: &GameOptions, visitor: V) -> Result<V::Output> {
             $(
                 if name == <$two>::NAME {
+                    options.check(name, <$two>::OPTIONS)?;
                     return visitor.visit(&<$two>::from_options(options)?);
                 }
             )*
@@ -308,6 +312,7 @@ macro_rules! registry {
         pub fn visit<V: SpaceVisitor>(name: &str, options: &GameOptions, visitor: V) -> Result<V::Output> {
             $(
                 if name == <$game>::NAME {
+                    options.check(name, <$game>::OPTIONS)?;
                     return visitor.visit(&<$game>::from_options(options)?);
                 }
             )*

@@ -70,6 +70,7 @@ impl<'job> Bfs<'job> {
     /// Checks `request` (flags that cannot go together are refused before
     /// any work) and prepares its run in this process of `job`.
     pub fn prepare(request: BfsRequest, job: &'job MpiJob) -> Result<Bfs<'job>> {
+        super::check_store(request.store.as_ref())?;
         let pool = thread_pool(request.threads)?;
         refuse_layer_flags(
             request.algorithm,

@@ -10,9 +10,12 @@ use crate::backend::{CpuBackend, DiskBackend, GpuBackend};
 use crate::error::{Error, Result};
 use crate::games::TwoPlayerGame;
 use crate::search::backend::Backend;
+use crate::search::identity::space_identity;
 use crate::search::retro2::{BITS_PER_POSITION, LayerReport, RetroOptions, solve_layer_range};
-use crate::search::{Algorithm, SearchOptions, SearchReport};
+use crate::search::{Algorithm, Checkpoint, SearchOptions, SearchReport};
 use crate::space::Space;
+use crate::table::Backing;
+use crate::table::header::file_name_for;
 
 /// The processor a request asks for (`--backend`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -136,6 +139,15 @@ impl<'a> Machine<'a> {
         algorithm: Algorithm,
         options: &SearchOptions,
     ) -> Result<SearchReport> {
+        if let Some(read_only) = self.finished_table(space, algorithm, options) {
+            let options = SearchOptions {
+                backing: read_only,
+                progress: options.progress,
+                meet_in_middle: options.meet_in_middle,
+                max_depth: options.max_depth,
+            };
+            return algorithm.run(space, &CpuBackend, &options);
+        }
         match *self {
             Machine::Cpu => algorithm.run(space, &CpuBackend, options),
             Machine::Disk { memory } => algorithm.run(space, &DiskBackend { memory }, options),
@@ -143,6 +155,33 @@ impl<'a> Machine<'a> {
             #[cfg(feature = "mpi")]
             Machine::Mpi(mpi) => algorithm.run(space, mpi, options),
         }
+    }
+
+    /// The store read only, where it holds `algorithm`'s table over `space`
+    /// finished: no pass runs, so the table is read on the CPU from its
+    /// file opened read only, and a store without write permission answers
+    /// as `retro` does. (Not for an MPI job, whose processes hold shares of
+    /// their own, nor for joined halves, which are worked out anew.)
+    fn finished_table<S: Space>(
+        &self,
+        space: &S,
+        algorithm: Algorithm,
+        options: &SearchOptions,
+    ) -> Option<Backing> {
+        #[cfg(feature = "mpi")]
+        if let Machine::Mpi(_) = self {
+            return None;
+        }
+        let Backing::Directory(dir) = &options.backing else {
+            return None;
+        };
+        if options.meet_in_middle {
+            return None;
+        }
+        let bits = algorithm.bits_per_state() as u32;
+        let identity = space_identity(space, algorithm.describe(), bits);
+        let path = dir.join(file_name_for(&identity.descriptor));
+        (Checkpoint::finished_on_disk(&path) == Some(true)).then(|| Backing::ReadOnly(dir.clone()))
     }
 
     /// Solves `layers` of `game` by retrograde analysis here (in the

@@ -48,3 +48,14 @@ pub use retro::RetroRequest;
 pub use solve::SolveRequest;
 pub use spec::{GameSpec, TwoPlayerSpec};
 pub use threads::{MAX_THREADS, check_threads, parse_size, thread_pool, threads_from_environment};
+
+/// Refuses a store given as an empty path, which would put its tables in
+/// whatever directory the process runs in.
+fn check_store(store: Option<&std::path::PathBuf>) -> crate::error::Result<()> {
+    match store {
+        Some(dir) if dir.as_os_str().is_empty() => Err(crate::error::Error::InvalidParameter(
+            "--store names no directory (an empty path)".into(),
+        )),
+        _ => Ok(()),
+    }
+}

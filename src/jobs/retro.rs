@@ -89,6 +89,12 @@ pub struct Retro<'job> {
 impl<'job> Retro<'job> {
     /// Prepares `request`'s run in this process of `job`.
     pub fn prepare(request: RetroRequest, job: &'job MpiJob) -> Result<Retro<'job>> {
+        super::check_store(request.store.as_ref())?;
+        if request.layers.is_some() && request.top.is_some() {
+            return Err(Error::InvalidParameter(
+                "give the layers once, as a range (--layers A..B) or a top layer (--geese G), not both".into(),
+            ));
+        }
         let device = open_device(request.processor, request.device_memory, job)?;
         let backend = job.backend(device.is_none());
         let pool = thread_pool(request.threads)?;

@@ -136,6 +136,7 @@ pub fn solve<S: Space + Picture>(
     progress: &dyn Progress,
     stop: Option<&AtomicBool>,
 ) -> Result<Solution<S>> {
+    super::check_store(store)?;
     let from = space.parse_position(text)?;
     // Refused before any table is built: the space has nothing to walk.
     Target::of(space)?;

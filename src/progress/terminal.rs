@@ -23,7 +23,10 @@ fn plain_every() -> Duration {
         .ok()
         .and_then(|s| s.trim().parse::<f64>().ok())
         .filter(|s| s.is_finite() && *s >= 0.0)
-        .map_or(PLAIN_EVERY, Duration::from_secs_f64)
+        // Beyond what a Duration holds: never.
+        .map_or(PLAIN_EVERY, |s| {
+            Duration::try_from_secs_f64(s).unwrap_or(Duration::MAX)
+        })
 }
 
 /// Formats one row of the layer table (layer or scan index, count).

@@ -16,6 +16,7 @@
 //! nothing vouches for.
 
 use std::fs::{self, File};
+use std::io::Read;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -244,8 +245,8 @@ impl DirectFile {
         hash.update(&head);
         hash.update(entry.bytes);
         let tail = hash.digest().to_le_bytes();
-        let file =
-            File::create(&self.journal).map_err(|e| self.io_error("create the journal of", e))?;
+        // Created anew, never through a link planted at its name.
+        let file = store_file::create_new_file(&self.journal)?;
         // The journal's name too must be on disk before any byte changes in
         // place (its directory synced), or a power cut could leave changed
         // bytes and no journal.
@@ -261,11 +262,15 @@ impl DirectFile {
     /// Finishes the write a killed run had journaled whole; drops a torn
     /// journal (its write never began in place).
     fn replay_journal(&self, progress: &dyn Progress) -> Result<()> {
-        let bytes = match fs::read(&self.journal) {
-            Ok(bytes) => bytes,
+        match fs::symlink_metadata(&self.journal) {
+            Ok(_) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
             Err(e) => return Err(self.io_error("read the journal of", e)),
-        };
+        }
+        let mut bytes = Vec::new();
+        store_file::open_file(&self.journal, false)?
+            .read_to_end(&mut bytes)
+            .map_err(|e| self.io_error("read the journal of", e))?;
         let whole = bytes.len() >= 32 && &bytes[..8] == JOURNAL_MAGIC && {
             let (body, hash) = bytes.split_at(bytes.len() - 8);
             let len = u64::from_le_bytes(body[16..24].try_into().unwrap());

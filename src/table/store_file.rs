@@ -133,14 +133,17 @@ pub fn table_exists(path: &Path) -> Result<bool> {
 /// FIFO, a device or a socket named like a table would block its reader
 /// (it is opened without waiting for a writer, then refused), and a
 /// directory has no table to read.
+///
+/// A symbolic link is refused too, never followed: a link planted in a
+/// store would have a writer change whatever file it points to.
 pub fn open_file(path: &Path, writable: bool) -> Result<File> {
     use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
     let file = OpenOptions::new()
         .read(true)
         .write(writable)
-        .custom_flags(libc::O_NONBLOCK)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
         .open(path)
-        .map_err(io_error("open", path))?;
+        .map_err(|e| link_refused(path, e))?;
     let kind = file.metadata().map_err(io_error("stat", path))?.file_type();
     if kind.is_file() {
         return Ok(file);
@@ -157,6 +160,64 @@ pub fn open_file(path: &Path, writable: bool) -> Result<File> {
         "not a regular file"
     };
     Err(bad(path, format!("is {what}, not a table file")))
+}
+
+/// The error for a failed open of `path`: a symbolic link that leads to a
+/// file is refused as a link; any other failure (a link loop included) is
+/// told as the system tells it.
+fn link_refused(path: &Path, error: std::io::Error) -> Error {
+    let is_link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if error.raw_os_error() == Some(libc::ELOOP) && is_link && fs::metadata(path).is_ok() {
+        return bad(
+            path,
+            "is a symbolic link, which a store never follows (remove the link, or put the file itself in its place)",
+        );
+    }
+    io_error("open", path)(error)
+}
+
+/// Creates a new, empty file at `path` for reading and writing, never
+/// through whatever is already there (`O_EXCL`: a link at `path` is not
+/// followed). A regular file left there by a run that was stopped is
+/// removed first, unless a run still holds it; a link or anything else
+/// that is not a regular file is refused.
+pub fn create_new_file(path: &Path) -> Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    for _ in 0..3 {
+        match OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(path)
+        {
+            Ok(file) => return Ok(file),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => remove_leftover(path)?,
+            Err(e) => return Err(io_error("create", path)(e)),
+        }
+    }
+    Err(bad(path, "another bitsolve run keeps creating it"))
+}
+
+/// Removes the regular file at `path` that no run holds locked: what a
+/// stopped run left. The file removed is the one locked (a file another
+/// run put there meanwhile is left alone).
+fn remove_leftover(path: &Path) -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let file = match open_file(path, true) {
+        Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(());
+        }
+        opened => opened?,
+    };
+    lock(&file, path, true)?;
+    let held = file.metadata().map_err(io_error("stat", path))?;
+    match fs::symlink_metadata(path) {
+        Ok(found) if (found.dev(), found.ino()) == (held.dev(), held.ino()) => {
+            fs::remove_file(path).map_err(io_error("remove", path))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Reads and decodes the header of a table file; a short or damaged one is
@@ -313,15 +374,9 @@ pub fn create(
     progress: &dyn Progress,
 ) -> Result<Option<File>> {
     let temporary = temporary_path(path);
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&temporary)
-        .map_err(io_error("create", &temporary))?;
     // A temporary file another run holds is being created by it; one
     // nobody holds is left from a run that was killed, and is redone.
+    let file = create_new_file(&temporary)?;
     lock(&file, &temporary, true)?;
     let mut guard = Temporary {
         path: &temporary,
@@ -341,7 +396,6 @@ pub fn create(
         progress: Vec::new(),
     };
     let write_error = io_error("write", &temporary);
-    file.set_len(0).map_err(io_error("write", &temporary))?;
     allocate(&file, &temporary, layout.file_len())?;
     if fill != 0 {
         write_fill(&file, &temporary, layout, fill, progress)?;

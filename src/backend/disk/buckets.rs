@@ -21,6 +21,7 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufReader, Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -164,9 +165,11 @@ impl Buckets {
     /// Appends an encoded run to window `window`'s file.
     fn append_run(&mut self, window: usize, encoded: &[u8]) -> Result<()> {
         let path = self.file(window);
+        // Never through a link planted at the name.
         let mut file = OpenOptions::new()
             .create(true)
             .append(true)
+            .custom_flags(libc::O_NOFOLLOW)
             .open(&path)
             .map_err(|e| io("create", &path, e))?;
         file.write_all(&(encoded.len() as u64).to_le_bytes())

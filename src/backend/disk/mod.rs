@@ -25,7 +25,7 @@
 mod buckets;
 mod two_bit;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, size_needed, sizes_compared};
 use crate::search::backend::{Backend, OneBitPasses, Opened, TableRequest, TwoBitPasses};
 use crate::search::chunks::CHUNK_STATES;
 use crate::search::two_bit_bfs::UNSEEN;
@@ -70,7 +70,9 @@ impl DiskPlan {
                 MIN_MEMORY >> 10
             )));
         }
-        let half = memory / 2 * 4 / CHUNK_STATES * CHUNK_STATES;
+        // Saturating: a budget beyond the table's (up to 16 EiB) is one
+        // window of the whole table, never a wrapped-around small one.
+        let half = (memory / 2).saturating_mul(4) / CHUNK_STATES * CHUNK_STATES;
         let whole = cells.div_ceil(CHUNK_STATES) * CHUNK_STATES;
         let window_cells = half.clamp(CHUNK_STATES, whole.max(CHUNK_STATES));
         Ok(DiskPlan {
@@ -144,14 +146,15 @@ impl Backend for DiskBackend {
         let file = dir.join(file_name_for(&request.identity.descriptor));
         let needed = disk_needed(cells) - if file.exists() { words * 8 } else { 0 };
         if let Some(free) = free_disk(dir).filter(|&free| free < needed) {
+            let (needed, free) = sizes_compared(needed, free);
+            let (table, reserve) = (
+                size_needed(words * 8),
+                size_needed(successors_reserve(cells)),
+            );
             return Err(Error::InvalidParameter(format!(
-                "{} needs {:.2} GiB more on disk ({:.2} GiB of table, {:.2} GiB kept for waiting successors), and {} has {:.2} GiB free",
+                "{} needs {needed} more on disk ({table} of table, {reserve} kept for waiting successors), and {} has {free} free",
                 request.identity.descriptor,
-                gib(needed),
-                gib(words * 8),
-                gib(successors_reserve(cells)),
                 dir.display(),
-                gib(free)
             )));
         }
         let (storage, progress) = WordStorage::open_direct(
@@ -194,5 +197,17 @@ mod tests {
         let plan = DiskPlan::new(1000, 1 << 30).unwrap();
         assert_eq!((plan.window_cells, plan.windows), (CHUNK_STATES, 1));
         assert!(DiskPlan::new(1000, 1000).is_err());
+    }
+
+    #[test]
+    fn a_budget_near_the_top_of_u64_is_one_window_of_the_whole_table() {
+        // 8388608T = 2^63 bytes: half of it at four cells a byte wrapped
+        // to zero, and the table was cut into windows of one work unit.
+        let cells: u64 = 3_628_800;
+        let whole = cells.div_ceil(CHUNK_STATES) * CHUNK_STATES;
+        for memory in [1 << 63, u64::MAX, u64::MAX / 2 + 1 - 4] {
+            let plan = DiskPlan::new(cells, memory).unwrap();
+            assert_eq!((plan.window_cells, plan.windows), (whole, 1), "{memory}");
+        }
     }
 }

@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicU64;
 use super::device::GpuDevice;
 use super::kernels::Kernels;
 use super::table::DeviceTable;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, size_needed, sizes_compared};
 use crate::kernel::CPU_HINT;
 use crate::search::backend::{Pass, TableRequest};
 use crate::search::{Work, blocks_of_layer, union};
@@ -46,12 +46,10 @@ impl Residency {
         let host_words = space.size().div_ceil(host_cells_per_word) as usize;
         let descriptor = &request.identity.descriptor;
         let bytes = host_words as u64 * 8;
-        let too_large = gpu.device_bytes().is_some_and(|limit| bytes > limit);
-        let whole = if too_large {
+        let whole = if let Some(limit) = gpu.device_bytes().filter(|&limit| bytes > limit) {
+            let (needed, limit) = sizes_compared(bytes, limit);
             Err(Error::Gpu(format!(
-                "{descriptor} needs {} MiB, more than the {} MiB of device memory allowed",
-                bytes >> 20,
-                gpu.device_bytes().unwrap_or(0) >> 20
+                "{descriptor} needs {needed}, more than the {limit} of device memory allowed"
             )))
         } else {
             DeviceTable::create(gpu, host_words, bits, descriptor)
@@ -78,6 +76,7 @@ impl Residency {
         request: &TableRequest,
         refused: Error,
     ) -> Result<Self> {
+        let refused = reason(refused);
         let Some(layering) = space.layering().filter(|l| l.exact) else {
             return Err(Error::Gpu(format!(
                 "{refused}; only games whose blocks hold exactly one layer (Peg Solitaire) can stream blocks through a smaller device memory {CPU_HINT}"
@@ -108,13 +107,14 @@ impl Residency {
         let span_words = span_cells.div_ceil(host_cells_per_word) as usize;
         let span_bytes = span_words as u64 * 8;
         if gpu.device_bytes().is_some_and(|limit| span_bytes > limit) || span_words >= host_words {
+            let needed = size_needed(span_bytes);
             return Err(Error::Gpu(format!(
-                "{refused}; streaming needs {} MiB for the blocks of one layer, which does not fit either",
-                span_bytes >> 20
+                "{refused}; streaming needs {needed} for the blocks of one layer, which does not fit either"
             )));
         }
         let device = DeviceTable::create(gpu, span_words, bits, &request.identity.descriptor)
             .map_err(|e| {
+                let e = reason(e);
                 Error::Gpu(format!("{refused}; streaming the blocks of one layer: {e}"))
             })?;
         Ok(Residency {
@@ -245,6 +245,15 @@ pub fn gpu_program<S: Space>(space: &S) -> Result<crate::kernel::Program> {
         )));
     }
     Ok(program)
+}
+
+/// What an error says, without the "GPU:" a GPU error begins with: for a
+/// GPU error that tells it as part of its own message.
+fn reason(error: Error) -> String {
+    match error {
+        Error::Gpu(message) => message,
+        other => other.to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -615,17 +615,17 @@ fn sweep_acyclic_layer<G: LayeredGame, B: RetroBackend>(
         progress: options.progress,
     };
     let host = backend.host_table(values);
-    let mut due = Instant::now() + options.record_every;
+    let mut due = RecordDue::after(options.record_every);
     // The records taken while the sweep runs, apart from its time.
     let mut recording = 0.0;
     let mut record_when_due = || {
-        if Instant::now() < due {
+        if !due.reached() {
             return Ok(());
         }
         let started = Instant::now();
         record_unfinished_sweep(host)?;
         recording += started.elapsed().as_secs_f64();
-        due = Instant::now() + options.record_every;
+        due = RecordDue::after(options.record_every);
         Ok(())
     };
     let sweep_started = Instant::now();
@@ -648,6 +648,22 @@ fn sweep_acyclic_layer<G: LayeredGame, B: RetroBackend>(
 /// again, skipping the positions already decided.
 fn record_unfinished_sweep(values: &TwoBitTable) -> Result<()> {
     Checkpoint::default().write(values.storage())
+}
+
+/// When the next record of a long pass is due: `every` from now, or never
+/// when that lies beyond what the clock can count (an interval of
+/// `u64::MAX` seconds means no record before the end).
+#[derive(Clone, Copy)]
+pub(super) struct RecordDue(Option<Instant>);
+
+impl RecordDue {
+    pub(super) fn after(every: Duration) -> Self {
+        RecordDue(Instant::now().checked_add(every))
+    }
+
+    pub(super) fn reached(&self) -> bool {
+        self.0.is_some_and(|due| Instant::now() >= due)
+    }
 }
 
 /// Records a layer's passes in its store once `every` has gone by since

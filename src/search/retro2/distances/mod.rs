@@ -43,7 +43,7 @@ mod store;
 mod table;
 
 use std::sync::atomic::Ordering::Relaxed;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub use table::{LayerDistances, NEAR_LIMIT, NO_DISTANCE};
 
@@ -56,6 +56,7 @@ use crate::table::header::TableIdentity;
 use crate::table::storage::file_name_for;
 use crate::table::{Backing, WordStorage};
 
+use super::driver::RecordDue;
 use levels::Reached;
 pub use levels::{ValueOf, Values};
 pub use store::store_layers_distances;
@@ -265,9 +266,9 @@ pub fn stored_layer_distances<G: LayeredGame>(
     }
     bytes.begin_writing()?;
     marks.begin_writing()?;
-    let mut due = Instant::now() + record_every;
+    let mut due = RecordDue::after(record_every);
     let mut record = |reached: &Reached, stopping: bool| {
-        if !stopping && Instant::now() < due {
+        if !stopping && !due.reached() {
             return Ok(());
         }
         // The bits first: a stop between the two leaves records that
@@ -275,7 +276,7 @@ pub fn stored_layer_distances<G: LayeredGame>(
         let checkpoint = unfinished(reached);
         checkpoint.write(&marks)?;
         checkpoint.write(&bytes)?;
-        due = Instant::now() + record_every;
+        due = RecordDue::after(record_every);
         Ok(())
     };
     let pass = levels::Pass {
