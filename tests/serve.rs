@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use crate::common::http::{self, Raw, Server, get, query};
+use crate::common::http::{self, Crowd, Pace, Raw, Server, get, query};
 use crate::common::webdriver::{Browser, find_browser};
 use crate::common::{self, stdout_of};
 use serde_json::{Value, json};
@@ -1173,6 +1173,160 @@ fn slow_and_oversized_clients_hold_nothing() {
     drop(crowd);
 }
 
+/// Requests for the games, each on a new connection, while `crowd` holds
+/// the server: every one is answered 200 within `PATIENCE` (a bound for
+/// failing, not a speed: they are answered in milliseconds).
+fn answered_beside(server: &Server, crowd: &Crowd) {
+    const PATIENCE: Duration = Duration::from_secs(5);
+    // The crowd is connected, and cycling through the server's places.
+    std::thread::sleep(Duration::from_secs(1));
+    for attempt in 0..5 {
+        assert_eq!(
+            games_within(server, PATIENCE),
+            Some(200),
+            "request {attempt} beside the crowd"
+        );
+    }
+    let _ = crowd;
+}
+
+/// 300 connections from the requests' own address (more than the 256 the
+/// server holds, and than the 64 of one client), each trickling its head
+/// a byte at a time and reopened as soon as it is closed: the requests
+/// of another client on the same address are answered at once, each
+/// taking the place of the connection that has waited longest. Before:
+/// each waited about 10 s, until the head timeout freed places, and 600
+/// such connections made every one wait 9-10 s.
+#[test]
+fn trickled_heads_from_every_side_starve_no_request() {
+    let server = Server::start(&[]);
+    let crowd = Crowd::start(
+        server.address,
+        300,
+        Pace::Trickle,
+        Duration::from_millis(200),
+    );
+    answered_beside(&server, &crowd);
+}
+
+/// Far more trickling connections than places (400 against 16, 8 for one
+/// client address), reopened as fast as they are closed: the server
+/// accepts every connection as it comes, so none is left in the listen
+/// queue behind the crowd, and each request is answered. Before, 1,500
+/// such connections against the 256 places left a request unanswered
+/// after 60 s.
+#[test]
+fn a_flood_of_connections_far_past_the_caps_starves_no_request() {
+    let server = Server::start_with(
+        &[],
+        &["--max-connections", "16", "--max-client-connections", "8"],
+    );
+    let crowd = Crowd::start(
+        server.address,
+        400,
+        Pace::Trickle,
+        Duration::from_millis(100),
+    );
+    answered_beside(&server, &crowd);
+}
+
+/// 300 kept-alive clients, each asking for the games every 2 s and idle in
+/// between (the server keeps an idle connection 10 s): a new client's
+/// request takes the place of the connection idle longest, and is
+/// answered. Before: they held every place, and a new client waited for
+/// a connection's two-minute lifetime (117 s with one every 8 s).
+#[test]
+fn kept_alive_idle_connections_give_way_to_a_new_request() {
+    let server = Server::start(&[]);
+    let pace = Pace::KeepAlive { every: 10 };
+    let crowd = Crowd::start(server.address, 300, pace, Duration::from_millis(200));
+    answered_beside(&server, &crowd);
+}
+
+/// A head sent a byte every 100 ms is cut at the head's deadline
+/// (`--client-timeout 1`), long before it ends: the deadline holds for
+/// the whole head, however steadily it comes, not from byte to byte.
+#[test]
+fn a_head_trickled_steadily_is_cut_at_its_deadline() {
+    let server = Server::start_with(&[], &["--client-timeout", "1"]);
+    let head: Vec<u8> = b"GET /api/games HTTP/1.1\r\n"
+        .iter()
+        .chain(b"X-Slow: a\r\n".repeat(10).iter())
+        .chain(b"\r\n")
+        .copied()
+        .collect();
+    let mut client = Raw::connect(server.address);
+    let mut sent = 0;
+    while sent < head.len() && client.open() {
+        if !client.send(&head[sent..sent + 1]) {
+            break;
+        }
+        sent += 1;
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        sent < head.len(),
+        "the whole head of {} bytes was sent",
+        head.len()
+    );
+    let received = client.read_until_closed(Duration::from_secs(5));
+    assert!(received.is_some(), "closed by the server");
+    assert!(!String::from_utf8_lossy(&received.unwrap()).contains(" 200 "));
+}
+
+/// A flag in a query is on given bare, `1` or `true`, off given `0` or
+/// `false`, and refused with any other value, naming the flag and the
+/// value: one rule for positional games (`torus`) and the others
+/// (`burned`). Before: `torus=banana` turned the torus on.
+#[test]
+fn every_flag_takes_the_same_spellings_and_refuses_any_other() {
+    let server = Server::start(&[]);
+    let harary = |torus: Option<&str>| {
+        let mut target =
+            "/api/position?game=harary&size=3&shape=el&position=X.O/.X./O..".to_string();
+        if let Some(value) = torus {
+            target.push_str(&format!("&torus={value}"));
+        }
+        target
+    };
+    let answer = |target: &str| {
+        let response = get(server.address, target);
+        assert_eq!(response.status, 200, "{target}: {}", response.text());
+        response.json()
+    };
+    let plain = answer(&harary(None));
+    let torus = answer(&harary(Some("")));
+    assert_ne!(plain, torus, "the torus changes the answer");
+    for on in ["1", "true"] {
+        assert_eq!(answer(&harary(Some(on))), torus, "torus={on}");
+    }
+    for off in ["0", "false"] {
+        assert_eq!(answer(&harary(Some(off))), plain, "torus={off}");
+    }
+    for (target, flag, value) in [
+        (harary(Some("banana")), "torus", "banana"),
+        (harary(Some("2")), "torus", "2"),
+        (
+            "/api/start?game=pancake&n=4&burned=2".to_string(),
+            "burned",
+            "2",
+        ),
+        (
+            "/api/start?game=pancake&n=4&burned=yes".to_string(),
+            "burned",
+            "yes",
+        ),
+    ] {
+        let message = refused(&server, &target, 400, "");
+        assert_eq!(
+            message,
+            format!(
+                "{flag} is a flag: give it as '{flag}', '{flag}=1' or '{flag}=0', not '{value}'"
+            )
+        );
+    }
+}
+
 #[test]
 fn the_morris_opening_is_explored_from_the_empty_board() {
     let dir = common::scratch("serve", "morris");
@@ -1238,6 +1392,9 @@ fn serve_refuses_bad_flags_in_one_line() {
     assert!(run(&["--threads", "0", "--port", "0"]).contains("--threads"));
     assert!(run(&["--client-timeout", "0", "--port", "0"]).contains("--client-timeout"));
     assert!(run(&["--table-memory", "0", "--port", "0"]).contains("--table-memory"));
+    assert!(run(&["--max-connections", "0", "--port", "0"]).contains("--max-connections"));
+    let over = run(&["--max-client-connections", "300", "--port", "0"]);
+    assert!(over.contains("--max-client-connections"), "{over}");
 }
 
 /// Text of the element `selector` in the page.

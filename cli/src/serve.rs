@@ -40,6 +40,17 @@ pub struct ServeArgs {
     /// available at start.
     #[arg(long, value_name = "MIB")]
     table_memory: Option<u64>,
+    /// Most connections held at once. Past it, a new connection takes the
+    /// place of the one that has waited longest for a request (stalled in
+    /// its head, or idle between requests); it is refused with a 503 only
+    /// when every one is awaiting an answer.
+    #[arg(long, value_name = "N", default_value_t = bitsolve_serve::DEFAULT_CONNECTIONS)]
+    max_connections: usize,
+    /// Most connections held at once from one client address (an IPv6
+    /// client by its /64); past it, the client's own connection that has
+    /// waited longest gives way, as above.
+    #[arg(long, value_name = "N", default_value_t = bitsolve_serve::DEFAULT_CLIENT_CONNECTIONS)]
+    max_client_connections: usize,
 }
 
 /// Starts the server on the flags' options.
@@ -52,5 +63,7 @@ pub(super) fn run(args: ServeArgs) -> Result<()> {
         threads: args.threads,
         client_timeout: args.client_timeout,
         table_memory: args.table_memory,
+        max_connections: args.max_connections,
+        max_client_connections: args.max_client_connections,
     })
 }

@@ -19,7 +19,7 @@ use serde_json::{Value as Json, json};
 
 use super::definitions::Definitions;
 use super::positional;
-use super::request::{Failure, Parameters, printable};
+use super::request::{Failure, Parameters, flag, printable};
 use super::stores::{Store, Stores};
 use bitsolve::database::{Database, TableCache, describe};
 use bitsolve::diagram::sketch;
@@ -133,7 +133,7 @@ fn layers(stores: &Stores, parameters: &Parameters) -> Result<Json, Failure> {
 
 /// The game's options from the parameters other than [`RESERVED`] ones:
 /// `name=value`, or for a flag `name`, `name=1` or `name=true` (`0` and
-/// `false` leave it off). An option that names a file never takes a path
+/// `false` leave it off; [`flag`]). An option that names a file never takes a path
 /// from the client: boards are built-in ones only, and a definition is
 /// one the server was started with, by name.
 fn game_options(
@@ -160,16 +160,11 @@ fn game_options(
             )));
         };
         match spec.value {
-            None => match value {
-                "" | "1" | "true" => options = options.with_flag(key),
-                "0" | "false" => {}
-                other => {
-                    return Err(Failure::bad_request(format!(
-                        "{key} is a flag: give it as '{key}', '{key}=1' or '{key}=0', not '{}'",
-                        printable(other)
-                    )));
+            None => {
+                if flag(key, value)? {
+                    options = options.with_flag(key);
                 }
-            },
+            }
             Some(_) if key == "board" && !Board::built_in_names().contains(&value) => {
                 return Err(Failure::bad_request(format!(
                     "board '{}' is not a built-in board (the explorer reads no board files): {}",

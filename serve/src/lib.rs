@@ -6,10 +6,12 @@
 //! table work runs on a bounded pool of threads, off the reactor.
 //!
 //! Imports among these modules point one way, from the transport down to
-//! what every endpoint reads: `server` → `http` → `api` → `stores`,
+//! what every endpoint reads: `server` → `connections`, `server` → `http` → `api` → `stores`,
 //! `positional` → `request`.
 //!
 //! - [`server`]: connections, limits and timeouts; the blocking pool.
+//! - [`connections`]: which connections are held, and which gives way
+//!   when a new one needs room.
 //! - [`http`]: a request target becomes a route and its parameters; every
 //!   answer a reply.
 //! - [`api`]: the endpoints, each a function from parameters to JSON.
@@ -24,6 +26,7 @@
 //! - [`static_files`]: the page, its script and its style.
 
 mod api;
+mod connections;
 mod definitions;
 mod http;
 mod positional;
@@ -61,12 +64,22 @@ pub struct Options {
     /// Most memory, in MiB, the tables read may hold together (default:
     /// half the memory available at start).
     pub table_memory: Option<u64>,
+    /// Most connections held at once (default [`DEFAULT_CONNECTIONS`]).
+    pub max_connections: usize,
+    /// Most connections held at once for one client address (default
+    /// [`DEFAULT_CLIENT_CONNECTIONS`]).
+    pub max_client_connections: usize,
 }
+
+pub use server::{DEFAULT_CLIENT_CONNECTIONS, DEFAULT_CONNECTIONS};
 
 /// Most worker threads `--threads` may ask for.
 const MAX_WORKERS: usize = 64;
 /// Most seconds `--client-timeout` may give.
 const MAX_CLIENT_TIMEOUT: u64 = 3600;
+/// Most connections `--max-connections` may ask for: each holds a file
+/// descriptor and up to twice [`server::MAX_HEAD_BYTES`] of buffers.
+const MAX_CONNECTIONS: usize = 16384;
 
 /// Serves until the process ends: prints the address it listens on, then
 /// answers requests. Options out of range, stores or definitions that
@@ -80,6 +93,17 @@ pub fn run(args: Options) -> Result<()> {
     if args.client_timeout == 0 || args.client_timeout > MAX_CLIENT_TIMEOUT {
         return Err(Error::InvalidParameter(format!(
             "--client-timeout must be between 1 and {MAX_CLIENT_TIMEOUT} seconds"
+        )));
+    }
+    if args.max_connections == 0 || args.max_connections > MAX_CONNECTIONS {
+        return Err(Error::InvalidParameter(format!(
+            "--max-connections must be between 1 and {MAX_CONNECTIONS}"
+        )));
+    }
+    if args.max_client_connections == 0 || args.max_client_connections > args.max_connections {
+        return Err(Error::InvalidParameter(format!(
+            "--max-client-connections must be between 1 and --max-connections ({})",
+            args.max_connections
         )));
     }
     if args.table_memory == Some(0) {
@@ -102,6 +126,10 @@ pub fn run(args: Options) -> Result<()> {
     let limits = server::Limits {
         client_timeout: Duration::from_secs(args.client_timeout),
         threads: args.threads,
+        caps: connections::Caps {
+            total: args.max_connections,
+            per_client: args.max_client_connections,
+        },
     };
     server::serve(listener, stores, limits)
 }

@@ -5,7 +5,7 @@
 
 use serde_json::{Value as Json, json};
 
-use super::request::{Failure, Parameters, printable};
+use super::request::{Failure, Parameters, flag, printable};
 use bitsolve::diagram::{Cell, Diagram, MoveSketch, Style, sketch};
 use bitsolve::games::positional::{PositionalGame, Query, Side};
 use bitsolve::games::registry::{self, ConnectionGoal, GameKind, GameOptions};
@@ -38,11 +38,11 @@ fn open(name: &str, parameters: &Parameters) -> Result<PositionalGame, Failure> 
     for spec in entry.options {
         match (spec.value, parameters.get(spec.name)) {
             (_, None) => {}
-            // A flag is on unless it is given as off.
-            (None, Some(value)) if value != "0" && value != "false" => {
-                options = options.with_flag(spec.name);
+            (None, Some(value)) => {
+                if flag(spec.name, value)? {
+                    options = options.with_flag(spec.name);
+                }
             }
-            (None, Some(_)) => {}
             (Some(_), Some(value)) => options = options.with(spec.name, value),
         }
     }

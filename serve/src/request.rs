@@ -92,6 +92,22 @@ impl Parameters {
     }
 }
 
+/// Whether the value of flag `name` in a query turns it on: the flag given
+/// bare (`torus`), `1` or `true` turn it on, `0` or `false` leave it off,
+/// as the page sends it and the command line's presence or absence says;
+/// any other value is refused, naming the flag and the value.
+pub fn flag(name: &str, value: &str) -> Result<bool, Failure> {
+    match value {
+        "" | "1" | "true" => Ok(true),
+        "0" | "false" => Ok(false),
+        other => Err(Failure::bad_request(format!(
+            "{} is a flag: give it as '{0}', '{0}=1' or '{0}=0', not '{}'",
+            printable(name),
+            printable(other)
+        ))),
+    }
+}
+
 /// Percent-decoding of one query component.
 fn decode(text: &str) -> Result<String, Failure> {
     let bytes = text.as_bytes();
@@ -143,5 +159,25 @@ mod tests {
         assert!(Parameters::parse("a=%ff").is_err());
         let many: Vec<String> = (0..40).map(|i| format!("p{i}=1")).collect();
         assert!(Parameters::parse(&many.join("&")).is_err());
+    }
+
+    #[test]
+    fn a_flag_is_on_or_off_in_five_spellings_and_refused_in_any_other() {
+        for on in ["", "1", "true"] {
+            assert!(flag("torus", on).unwrap(), "{on}");
+        }
+        for off in ["0", "false"] {
+            assert!(!flag("torus", off).unwrap(), "{off}");
+        }
+        for bad in ["banana", "2", "yes", "TRUE", " 1", "off"] {
+            let failure = flag("burned", bad).unwrap_err();
+            assert_eq!(failure.status, 400);
+            assert_eq!(
+                failure.message,
+                format!(
+                    "burned is a flag: give it as 'burned', 'burned=1' or 'burned=0', not '{bad}'"
+                )
+            );
+        }
     }
 }

@@ -1,26 +1,35 @@
 //! The transport: HTTP/1.1 on tokio and hyper, held against clients that
-//! are slow or send too much. Every limit is hyper's or tokio's own, set
-//! here; nothing of HTTP is parsed by hand.
+//! are slow, idle, many, or send too much. HTTP is hyper's; which
+//! connections the server holds is [`super::connections`]'.
 //!
-//! - A client has `client_timeout` to send a request's head (hyper's
-//!   header read timeout); the same timeout ends a kept-alive connection
-//!   that sends nothing.
+//! - A client has `client_timeout` to send a whole request head, however
+//!   it trickles it (hyper's header read timeout runs from the head's
+//!   first read, not from each byte); the same timeout ends a kept-alive
+//!   connection that sends nothing.
 //! - A head is at most [`MAX_HEAD_BYTES`] and [`MAX_HEADERS`] headers
 //!   (hyper answers 431 beyond, and closes the connection).
 //! - A request body is never read: the explorer only reads, so a request
 //!   that announces one is answered at once (405 for a method other than
 //!   GET or HEAD, 413 for a GET with a body) and its connection closed. A
 //!   client that stalls in its body holds nothing.
-//! - At most [`MAX_CONNECTIONS`] connections at once (those beyond wait in
-//!   the listen queue), each for at most [`CONNECTION_LIFETIME`].
+//! - Connections are accepted as soon as they arrive, never left in the
+//!   listen queue. At most `caps.total` are held, and `caps.per_client`
+//!   from one client address; a new one beyond either takes the place of
+//!   the connection that has waited longest for a head (a stalled head or
+//!   an idle kept-alive connection), and is refused with a 503 only when
+//!   every one is answering a request. Each is held at most
+//!   [`CONNECTION_LIFETIME`].
 //! - The table work (reading and checking a table can take seconds) runs
 //!   on a blocking pool of `threads` threads, never on the reactor, so a
 //!   slow answer delays no other client's I/O; an answer that takes longer
 //!   than [`ANSWER_TIMEOUT`] (queue included) is a 503.
 
 use std::convert::Infallible;
+use std::future::{Future, poll_fn};
 use std::net::TcpListener;
+use std::pin::pin;
 use std::sync::Arc;
+use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use http_body_util::Full;
@@ -30,17 +39,21 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Request, Response};
 use hyper_util::rt::{TokioIo, TokioTimer};
-use tokio::sync::Semaphore;
+use tokio::net::TcpStream;
 
+use super::connections::{Caps, Connections, Refusal, Slot};
 use super::http::{self, Reply};
 use super::request::Failure;
 use super::stores::Stores;
 use bitsolve::error::{Error, Result};
 
-/// Connections served at once: enough for many browser tabs (a browser
-/// opens about six per server), few enough that file descriptors and
-/// buffers stay bounded.
-pub const MAX_CONNECTIONS: usize = 256;
+/// Connections held at once by default: enough for many browser tabs (a
+/// browser opens about six per server), few enough that file descriptors
+/// and buffers stay bounded.
+pub const DEFAULT_CONNECTIONS: usize = 256;
+/// Connections held at once for one client address by default: a quarter
+/// of the whole, room for several people behind one address.
+pub const DEFAULT_CLIENT_CONNECTIONS: usize = 64;
 /// The longest request head (request line and headers) read.
 pub const MAX_HEAD_BYTES: usize = 32 * 1024;
 /// Most headers in one request.
@@ -60,6 +73,8 @@ pub struct Limits {
     pub client_timeout: Duration,
     /// Threads answering requests (reading tables, solving positions).
     pub threads: usize,
+    /// Connections held at once, in all and per client address.
+    pub caps: Caps,
 }
 
 /// Answers requests on `listener` until the process ends.
@@ -87,13 +102,10 @@ async fn accept(listener: TcpListener, stores: Arc<Stores>, limits: Limits) -> R
         .max_headers(MAX_HEADERS)
         .max_buf_size(2 * MAX_HEAD_BYTES);
     let builder = Arc::new(builder);
-    let connections = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let connections = Connections::new(limits.caps);
     loop {
-        let Ok(permit) = connections.clone().acquire_owned().await else {
-            return Ok(());
-        };
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
             Err(error) => {
                 // Out of file descriptors, or a connection reset before it
                 // was accepted: the server goes on, after a breath.
@@ -102,22 +114,83 @@ async fn accept(listener: TcpListener, stores: Arc<Stores>, limits: Limits) -> R
                 continue;
             }
         };
-        let (builder, stores) = (builder.clone(), stores.clone());
-        tokio::spawn(async move {
-            let service = service_fn(move |request| respond(stores.clone(), request));
-            let connection = builder.serve_connection(TokioIo::new(stream), service);
-            let mut connection = std::pin::pin!(connection);
-            // Errors are the client's (a bad head, a reset, a timeout):
-            // hyper has answered what can be answered.
-            if tokio::time::timeout(CONNECTION_LIFETIME, connection.as_mut())
-                .await
-                .is_err()
-            {
-                connection.as_mut().graceful_shutdown();
-                let _ = tokio::time::timeout(CLOSING_GRACE, connection).await;
+        match connections.admit(peer.ip()) {
+            Ok(slot) => {
+                tokio::spawn(serve_connection(
+                    stream,
+                    slot,
+                    builder.clone(),
+                    stores.clone(),
+                ));
             }
-            drop(permit);
-        });
+            Err(refusal) => refuse(stream, &refusal),
+        }
+        // The new connection reads first: a request sent with the connection
+        // is then answering, never mistaken for a waiting one, before the
+        // next connection may need a place.
+        tokio::task::yield_now().await;
+    }
+}
+
+/// Serves one connection until it ends, outlives [`CONNECTION_LIFETIME`],
+/// or must give its place to another.
+async fn serve_connection(
+    stream: TcpStream,
+    slot: Slot,
+    builder: Arc<http1::Builder>,
+    stores: Arc<Stores>,
+) {
+    let slot = Arc::new(slot);
+    let service = {
+        let slot = slot.clone();
+        service_fn(move |request| {
+            let (slot, stores) = (slot.clone(), stores.clone());
+            async move {
+                let _answering = slot.answering();
+                respond(stores, request).await
+            }
+        })
+    };
+    let connection = builder.serve_connection(TokioIo::new(stream), service);
+    let mut connection = pin!(connection);
+    // Errors are the client's (a bad head, a reset, a timeout): hyper has
+    // answered what can be answered. Dropping the connection closes it.
+    let lifetime = tokio::time::timeout(
+        CONNECTION_LIFETIME,
+        first_of(connection.as_mut(), slot.closed()),
+    );
+    if lifetime.await.is_err() {
+        connection.as_mut().graceful_shutdown();
+        let grace = first_of(connection.as_mut(), slot.closed());
+        let _ = tokio::time::timeout(CLOSING_GRACE, grace).await;
+    }
+}
+
+/// Waits until either future ends.
+async fn first_of(a: impl Future, b: impl Future) {
+    let (mut a, mut b) = (pin!(a), pin!(b));
+    poll_fn(|context| {
+        if a.as_mut().poll(context).is_ready() || b.as_mut().poll(context).is_ready() {
+            Poll::Ready(())
+        } else {
+            Poll::Pending
+        }
+    })
+    .await
+}
+
+/// Answers a connection there is no place for with a 503 and closes it.
+/// The answer is written at once (a new connection's send buffer takes
+/// it whole) or not at all: a client that does not read holds nothing.
+fn refuse(stream: TcpStream, refusal: &Refusal) {
+    let body = serde_json::json!({ "error": refusal.message() }).to_string();
+    let answer = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: {}\r\nretry-after: 1\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = stream.try_write(answer.as_bytes());
+    if let Ok(stream) = stream.into_std() {
+        let _ = stream.shutdown(std::net::Shutdown::Write);
     }
 }
 

@@ -284,3 +284,119 @@ impl Drop for Server {
         let _ = self.child.wait();
     }
 }
+
+/// How the clients of a [`Crowd`] behave.
+#[derive(Clone, Copy, Debug)]
+pub enum Pace {
+    /// Each sends one byte of a request head every step and never
+    /// finishes it (a slowloris).
+    Trickle,
+    /// Each sends a whole request every `every` steps on a kept-alive
+    /// connection, reading what comes back, and is idle in between.
+    KeepAlive { every: usize },
+}
+
+/// `count` clients on a thread of their own, each reopening its
+/// connection as soon as the server closes it, until dropped.
+pub struct Crowd {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// One client of a crowd: its connection (`None` while it could not
+/// connect) and how much of its head it has sent.
+struct Member {
+    stream: Option<TcpStream>,
+    sent: usize,
+}
+
+impl Member {
+    fn open(address: SocketAddr) -> Member {
+        let stream = TcpStream::connect_timeout(&address, Duration::from_secs(1)).ok();
+        if let Some(stream) = &stream {
+            stream.set_nonblocking(true).unwrap();
+        }
+        Member { stream, sent: 0 }
+    }
+
+    /// Reads whatever came back; false once the server has closed.
+    fn drain(stream: &mut TcpStream) -> bool {
+        let mut buffer = [0u8; 16 * 1024];
+        loop {
+            match stream.read(&mut buffer) {
+                Ok(0) => return false,
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return true,
+                Err(_) => return false,
+            }
+        }
+    }
+
+    /// One step of `pace`; false once the server has closed.
+    fn step(&mut self, pace: Pace, round: usize, head: &[u8]) -> bool {
+        let Some(stream) = &mut self.stream else {
+            return false;
+        };
+        if !Member::drain(stream) {
+            return false;
+        }
+        let bytes = match pace {
+            // The head never ends: after the request line, a header line
+            // over and over.
+            Pace::Trickle => {
+                const FILLER: &[u8] = b"X-Slow: a\r\n";
+                let byte = match head.get(self.sent) {
+                    Some(&byte) => byte,
+                    None => FILLER[(self.sent - head.len()) % FILLER.len()],
+                };
+                self.sent += 1;
+                vec![byte]
+            }
+            Pace::KeepAlive { every } if round.is_multiple_of(every) => head.to_vec(),
+            Pace::KeepAlive { .. } => return true,
+        };
+        // A request this small goes whole into an empty send buffer.
+        match stream.write_all(&bytes) {
+            Ok(()) => true,
+            Err(e) => e.kind() == std::io::ErrorKind::WouldBlock,
+        }
+    }
+}
+
+impl Crowd {
+    /// Starts the crowd: every client connects, then acts every `step`.
+    pub fn start(address: SocketAddr, count: usize, pace: Pace, step: Duration) -> Crowd {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopped = stop.clone();
+        let head: &[u8] = match pace {
+            Pace::Trickle => b"GET /api/games HTTP/1.1\r\n",
+            Pace::KeepAlive { .. } => b"GET /api/games HTTP/1.1\r\nHost: test\r\n\r\n",
+        };
+        let thread = std::thread::spawn(move || {
+            let mut members: Vec<Member> = (0..count).map(|_| Member::open(address)).collect();
+            let mut round = 0;
+            while !stopped.load(std::sync::atomic::Ordering::Relaxed) {
+                for member in &mut members {
+                    if !member.step(pace, round, head) {
+                        *member = Member::open(address);
+                    }
+                }
+                round += 1;
+                std::thread::sleep(step);
+            }
+        });
+        Crowd {
+            stop,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Crowd {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
