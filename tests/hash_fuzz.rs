@@ -287,6 +287,10 @@ fn stone_ranker() {
     );
 }
 
+/// A checked unrank into a permutation, and the matching checked rank.
+type Unrank = fn(u64, &mut [u8]) -> bitsolve::Result<()>;
+type Rank = fn(&[u8]) -> bitsolve::Result<u64>;
+
 /// A permutation of 0..n (n up to 22: past the hashes' 20) or a vector
 /// that is most likely none.
 fn permutations() -> impl Strategy<Value = Vec<u8>> {
@@ -327,10 +331,7 @@ fn permutation_rankers() {
             }
             let size = permutation::factorial(n).map_err(fail)?;
             let rank = inside(raw, size);
-            let round_trips: [(
-                fn(u64, &mut [u8]) -> bitsolve::Result<()>,
-                fn(&[u8]) -> bitsolve::Result<u64>,
-            ); 3] = [
+            let round_trips: [(Unrank, Rank); 3] = [
                 (
                     |r, p| permutation::try_unrank_mr(r, p).map(drop),
                     permutation::try_rank_mr,
