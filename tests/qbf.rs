@@ -7,7 +7,9 @@
 use std::path::Path;
 use std::time::Duration;
 
-use bitsolve::games::positional::builtins::{POLYOMINOES, harary, hex, tic_tac_toe};
+use bitsolve::games::positional::builtins::{
+    POLYOMINOES, each_minimal_path, harary, hex, minimal_paths, minimal_paths_within, tic_tac_toe,
+};
 use bitsolve::games::positional::{PositionalGame, Query, Side, pg};
 use bitsolve::qbf::check::{CheckOptions, check};
 use bitsolve::qbf::encodings::{ALL, Encoding};
@@ -15,6 +17,8 @@ use bitsolve::qbf::exhaustive::{Outcome, shortest_win, solve};
 use bitsolve::qbf::formula::{Formula, parse_qcir, parse_qdimacs};
 use bitsolve::qbf::runner::DEFAULT_SOLVER;
 use bitsolve::qbf::{Preprocessing, prepare};
+
+use crate::common::{ScratchDir, arg, bitsolve, text, words, words_and};
 
 use Encoding::*;
 
@@ -712,4 +716,154 @@ fn a_suite_of_generated_instances_agrees_with_exhaustive_search() {
         let least = if *encoding == Pairing { 1 } else { 10 };
         assert!(tally.agrees >= least, "{}: {tally:?}", encoding.name());
     }
+}
+
+/// A `.pg` file whose #times outnumber its free cells asks more moves than
+/// any game there has: refused as --depth is, before the time points are
+/// read one by one (a million of them cost 281 MB).
+#[test]
+fn pg_times_past_the_free_cells_are_refused_as_depth_is() {
+    let game = |times: &str, stones: &str| {
+        format!("#times\n{times}\n#blackturns\nt1\n#positions\na b c\n#blackwins\na b\n{stones}")
+    };
+    let refused = pg::parse(&game("t1 t2 t3 t4", ""), "dir/long.pg").unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "invalid parameter: dir/long.pg: #times 4 is more moves than long has free cells (3); a game there lasts at most 3 moves"
+    );
+    let stone = "#whiteinitials\nc\n";
+    let refused = pg::parse(&game("t1 t2\nt3", stone), "long.pg").unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "invalid parameter: long.pg: #times 3 is more moves than long has free cells (2); a game there lasts at most 2 moves"
+    );
+    let (_, query) = pg::parse(&game("t1 t2 t3", ""), "full.pg").unwrap();
+    assert_eq!(query.depth(), 3);
+    assert_eq!(
+        pg::parse(&game("t1 t2", stone), "full.pg")
+            .unwrap()
+            .1
+            .depth(),
+        2
+    );
+}
+
+/// An empty #firstmoves restricts nothing: Black's one-move win stays a
+/// win for the exhaustive solver and for every encoding, with symmetry
+/// breaking asked for or not (it was "does not win" before, the first
+/// move having no cell to take).
+#[test]
+fn an_empty_first_moves_list_restricts_nothing() {
+    let text = "#times\nt1\n#blackturns\nt1\n#positions\na b c\n#blackwins\na\n#firstmoves\n";
+    let (game, query) = pg::parse(text, "empty-first.pg").unwrap();
+    assert_eq!(game.first_moves, None);
+    assert!(!pg::write(&game, &query).contains("#firstmoves"));
+    for symmetry_breaking in [false, true] {
+        let options = CheckOptions {
+            preprocessing: Preprocessing {
+                symmetry_breaking,
+                ..Preprocessing::default()
+            },
+            ..options()
+        };
+        let result = check(&game, &query, &ALL, &options).unwrap();
+        assert!(result.black_wins);
+        for row in result.rows.iter().filter(|row| row.answer.is_some()) {
+            assert_eq!(
+                row.agrees,
+                Some(true),
+                "{}: {}",
+                row.encoding.name(),
+                row.note
+            );
+        }
+    }
+    // A game built with an empty list, or whose listed cells all hold
+    // stones, is read the same way.
+    let mut built = game.clone();
+    built.first_moves = Some(Vec::new());
+    assert_eq!(solve(&built, &query).unwrap().outcome, Outcome::BlackWins);
+    let mut covered = game;
+    covered.first_moves = Some(vec![2]);
+    covered.white_stones = vec![2];
+    assert_eq!(solve(&covered, &query).unwrap().outcome, Outcome::BlackWins);
+    let options = Preprocessing {
+        symmetry_breaking: true,
+        ..Preprocessing::default()
+    };
+    assert_eq!(
+        prepare(&covered, &query, options).unwrap().first_moves,
+        None
+    );
+}
+
+/// Hex's minimal paths are listed only up to a memory limit: past it, the
+/// count reached, with no more enumerated.
+#[test]
+fn hex_paths_are_listed_within_a_limit() {
+    let graph = hex(4, false).unwrap().graph.unwrap();
+    let all = minimal_paths(&graph, 16);
+    let listed = minimal_paths_within(&graph, 16, usize::MAX).unwrap();
+    assert_eq!(listed, all);
+    assert_eq!(minimal_paths_within(&graph, 16, 0), Err(1));
+    // A path takes 24 bytes and 8 a cell: a limit that the first four
+    // paths fill stops at the fifth.
+    let mut lengths = Vec::new();
+    each_minimal_path(&graph, 16, &mut |path| {
+        lengths.push(path.len());
+        lengths.len() < 5
+    });
+    let four: usize = lengths[..4].iter().map(|cells| 24 + 8 * cells).sum();
+    assert_eq!(minimal_paths_within(&graph, 16, four), Err(5));
+    assert_eq!(minimal_paths_within(&graph, 16, four - 1), Err(4));
+    assert_eq!(hex(4, true).unwrap().black_wins.len(), all.len());
+}
+
+/// COR+ reads listed winning sets: given Hex as a graph alone it is
+/// refused, as the other set encodings are, instead of encoding a game
+/// with nothing to win.
+#[test]
+fn set_encodings_refuse_a_graph_without_paths() {
+    let prepared = prepare(
+        &hex(3, false).unwrap(),
+        &Query::alternating(3),
+        Preprocessing::default(),
+    )
+    .unwrap();
+    for encoding in ALL {
+        let refused = encoding.encode(&prepared).is_err();
+        assert_eq!(refused, encoding.reads_sets(), "{}", encoding.name());
+    }
+    assert_eq!(
+        CorPlus.encode(&prepared).unwrap_err().to_string(),
+        "unsupported: cor+: needs explicit winning sets"
+    );
+}
+
+/// Hex 8x8 at depth 3: the graph encodings are written without listing a
+/// path (they took 6.7 s and 1 GB listing 2,195,830 of them), and a set
+/// encoding is refused in one line instead of dying of memory.
+#[test]
+fn hex_8x8_encodes_without_paths_or_is_refused_in_one_line() {
+    let scratch = ScratchDir::new("qbf", "hex8");
+    let file = scratch.join("en.qdimacs");
+    let output = bitsolve(&words_and(
+        "qbf export hex --size 8 --depth 3 --encoding en -o",
+        &[&arg(&file)],
+    ));
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(text(&output.stdout).starts_with("hex 8x8 depth 3: en encoding,"));
+    let output = bitsolve(&words(
+        "qbf export hex --size 8 --depth 3 --encoding ea -o /dev/null",
+    ));
+    assert_eq!(output.status.code(), Some(1));
+    let error = text(&output.stderr);
+    assert_eq!(error.lines().count(), 1, "{error}");
+    assert!(
+        error.starts_with("bitsolve: error: space too large: hex 8x8 has more than ")
+            && error.trim_end().ends_with(
+                "minimal paths between its borders, more than 256 MiB as a list of winning sets; the encodings en, et, ln and sn read the board's graph instead"
+            ),
+        "{error}"
+    );
 }

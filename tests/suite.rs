@@ -36,6 +36,7 @@ mod fox_geese_rules;
 mod fuzz_inputs;
 mod gpu;
 mod gpu_retro;
+mod hash_fuzz;
 mod http_fuzz;
 mod job_requests;
 mod ksolve;

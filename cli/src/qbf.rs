@@ -156,7 +156,7 @@ impl QbfArgs {
     /// query, so that a run without effect does not pass for one with it.
     fn note_idle_preprocessing(&self, game: &PositionalGame, query: &Query, notes: &mut Notes) {
         if self.symmetry_breaking {
-            if game.first_moves.is_none() {
+            if game.first_move_restriction().is_none() {
                 notes.push(format!(
                     "--symmetry-breaking changes nothing: {} has no symmetry-breaking cells (a .pg file lists them in #firstmoves; --position with stones drops them)",
                     game.name
@@ -180,9 +180,10 @@ impl QbfArgs {
 
     fn game(&self, notes: &mut Notes) -> Result<(PositionalGame, Option<Query>)> {
         let (game, query) = match &self.game {
-            // The explicit encodings read Hex's paths as winning sets.
+            // The explicit encodings read Hex's paths as winning sets; the
+            // others read its graph and need no list of paths.
             PositionalSpec::Registered(spec) => (
-                open_positional(&spec.name, &spec.options, ConnectionGoal::Paths)?,
+                open_positional(&spec.name, &spec.options, self.connection_goal()?)?,
                 None,
             ),
             PositionalSpec::Pg(file) => {
@@ -230,6 +231,21 @@ impl QbfArgs {
             (None, Some(query)) => Ok(query),
             (None, None) => Err(Error::InvalidParameter("give --depth D".into())),
         }
+    }
+
+    /// Paths when an encoding this command runs reads winning sets.
+    fn connection_goal(&self) -> Result<ConnectionGoal> {
+        let encodings = match self.encoding {
+            Some(encoding) => vec![encoding],
+            None if self.encodings.is_some() => self.encodings()?,
+            // solve encodes cor+ unless told; check runs all.
+            None => vec![Encoding::CorPlus],
+        };
+        Ok(if encodings.iter().any(|e| e.reads_sets()) {
+            ConnectionGoal::Paths
+        } else {
+            ConnectionGoal::Graph
+        })
     }
 
     fn preprocessing(&self) -> Preprocessing {
@@ -283,14 +299,7 @@ pub(super) fn parse_encodings(list: &str) -> Result<Vec<Encoding>> {
 /// A game on n free cells is over within n moves: a deeper question only
 /// makes larger formulas (and, for absurd depths, allocations that fail).
 fn check_depth(game: &PositionalGame, depth: usize, flag: &str) -> Result<()> {
-    let free = game.free_cells().len();
-    if depth > free {
-        return Err(Error::InvalidParameter(format!(
-            "{flag} {depth} is more moves than {} has free cells ({free}); a game there lasts at most {free} moves",
-            game.name
-        )));
-    }
-    Ok(())
+    game.check_depth(depth, flag)
 }
 
 /// "1..15" -> the odd numbers in it, at most the game's free cells.

@@ -7,6 +7,7 @@
 //! and the whole table is built at compile time.
 
 use crate::error::{Error, Result};
+use crate::hash::check_rank;
 
 /// The largest vector length a u64 mask can hold.
 pub const MAX_BINOMIAL_LEN: usize = 64;
@@ -249,6 +250,12 @@ impl BinomialRanker {
     /// instead of n). The ones of each byte then add a sum that depends
     /// only on the byte and the ones below it, so the rank is summed a byte
     /// at a time from `CHUNK_RANKS`.
+    ///
+    /// # Panics
+    ///
+    /// Unchecked, for the searches' hot paths: `bits` must be an n-bit
+    /// vector with k ones. Debug builds panic otherwise; release builds
+    /// return a meaningless rank. [`try_rank`](Self::try_rank) checks.
     #[inline]
     pub fn rank(&self, bits: u64) -> u64 {
         debug_assert_eq!(bits.count_ones() as usize, self.ones);
@@ -262,6 +269,11 @@ impl BinomialRanker {
     /// Always inlined: its callers rank a few sets per step (a Morris
     /// position, the levels of the colour-set hash), where a call is a
     /// fair part of the step.
+    ///
+    /// # Panics
+    ///
+    /// Debug builds panic when `bits` has a bit at n or above (or n
+    /// exceeds 64); release builds ignore those bits.
     #[inline(always)]
     pub fn rank_of_bits(n: usize, bits: u64) -> u64 {
         debug_assert!(bits & !low_bits(n) == 0);
@@ -277,6 +289,11 @@ impl BinomialRanker {
 
     /// The same rank one set bit at a time (the reference for the byte-wise
     /// [`rank`](Self::rank)).
+    ///
+    /// # Panics
+    ///
+    /// As [`rank`](Self::rank): debug builds panic on a vector that is not
+    /// one of this ranker's.
     pub fn rank_bitwise(&self, bits: u64) -> u64 {
         debug_assert!(bits & !low_bits(self.n) == 0);
         debug_assert_eq!(bits.count_ones() as usize, self.ones);
@@ -300,6 +317,13 @@ impl BinomialRanker {
     /// Each position waits on a table load that depends on the one above,
     /// so only the positions from [`LOW_BITS`] up are decided one by one;
     /// the low ones come whole from `LOW_MASKS` (33 cells: 78 → 47 ns).
+    ///
+    /// # Panics
+    ///
+    /// Unchecked, for the searches' hot paths: `rank` must be below
+    /// [`size`](Self::size). Beyond it the call panics (an index or, in
+    /// debug builds, an overflow); it never loops.
+    /// [`try_unrank`](Self::try_unrank) checks.
     #[inline]
     pub fn unrank(&self, rank: u64) -> u64 {
         let run = self.unrank_run(rank);
@@ -308,6 +332,11 @@ impl BinomialRanker {
 
     /// Algorithm 9 as written: every position one by one (the reference for
     /// [`unrank`](Self::unrank)).
+    ///
+    /// # Panics
+    ///
+    /// Debug builds panic when `rank` is not below [`size`](Self::size);
+    /// release builds return a meaningless vector.
     pub fn unrank_bitwise(&self, rank: u64) -> u64 {
         self.unrank_above(rank, 0).0
     }
@@ -338,6 +367,10 @@ impl BinomialRanker {
     /// [`LOW_BITS`] up: its ranks are consecutive (the order is
     /// colexicographic), so a scan over increasing ranks unranks the others
     /// of the run with one lookup each ([`BinomialRun::get`]).
+    ///
+    /// # Panics
+    ///
+    /// As [`unrank`](Self::unrank), when `rank` is not below the size.
     #[inline]
     pub fn unrank_run(&self, rank: u64) -> BinomialRun {
         let low_len = self.n.min(LOW_BITS);
@@ -354,6 +387,11 @@ impl BinomialRanker {
     /// Unranks `rank` of a space in which this ranker's vectors start at
     /// rank `offset`, and leaves in `run` the run around it (in the
     /// space's ranks) for the ranks that follow in a scan.
+    ///
+    /// # Panics
+    ///
+    /// As [`unrank`](Self::unrank), when `rank - offset` is not a rank of
+    /// this ranker.
     #[inline]
     pub fn unrank_into_run(&self, rank: u64, offset: u64, run: &mut BinomialRun) -> u64 {
         *run = self.unrank_run(rank - offset).shifted(offset);
@@ -369,6 +407,13 @@ impl BinomialRanker {
             )));
         }
         Ok(self.rank(bits))
+    }
+
+    /// The vector of a rank given by a user: refused unless below the
+    /// size, C(n, k).
+    pub fn try_unrank(&self, rank: u64) -> Result<u64> {
+        check_rank(rank, self.size())?;
+        Ok(self.unrank(rank))
     }
 }
 
@@ -498,5 +543,23 @@ mod tests {
         assert!(ranker.try_rank(0b111).is_err());
         assert!(ranker.try_rank(0b100001).is_err());
         assert_eq!(ranker.try_rank(0b11).unwrap(), ranker.rank(0b11));
+        assert_eq!(ranker.try_unrank(9).unwrap(), 0b11000);
+        // Ranks at and past the size: refused, naming both.
+        let message = BinomialRanker::new(3, 1)
+            .unwrap()
+            .try_unrank(100)
+            .unwrap_err();
+        assert_eq!(
+            message.to_string(),
+            "invalid parameter: rank 100 is outside the space of 3 elements (ranks 0..3)"
+        );
+        let wide = BinomialRanker::new(64, 32).unwrap();
+        assert!(wide.try_unrank(wide.size()).is_err());
+        assert!(wide.try_unrank(u64::MAX).is_err());
+        assert_eq!(
+            wide.try_rank(wide.try_unrank(wide.size() - 1).unwrap())
+                .unwrap(),
+            wide.size() - 1
+        );
     }
 }

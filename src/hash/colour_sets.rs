@@ -26,6 +26,7 @@ use crate::error::{Error, Result};
 use crate::hash::binomial::{BinomialRanker, low_bits};
 use crate::hash::bits::{compress, expand};
 use crate::hash::multinomial::{MAX_MULTINOMIAL_LEN, check_arrangement, check_counts};
+use crate::hash::{check_len, check_rank};
 
 /// The most colours, and cells, an arrangement may have (as for
 /// Algorithm 10: both hashes check counts alike).
@@ -141,6 +142,12 @@ impl ColourSetRanker {
     /// The rank of the arrangement whose level sets are `above`:
     /// `above[j]` holds the cells of colour above j (so each is a subset
     /// of the one before), one entry per level (c − 1).
+    ///
+    /// # Panics
+    ///
+    /// Unchecked, for the hot paths: debug builds panic on sets that are
+    /// not nested as described, release builds return a meaningless rank.
+    /// [`try_rank_sets`](Self::try_rank_sets) checks.
     #[inline]
     pub fn rank_sets(&self, above: &[u64]) -> u64 {
         debug_assert_eq!(above.len(), self.levels.len());
@@ -158,6 +165,13 @@ impl ColourSetRanker {
 
     /// The level sets of the arrangement of rank `rank < size`, written
     /// into `above` (one entry per level).
+    ///
+    /// # Panics
+    ///
+    /// Unchecked: `rank` must be below [`size`](Self::size). Beyond it the
+    /// call panics (a level's digit past its binomial) or writes
+    /// meaningless sets; it never loops.
+    /// [`try_unrank_sets`](Self::try_unrank_sets) checks.
     #[inline]
     pub fn unrank_sets(&self, rank: u64, above: &mut [u64]) {
         debug_assert_eq!(above.len(), self.levels.len());
@@ -189,6 +203,12 @@ impl ColourSetRanker {
     /// bytes by one subtraction and one multiplication per eight. Setting
     /// a bit per cell in a mask per colour chained every cell through a
     /// store (see docs/performance-log.md, 2026-11-29).
+    ///
+    /// # Panics
+    ///
+    /// Unchecked, for the hot paths: `cells` must hold the constructor's
+    /// count of each colour. Debug builds panic on another length; other
+    /// cells give a meaningless rank. [`try_rank`](Self::try_rank) checks.
     #[inline]
     pub fn rank(&self, cells: &[u8]) -> u64 {
         debug_assert_eq!(cells.len(), self.n);
@@ -201,6 +221,11 @@ impl ColourSetRanker {
     /// eight (cell i in byte i % 8 of word i / 8, zero past the n-th), for
     /// a caller that builds them in registers: bytes written one by one
     /// and read back as a word wait for every store.
+    ///
+    /// # Panics
+    ///
+    /// As [`rank`](Self::rank): the words must hold an arrangement of
+    /// this ranker's.
     #[inline]
     pub fn rank_words(&self, words: &[u64]) -> u64 {
         debug_assert_eq!(words.len(), self.n.div_ceil(8));
@@ -269,6 +294,12 @@ impl ColourSetRanker {
     /// The arrangement of rank `rank < size`, written into `cells`
     /// (length n): a cell's colour is the number of level sets holding
     /// it, summed eight cells at a time.
+    ///
+    /// # Panics
+    ///
+    /// Unchecked: `rank` must be below [`size`](Self::size) and `cells` n
+    /// long; otherwise as [`unrank_sets`](Self::unrank_sets).
+    /// [`try_unrank`](Self::try_unrank) checks.
     #[inline]
     pub fn unrank(&self, rank: u64, cells: &mut [u8]) {
         debug_assert_eq!(cells.len(), self.n);
@@ -289,6 +320,54 @@ impl ColourSetRanker {
     pub fn try_rank(&self, cells: &[u8]) -> Result<u64> {
         check_arrangement(cells, &self.counts)?;
         Ok(self.rank(cells))
+    }
+
+    /// The arrangement of a rank given by a user, written into `cells`:
+    /// checks the rank against the size and the length of `cells`.
+    pub fn try_unrank(&self, rank: u64, cells: &mut [u8]) -> Result<()> {
+        check_rank(rank, self.size)?;
+        check_len("the arrangement", cells.len(), self.n)?;
+        self.unrank(rank, cells);
+        Ok(())
+    }
+
+    /// [`rank_sets`](Self::rank_sets) of sets given by a user: one per
+    /// level, each inside the one before (the first inside the n cells)
+    /// with the level's count of cells.
+    pub fn try_rank_sets(&self, above: &[u64]) -> Result<u64> {
+        if above.len() != self.levels.len() {
+            return Err(Error::InvalidParameter(format!(
+                "{} level sets given, expected {}",
+                above.len(),
+                self.levels.len()
+            )));
+        }
+        let mut among = low_bits(self.n);
+        for (j, (level, &chosen)) in self.levels.iter().zip(above).enumerate() {
+            if chosen & !among != 0 || chosen.count_ones() as usize != level.chosen {
+                return Err(Error::InvalidParameter(format!(
+                    "level set {j} ({chosen:#x}) is not {} cells of {among:#x}",
+                    level.chosen
+                )));
+            }
+            among = chosen;
+        }
+        Ok(self.rank_sets(above))
+    }
+
+    /// [`unrank_sets`](Self::unrank_sets) of a rank given by a user:
+    /// checks the rank and the length of `above`.
+    pub fn try_unrank_sets(&self, rank: u64, above: &mut [u64]) -> Result<()> {
+        check_rank(rank, self.size)?;
+        if above.len() != self.levels.len() {
+            return Err(Error::InvalidParameter(format!(
+                "room for {} level sets, expected {}",
+                above.len(),
+                self.levels.len()
+            )));
+        }
+        self.unrank_sets(rank, above);
+        Ok(())
     }
 }
 
@@ -448,5 +527,27 @@ mod tests {
         assert!(ranker.try_rank(&[0, 1, 1]).is_err());
         assert!(ranker.try_rank(&[0, 2, 0]).is_err());
         assert_eq!(ranker.try_rank(&[0, 1, 0]).unwrap(), 1);
+        let mut cells = [0u8; 3];
+        assert_eq!(
+            ranker.try_unrank(3, &mut cells).unwrap_err().to_string(),
+            "invalid parameter: rank 3 is outside the space of 3 elements (ranks 0..3)"
+        );
+        assert!(ranker.try_unrank(0, &mut [0u8; 4]).is_err());
+        ranker.try_unrank(1, &mut cells).unwrap();
+        assert_eq!(cells, [0, 1, 0]);
+        let nested = ColourSetRanker::new(&[1, 1, 2]).unwrap();
+        assert!(
+            nested.try_rank_sets(&[0b10110, 0b10100]).is_err(),
+            "outside the cells"
+        );
+        assert!(
+            nested.try_rank_sets(&[0b0111, 0b1100]).is_err(),
+            "not nested"
+        );
+        assert!(nested.try_rank_sets(&[0b0111]).is_err(), "too few levels");
+        let mut above = [0u64; 2];
+        assert!(nested.try_unrank_sets(nested.size(), &mut above).is_err());
+        nested.try_unrank_sets(5, &mut above).unwrap();
+        assert_eq!(nested.try_rank_sets(&above).unwrap(), 5);
     }
 }

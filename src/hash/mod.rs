@@ -13,6 +13,30 @@ pub use colour_sets::ColourSetRanker;
 pub use multinomial::MultinomialRanker;
 pub use stones::{Stone, StoneRanker};
 
+use crate::error::{Error, Result};
+
+/// Whether `rank` numbers an element of a space of `size` elements: what
+/// every checked unrank asks first.
+pub(crate) fn check_rank(rank: u64, size: u64) -> Result<()> {
+    if rank < size {
+        return Ok(());
+    }
+    Err(Error::InvalidParameter(format!(
+        "rank {rank} is outside the space of {size} elements (ranks 0..{size})"
+    )))
+}
+
+/// Whether a caller's buffer has the `expected` length of the vectors a
+/// ranker writes or reads.
+pub(crate) fn check_len(what: &str, len: usize, expected: usize) -> Result<()> {
+    if len == expected {
+        return Ok(());
+    }
+    Err(Error::InvalidParameter(format!(
+        "{what} has {len} cells, expected {expected}"
+    )))
+}
+
 /// One step of the SplitMix64 generator: a tiny, dependency-free source of
 /// sample ranks for tests and benchmarks.
 #[inline]

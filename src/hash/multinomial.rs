@@ -19,6 +19,7 @@
 
 use crate::error::{Error, Result};
 use crate::hash::binomial::BINOMIALS;
+use crate::hash::{check_len, check_rank};
 
 /// The most cells a vector may have.
 pub const MAX_MULTINOMIAL_LEN: usize = 64;
@@ -42,6 +43,19 @@ pub struct MultinomialRanker {
     strides: Vec<usize>,
     /// Index of the full count vector.
     full_index: usize,
+}
+
+/// The mixed-radix stride of each colour's digit (the count plus two
+/// values, -1 to the count) and the entries of the whole index space, or
+/// `None` when they do not fit a usize.
+fn table_layout(counts: &[u8]) -> Option<(Vec<usize>, usize)> {
+    let mut strides = Vec::with_capacity(counts.len());
+    let mut entries = 1usize;
+    for &count in counts {
+        strides.push(entries);
+        entries = entries.checked_mul(count as usize + 2)?;
+    }
+    Some((strides, entries))
 }
 
 /// The multinomial n!/(c_0!...c_{k}!) as a product of binomials
@@ -79,18 +93,18 @@ impl MultinomialRanker {
             ))
         })?;
 
-        let mut strides = Vec::with_capacity(counts.len());
-        let mut entries = 1usize;
-        for &count in counts {
-            strides.push(entries);
-            entries = entries.saturating_mul(count as usize + 2);
-        }
+        // Many colours make the table's index space pass even usize (64
+        // colours of 0 and 1 cells: 2^62 · 9 entries); such spaces, like
+        // any whose table is too large, rank on the fly.
+        let (strides, entries) = table_layout(counts)
+            .filter(|&(_, entries)| entries <= max_table_entries)
+            .unwrap_or_default();
         let full_index: usize = counts
             .iter()
             .zip(&strides)
             .map(|(&c, &s)| (c as usize + 1) * s)
             .sum();
-        let table = if entries <= max_table_entries {
+        let table = if !strides.is_empty() {
             (0..entries)
                 .map(|index| {
                     let digits = strides.iter().zip(counts).map(|(&stride, &count)| {
@@ -162,6 +176,13 @@ impl MultinomialRanker {
 
     /// Algorithm 10, generalised: the rank of `cells` (length n, colour
     /// counts as given to the constructor).
+    ///
+    /// # Panics
+    ///
+    /// Unchecked, for the searches' hot paths: `cells` must hold the
+    /// constructor's count of each colour. Otherwise the call may panic (a
+    /// colour past the last indexes past the tables) or return a
+    /// meaningless rank; [`try_rank`](Self::try_rank) checks.
     #[inline]
     pub fn rank(&self, cells: &[u8]) -> u64 {
         debug_assert_eq!(cells.len(), self.n);
@@ -181,6 +202,12 @@ impl MultinomialRanker {
 
     /// Algorithm 11, generalised: the vector of rank `rank < size`, written
     /// into `cells` (length n).
+    ///
+    /// # Panics
+    ///
+    /// Unchecked: `rank` must be below [`size`](Self::size) and `cells`
+    /// n long. Otherwise the call may panic or write a meaningless vector;
+    /// it never loops. [`try_unrank`](Self::try_unrank) checks.
     #[inline]
     pub fn unrank(&self, rank: u64, cells: &mut [u8]) {
         debug_assert!(rank < self.size);
@@ -229,9 +256,12 @@ impl MultinomialRanker {
     fn unrank_on_the_fly(&self, rank: u64, cells: &mut [u8]) {
         let mut remaining: Vec<i64> = self.counts.iter().map(|&c| c as i64).collect();
         let mut r = rank;
+        let last = self.counts.len() - 1;
         for cell in cells.iter_mut().rev() {
+            // The last colour is what is left: no test for it, so a rank
+            // past the size ends the walk instead of trying colours forever.
             let mut colour = 0usize;
-            loop {
+            while colour < last {
                 let completions = self.completions_with(&remaining, colour);
                 if r < completions {
                     break;
@@ -248,6 +278,15 @@ impl MultinomialRanker {
     pub fn try_rank(&self, cells: &[u8]) -> Result<u64> {
         check_arrangement(cells, &self.counts)?;
         Ok(self.rank(cells))
+    }
+
+    /// The vector of a rank given by a user, written into `cells`: checks
+    /// the rank against the size and the length of `cells`.
+    pub fn try_unrank(&self, rank: u64, cells: &mut [u8]) -> Result<()> {
+        check_rank(rank, self.size)?;
+        check_len("the vector", cells.len(), self.n)?;
+        self.unrank(rank, cells);
+        Ok(())
     }
 }
 
@@ -409,5 +448,54 @@ mod tests {
         assert!(ranker.try_rank(&[0, 1, 1]).is_err());
         assert!(ranker.try_rank(&[0, 2, 0]).is_err());
         assert!(ranker.try_rank(&[0, 1, 0]).is_ok());
+        let mut cells = [0u8; 3];
+        assert_eq!(
+            ranker.try_unrank(3, &mut cells).unwrap_err().to_string(),
+            "invalid parameter: rank 3 is outside the space of 3 elements (ranks 0..3)"
+        );
+        assert!(ranker.try_unrank(0, &mut [0u8; 2]).is_err());
+        ranker.try_unrank(2, &mut cells).unwrap();
+        assert_eq!(cells, [0, 0, 1]);
+    }
+
+    /// A rank past the size ends on the fly as with the table: the last
+    /// colour is never tried, so no walk over ever more colours.
+    #[test]
+    fn ranks_past_the_size_end() {
+        let fly = MultinomialRanker::without_table(&[2, 1]).unwrap();
+        let mut cells = [0u8; 3];
+        fly.unrank_on_the_fly(u64::MAX, &mut cells);
+        assert!(cells.iter().all(|&colour| colour < 2));
+        assert!(fly.try_unrank(u64::MAX, &mut cells).is_err());
+    }
+
+    /// Sixty-four colours: the table's index space passes usize, and the
+    /// ranker ranks on the fly, as the colour-set hash accepts them.
+    #[test]
+    fn sixty_four_colours_rank_on_the_fly() {
+        let mut ends = vec![0u8; 64];
+        ends[0] = 1;
+        ends[63] = 1;
+        let mut last_two = vec![0u8; 64];
+        last_two[62] = 2;
+        last_two[63] = 2;
+        for (counts, size) in [(ends, 2), (last_two, 6)] {
+            let ranker = MultinomialRanker::new(&counts).unwrap();
+            assert_eq!(ranker.size(), size);
+            assert_eq!(ranker.lookup_tables(), None);
+            check_whole_space(&ranker);
+            assert_eq!(
+                crate::hash::ColourSetRanker::new(&counts).unwrap().size(),
+                size
+            );
+        }
+        // Every cell its own colour: 64! does not fit, refused in one line.
+        assert_eq!(
+            MultinomialRanker::new(&[1; 64]).unwrap_err().to_string(),
+            format!(
+                "space too large: 64 cells with colour counts {:?} do not fit a 64-bit rank",
+                [1u8; 64]
+            )
+        );
     }
 }

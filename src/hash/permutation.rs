@@ -63,7 +63,47 @@ pub fn is_permutation(perm: &[u8]) -> bool {
     true
 }
 
+/// Why `perm` is no permutation these hashes rank: longer than
+/// [`MAX_PERMUTATION_LEN`], shorter than `min_len`, or not holding each of
+/// `0..n` once.
+pub(crate) fn check_permutation(perm: &[u8], min_len: usize) -> Result<()> {
+    check_permutation_len(perm.len(), min_len)?;
+    if !is_permutation(perm) {
+        return Err(Error::InvalidParameter(format!(
+            "{perm:?} is not a permutation of 0..{}",
+            perm.len()
+        )));
+    }
+    Ok(())
+}
+
+/// Why no permutation of `n` entries has a u64 rank (folded ranks need
+/// `min_len` = 2).
+fn check_permutation_len(n: usize, min_len: usize) -> Result<()> {
+    if (min_len..=MAX_PERMUTATION_LEN).contains(&n) {
+        return Ok(());
+    }
+    Err(Error::InvalidParameter(format!(
+        "permutations of {n} entries have no rank here (from {min_len} to {MAX_PERMUTATION_LEN} entries)"
+    )))
+}
+
+/// Whether `rank` numbers a permutation of `n` entries (of one parity
+/// class, n!/2 of them, when `folded`), n within the hashes' bounds.
+pub(crate) fn check_permutation_rank(rank: u64, n: usize, folded: bool) -> Result<()> {
+    check_permutation_len(n, if folded { 2 } else { 0 })?;
+    let size = factorial(n)?;
+    super::check_rank(rank, if folded { size / 2 } else { size })
+}
+
 /// Myrvold–Ruskey rank (Algorithm 5): a number in `0..n!`.
+///
+/// # Panics
+///
+/// Unchecked, for the searches' hot paths: `perm` must be a permutation
+/// of `0..n`, n at most [`MAX_PERMUTATION_LEN`]. Debug builds panic
+/// otherwise, release builds panic on an entry (or a length) of 32 or
+/// more and give a meaningless rank for other input. [`try_rank_mr`] checks.
 #[inline]
 pub fn rank_mr(perm: &[u8]) -> u64 {
     rank_mr_down_to(perm, 2)
@@ -72,9 +112,53 @@ pub fn rank_mr(perm: &[u8]) -> u64 {
 /// Folded Myrvold–Ruskey rank (Theorem 7): a number in `0..n!/2`. A
 /// permutation and its copy with the first two entries swapped get the same
 /// folded rank, so within one parity class the map is a bijection.
+///
+/// # Panics
+///
+/// As [`rank_mr`]; [`try_rank_mr_folded`] checks.
 #[inline]
 pub fn rank_mr_folded(perm: &[u8]) -> u64 {
     rank_mr_down_to(perm, 3)
+}
+
+/// [`rank_mr`] of a permutation given by a user.
+pub fn try_rank_mr(perm: &[u8]) -> Result<u64> {
+    check_permutation(perm, 0)?;
+    Ok(rank_mr(perm))
+}
+
+/// [`rank_mr_folded`] of a permutation given by a user (at least two
+/// entries: the fold halves n!).
+pub fn try_rank_mr_folded(perm: &[u8]) -> Result<u64> {
+    check_permutation(perm, 2)?;
+    Ok(rank_mr_folded(perm))
+}
+
+/// [`unrank_mr`] of a rank given by a user: refused unless `perm` has at
+/// most [`MAX_PERMUTATION_LEN`] entries and `rank` is below n!.
+pub fn try_unrank_mr(rank: u64, perm: &mut [u8]) -> Result<bool> {
+    check_permutation_rank(rank, perm.len(), false)?;
+    Ok(unrank_mr(rank, perm))
+}
+
+/// [`unrank_mr_folded`] of a rank given by a user: refused unless `perm`
+/// has 2 to [`MAX_PERMUTATION_LEN`] entries and `rank` is below n!/2.
+pub fn try_unrank_mr_folded(rank: u64, odd: bool, perm: &mut [u8]) -> Result<()> {
+    check_permutation_rank(rank, perm.len(), true)?;
+    unrank_mr_folded(rank, odd, perm);
+    Ok(())
+}
+
+/// [`rank_lex`] of a permutation given by a user.
+pub fn try_rank_lex(perm: &[u8]) -> Result<u64> {
+    check_permutation(perm, 0)?;
+    Ok(rank_lex(perm))
+}
+
+/// [`unrank_lex`] of a rank given by a user, checked as [`try_unrank_mr`].
+pub fn try_unrank_lex(rank: u64, perm: &mut [u8]) -> Result<bool> {
+    check_permutation_rank(rank, perm.len(), false)?;
+    Ok(unrank_lex(rank, perm))
 }
 
 /// Runs Algorithm 5 for the sizes `n, n-1, ..., last` and returns the mixed-radix
@@ -144,6 +228,12 @@ pub(crate) fn divide_small(r: u32, m: usize) -> (u32, u32) {
 /// multiplication (2.3x faster unranking at n = 12, see benches/hashing.rs).
 /// The paper's line 9 sits inside the `if`; the division belongs to every
 /// step, as in Myrvold and Ruskey's unrank1.
+///
+/// # Panics
+///
+/// Unchecked, for the hot paths: debug builds panic beyond
+/// [`MAX_PERMUTATION_LEN`] entries; a rank of n! or more gives a
+/// meaningless permutation (it never loops). [`try_unrank_mr`] checks.
 #[inline]
 pub fn unrank_mr(rank: u64, perm: &mut [u8]) -> bool {
     let n = perm.len();
@@ -181,6 +271,11 @@ pub fn unrank_mr(rank: u64, perm: &mut [u8]) -> bool {
 /// and the requested parity. The two candidates differ only by swapping the
 /// first two entries, so a wrong parity is fixed with one swap (Algorithm 7,
 /// lines 15-17).
+///
+/// # Panics
+///
+/// Panics with fewer than two entries; otherwise as [`unrank_mr`].
+/// [`try_unrank_mr_folded`] checks.
 #[inline]
 pub fn unrank_mr_folded(rank: u64, odd: bool, perm: &mut [u8]) {
     debug_assert!(perm.len() >= 2);
@@ -194,6 +289,10 @@ pub fn unrank_mr_folded(rank: u64, odd: bool, perm: &mut [u8]) {
 /// Lexicographic rank (Theorem 5): the factorial-base digits d_i count the
 /// smaller values to the right of position i. A bit mask of unused values and
 /// a population count make each digit O(1).
+///
+/// # Panics
+///
+/// As [`rank_mr`]; [`try_rank_lex`] checks.
 pub fn rank_lex(perm: &[u8]) -> u64 {
     let n = perm.len();
     debug_assert!(n <= MAX_PERMUTATION_LEN && is_permutation(perm));
@@ -210,6 +309,12 @@ pub fn rank_lex(perm: &[u8]) -> u64 {
 
 /// Lexicographic unrank; returns the parity (`true` when odd), which is the
 /// parity of the digit sum (Theorem 5).
+///
+/// # Panics
+///
+/// Panics beyond 32 entries (debug builds: beyond
+/// [`MAX_PERMUTATION_LEN`]); a rank of n! or more gives a meaningless
+/// permutation. [`try_unrank_lex`] checks.
 pub fn unrank_lex(rank: u64, perm: &mut [u8]) -> bool {
     let n = perm.len();
     debug_assert!(n <= MAX_PERMUTATION_LEN);
@@ -357,6 +462,31 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn checked_forms_refuse_what_the_hashes_cannot_rank() {
+        assert_eq!(
+            try_rank_mr(&[200]).unwrap_err().to_string(),
+            "invalid parameter: [200] is not a permutation of 0..1"
+        );
+        assert!(try_rank_mr(&[0, 0]).is_err());
+        assert!(try_rank_lex(&[1, 2]).is_err());
+        let long: Vec<u8> = (0..21).collect();
+        assert!(try_rank_mr(&long).is_err());
+        assert!(try_rank_mr_folded(&[0]).is_err());
+        assert_eq!(try_rank_mr(&[2, 0, 1]).unwrap(), rank_mr(&[2, 0, 1]));
+        let mut perm = [0u8; 3];
+        assert_eq!(
+            try_unrank_mr(6, &mut perm).unwrap_err().to_string(),
+            "invalid parameter: rank 6 is outside the space of 6 elements (ranks 0..6)"
+        );
+        assert!(try_unrank_lex(u64::MAX, &mut perm).is_err());
+        assert!(try_unrank_mr_folded(3, false, &mut perm).is_err());
+        assert!(try_unrank_mr(0, &mut [0u8; 21]).is_err());
+        try_unrank_mr_folded(2, true, &mut perm).unwrap();
+        assert_eq!(try_rank_mr_folded(&perm).unwrap(), 2);
+        assert!(is_odd(&perm));
     }
 
     #[test]

@@ -21,7 +21,10 @@
 //! behind the same `Space` contract. Ranks agree with
 //! `rank(unrank(r)) == r` on whole spaces (tests below, and each game's).
 
-use super::permutation::{MAX_PERMUTATION_LEN, divide_small};
+use super::permutation::{
+    MAX_PERMUTATION_LEN, check_permutation, check_permutation_rank, divide_small,
+};
+use crate::error::Result;
 
 /// `FACTORIALS[p] = p!` for every digit weight a u64 rank can have.
 const FACTORIALS: [u64; MAX_PERMUTATION_LEN + 1] = {
@@ -39,6 +42,13 @@ const FACTORIALS: [u64; MAX_PERMUTATION_LEN + 1] = {
 const SMALL_DIGITS: usize = 12;
 
 /// The rank of `perm` (a permutation of `0..perm.len()`).
+///
+/// # Panics
+///
+/// Unchecked, for the searches' hot paths: debug builds panic on more
+/// than [`MAX_PERMUTATION_LEN`] entries; an entry of 32 or more panics
+/// (a shift overflow) in debug builds and other input that is no
+/// permutation gives a meaningless rank. [`try_rank`] checks.
 #[inline]
 pub fn rank(perm: &[u8]) -> u64 {
     debug_assert!(perm.len() <= MAX_PERMUTATION_LEN);
@@ -59,6 +69,12 @@ fn larger_before(before: u32, value: u8) -> u32 {
 }
 
 /// Writes the permutation of rank `rank < n!` into `perm` (length n).
+///
+/// # Panics
+///
+/// Unchecked: panics beyond [`MAX_PERMUTATION_LEN`] entries (debug builds
+/// also at a rank of n! or more, which release builds unrank to a
+/// meaningless permutation or a panic). [`try_unrank`] checks.
 #[inline]
 pub fn unrank(rank: u64, perm: &mut [u8]) {
     let n = perm.len();
@@ -73,6 +89,10 @@ pub fn unrank(rank: u64, perm: &mut [u8]) {
 /// inversions, so a permutation's parity is that of its digit sum; within one
 /// parity class digit `c_1` (weight 1) follows from the others, and `rank / 2`
 /// numbers the class as `0..n!/2`. Needs n >= 2.
+///
+/// # Panics
+///
+/// As [`rank`]; [`try_rank_folded`] checks.
 #[inline]
 pub fn rank_folded(perm: &[u8]) -> u64 {
     rank(perm) >> 1
@@ -80,6 +100,11 @@ pub fn rank_folded(perm: &[u8]) -> u64 {
 
 /// The permutation of parity `odd` (true = odd) whose folded rank is
 /// `folded < n!/2`.
+///
+/// # Panics
+///
+/// As [`unrank`], and with fewer than two entries;
+/// [`try_unrank_folded`] checks.
 #[inline]
 pub fn unrank_folded(folded: u64, odd: bool, perm: &mut [u8]) {
     let n = perm.len();
@@ -89,9 +114,41 @@ pub fn unrank_folded(folded: u64, odd: bool, perm: &mut [u8]) {
     place(&digits, perm);
 }
 
+/// [`rank`] of a permutation given by a user.
+pub fn try_rank(perm: &[u8]) -> Result<u64> {
+    check_permutation(perm, 0)?;
+    Ok(rank(perm))
+}
+
+/// [`unrank`] of a rank given by a user: refused unless `perm` has at
+/// most [`MAX_PERMUTATION_LEN`] entries and `rank` is below n!.
+pub fn try_unrank(rank: u64, perm: &mut [u8]) -> Result<()> {
+    check_permutation_rank(rank, perm.len(), false)?;
+    unrank(rank, perm);
+    Ok(())
+}
+
+/// [`rank_folded`] of a permutation given by a user (at least two entries).
+pub fn try_rank_folded(perm: &[u8]) -> Result<u64> {
+    check_permutation(perm, 2)?;
+    Ok(rank_folded(perm))
+}
+
+/// [`unrank_folded`] of a rank given by a user: refused unless `perm` has
+/// 2 to [`MAX_PERMUTATION_LEN`] entries and `folded` is below n!/2.
+pub fn try_unrank_folded(folded: u64, odd: bool, perm: &mut [u8]) -> Result<()> {
+    check_permutation_rank(folded, perm.len(), true)?;
+    unrank_folded(folded, odd, perm);
+    Ok(())
+}
+
 /// Whether the permutation of `rank` (length `n`) is odd: the digits count
 /// inversions, so this is the parity of their sum, with no permutation
 /// built.
+///
+/// # Panics
+///
+/// Panics beyond [`MAX_PERMUTATION_LEN`] entries.
 #[inline]
 pub fn is_odd_rank(rank: u64, n: usize) -> bool {
     debug_assert!(n <= MAX_PERMUTATION_LEN);
@@ -494,6 +551,26 @@ mod tests {
                 assert_eq!(cached, perm, "n = {n}");
             }
         }
+    }
+
+    #[test]
+    fn checked_forms_refuse_what_cannot_be_ranked() {
+        assert_eq!(
+            try_unrank(0, &mut [0u8; 25]).unwrap_err().to_string(),
+            "invalid parameter: permutations of 25 entries have no rank here (from 0 to 20 entries)"
+        );
+        let mut perm = [0u8; 4];
+        assert!(try_unrank(24, &mut perm).is_err());
+        assert!(try_unrank_folded(12, true, &mut perm).is_err());
+        assert!(try_unrank_folded(0, true, &mut [0u8; 1]).is_err());
+        assert!(try_rank(&[0, 3]).is_err());
+        assert!(try_rank(&[40]).is_err());
+        assert!(try_rank_folded(&[0]).is_err());
+        try_unrank(23, &mut perm).unwrap();
+        assert_eq!(perm, [3, 2, 1, 0]);
+        assert_eq!(try_rank(&perm).unwrap(), 23);
+        try_unrank_folded(11, false, &mut perm).unwrap();
+        assert_eq!(try_rank_folded(&perm).unwrap(), 11);
     }
 
     #[test]

@@ -96,17 +96,43 @@ impl StoneRanker {
 
     /// The rank of the board with stones on `occupied` and black ones on
     /// `black` (a subset of it); cells are the low n bits.
+    ///
+    /// # Panics
+    ///
+    /// Unchecked, for the sweeps: debug builds panic on a board that is
+    /// not one of this ranker's, release builds return a meaningless rank.
+    /// [`try_rank`](Self::try_rank) checks.
     #[inline]
     pub fn rank(&self, occupied: u64, black: u64) -> u64 {
         self.sets.rank_sets(&[occupied, black])
     }
 
     /// The board `(occupied, black)` of `rank < size`.
+    ///
+    /// # Panics
+    ///
+    /// Unchecked: a rank at or past the size panics (or, in release
+    /// builds, may give a meaningless board); it never loops.
+    /// [`try_unrank`](Self::try_unrank) checks.
     #[inline]
     pub fn unrank(&self, rank: u64) -> (u64, u64) {
         let mut sets = [0u64; 2];
         self.sets.unrank_sets(rank, &mut sets);
         (sets[0], sets[1])
+    }
+
+    /// The rank of a board given by a user: `occupied` must hold this
+    /// ranker's count of stones among the n cells, and `black` its count
+    /// of black ones among them.
+    pub fn try_rank(&self, occupied: u64, black: u64) -> Result<u64> {
+        self.sets.try_rank_sets(&[occupied, black])
+    }
+
+    /// The board of a rank given by a user: refused unless below the size.
+    pub fn try_unrank(&self, rank: u64) -> Result<(u64, u64)> {
+        let mut sets = [0u64; 2];
+        self.sets.try_unrank_sets(rank, &mut sets)?;
+        Ok((sets[0], sets[1]))
     }
 
     /// The occupied set of `rank`'s board alone, and the rank of its black
@@ -339,5 +365,24 @@ mod tests {
         assert!(StoneRanker::new(65, 2, 1).is_err());
         // C(64, 32) · C(32, 16) overflows a u64.
         assert!(StoneRanker::new(64, 32, 16).is_err());
+        let ranker = StoneRanker::new(5, 3, 1).unwrap();
+        assert_eq!(
+            ranker.try_unrank(u64::MAX).unwrap_err().to_string(),
+            format!(
+                "invalid parameter: rank {} is outside the space of 30 elements (ranks 0..30)",
+                u64::MAX
+            )
+        );
+        let (occupied, black) = ranker.try_unrank(29).unwrap();
+        assert_eq!(ranker.try_rank(occupied, black).unwrap(), 29);
+        assert!(
+            ranker.try_rank(0b111, 0b1000).is_err(),
+            "black off the stones"
+        );
+        assert!(ranker.try_rank(0b11, 0b1).is_err(), "too few stones");
+        assert!(
+            ranker.try_rank(0b100011, 0b1).is_err(),
+            "a stone off the board"
+        );
     }
 }

@@ -244,12 +244,16 @@ pub fn prepare(game: &PositionalGame, query: &Query, options: Preprocessing) -> 
     // every other opening falsify the formula, so then it is left out.
     let black_opens = turns.first() == Some(&Side::Black);
     let mut first_moves = if options.symmetry_breaking && black_opens {
-        game.first_moves.as_ref().map(|allowed| {
-            let allowed = mask_of(allowed);
-            (0..free.len())
-                .filter(|&i| allowed >> free[i] & 1 == 1)
-                .collect::<Vec<_>>()
-        })
+        game.first_move_restriction()
+            .map(|allowed| {
+                let allowed = mask_of(allowed);
+                (0..free.len())
+                    .filter(|&i| allowed >> free[i] & 1 == 1)
+                    .collect::<Vec<_>>()
+            })
+            // Cells all taken by stones restrict nothing, as for the
+            // exhaustive solver.
+            .filter(|cells| !cells.is_empty())
     } else {
         None
     };

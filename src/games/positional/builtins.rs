@@ -282,13 +282,19 @@ pub fn hex(size: usize, paths: bool) -> Result<PositionalGame> {
         white_end: (0..size).map(|r| r * size + size - 1).collect(),
         neighbours,
     };
+    let name = format!("hex {size}x{size}");
     let black_wins = if paths {
-        minimal_paths(&graph, size * size)
+        minimal_paths_within(&graph, size * size, MAX_PATH_LIST_BYTES).map_err(|listed| {
+            Error::SpaceTooLarge(format!(
+                "{name} has more than {listed} minimal paths between its borders, more than {} MiB as a list of winning sets; the encodings en, et, ln and sn read the board's graph instead",
+                MAX_PATH_LIST_BYTES >> 20
+            ))
+        })?
     } else {
         Vec::new()
     };
     Ok(PositionalGame {
-        name: format!("hex {size}x{size}"),
+        name,
         cells: grid_names(size, size),
         black_wins,
         white_wins: Vec::new(),
@@ -299,13 +305,61 @@ pub fn hex(size: usize, paths: bool) -> Result<PositionalGame> {
     })
 }
 
+/// The most memory a list of Hex's minimal paths may take (each path a
+/// vector of cells: 24 bytes and 8 a cell): 256 MiB holds the 7x7 board's
+/// paths many times over, while the 8x8 board's 2,195,830 would take about
+/// 1.5 GiB as a list, and more again in the formulas made of them.
+pub const MAX_PATH_LIST_BYTES: usize = 256 << 20;
+
+/// What a path of `cells` cells takes in a list of paths.
+fn listed_bytes(cells: usize) -> usize {
+    std::mem::size_of::<Vec<usize>>() + cells * std::mem::size_of::<usize>()
+}
+
 /// The minimal sets of cells connecting the graph's two borders with at
 /// most `longest` cells: simple paths that touch each border once and
 /// have no chord (so no proper subset connects).
 pub fn minimal_paths(graph: &Graph, longest: usize) -> Vec<Vec<usize>> {
+    let mut found = Vec::new();
+    each_minimal_path(graph, longest, &mut |path| {
+        found.push(path.to_vec());
+        true
+    });
+    deduplicate(found)
+}
+
+/// [`minimal_paths`] while their list takes at most `max_bytes`; past
+/// that, the count listed when the limit was passed (the enumeration
+/// stops there, so a board of millions of paths costs no more than the
+/// limit).
+pub fn minimal_paths_within(
+    graph: &Graph,
+    longest: usize,
+    max_bytes: usize,
+) -> std::result::Result<Vec<Vec<usize>>, usize> {
+    let mut found = Vec::new();
+    let mut bytes = 0usize;
+    let complete = each_minimal_path(graph, longest, &mut |path| {
+        bytes += listed_bytes(path.len());
+        found.push(path.to_vec());
+        bytes <= max_bytes
+    });
+    if !complete {
+        return Err(found.len());
+    }
+    Ok(deduplicate(found))
+}
+
+/// Calls `visit` with each minimal connecting path of at most `longest`
+/// cells (see [`minimal_paths`]) until it returns false; whether every
+/// path was visited.
+pub fn each_minimal_path(
+    graph: &Graph,
+    longest: usize,
+    visit: &mut impl FnMut(&[usize]) -> bool,
+) -> bool {
     let start = super::mask_of(&graph.start);
     let end = super::mask_of(&graph.end);
-    let mut found = Vec::new();
     let mut path = Vec::new();
     fn extend(
         graph: &Graph,
@@ -313,15 +367,14 @@ pub fn minimal_paths(graph: &Graph, longest: usize) -> Vec<Vec<usize>> {
         end: u64,
         longest: usize,
         path: &mut Vec<usize>,
-        found: &mut Vec<Vec<usize>>,
-    ) {
+        visit: &mut impl FnMut(&[usize]) -> bool,
+    ) -> bool {
         let last = *path.last().unwrap();
         if end >> last & 1 == 1 {
-            found.push(path.clone());
-            return;
+            return visit(path);
         }
         if path.len() == longest {
-            return;
+            return true;
         }
         let on_path = super::mask_of(path);
         for &next in &graph.neighbours[last] {
@@ -334,16 +387,23 @@ pub fn minimal_paths(graph: &Graph, longest: usize) -> Vec<Vec<usize>> {
                 continue;
             }
             path.push(next);
-            extend(graph, start, end, longest, path, found);
+            let go_on = extend(graph, start, end, longest, path, visit);
             path.pop();
+            if !go_on {
+                return false;
+            }
         }
+        true
     }
     for &first in &graph.start {
         path.push(first);
-        extend(graph, start, end, longest, &mut path, &mut found);
+        let go_on = extend(graph, start, end, longest, &mut path, visit);
         path.pop();
+        if !go_on {
+            return false;
+        }
     }
-    deduplicate(found)
+    true
 }
 
 #[cfg(test)]

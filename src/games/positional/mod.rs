@@ -143,6 +143,29 @@ impl PositionalGame {
         Ok(())
     }
 
+    /// Refuses a question of `depth` moves (`what` names where it was
+    /// asked: a flag, a file's #times) beyond the free cells: a game there
+    /// is over within them, and a deeper question only makes larger
+    /// formulas and tables.
+    pub fn check_depth(&self, depth: usize, what: &str) -> Result<()> {
+        let free = self.free_cells().len();
+        if depth > free {
+            return Err(Error::InvalidParameter(format!(
+                "{what} {depth} is more moves than {} has free cells ({free}); a game there lasts at most {free} moves",
+                self.name
+            )));
+        }
+        Ok(())
+    }
+
+    /// The cells the game's first move is restricted to, if any: an empty
+    /// list restricts nothing (no move at all would be no game).
+    pub fn first_move_restriction(&self) -> Option<&[usize]> {
+        self.first_moves
+            .as_deref()
+            .filter(|cells| !cells.is_empty())
+    }
+
     /// Whether White has winning sets of its own (a maker-maker game).
     pub fn is_maker_maker(&self) -> bool {
         !self.white_wins.is_empty()

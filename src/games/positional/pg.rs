@@ -111,6 +111,34 @@ pub fn parse(text: &str, origin: &str) -> Result<(PositionalGame, Query)> {
             })
             .unwrap_or(Ok(Vec::new()))
     };
+    let first_moves = sections
+        .contains_key("firstmoves")
+        .then(|| cell_list("firstmoves"))
+        .transpose()?
+        // A #firstmoves with no cells restricts nothing: read as absent,
+        // not as a first move that no cell may take.
+        .filter(|cells| !cells.is_empty());
+    let name = std::path::Path::new(origin)
+        .file_stem()
+        .map(|stem| stem.to_string_lossy().to_string())
+        .unwrap_or_else(|| origin.to_string());
+    let mut game = PositionalGame {
+        name,
+        black_wins: sets("blackwins")?,
+        white_wins: sets("whitewins")?,
+        graph: None,
+        black_stones: cell_list("blackinitials")?,
+        white_stones: cell_list("whiteinitials")?,
+        first_moves,
+        cells,
+    };
+    game.validate()?;
+    // Before the time points are read one by one: a game is over within
+    // its free cells, as --depth is told.
+    let time_count = sections
+        .get("times")
+        .map_or(0, |lines| lines.iter().map(|(_, names)| names.len()).sum());
+    game.check_depth(time_count, &format!("{origin}: #times"))?;
     let times = distinct("times", "time")?;
     let black_turns: Vec<String> = flat("blackturns").into_iter().map(|(_, t)| t).collect();
     if let Some(unknown) = black_turns.iter().find(|t| !times.contains(t)) {
@@ -131,29 +159,13 @@ pub fn parse(text: &str, origin: &str) -> Result<(PositionalGame, Query)> {
             })
             .collect(),
     };
-    let first_moves = sections
-        .contains_key("firstmoves")
-        .then(|| cell_list("firstmoves"))
-        .transpose()?;
-    let name = std::path::Path::new(origin)
-        .file_stem()
-        .map(|stem| stem.to_string_lossy().to_string())
-        .unwrap_or_else(|| origin.to_string());
-    let game = PositionalGame {
-        name,
-        black_wins: sets("blackwins")?,
-        white_wins: sets("whitewins")?,
-        graph: None,
-        black_stones: cell_list("blackinitials")?,
-        white_stones: cell_list("whiteinitials")?,
-        first_moves,
-        cells,
-    };
-    game.validate()?;
-    let mut game = game;
     game.graph = hex_graph(&game, &query);
     Ok((game, query))
 }
+
+/// Paths [`hex_graph`] looks at before giving up on seeing Hex in a file
+/// (its sets then stay explicit): seconds of work at most.
+const MAX_PATHS_LOOKED_AT: usize = 1 << 22;
 
 /// The Hex graph behind a `.pg` file's winning sets, when there is one.
 ///
@@ -223,16 +235,24 @@ fn hex_graph(game: &PositionalGame, query: &Query) -> Option<super::Graph> {
             white_start: map(&graph.white_start),
             white_end: map(&graph.white_end),
         };
-        let paths: HashSet<Vec<usize>> = super::builtins::minimal_paths(&mapped, longest)
-            .into_iter()
-            .map(sorted)
-            .collect();
-        let sets_are_paths = file_sets.iter().all(|set| paths.contains(set));
-        let winnable_are_sets = paths.iter().all(|path| {
-            let mask = super::mask_of(path);
+        // The paths are looked at one at a time, never listed: a file of
+        // one long set on a large board must not make millions of them.
+        let mut listed = HashSet::new();
+        let mut visited = 0usize;
+        let winnable_are_sets = super::builtins::each_minimal_path(&mapped, longest, &mut |path| {
+            visited += 1;
+            let path = sorted(path.to_vec());
+            let mask = super::mask_of(&path);
             let empty = (mask & !black).count_ones() as usize;
-            mask & white != 0 || empty > query.black_moves() || file_sets.contains(path)
+            let winnable = mask & white == 0 && empty <= query.black_moves();
+            if file_sets.contains(&path) {
+                listed.insert(path);
+            } else if winnable {
+                return false;
+            }
+            visited < MAX_PATHS_LOOKED_AT
         });
+        let sets_are_paths = listed.len() == file_sets.len();
         if sets_are_paths && winnable_are_sets {
             return Some(mapped);
         }
@@ -274,7 +294,7 @@ pub fn write(game: &PositionalGame, query: &Query) -> String {
             text.push('\n');
         }
     }
-    if let Some(first) = &game.first_moves {
+    if let Some(first) = game.first_move_restriction() {
         text.push_str(&format!("#firstmoves\n{}\n", line(first)));
     }
     text

@@ -100,13 +100,20 @@ impl Encoding {
         self == Encoding::Pairing
     }
 
+    /// Whether the formula is made of Black's winning sets listed one by
+    /// one (for Hex, its minimal paths: millions on an 8x8 board), rather
+    /// than of the board's graph or White's sets.
+    pub fn reads_sets(self) -> bool {
+        matches!(
+            self,
+            Encoding::CorPlus | Encoding::Ea | Encoding::La | Encoding::Sa | Encoding::Pairing
+        )
+    }
+
     /// Why the encoding does not fit the game, if it does not.
     pub fn unfit(self, game: &Prepared) -> Option<String> {
         let implicit = matches!(self, Encoding::En | Encoding::Ln | Encoding::Sn);
-        let explicit = matches!(
-            self,
-            Encoding::Ea | Encoding::La | Encoding::Sa | Encoding::Pairing
-        );
+        let explicit = self.reads_sets();
         if self != Encoding::CorPlus && game.is_maker_maker() {
             return Some("a maker-breaker encoding, and the game is maker-maker".into());
         }

@@ -186,9 +186,10 @@ impl<'a> QueryLayers<'a> {
         // whoever makes it (`.pg` #firstmoves); restricting Black's first
         // move after a White opening would not be sound.
         let first_move = game
-            .first_moves
-            .as_ref()
-            .map(|cells| compress(mask_of(cells), free));
+            .first_move_restriction()
+            .map(|cells| compress(mask_of(cells), free))
+            // Cells all taken by stones restrict nothing: some move is left.
+            .filter(|&allowed| allowed != 0);
         Ok(QueryLayers {
             game,
             depth,
