@@ -5,87 +5,23 @@
 //! (wrong length, a value out of range, a wrong multiset), with an error
 //! and never a panic. Whole small spaces are walked exhaustively as well.
 //!
-//! Each group runs until its share of a time budget or its count of cases
-//! is spent: `BITSOLVE_FUZZ_SECONDS` (default 10) is the budget of the
-//! whole file, and the cases come from a fixed seed unless
-//! `PROPTEST_RNG_SEED=N` asks for another. Each group prints its seed and
-//! the cases it tried.
-
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+//! The groups run through the shared harness (`common/fuzzing.rs`): a
+//! fixed seed and case counts in the suite, a seed and a time budget in
+//! `scripts/fuzz.sh`.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
+use proptest::test_runner::TestCaseError;
 
 use bitsolve::Error;
+
+use crate::common::fuzzing::fuzz;
 use bitsolve::hash::binomial::BINOMIALS;
 use bitsolve::hash::permutation::{self, is_odd, is_permutation};
 use bitsolve::hash::prefix_lehmer;
 use bitsolve::hash::{BinomialRanker, ColourSetRanker, MultinomialRanker, StoneRanker};
 
-type CaseResult = Result<(), TestCaseError>;
-
-/// The `#[test]` functions below that call [`fuzz`], sharing the budget.
-const GROUPS: u32 = 5;
-/// Cases a group tries at most, however long the budget.
-const CASES: u32 = 20_000;
-/// The seed when `PROPTEST_RNG_SEED` names none.
-const DEFAULT_SEED: u64 = 0x6861_7368;
-
-fn seed() -> u64 {
-    std::env::var("PROPTEST_RNG_SEED")
-        .ok()
-        .and_then(|text| text.trim().parse().ok())
-        .unwrap_or(DEFAULT_SEED)
-}
-
-/// One group's share of `BITSOLVE_FUZZ_SECONDS`.
-fn group_budget() -> Duration {
-    let seconds = std::env::var("BITSOLVE_FUZZ_SECONDS")
-        .ok()
-        .and_then(|text| text.trim().parse::<f64>().ok())
-        .filter(|seconds| seconds.is_finite() && *seconds >= 0.0)
-        .unwrap_or(10.0);
-    Duration::from_secs_f64(seconds / GROUPS as f64)
-}
-
-/// Runs `test` on values of `strategy` until the group's budget or
-/// [`CASES`] is spent, and reports the seed and the cases tried. Once a
-/// case has failed, its shrinking runs whatever the clock says, so that
-/// the failure is reported at its smallest.
-fn fuzz<S: Strategy>(group: &str, strategy: S, test: impl Fn(S::Value) -> CaseResult) {
-    let seed = seed();
-    let config = Config {
-        cases: CASES,
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: None,
-        max_shrink_iters: 4096,
-        ..Config::default()
-    };
-    let started = Instant::now();
-    let deadline = started + group_budget();
-    let tried = AtomicUsize::new(0);
-    let failed = AtomicBool::new(false);
-    let outcome = TestRunner::new(config).run(&strategy, |value| {
-        if !failed.load(Ordering::Relaxed) && Instant::now() >= deadline {
-            return Ok(());
-        }
-        tried.fetch_add(1, Ordering::Relaxed);
-        let result = test(value);
-        if result.is_err() {
-            failed.store(true, Ordering::Relaxed);
-        }
-        result
-    });
-    eprintln!(
-        "hash_fuzz: {group}: seed {seed}, {} cases in {:.1} s",
-        tried.into_inner(),
-        started.elapsed().as_secs_f64()
-    );
-    if let Err(failure) = outcome {
-        panic!("{group} (PROPTEST_RNG_SEED={seed}): {failure}");
-    }
-}
+/// Cases a group tries in the suite's own run.
+const CASES: u32 = 4_000;
 
 /// A rank below `size` drawn from `raw` (`size` > 0).
 fn inside(raw: u64, size: u64) -> u64 {
@@ -149,6 +85,7 @@ fn binomial_ranker() {
     let shape = (0usize..=64).prop_flat_map(|n| (Just(n), 0..=n));
     fuzz(
         "binomial",
+        CASES,
         (shape, any::<u64>(), any::<u64>(), 0u32..64),
         |((n, ones), raw, mask, bit)| {
             let ranker = BinomialRanker::new(n, ones).map_err(fail)?;
@@ -183,6 +120,7 @@ fn colour_set_and_multinomial_rankers() {
     let cells = proptest::collection::vec(0u8..8, 0..=66);
     fuzz(
         "colour sets and multinomial",
+        CASES,
         (colour_counts(), any::<u64>(), cells, any::<usize>()),
         |(counts, raw, random, at)| {
             let n: usize = counts.iter().map(|&c| c as usize).sum();
@@ -254,6 +192,7 @@ fn stone_ranker() {
         .prop_flat_map(|(n, stones)| (Just(n), Just(stones), 0..=stones));
     fuzz(
         "stones",
+        CASES,
         (shape, any::<u64>(), any::<u64>(), any::<u64>()),
         |((n, stones, black), raw, occupied, black_cells)| {
             let expected = multinomial(&[(n - stones) as u8, (stones - black) as u8, black as u8]);
@@ -305,6 +244,7 @@ fn permutations() -> impl Strategy<Value = Vec<u8>> {
 fn permutation_rankers() {
     fuzz(
         "permutations",
+        CASES,
         (permutations(), any::<u64>(), any::<bool>()),
         |(perm, raw, odd)| {
             let n = perm.len();
@@ -378,6 +318,7 @@ fn permutation_rankers() {
 fn ranks_near_the_size() {
     fuzz(
         "ranks near the size",
+        CASES,
         (0usize..=64, any::<u64>(), 0u64..4),
         |(n, raw, near)| {
             let ranker = BinomialRanker::new(n, n / 2).map_err(fail)?;
