@@ -23,9 +23,8 @@ use proptest::sample::select;
 use proptest::test_runner::TestCaseError;
 
 use crate::common::ScratchDir;
-use crate::common::fuzzing::fuzz;
+use crate::common::fuzzing::{fuzz, one_line as clean};
 
-use bitsolve::Error;
 use bitsolve::backend::gpu::gpu_program;
 use bitsolve::games::FoxGeese;
 use bitsolve::games::board::Board;
@@ -40,17 +39,6 @@ use bitsolve::space::{Picture, Space};
 use crate::common::mutate::{alphabet_text, inputs, number_text, random_text, text_inputs};
 
 type CaseResult = Result<(), TestCaseError>;
-
-/// A rejection the CLI can print as its one line.
-fn clean(error: &Error) -> CaseResult {
-    let message = error.to_string();
-    prop_assert!(!message.trim().is_empty(), "an empty message: {error:?}");
-    prop_assert!(
-        !message.contains(char::is_control),
-        "a message with line breaks or control characters: {message:?}"
-    );
-    Ok(())
-}
 
 fn clean_if_err<T>(outcome: &bitsolve::Result<T>) -> CaseResult {
     match outcome {
@@ -405,21 +393,6 @@ fn round_trip_definitions() -> Vec<Ksolve> {
         .collect()
 }
 
-/// A position's text from its sets, as the puzzle writes positions.
-fn position_of(puzzle: &Ksolve, sets: &[definition::SetState]) -> String {
-    let parts: Vec<String> = puzzle
-        .definition()
-        .sets
-        .iter()
-        .zip(sets)
-        .map(|(set, part)| {
-            let slots: Vec<usize> = (0..set.pieces).collect();
-            format!("{} {}", set.name, definition::part_text(set, part, &slots))
-        })
-        .collect();
-    parts.join("; ")
-}
-
 /// Item 1 of the fourth trust round: a position is accepted only when
 /// ranking it keeps all of it. Random positions (the solved pieces
 /// shuffled with random orientations, some damaged to repeat or lose a
@@ -443,7 +416,7 @@ fn ksolve_positions_round_trip_or_are_refused_in_one_line() {
             let named = &puzzle.moves()[next(puzzle.moves().len())];
             reached = named.transform.apply(&reached, &definition.sets);
         }
-        let text = position_of(puzzle, &reached);
+        let text = puzzle.text_of(&reached);
         let state = puzzle.parse_position(&text);
         prop_assert!(state.is_ok(), "{text}: {:?}", state.err());
         prop_assert_eq!(puzzle.position_text(&state.unwrap()), text);
@@ -463,7 +436,7 @@ fn ksolve_positions_round_trip_or_are_refused_in_one_line() {
                 part.labels[next(set.pieces)] = next(set.pieces) as u8;
             }
         }
-        let text = position_of(puzzle, &sets);
+        let text = puzzle.text_of(&sets);
         match puzzle.parse_position(&text) {
             Ok(state) => {
                 let rank = puzzle.rank(&state);

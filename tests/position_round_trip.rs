@@ -13,13 +13,12 @@
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
-use bitsolve::Error;
 use bitsolve::games::registry::{self, GameOptions, SpaceVisitor};
 use bitsolve::games::{TwoPlayerGame, TwoPlayerVisitor};
 use bitsolve::space::{LayeredGame, Picture, Space};
 
 use crate::common::ScratchDir;
-use crate::common::fuzzing::fuzz_share;
+use crate::common::fuzzing::{fuzz_share, one_line};
 
 type CaseResult = Result<(), TestCaseError>;
 
@@ -141,17 +140,6 @@ fn any_case(text: &str) -> String {
 
 /// How a game's texts compare: what the game documents as the same text.
 type Normaliser = fn(&str) -> String;
-
-/// A refusal the command line prints as its one line.
-fn one_line(error: &Error) -> CaseResult {
-    let message = error.to_string();
-    prop_assert!(!message.trim().is_empty(), "an empty message: {error:?}");
-    prop_assert!(
-        !message.contains(char::is_control),
-        "a message over several lines: {message:?}"
-    );
-    Ok(())
-}
 
 // ------------------------------------------------------------ one player
 

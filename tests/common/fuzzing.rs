@@ -23,6 +23,21 @@ const DEFAULT_SEED: u64 = 17;
 /// Inputs tried by every group of this process so far.
 static TRIED: AtomicUsize = AtomicUsize::new(0);
 
+/// A refusal the command line can print as its one line: not empty, no
+/// line break or other control character.
+pub fn one_line(error: &bitsolve::Error) -> Result<(), TestCaseError> {
+    let message = error.to_string();
+    if message.trim().is_empty() {
+        return Err(TestCaseError::fail(format!("an empty message: {error:?}")));
+    }
+    if message.contains(char::is_control) {
+        return Err(TestCaseError::fail(format!(
+            "a message with line breaks or control characters: {message:?}"
+        )));
+    }
+    Ok(())
+}
+
 /// The seed this process fuzzes with.
 pub fn seed() -> u64 {
     ["BITSOLVE_FUZZ_SEED", "PROPTEST_RNG_SEED"]

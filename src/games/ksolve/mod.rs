@@ -167,9 +167,10 @@ impl Ksolve {
             })
     }
 
-    /// The parts of a position's text: each set's name, its pieces
-    /// (1-based) and, when it has orientations, a '/' and theirs.
-    fn text_of(&self, sets: &[SetState]) -> String {
+    /// The text of a position given per set (reachable or not): each
+    /// set's name, its pieces (1-based) and, when it has orientations, a
+    /// '/' and theirs.
+    pub fn text_of(&self, sets: &[SetState]) -> String {
         let parts: Vec<String> = self
             .definition
             .sets
