@@ -125,6 +125,13 @@ pub trait RetroBackend: Backend {
     /// is solved.
     fn host_table_mut<'l>(&self, layer: &'l mut Self::Layer) -> &'l mut TwoBitTable;
 
+    /// Whether the backend solves a layer whose game gives no
+    /// predecessors ([`LayeredGame::has_predecessors`]) by value
+    /// iteration; the others refuse such a layer. False by default.
+    fn iterates_values(&self) -> bool {
+        false
+    }
+
     /// Whether `flag` holds on any process of the job (collective).
     fn any(&self, flag: bool) -> bool {
         flag
