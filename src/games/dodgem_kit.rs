@@ -4,7 +4,9 @@
 //! against the hand-written game's and the two timed side by side.
 
 use super::board::Board;
-use super::kit::{BoardGame, Contents, Moves, Outcome, Piece, Position, UNMOVES_OPTION};
+use super::kit::{
+    BoardGame, Contents, Moves, Outcome, Piece, Position, UNMOVES_OPTION, one_kind_a_side,
+};
 use super::registration::{GameOptions, OptionSpec};
 use crate::error::{Error, Result};
 use crate::space::Player;
@@ -57,16 +59,7 @@ impl BoardGame for DodgemKit {
     }
 
     fn pieces(&self) -> &[Piece] {
-        const PIECES: [Piece; 2] = [
-            Piece {
-                symbol: 'B',
-                side: Player::First,
-            },
-            Piece {
-                symbol: 'R',
-                side: Player::Second,
-            },
-        ];
+        const PIECES: [Piece; 2] = one_kind_a_side('B', 'R');
         &PIECES
     }
 

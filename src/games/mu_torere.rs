@@ -16,7 +16,9 @@
 //! circle order, the centre in the middle.
 
 use super::board::Board;
-use super::kit::{BoardGame, Contents, Moves, Piece, Position, SYMMETRY_OPTION, UNMOVES_OPTION};
+use super::kit::{
+    BoardGame, Contents, Moves, Piece, Position, SYMMETRY_OPTION, UNMOVES_OPTION, one_kind_a_side,
+};
 use super::registration::{GameOptions, OptionSpec};
 use crate::error::Result;
 use crate::space::Player;
@@ -57,16 +59,7 @@ impl BoardGame for MuTorere {
     }
 
     fn pieces(&self) -> &[Piece] {
-        const PIECES: [Piece; 2] = [
-            Piece {
-                symbol: 'B',
-                side: Player::First,
-            },
-            Piece {
-                symbol: 'W',
-                side: Player::Second,
-            },
-        ];
+        const PIECES: [Piece; 2] = one_kind_a_side('B', 'W');
         &PIECES
     }
 

@@ -34,6 +34,9 @@ pub struct Kit<G: BoardGame> {
     graphs: Vec<OnceLock<Option<ReverseGraph>>>,
     /// Whether some layer holds stones in hand (the text then says them).
     pub(super) has_hands: bool,
+    /// Whether a move of each layer may leave it (asked once a layer, not
+    /// once a position).
+    leaves: Vec<bool>,
 }
 
 impl<G: BoardGame> Kit<G> {
@@ -63,7 +66,11 @@ impl<G: BoardGame> Kit<G> {
             .iter()
             .flatten()
             .any(|contents| contents.in_hand != [0, 0]);
+        let leaves = (0..layers.len())
+            .map(|layer| !game.layers_below(layer).is_empty())
+            .collect();
         let kit = Kit {
+            leaves,
             graphs: (0..table.layers()).map(|_| OnceLock::new()).collect(),
             game,
             table,
@@ -94,20 +101,31 @@ impl<G: BoardGame> Kit<G> {
         self.table.place_of(position)
     }
 
-    /// The layer and rank of a position reached by the rules.
+    /// The (layer, block) of a position reached by the rules.
     #[inline]
-    fn locate_move(&self, position: &Position) -> Successor {
-        let place = self.place(position).unwrap_or_else(|| {
+    fn place_move(&self, position: &Position) -> (usize, usize) {
+        self.place(position).unwrap_or_else(|| {
             panic!(
                 "a move of {} leads to {:?}, which no layer lists",
                 G::NAME,
                 Contents::of(position, self.cells, self.kinds)
             )
-        });
+        })
+    }
+
+    /// The layer and rank of a position at `place`.
+    #[inline]
+    fn at(&self, place: (usize, usize), position: &Position) -> Successor {
         Successor {
             layer: place.0,
             rank: self.symmetries.canonical_rank(&self.table, place, position),
         }
+    }
+
+    /// The layer and rank of a position reached by the rules.
+    #[inline]
+    fn locate_move(&self, position: &Position) -> Successor {
+        self.at(self.place_move(position), position)
     }
 
     /// Calls `visit` with each move of `position`, until it returns false.
@@ -143,9 +161,9 @@ impl<G: BoardGame> Kit<G> {
                         return;
                     }
                     self.each_move(&position, |next| {
-                        let successor = self.locate_move(next);
-                        if successor.layer == layer {
-                            targets.push(successor.rank);
+                        let place = self.place_move(next);
+                        if place.0 == layer {
+                            targets.push(self.at(place, next).rank);
                         }
                         true
                     });
@@ -228,17 +246,17 @@ impl<G: BoardGame> LayeredGame for Kit<G> {
     /// within the layer: the moves are generated twice rather than kept.
     fn successors<F: FnMut(Successor) -> bool>(&self, layer: usize, state: &Position, mut emit: F) {
         let mut going = true;
-        if !self.game.layers_below(layer).is_empty() {
+        if self.leaves[layer] {
             self.each_move(state, |next| {
-                let successor = self.locate_move(next);
-                going = successor.layer == layer || emit(successor);
+                let place = self.place_move(next);
+                going = place.0 == layer || emit(self.at(place, next));
                 going
             });
         }
         if going {
             self.each_move(state, |next| {
-                let successor = self.locate_move(next);
-                successor.layer != layer || emit(successor)
+                let place = self.place_move(next);
+                place.0 != layer || emit(self.at(place, next))
             });
         }
     }
@@ -284,8 +302,15 @@ impl<G: BoardGame> TwoPlayerGame for Kit<G> {
         Some(0..=self.max_layer())
     }
 
+    /// The game's flags, and `--symmetry` where it is solved with
+    /// symmetry (its tables' identity says so).
     fn variant_flags(&self) -> String {
-        self.game.variant_flags()
+        let symmetry = if self.symmetries.any() {
+            " --symmetry"
+        } else {
+            ""
+        };
+        format!("{}{symmetry}", self.game.variant_flags())
     }
 
     fn locate(&self, position: &Position) -> (usize, u64) {

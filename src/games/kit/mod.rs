@@ -33,7 +33,7 @@ pub mod unmoves;
 
 pub use adapter::Kit;
 pub use layers::Contents;
-pub use position::{EMPTY, Moves, Outcome, Piece, Position};
+pub use position::{EMPTY, Moves, Outcome, Piece, Position, one_kind_a_side};
 pub use unmoves::Unmoves;
 
 use super::board::Board;

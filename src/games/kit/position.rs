@@ -15,6 +15,21 @@ pub struct Piece {
     pub side: Player,
 }
 
+/// One kind of piece a side, the first player's written `first`, the
+/// second's `second`: the pieces of most games.
+pub const fn one_kind_a_side(first: char, second: char) -> [Piece; 2] {
+    [
+        Piece {
+            symbol: first,
+            side: Player::First,
+        },
+        Piece {
+            symbol: second,
+            side: Player::Second,
+        },
+    ]
+}
+
 /// A position of a kit game. Cell `c` holds `0` (empty) or `k + 1`, a
 /// piece of kind `k` of the game's [`pieces`](super::BoardGame::pieces);
 /// each side may hold stones in hand (games with a placing phase).
