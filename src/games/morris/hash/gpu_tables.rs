@@ -48,6 +48,7 @@ pub struct GpuGameTables {
     /// The stored white patterns, as masks of points.
     pub patterns: Vec<u32>,
 }
+
 impl MorrisHash {
     /// The tables the GPU's rules read for layer `layer` (see
     /// `morris.wgsl`): its blocks, and the index of every block of `layer`

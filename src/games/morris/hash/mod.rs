@@ -86,6 +86,7 @@ pub struct HashBlock {
     /// Positions each stored one stands for.
     pub weight: u64,
 }
+
 /// Where a move out of a layer of Lasker Morris's opening leads: a capture
 /// by a stone moved on the board to one stone fewer on the board; a
 /// placement to one stone fewer in the placer's hand and one more on the

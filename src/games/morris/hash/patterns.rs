@@ -160,6 +160,7 @@ impl StoredWhite {
         image
     }
 }
+
 impl MorrisHash {
     /// The stored white pattern of index `index` in group `group` of the
     /// patterns of `w` stones.
