@@ -10,7 +10,7 @@ const RETRO_KERNEL: &str = include_str!("fox_geese.wgsl");
 
 impl FoxGeese {
     /// `fox_geese.wgsl` over the tables the Rust moves and symmetries read.
-    pub(super) fn gpu_program(&self, geese: usize) -> Result<Program> {
+    pub(super) fn retro_program(&self, geese: usize) -> Result<Program> {
         let lines: Vec<Vec<u32>> = self
             .lines
             .iter()

@@ -315,7 +315,7 @@ impl LayeredGame for FoxGeese {
     }
 
     fn retro_gpu_program(&self, geese: usize) -> Result<Program> {
-        self.gpu_program(geese)
+        self.retro_program(geese)
     }
 
     fn independent_layers(&self) -> bool {
