@@ -1,7 +1,8 @@
 //! Fox-and-Geese on the 33-point cross (sections 5, 6.1, 7.2 and 8.1 of
 //! Edelkamp et al., *Solving Games in Parallel with Linear-Time Perfect Hash
-//! Functions* (TZI report 52, Bremen, 2009), Table 7), as a [`LayeredGame`]
-//! for two-bit retrograde analysis.
+//! Functions* (TZI report 52, Bremen, 2009), Table 7), as a
+//! [`LayeredGame`](crate::space::LayeredGame) for two-bit retrograde
+//! analysis.
 //!
 //! The board is the English Peg Solitaire board. Lines run orthogonally
 //! everywhere and diagonally through the points whose row + column is even
