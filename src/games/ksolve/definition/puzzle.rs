@@ -74,7 +74,8 @@ pub struct Definition {
     pub sets: Vec<PieceSet>,
     /// The solved position, one part per set.
     pub solved: Vec<SetState>,
-    /// The moves of the `Move` blocks as listed, without powers (see [`expand_moves`](super::expand_moves)).
+    /// The moves of the `Move` blocks as listed, without powers (see
+    /// [`expand_moves`](super::expand_moves)).
     pub moves: Vec<NamedMove>,
     /// The `Scramble` blocks, in file order.
     pub scrambles: Vec<Scramble>,
