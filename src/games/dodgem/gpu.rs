@@ -4,6 +4,7 @@
 use super::{BLUE_STEPS, Dodgem, RED_STEPS};
 use crate::error::Result;
 use crate::kernel::Program;
+
 /// The rules of the GPU's retrograde passes (see [`crate::kernel`]).
 const RETRO_KERNEL: &str = include_str!("dodgem.wgsl");
 

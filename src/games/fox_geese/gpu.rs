@@ -5,6 +5,7 @@
 use super::{CELLS, FoxGeese};
 use crate::error::Result;
 use crate::kernel::{self, Program};
+
 /// The rules of the GPU's retrograde passes (see [`crate::kernel`]).
 const RETRO_KERNEL: &str = include_str!("fox_geese.wgsl");
 

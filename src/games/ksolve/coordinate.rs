@@ -7,6 +7,7 @@ use super::definition::{self, SetState};
 use super::split::SplitTables;
 use crate::hash::colour_sets::{ColourSetRanker, MAX_COLOUR_CELLS};
 use crate::hash::prefix_lehmer;
+
 /// The value of a permutation coordinate with `half` = n!/2 (0 for n < 2):
 /// the prefix Lehmer rank with its weight-1 digit (which the other digits'
 /// parity and the permutation's parity decide) moved to the top, weight

@@ -7,6 +7,7 @@ use super::coordinates::{self, Kind};
 use crate::error::{Result, quoted};
 use crate::kernel::Program;
 use crate::space::Space;
+
 /// The GPU expansion (see [`crate::kernel`]).
 const KSOLVE_KERNEL: &str = include_str!("ksolve.wgsl");
 /// Most words of move tables the GPU kernel takes: 128 MiB, the smallest

@@ -4,6 +4,7 @@
 
 use super::coordinates::{Coordinates, Kind};
 use super::definition::Definition;
+
 /// The index layout, part of a definition's identity: a store written
 /// under another layout (before 2026-11-28 the smallest coordinates came
 /// first) holds other ranks, and is refused as another game.

@@ -1,6 +1,7 @@
 //! How large a definition's tables may grow: the budgets its coordinates'
 //! move tables, their merged groups and a split permutation's tables are
 //! held to.
+
 /// A coordinate with at most this many values times moves gets a table of
 /// its values after each move (4 bytes an entry).
 pub const MAX_TABLE_ENTRIES: u64 = 1 << 26;

@@ -38,6 +38,7 @@ use crate::space::{
     Block, BlockLayering, BlockShape, DigitMoves, DigitTable, MAX_BLOCKS, MoveFilter, Space,
     digit_moves::PickedColumns,
 };
+
 /// Block length when the coordinates give no split (see
 /// [`Coordinates::block_split`]).
 const BLOCK_LEN: u64 = 1 << 31;

@@ -5,6 +5,7 @@
 
 use super::coordinate::{Coordinate, Kind, LocalMove, Parity};
 use crate::hash::permutation::is_odd;
+
 /// Row-reduces `rows` over GF(2) on bits `0..columns`: the pivots (bit,
 /// row) in reduced echelon form and the rows left without a pivot.
 fn row_reduce(mut rows: Vec<u64>, columns: usize) -> (Vec<(usize, u64)>, Vec<u64>) {

@@ -5,6 +5,7 @@
 use super::PegSolitaire;
 use crate::error::Result;
 use crate::kernel::{self, Program};
+
 /// The GPU expansion of this game (see [`crate::kernel`]).
 const PEG_SOLITAIRE_KERNEL: &str = include_str!("peg_solitaire.wgsl");
 

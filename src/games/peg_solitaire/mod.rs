@@ -29,6 +29,7 @@ use super::board::{Board, Mark, MaskMap, ORTHOGONAL};
 use super::registration::{GameOptions, OptionSpec, Registered};
 use crate::error::{Error, Result};
 use crate::hash::{BinomialRanker, BinomialRun};
+
 /// At most the eight symmetries of a square.
 const MAX_SYMMETRIES: usize = 8;
 

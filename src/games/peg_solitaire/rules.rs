@@ -1,10 +1,12 @@
 //! The jumps of Peg Solitaire, found a class of alike jumps at a time,
 //! and the space as the searches walk it ([`Space`]): blocks by peg count,
 //! layers, expansion, orbits and the inverse of a position.
+
 use super::{MAX_SYMMETRIES, PegSolitaire, Pegs};
 use crate::error::Result;
 use crate::kernel::Program;
 use crate::space::{Block, BlockLayering, MoveFilter, Space};
+
 /// `mask` moved so that bit `i` holds what bit `i + step` held.
 #[inline(always)]
 fn bits_from(mask: u64, step: i32) -> u64 {

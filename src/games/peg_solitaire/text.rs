@@ -5,6 +5,7 @@ use super::{PegSolitaire, Pegs};
 use crate::diagram::{Diagram, Style};
 use crate::error::{Error, Result, quoted};
 use crate::space::Picture;
+
 impl Picture for PegSolitaire {
     fn goal_label(&self) -> String {
         "one peg left in the start hole".to_string()

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use super::lines::{Line, Reader, Words, is_number_line};
 use super::puzzle::{PieceSet, SetMove, SetState, Transform};
 use crate::error::{Result, quoted};
+
 /// How a block numbers its pieces and where a move's twists belong.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Numbering {

@@ -3,6 +3,7 @@
 //! line numbers errors name.
 
 use crate::error::Error;
+
 /// The words of one line, with the line's number (1-based) and its text.
 pub(super) struct Line<'a> {
     pub(super) number: usize,

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use super::puzzle::{Definition, NamedMove, PieceSet, Transform, position_bytes};
 use crate::error::{Error, Result, quoted};
+
 /// Which moves a search makes of the listed ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Metric {

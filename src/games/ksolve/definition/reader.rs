@@ -13,6 +13,7 @@ use super::puzzle::{
 };
 use super::sequences::{MoveNames, Sequence, resolve_sequences};
 use crate::error::{Error, Result, quoted};
+
 const KNOWN: &str = "bitsolve reads Name, Set, Solved/StartState, Move/MoveTransformation, MoveSequence, MoveAlias, Scramble/ScrambleState/ScrambleAlg and End";
 /// Whether twsearch takes a move of this name for a rotation of the
 /// whole puzzle (`x`, `y`, `z` with an optional `2` or `'`, or capitals

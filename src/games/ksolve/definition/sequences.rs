@@ -9,6 +9,7 @@ use super::lines::{Reader, Words};
 use super::moves::order_of;
 use super::puzzle::{NamedMove, PieceSet, Transform};
 use crate::error::{Error, Result, quoted};
+
 /// A move named by a sequence of others (`MoveSequence`, `MoveAlias`) or
 /// a scramble given by moves (`ScrambleAlg`), resolved once every move
 /// is read. Its moves stay in the file's text until then.
