@@ -13,7 +13,8 @@ impl Picture for PegSolitaire {
 
     /// A position as text: one character per cell in cell order, `o` for a
     /// peg and `.` for an empty hole; spaces and newlines are ignored, and `/` between rows
-    /// may be left out ([`Board::position_symbols`]).
+    /// may be left out
+    /// ([`Board::position_symbols`](crate::games::Board::position_symbols)).
     fn parse_position(&self, text: &str) -> Result<Pegs> {
         let symbols = self
             .board
