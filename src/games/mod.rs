@@ -1,9 +1,10 @@
-//! Game rules as [`Space`](crate::space::Space)s: one file per game (and its
-//! WGSL expansion beside it), and the [`registry`] that opens them by name.
+//! Game rules as [`Space`](crate::space::Space)s and two-player games: a
+//! folder per game with its rules, hash, text and GPU program apart (a
+//! small game, or one written through the [`kit`], is one file), and the
+//! [`registry`] that opens them by name.
 
 pub mod board;
 pub mod dodgem;
-pub mod dodgem_kit;
 pub mod fox_geese;
 pub mod frogs_toads;
 pub mod kit;
@@ -24,7 +25,7 @@ pub mod two_player_game;
 
 pub use board::Board;
 pub use dodgem::Dodgem;
-pub use dodgem_kit::DodgemKit;
+pub use dodgem::kit::DodgemKit;
 pub use fox_geese::FoxGeese;
 pub use frogs_toads::FrogsToads;
 pub use ksolve::Ksolve;

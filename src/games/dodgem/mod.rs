@@ -29,6 +29,7 @@
 
 mod gpu;
 mod hash;
+pub mod kit;
 mod rules;
 mod text;
 

@@ -1,14 +1,14 @@
-//! Dodgem through the game kit ([`super::kit`]): the rules of
-//! [`super::dodgem`] and nothing else (no hash, text or unmoves of its
+//! Dodgem through the game kit ([`crate::games::kit`]): the rules of
+//! [`super::Dodgem`] and nothing else (no hash, text or unmoves of its
 //! own), registered as `dodgem-kit` so that every value can be checked
 //! against the hand-written game's and the two timed side by side.
 
-use super::board::Board;
-use super::kit::{
+use crate::error::{Error, Result};
+use crate::games::board::Board;
+use crate::games::kit::{
     BoardGame, Contents, Moves, Outcome, Piece, Position, UNMOVES_OPTION, one_kind_a_side,
 };
-use super::registration::{GameOptions, OptionSpec};
-use crate::error::{Error, Result};
+use crate::games::registration::{GameOptions, OptionSpec};
 use crate::space::Player;
 
 const BLUE: u8 = 1;
