@@ -84,6 +84,16 @@ impl Position {
         &self.cells[..n]
     }
 
+    /// Cells `8 * word` to `8 * word + 7` as one little-endian word (the
+    /// cells past the board's are empty).
+    #[inline(always)]
+    pub fn cell_word(&self, word: usize) -> u64 {
+        let bytes: [u8; 8] = self.cells[8 * word..8 * word + 8]
+            .try_into()
+            .expect("eight cells");
+        u64::from_le_bytes(bytes)
+    }
+
     /// The first `n` cells, to write.
     #[inline(always)]
     pub fn cells_mut(&mut self, n: usize) -> &mut [u8] {
