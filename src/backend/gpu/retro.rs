@@ -31,53 +31,21 @@
 //! ([`LayersBelow`]); a layer the game has no rules for is swept on the
 //! host.
 
-use std::path::Path;
-
 use super::GpuBackend;
 use super::device::GpuDevice;
 use super::retro_passes::{GpuRetro, LowerTable};
 use super::retro_program::retro_program;
 use crate::backend::CpuBackend;
 use crate::error::{Error, Result};
-use crate::search::Progress;
-use crate::search::checkpoint::Checkpoint;
 use crate::search::retro2::judge::recorded_value;
 use crate::search::retro2::seam::{Below, RetroBackend, RetroPass, RetroPasses};
 use crate::space::{LayeredGame, LayersBelow, Value};
-use crate::table::{Backing, TwoBitTable};
+use crate::table::TwoBitTable;
 
 impl RetroBackend for GpuBackend<'_> {
     /// The host table of the whole layer, as on the CPU: the device copy
     /// lives only while the layer's passes run.
     type Layer = TwoBitTable;
-
-    fn open_layer<G: LayeredGame>(
-        &self,
-        game: &G,
-        layer: usize,
-        backing: &Backing,
-        progress: &dyn Progress,
-    ) -> Result<(TwoBitTable, Option<Checkpoint>)> {
-        CpuBackend.open_layer(game, layer, backing, progress)
-    }
-
-    fn open_solved<G: LayeredGame>(
-        &self,
-        game: &G,
-        layer: usize,
-        dir: &Path,
-        progress: &dyn Progress,
-    ) -> Result<(TwoBitTable, Option<Checkpoint>)> {
-        CpuBackend.open_solved(game, layer, dir, progress)
-    }
-
-    fn host_table<'l>(&self, layer: &'l TwoBitTable) -> &'l TwoBitTable {
-        layer
-    }
-
-    fn host_table_mut<'l>(&self, layer: &'l mut TwoBitTable) -> &'l mut TwoBitTable {
-        layer
-    }
 
     fn layer_passes<'a, G: LayeredGame>(
         &'a self,
