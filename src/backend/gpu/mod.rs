@@ -5,6 +5,7 @@
 //! - [`shader`]: a game's [`Program`](crate::kernel::Program) joined with an
 //!   algorithm's entry points and compiled.
 //! - `table`: a one- or two-bit table in windows of device memory.
+//! - `kernel_cache`: the kernels the device has compiled, by their source.
 //! - `kernel_set`: the pipelines of one compiled module, the bindings they
 //!   share (parameters, rule tables, counters, table windows), and the
 //!   dispatch of an entry point over pieces; the BFS and retrograde
@@ -23,6 +24,7 @@
 
 pub mod device;
 pub mod hash_check;
+mod kernel_cache;
 mod kernel_set;
 pub(crate) mod kernels;
 mod one_bit;
