@@ -196,3 +196,19 @@ fn command_lines_split_as_a_shell_splits_them() {
     assert_eq!(bitsolve_arguments("cargo test --release"), None);
     assert_eq!(bitsolve_arguments("./scripts/test.sh"), None);
 }
+
+/// The worked example of `docs/adding-a-game.md` is the game's whole
+/// file: the code shown is the code that compiles and that `tests/kit.rs`
+/// checks against the published values.
+#[test]
+fn the_worked_example_is_the_game_file_itself() {
+    let guide = std::fs::read_to_string("docs/adding-a-game.md").unwrap();
+    let start = guide.find("```rust\n").expect("a rust block") + "```rust\n".len();
+    let end = start + guide[start..].find("\n```\n").expect("the block's end");
+    let file = std::fs::read_to_string("src/games/mu_torere.rs").unwrap();
+    assert_eq!(
+        &guide[start..end],
+        file.trim_end(),
+        "docs/adding-a-game.md shows another src/games/mu_torere.rs"
+    );
+}

@@ -39,6 +39,7 @@ mod gpu_retro;
 mod hash_fuzz;
 mod http_fuzz;
 mod job_requests;
+mod kit;
 mod ksolve;
 mod ksolve_oracle;
 mod layering;

@@ -3,10 +3,13 @@
 
 pub mod board;
 pub mod dodgem;
+pub mod dodgem_kit;
 pub mod fox_geese;
 pub mod frogs_toads;
+pub mod kit;
 pub mod ksolve;
 pub mod morris;
+pub mod mu_torere;
 pub mod pancake;
 pub mod peg_solitaire;
 mod permutation_state;
@@ -21,9 +24,11 @@ pub mod two_player_game;
 
 pub use board::Board;
 pub use dodgem::Dodgem;
+pub use dodgem_kit::DodgemKit;
 pub use fox_geese::FoxGeese;
 pub use frogs_toads::FrogsToads;
 pub use ksolve::Ksolve;
+pub use mu_torere::MuTorere;
 pub use pancake::Pancake;
 pub use peg_solitaire::PegSolitaire;
 pub use permutation_state::PermutationBuffer;

@@ -8,6 +8,7 @@
 
 use serde::{Serialize, Serializer};
 
+use super::kit::Kit;
 use super::morris::Morris;
 use super::positional::PositionalGame;
 use super::positional::builtins::{harary, hex, tic_tac_toe};
@@ -16,7 +17,8 @@ pub use super::registration::{
 };
 use super::two_player_game::TwoPlayerVisitor;
 use super::{
-    Dodgem, FoxGeese, FrogsToads, Ksolve, Pancake, PegSolitaire, PocketCube, SlidingTile, TopSpin,
+    Dodgem, DodgemKit, FoxGeese, FrogsToads, Ksolve, MuTorere, Pancake, PegSolitaire, PocketCube,
+    SlidingTile, TopSpin,
 };
 use crate::error::{Error, Result, quoted};
 use crate::space::{Picture, Space};
@@ -330,7 +332,7 @@ macro_rules! registry {
 // The registry: one line per game.
 registry! {
     one_player: [Pancake, TopSpin, SlidingTile, PegSolitaire, FrogsToads, PocketCube, Ksolve],
-    two_player: [FoxGeese, Dodgem, Morris],
+    two_player: [FoxGeese, Dodgem, Morris, Kit<MuTorere>, Kit<DodgemKit>],
 }
 
 #[cfg(test)]

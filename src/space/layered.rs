@@ -291,8 +291,21 @@ pub trait LayeredGame: Sync {
         within
     }
 
-    /// Emits the rank of every same-layer position with a move to `state`.
+    /// Emits the rank of every same-layer position with a move to `state`
+    /// (called only where [`has_predecessors`](Self::has_predecessors)
+    /// says so).
     fn predecessors<F: FnMut(u64)>(&self, layer: usize, state: &Self::State, emit: F);
+
+    /// Whether [`predecessors`](Self::predecessors) answers in `layer`.
+    /// Where it does not (a game that gives only its moves: see
+    /// [`crate::games::kit`]), the passes after the first re-judge every
+    /// undecided position from its moves until a pass decides none (value
+    /// iteration), on the CPU only; `--distances` needs predecessors.
+    /// True by default. Called once a layer before its passes, so a game
+    /// may prepare its predecessors then.
+    fn has_predecessors(&self, _layer: usize) -> bool {
+        true
+    }
 
     /// True when [`moves_within_count`](Self::moves_within_count) answers
     /// for every position of `layer`: its passes then count down each

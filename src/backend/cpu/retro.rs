@@ -33,6 +33,12 @@ impl RetroBackend for CpuBackend {
         super::acyclic::sweep_acyclic(game, layer, values, lower, pass, between_parts)
     }
 
+    /// A layer without predecessors is solved by value iteration here
+    /// ([`CpuRetro::iterate`]).
+    fn iterates_values(&self) -> bool {
+        true
+    }
+
     fn layer_passes<'a, G: LayeredGame>(
         &'a self,
         game: &'a G,
@@ -105,6 +111,9 @@ struct CpuRetro<'a, G, L> {
     list_limit: u64,
     /// The cells of the frontier, when the pass before listed them.
     frontier_list: Option<Vec<u64>>,
+    /// The game gives no predecessors in this layer: the later passes
+    /// iterate values ([`CpuRetro::iterate`]).
+    iterating: bool,
 }
 
 /// A unit's work: positions examined and the marks it made.
@@ -118,6 +127,7 @@ impl<'a, G: LayeredGame, L: LowerLayers> CpuRetro<'a, G, L> {
         lower: L,
         ranges: LayerRanges,
     ) -> Result<Self> {
+        let iterating = !game.has_predecessors(layer);
         // Counts need every decision recorded: each counts down.
         let counted = game.counts_moves_within(layer) && recorded_value(game).is_none();
         Ok(CpuRetro {
@@ -134,14 +144,62 @@ impl<'a, G: LayeredGame, L: LowerLayers> CpuRetro<'a, G, L> {
                 colour_twins: game.colour_twins(layer).filter(|_| counted),
             },
             ranges,
-            tables: PassTables::new(values.len(), true, counted)?,
+            // Open moves and counts serve the propagation to
+            // predecessors, which value iteration does without.
+            tables: PassTables::new(values.len(), !iterating, counted && !iterating)?,
             list_limit: list_limit(values.len()),
             frontier_list: None,
+            iterating,
         })
     }
 
     fn marks(&self) -> Marks {
         Marks::new(self.list_limit)
+    }
+
+    /// A later pass of value iteration, for a layer whose game gives no
+    /// predecessors: every undecided position (with symmetry, every
+    /// undecided representative) is a candidate, judged again from its
+    /// moves; what it decides is the frontier that keeps the passes going.
+    /// A pass costs a look at every open position, where propagation looks
+    /// only at the decided positions' predecessors.
+    fn iterate(&mut self, pass: &RetroPass) -> Result<PassCount> {
+        let (judge, tables) = (&self.judge, &self.tables);
+        let (game, layer) = (judge.game, judge.layer);
+        let symmetric = game.reduced_by_symmetry();
+        let unknown = Value::Unknown as u8;
+        self.ranges.all.par_iter().for_each(|range| {
+            let mut state = game.new_state();
+            // One process holds the layer: a cell is its rank.
+            for cell in range.cells.clone() {
+                if judge.values.get(cell) != unknown {
+                    continue;
+                }
+                if symmetric {
+                    game.unrank(layer, cell, &mut state);
+                    if !game.is_representative(layer, cell, &state) {
+                        continue;
+                    }
+                }
+                tables.candidates.set(cell);
+            }
+        });
+        let candidates = units(None, &self.ranges.all);
+        let (checked, decided, _) =
+            self.over_units(&candidates, pass.progress, |unit, scratch, decided, _| {
+                let mut remote = Remote::default();
+                let done = judge.check_unit(unit, scratch, tables, decided, &mut remote);
+                nothing_remote(remote);
+                done
+            });
+        self.tables.advance(self.frontier_list.as_deref())?;
+        let mut marked = decided;
+        self.frontier_list = marked.listed();
+        Ok(PassCount {
+            examined: checked,
+            judged: checked,
+            marked: marked.count(),
+        })
     }
 
     /// The movers whose positions pass 0 judges, in order: the first
@@ -236,6 +294,9 @@ impl<G: LayeredGame, L: LowerLayers> RetroPasses for CpuRetro<'_, G, L> {
     }
 
     fn later(&mut self, pass: &RetroPass) -> Result<PassCount> {
+        if self.iterating {
+            return self.iterate(pass);
+        }
         let judge = &self.judge;
         let tables = &self.tables;
         let mut frontier = units(self.frontier_list.as_deref(), &self.ranges.all);

@@ -26,195 +26,24 @@
 //!   half as many values (the n!/2 fold, Theorem 7 of Edelkamp et al.,
 //!   *Solving Games in Parallel with Linear-Time Perfect Hash Functions*,
 //!   2009, here on the prefix Lehmer code).
+//!
+//! One coordinate, its values and its moves, is `coordinate`'s; the parity
+//! algebra over the moves, `parities`'s; the tables' budgets, `limits`'s.
 
 use rayon::prelude::*;
 
+use super::coordinate::permutation_cells;
 use super::definition::{self, Definition, NamedMove, SetState};
+use super::parities::{add_alternation, fold_parities};
 use super::split::SplitTables;
 use crate::error::{Error, Result, quoted};
-use crate::hash::colour_sets::{ColourSetRanker, MAX_COLOUR_CELLS};
+use crate::hash::colour_sets::ColourSetRanker;
 use crate::hash::permutation::is_odd;
-use crate::hash::prefix_lehmer;
 
-/// The value of a permutation coordinate with `half` = n!/2 (0 for n < 2):
-/// the prefix Lehmer rank with its weight-1 digit (which the other digits'
-/// parity and the permutation's parity decide) moved to the top, weight
-/// n!/2. So `value mod n!/2` is the folded rank and adding n!/2 flips the
-/// parity, as Myrvold–Ruskey's top digit does; the Lehmer digits come from
-/// independent population counts where Myrvold–Ruskey's swaps form one
-/// chain of dependent loads (the Dino Cube's 12 pieces, 16 moves a state,
-/// one thread: 85 s with Myrvold–Ruskey, 44.9 s with this).
-///
-/// `cells` lists each slot's piece. With `by_piece` the rank is that of the
-/// inverse, each piece's slot (see [`Coordinate::by_piece`]).
-#[inline(always)]
-fn permutation_value(cells: &[u8], half: u64, by_piece: bool) -> u64 {
-    let rank = if by_piece {
-        let mut slots = [0u8; definition::MAX_PIECES];
-        let slots = &mut slots[..cells.len()];
-        invert(cells, slots);
-        prefix_lehmer::rank(slots)
-    } else {
-        prefix_lehmer::rank(cells)
-    };
-    if half == 0 {
-        return rank;
-    }
-    (rank & 1) * half + (rank >> 1)
-}
-
-/// The permutation of a permutation coordinate's value (the inverse of
-/// `permutation_value`): each slot's piece into `cells`.
-#[inline(always)]
-fn permutation_cells(value: u64, half: u64, by_piece: bool, cells: &mut [u8]) {
-    let rank = permutation_rank(value, half);
-    if by_piece {
-        let mut slots = [0u8; definition::MAX_PIECES];
-        let slots = &mut slots[..cells.len()];
-        prefix_lehmer::unrank(rank, slots);
-        invert(slots, cells);
-    } else {
-        prefix_lehmer::unrank(rank, cells);
-    }
-}
-
-/// `inverse[perm[i]] = i`.
-#[inline(always)]
-fn invert(perm: &[u8], inverse: &mut [u8]) {
-    for (i, &p) in perm.iter().enumerate() {
-        inverse[p as usize] = i as u8;
-    }
-}
-
-/// The prefix Lehmer rank of a permutation coordinate's value.
-#[inline(always)]
-fn permutation_rank(value: u64, half: u64) -> u64 {
-    if half == 0 {
-        value
-    } else {
-        ((value % half) << 1) | (value / half)
-    }
-}
-
-/// A coordinate with at most this many values times moves gets a table of
-/// its values after each move (4 bytes an entry).
-pub const MAX_TABLE_ENTRIES: u64 = 1 << 26;
-/// Most bytes the move tables of one definition take together (real
-/// puzzles' take a few MiB: the pocket cube's 3 MiB).
-pub const MAX_TABLES_BYTES: u64 = 512 << 20;
-/// Most bytes the tables of merged groups take together; past it the
-/// expansion reads each coordinate's own table.
-pub const MAX_GROUP_TABLES_BYTES: u64 = 256 << 20;
-
-/// What a coordinate's value encodes.
-#[derive(Clone, Debug)]
-pub enum Kind {
-    /// Distinct pieces: the rank of the slot -> piece permutation
-    /// (`permutation_value`; pieces numbered by their order among the
-    /// orbit's).
-    Permutation,
-    /// Pieces that look alike: the multinomial rank (nested colour sets)
-    /// of each slot's colour.
-    Multiset(ColourSetRanker),
-    /// Each slot's orientation as a base-`orientations` digit, the first
-    /// slot's the most significant; with `implied_sum`, the last slot's
-    /// digit is left out and makes the sum that value (mod orientations).
-    Orientation {
-        /// The number of orientations each piece has.
-        orientations: u8,
-        /// The orientation sum every move keeps (mod `orientations`), if any.
-        implied_sum: Option<u8>,
-    },
-    /// The parity of the number of moves made (0 or 1), when every move
-    /// changes a sum of permutation parities: the most significant digit,
-    /// so the two halves of the index are the even and odd BFS layers and
-    /// the one-bit BFS can run (a move-alternation property, Definition 10
-    /// of Edelkamp et al.). One permutation coordinate's parity then
-    /// follows from it.
-    Alternation,
-}
-
-/// How a permutation coordinate's parity is known in the index.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Parity {
-    /// Free: the index holds the full rank.
-    Free,
-    /// Follows from others: the parity is `solved` xor the changes
-    /// (relative to solved) of the listed free coordinates, and the index
-    /// holds the folded rank.
-    Follows {
-        /// The parity of the solved state's arrangement.
-        solved: bool,
-        /// The free coordinates (indices among the coordinates) whose changes it follows.
-        from: Vec<usize>,
-    },
-}
-
-/// One coordinate of the hash: the arrangement or orientations of one orbit's slots, or the
-/// parity of the number of moves made.
-#[derive(Clone, Debug)]
-pub struct Coordinate {
-    /// The set (index into the definition's sets) whose orbit it covers; 0 for
-    /// [`Kind::Alternation`].
-    pub set: usize,
-    /// The orbit's slots, ascending.
-    pub slots: Vec<usize>,
-    /// What the value encodes.
-    pub kind: Kind,
-    /// How many values the coordinate takes.
-    pub values: u64,
-    /// How many values its digit in the index takes (half `values` when
-    /// the parity follows from others).
-    pub radix: u64,
-    /// How the coordinate's parity is known in the index.
-    pub parity: Parity,
-    /// The parity of the solved state's arrangement (permutations only).
-    pub solved_parity: bool,
-    /// For each orbit piece label (the set's 0-based label), its colour or
-    /// its number among the orbit's pieces.
-    pub code_of_label: Vec<u8>,
-    /// The labels back from codes.
-    pub label_of_code: Vec<u8>,
-    /// Per move: slot `i` of the orbit takes the piece of orbit slot
-    /// `from[i]` and its orientation grows by `twist[i]`.
-    pub moves: Vec<LocalMove>,
-    /// `table[v * moves + m]`: the index digit of the value after move `m`
-    /// (folded already), when small enough. A value's moves lie side by
-    /// side, so a state's expansion reads one row per coordinate.
-    pub table: Option<Vec<u32>>,
-    /// The parity of each value, for permutation coordinates with a table.
-    pub parities: Option<Vec<u64>>,
-    /// A permutation too large for a move table ranks where each piece
-    /// lies (the inverse permutation) rather than which piece each slot
-    /// holds: then a move sends each piece's slot to a slot of its own,
-    /// and the rank's high digits (the slots of the last pieces) move by
-    /// themselves, which [`SplitTables`] tabulates.
-    pub by_piece: bool,
-    /// The tables that move such a permutation's value in runs, when it
-    /// is the index's last digit (see [`super::split`]).
-    pub split: Option<SplitTables>,
-}
-
-/// One move's action on an orbit, in the orbit's slot numbers.
-#[derive(Clone, Debug)]
-pub struct LocalMove {
-    /// Orbit slot `i` takes the piece of orbit slot `from[i]`.
-    pub from: Vec<u8>,
-    /// The orientation the piece arriving in orbit slot `i` gains.
-    pub twist: Vec<u8>,
-}
-
-impl LocalMove {
-    /// Where the move sends the piece in each orbit slot: the slot that
-    /// takes from it (the inverse of `from`).
-    pub fn destinations(&self) -> Vec<u8> {
-        let mut to = vec![0u8; self.from.len()];
-        for (slot, &from) in self.from.iter().enumerate() {
-            to[from as usize] = slot as u8;
-        }
-        to
-    }
-}
+pub use super::coordinate::{Coordinate, Kind, LocalMove, Parity};
+pub use super::limits::{
+    MAX_GROUP_TABLES_BYTES, MAX_GROUP_VALUES, MAX_TABLE_ENTRIES, MAX_TABLES_BYTES,
+};
 
 /// Whether a coordinate of `values` values under `moves` moves gets a move
 /// table.
@@ -223,7 +52,7 @@ fn fits_a_table(values: u64, moves: usize) -> bool {
 }
 
 /// `n!`, or `None` past u64.
-pub(super) fn factorial(n: usize) -> Option<u64> {
+fn factorial(n: usize) -> Option<u64> {
     (1..=n as u64).try_fold(1u64, |f, k| f.checked_mul(k))
 }
 
@@ -255,176 +84,6 @@ fn orbits(pieces: usize, set: usize, moves: &[NamedMove]) -> Vec<Vec<usize>> {
     }
     groups
 }
-
-impl Coordinate {
-    /// The coordinate's value in `state` (its set's part).
-    pub fn value_of(&self, part: &SetState, scratch: &mut [u8]) -> u64 {
-        let cells = &mut scratch[..self.slots.len()];
-        match &self.kind {
-            Kind::Permutation => {
-                for (cell, &slot) in cells.iter_mut().zip(&self.slots) {
-                    *cell = self.code_of_label[part.labels[slot] as usize];
-                }
-                permutation_value(cells, self.values / 2, self.by_piece)
-            }
-            Kind::Multiset(ranker) => {
-                for (cell, &slot) in cells.iter_mut().zip(&self.slots) {
-                    *cell = self.code_of_label[part.labels[slot] as usize];
-                }
-                ranker.rank(cells)
-            }
-            Kind::Orientation {
-                orientations,
-                implied_sum,
-            } => {
-                let stored = self.slots.len() - implied_sum.is_some() as usize;
-                self.slots[..stored].iter().fold(0u64, |v, &slot| {
-                    v * *orientations as u64 + part.orientations[slot] as u64
-                })
-            }
-            // Set by Coordinates::values_of_state from the others.
-            Kind::Alternation => 0,
-        }
-    }
-
-    /// Writes value `value` into `part` (its slots only).
-    pub fn write(&self, value: u64, part: &mut SetState, scratch: &mut [u8]) {
-        let cells = &mut scratch[..self.slots.len()];
-        self.decode(value, cells);
-        for (&cell, &slot) in cells.iter().zip(&self.slots) {
-            match &self.kind {
-                Kind::Permutation | Kind::Multiset(_) => {
-                    part.labels[slot] = self.label_of_code[cell as usize]
-                }
-                Kind::Orientation { .. } => part.orientations[slot] = cell,
-                Kind::Alternation => {}
-            }
-        }
-    }
-
-    /// The value after move `m`, computed (no table).
-    pub fn compute_next(&self, m: usize, value: u64, scratch: &mut [u8]) -> u64 {
-        let (cells, moved) = scratch.split_at_mut(self.slots.len());
-        self.decode(value, cells);
-        self.next_of_decoded(m, value, cells, moved)
-    }
-
-    /// Writes the slots' contents of `value` into `cells` (one entry per
-    /// slot: a piece code, or an orientation digit), for
-    /// `next_of_decoded`. The expansion decodes a table-less coordinate
-    /// once per state, not once per move (Dino Cube, 16 moves on a
-    /// 12-piece permutation, one thread: 114 s -> 85 s).
-    #[inline]
-    pub fn decode(&self, value: u64, cells: &mut [u8]) {
-        let k = self.slots.len();
-        let cells = &mut cells[..k];
-        match &self.kind {
-            Kind::Permutation => permutation_cells(value, self.values / 2, self.by_piece, cells),
-            Kind::Multiset(ranker) => ranker.unrank(value, cells),
-            Kind::Orientation {
-                orientations,
-                implied_sum,
-            } => {
-                let o = *orientations as u64;
-                let stored = k - implied_sum.is_some() as usize;
-                let mut rest = value;
-                let mut sum = 0u64;
-                for cell in cells[..stored].iter_mut().rev() {
-                    *cell = (rest % o) as u8;
-                    sum += rest % o;
-                    rest /= o;
-                }
-                if let Some(target) = implied_sum {
-                    cells[k - 1] = ((*target as u64 + o * 64 - sum % o) % o) as u8;
-                }
-            }
-            Kind::Alternation => {}
-        }
-    }
-
-    /// The value after move `m` of the value `value` whose slots `decode`
-    /// wrote into `cells`; `moved` is scratch of at least the slots' count.
-    #[inline]
-    pub fn next_of_decoded(&self, m: usize, value: u64, cells: &[u8], moved: &mut [u8]) -> u64 {
-        let k = self.slots.len();
-        let moved = &mut moved[..k];
-        let local = &self.moves[m];
-        match &self.kind {
-            Kind::Multiset(ranker) => {
-                // The moved colours packed eight to a word, each word
-                // built in a register (or-ing bytes into the array in
-                // memory chains every slot through a store).
-                let mut words = [0u64; MAX_COLOUR_CELLS / 8];
-                for (word, from) in words.iter_mut().zip(local.from.chunks(8)) {
-                    *word = from.iter().enumerate().fold(0u64, |word, (i, &from)| {
-                        word | (cells[from as usize] as u64) << (8 * i)
-                    });
-                }
-                ranker.rank_words(&words[..k.div_ceil(8)])
-            }
-            Kind::Permutation => {
-                for (slot, &from) in moved.iter_mut().zip(&local.from) {
-                    *slot = cells[from as usize];
-                }
-                permutation_value(moved, self.values / 2, self.by_piece)
-            }
-            Kind::Orientation {
-                orientations,
-                implied_sum,
-            } => {
-                let o = *orientations as u64;
-                let stored = k - implied_sum.is_some() as usize;
-                (0..stored).fold(0u64, |v, i| {
-                    let from = local.from[i] as usize;
-                    v * o + (cells[from] as u64 + local.twist[i] as u64) % o
-                })
-            }
-            Kind::Alternation => 1 - value,
-        }
-    }
-
-    /// Whether the expansion reads this coordinate's next digits from a
-    /// table (else it computes them from the decoded slots).
-    pub fn has_table(&self) -> bool {
-        self.table.is_some()
-    }
-
-    /// The index digit of the value after move `m`.
-    #[inline(always)]
-    pub fn next_digit(&self, m: usize, value: u64, scratch: &mut [u8]) -> u64 {
-        match &self.table {
-            Some(table) => table[value as usize * self.moves.len() + m] as u64,
-            None => self.digit(self.compute_next(m, value, scratch)),
-        }
-    }
-
-    /// Whether a permutation coordinate's value is an odd permutation.
-    pub fn is_odd_value(&self, value: u64) -> bool {
-        match &self.parities {
-            Some(bits) => bits[(value / 64) as usize] >> (value % 64) & 1 == 1,
-            None => prefix_lehmer::is_odd_rank(
-                permutation_rank(value, self.values / 2),
-                self.slots.len(),
-            ),
-        }
-    }
-
-    /// The index digit of `value`.
-    #[inline(always)]
-    pub fn digit(&self, value: u64) -> u64 {
-        // A permutation value's top digit has weight n!/2 and follows from
-        // the parity: the folded rank is the value modulo n!/2.
-        if self.radix == self.values {
-            value
-        } else {
-            value % self.radix
-        }
-    }
-}
-
-/// Most values a merged group of coordinates takes (its table has this
-/// many rows of one digit per move).
-pub const MAX_GROUP_VALUES: u64 = 1 << 16;
 
 /// Consecutive coordinates whose digits the expansion reads from one
 /// table: small unfolded coordinates merged (a pyraminx's eight tips and
@@ -689,7 +348,7 @@ impl Coordinates {
             .sum::<u64>()
             + self
                 .split_candidate()
-                .map_or(0, |c| SplitTables::planned_bytes(c).unwrap_or(0));
+                .map_or(0, |c| c.split_bytes().unwrap_or(0));
         if planned > MAX_TABLES_BYTES {
             return Err(Error::SpaceTooLarge(format!(
                 "{file}: the move tables of its {} coordinates under {} moves would take {} MiB, more than the {} MiB a definition's tables may take",
@@ -735,7 +394,7 @@ impl Coordinates {
             }
             coordinate.table = Some(table);
         }
-        let split = self.split_candidate().and_then(SplitTables::build);
+        let split = self.split_candidate().and_then(Coordinate::split_tables);
         if let Some(last) = self.coordinates.last_mut() {
             last.split = split;
         }
@@ -1044,169 +703,4 @@ fn one_based_labels(labels: &[u8]) -> String {
 /// `value` as 1.23e45.
 pub fn scientific(value: f64) -> String {
     format!("{value:.3e}")
-}
-
-/// Row-reduces `rows` over GF(2) on bits `0..columns`: the pivots (bit,
-/// row) in reduced echelon form and the rows left without a pivot.
-fn row_reduce(mut rows: Vec<u64>, columns: usize) -> (Vec<(usize, u64)>, Vec<u64>) {
-    let mut pivots: Vec<(usize, u64)> = Vec::new();
-    for bit in 0..columns {
-        let Some(at) = rows.iter().position(|&row| row >> bit & 1 == 1) else {
-            continue;
-        };
-        let pivot = rows.swap_remove(at);
-        for row in rows.iter_mut().chain(pivots.iter_mut().map(|(_, r)| r)) {
-            if *row >> bit & 1 == 1 {
-                *row ^= pivot;
-            }
-        }
-        pivots.push((bit, pivot));
-    }
-    (pivots, rows)
-}
-
-/// The permutation coordinates that take part in the parity algebra (at
-/// most 63: a row of bits holds them and one more).
-fn permutation_coordinates(coordinates: &[Coordinate]) -> Vec<usize> {
-    (0..coordinates.len())
-        .filter(|&j| matches!(coordinates[j].kind, Kind::Permutation))
-        .take(63)
-        .collect()
-}
-
-/// The parity invariants: row-reduces the moves' parity vectors over the
-/// permutation coordinates (GF(2)); each coordinate that is not a pivot
-/// gets the rule its parity follows.
-fn fold_parities(coordinates: &mut [Coordinate]) {
-    let permutations = permutation_coordinates(coordinates);
-    if permutations.is_empty() {
-        return;
-    }
-    let (pivots, _) = row_reduce(
-        move_parities(coordinates, &permutations),
-        permutations.len(),
-    );
-    for (bit, &j) in permutations.iter().enumerate() {
-        if pivots.iter().any(|&(p, _)| p == bit) {
-            continue;
-        }
-        let from: Vec<usize> = pivots
-            .iter()
-            .filter(|&&(_, row)| row >> bit & 1 == 1)
-            .map(|&(p, _)| permutations[p])
-            .collect();
-        let c = &mut coordinates[j];
-        c.parity = Parity::Follows {
-            solved: c.solved_parity,
-            from,
-        };
-        c.radix = c.values / 2;
-    }
-}
-
-/// The parities of the permutation coordinates relative to solved, as
-/// bits, for each move.
-fn move_parities(coordinates: &[Coordinate], permutations: &[usize]) -> Vec<u64> {
-    let moves = coordinates[permutations[0]].moves.len();
-    (0..moves)
-        .map(|m| {
-            permutations
-                .iter()
-                .enumerate()
-                .fold(0u64, |row, (bit, &j)| {
-                    row | (is_odd(&coordinates[j].moves[m].from) as u64) << bit
-                })
-        })
-        .collect()
-}
-
-/// Looks for a sum of permutation parities that every move changes (the
-/// quarter turns of a cube all change the corners'): solves c . v_m = 1
-/// over GF(2) for the moves' parity vectors v_m. When there is one, adds
-/// the [`Kind::Alternation`] coordinate as the most significant and lets
-/// one free coordinate in the sum follow from it; returns the sum's
-/// coordinates.
-fn add_alternation(coordinates: &mut Vec<Coordinate>) -> Option<Vec<usize>> {
-    let permutations = permutation_coordinates(coordinates);
-    if permutations.is_empty() {
-        return None;
-    }
-    let columns = permutations.len();
-    // Rows [v_m | 1]: eliminate, then read a solution off the pivots.
-    let rows = move_parities(coordinates, &permutations)
-        .into_iter()
-        .map(|row| row | 1 << columns)
-        .collect();
-    let (pivots, rows) = row_reduce(rows, columns);
-    // A remaining row 0 = 1: no sum changes with every move.
-    if rows.iter().any(|&row| row == 1 << columns) {
-        return None;
-    }
-    let sum: Vec<usize> = pivots
-        .iter()
-        .filter(|&&(_, row)| row >> columns & 1 == 1)
-        .map(|&(bit, _)| permutations[bit])
-        .collect();
-    // The sum as parities of free coordinates: a coordinate that follows
-    // stands for the free ones it follows.
-    let mut in_free = vec![false; coordinates.len()];
-    for &j in &sum {
-        match &coordinates[j].parity {
-            Parity::Free => in_free[j] ^= true,
-            Parity::Follows { from, .. } => {
-                for &f in from {
-                    in_free[f] ^= true;
-                }
-            }
-        }
-    }
-    let follower = (0..coordinates.len()).find(|&j| in_free[j])?;
-    // Indices shift by one: the alternation goes first.
-    let shift = |j: usize| j + 1;
-    for c in coordinates.iter_mut() {
-        if let Parity::Follows { from, .. } = &mut c.parity {
-            for f in from.iter_mut() {
-                *f = shift(*f);
-            }
-        }
-    }
-    let others: Vec<usize> = (0..coordinates.len())
-        .filter(|&j| in_free[j] && j != follower)
-        .map(shift)
-        .collect();
-    {
-        let c = &mut coordinates[follower];
-        c.parity = Parity::Follows {
-            solved: c.solved_parity,
-            from: std::iter::once(0).chain(others).collect(),
-        };
-        c.radix = c.values / 2;
-    }
-    let moves = coordinates[0].moves.len();
-    coordinates.insert(
-        0,
-        Coordinate {
-            set: 0,
-            slots: Vec::new(),
-            kind: Kind::Alternation,
-            values: 2,
-            radix: 2,
-            parity: Parity::Free,
-            solved_parity: false,
-            code_of_label: Vec::new(),
-            label_of_code: Vec::new(),
-            moves: vec![
-                LocalMove {
-                    from: Vec::new(),
-                    twist: Vec::new()
-                };
-                moves
-            ],
-            table: None,
-            parities: None,
-            by_piece: false,
-            split: None,
-        },
-    );
-    Some(sum.into_iter().map(shift).collect())
 }

@@ -4,44 +4,48 @@
 //! hashed perfectly through independent coordinates with the invariants
 //! the moves keep folded out ([`coordinates`]). One Space, so every
 //! search, backend and store works on it as on a built-in game.
+//!
+//! The files by role: the definition file's reader ([`definition`]), the
+//! hash ([`coordinates`], one coordinate in `coordinate`, the parity
+//! algebra in `parities`, the tables' budgets in `limits`, a permutation
+//! too large for a table moved in runs by [`split`]), positions as text and
+//! pictures (`picture`), what `info` says (`info`), the definition as a
+//! store's identity records it (`identity`) and the GPU's expansion
+//! (`gpu`, over `ksolve.wgsl`). The space itself, its blocks and its
+//! expansion, is here.
 
+mod coordinate;
 pub mod coordinates;
 pub mod definition;
+mod gpu;
+mod identity;
+mod info;
+mod limits;
+mod parities;
+mod picture;
 pub mod split;
 
 use std::path::Path;
 
-use coordinates::{Coordinates, Kind, scientific};
+use coordinates::Coordinates;
 use definition::{Definition, Metric, NamedMove, SetState};
 
 use super::registration::{GameOptions, OptionSpec, Registered};
 use super::text_file::read_text;
-use crate::diagram::{Cell, Diagram, Style};
 use crate::error::{Error, Result, quoted};
 use crate::kernel::Program;
 use crate::space::{
-    Block, BlockLayering, BlockShape, DigitMoves, DigitTable, MAX_BLOCKS, MoveFilter, Picture,
-    Space, digit_moves::PickedColumns,
+    Block, BlockLayering, BlockShape, DigitMoves, DigitTable, MAX_BLOCKS, MoveFilter, Space,
+    digit_moves::PickedColumns,
 };
-
-/// The GPU expansion (see [`crate::kernel`]).
-const KSOLVE_KERNEL: &str = include_str!("ksolve.wgsl");
 
 /// Block length when the coordinates give no split (see
 /// [`Coordinates::block_split`]).
 const BLOCK_LEN: u64 = 1 << 31;
 
-/// Most words of move tables the GPU kernel takes: 128 MiB, the smallest
-/// storage binding a device must allow.
-const GPU_TABLE_WORDS: usize = 1 << 25;
-
 /// Most groups of coordinates the table expansion takes (a stack array
 /// of rows).
 const FAST_COORDINATES: usize = 16;
-
-/// Most slots of a permutation coordinate the GPU kernel computes without
-/// a move table (its prefix Lehmer rank is a u32).
-const MAX_COMPUTED_SLOTS: usize = 12;
 
 /// Scratch bytes for computing a coordinate without a table.
 const SCRATCH: usize = 2 * definition::MAX_PIECES + 2;
@@ -91,7 +95,7 @@ impl Ksolve {
         let moves = definition::expand_moves(&definition, metric, file)?;
         let hash = Coordinates::new(&definition, &moves, file)?;
         let fingerprint = crate::hash::splitmix64(xxhash_rust::xxh3::xxh3_64(
-            canonical(&definition, &hash).as_bytes(),
+            identity::canonical(&definition, &hash).as_bytes(),
         ));
         let groups = hash
             .expansion_groups()
@@ -166,213 +170,6 @@ impl Ksolve {
                 index * c.radix + c.next_digit(m, v, scratch)
             })
     }
-
-    /// The text of a position given per set (reachable or not): each
-    /// set's name, its pieces (1-based) and, when it has orientations, a
-    /// '/' and theirs.
-    pub fn text_of(&self, sets: &[SetState]) -> String {
-        let parts: Vec<String> = self
-            .definition
-            .sets
-            .iter()
-            .zip(sets)
-            .map(|(set, part)| {
-                let slots: Vec<usize> = (0..set.pieces).collect();
-                format!("{} {}", set.name, definition::part_text(set, part, &slots))
-            })
-            .collect();
-        parts.join("; ")
-    }
-
-    fn parse_sets(&self, text: &str) -> Result<Vec<SetState>> {
-        let usage = || {
-            format!(
-                "a {} position is each set's name, its pieces and, for pieces with orientations, '/' and their orientations, sets separated by ';' (e.g. {}), 'scramble NAME' or 'moves M1 M2 ...'",
-                self.definition.name,
-                quoted(&self.text_of(&self.definition.solved))
-            )
-        };
-        let mut sets: Vec<Option<SetState>> = vec![None; self.definition.sets.len()];
-        for part in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
-            let (head, orientations) = match part.split_once('/') {
-                Some((head, tail)) => (head, Some(tail)),
-                None => (part, None),
-            };
-            let mut words = head.split_whitespace();
-            let name = words.next().unwrap_or_default();
-            let Some(index) = self.definition.sets.iter().position(|s| s.name == name) else {
-                return Err(Error::InvalidParameter(format!(
-                    "{} is not a set of {}: {}",
-                    quoted(name),
-                    self.definition.name,
-                    usage()
-                )));
-            };
-            let set = &self.definition.sets[index];
-            let numbers = |words: &mut dyn Iterator<Item = &str>,
-                           what: &str,
-                           low: u32,
-                           high: u32|
-             -> Result<Vec<u8>> {
-                let values = words
-                    .map(|w| match w.parse::<u32>() {
-                        Ok(v) if (low..=high).contains(&v) => Ok(v as u8),
-                        _ => Err(Error::InvalidParameter(format!(
-                            "set {}: {what} {} is not one of {low}..{high}",
-                            quoted(&set.name),
-                            quoted(w)
-                        ))),
-                    })
-                    .collect::<Result<Vec<u8>>>()?;
-                if values.len() != set.pieces {
-                    return Err(Error::InvalidParameter(format!(
-                        "set {} has {} pieces, the position gives {} {what}s",
-                        quoted(&set.name),
-                        set.pieces,
-                        values.len()
-                    )));
-                }
-                Ok(values)
-            };
-            let labels: Vec<u8> = numbers(&mut words, "piece", 1, set.pieces as u32)?
-                .iter()
-                .map(|l| l - 1)
-                .collect();
-            let orientations = match orientations {
-                Some(tail) => numbers(
-                    &mut tail.split_whitespace(),
-                    "orientation",
-                    0,
-                    set.orientations as u32 - 1,
-                )?,
-                None => vec![0; set.pieces],
-            };
-            if sets[index]
-                .replace(SetState {
-                    labels,
-                    orientations,
-                })
-                .is_some()
-            {
-                return Err(Error::InvalidParameter(format!(
-                    "the position gives set {} twice",
-                    quoted(&set.name)
-                )));
-            }
-        }
-        sets.into_iter()
-            .zip(&self.definition.sets)
-            .map(|(part, set)| {
-                part.ok_or_else(|| {
-                    Error::InvalidParameter(format!(
-                        "the position does not give set {}: {}",
-                        quoted(&set.name),
-                        usage()
-                    ))
-                })
-            })
-            .collect()
-    }
-
-    /// The facts `info` prints about the hash.
-    pub fn hash_summary(&self) -> String {
-        let parts: Vec<String> = self
-            .hash
-            .coordinates
-            .iter()
-            .map(|c| {
-                let set = &self.definition.sets[c.set].name;
-                let what = match &c.kind {
-                    Kind::Permutation => format!("{}! arrangements", c.slots.len()),
-                    Kind::Multiset(_) => "arrangements of alike pieces".to_string(),
-                    Kind::Alternation => return "moves made mod 2 = 2".to_string(),
-                    Kind::Orientation {
-                        orientations,
-                        implied_sum,
-                    } => format!(
-                        "{orientations}^{} orientations{}",
-                        c.slots.len() - implied_sum.is_some() as usize,
-                        if implied_sum.is_some() {
-                            " (sum kept)"
-                        } else {
-                            ""
-                        }
-                    ),
-                };
-                let folded = if c.radix < c.values {
-                    ", parity folded"
-                } else {
-                    ""
-                };
-                let by_piece = match (&c.split, c.by_piece) {
-                    (Some(split), _) => format!(
-                        ", ranked by piece, split into {} placements x runs of {}",
-                        split.placements, split.run_len
-                    ),
-                    (None, true) => ", ranked by piece".to_string(),
-                    (None, false) => String::new(),
-                };
-                format!(
-                    "{set}[{} slots]: {what} = {}{folded}{by_piece}",
-                    c.slots.len(),
-                    c.radix
-                )
-            })
-            .collect();
-        parts.join("; ")
-    }
-}
-
-/// The index layout, part of a definition's identity: a store written
-/// under another layout (before 2026-11-28 the smallest coordinates came
-/// first) holds other ranks, and is refused as another game.
-const INDEX_LAYOUT: &str = "index largest coordinates first\n";
-
-/// Added to the layout where a permutation too large for a table is
-/// ranked by piece and put last (before 2026-11-29 it was ranked by slot
-/// among the others): only those definitions' stores changed meaning.
-const BY_PIECE_LAYOUT: &str = "permutations without a table ranked by piece, last\n";
-
-/// Added to the layout where pieces look alike: their arrangements are
-/// ranked as nested colour sets, the games' shared multinomial hash
-/// (before 2026-11-29, by Algorithm 10's order, which numbers them
-/// otherwise): only those definitions' stores changed meaning.
-const ALIKE_LAYOUT: &str = "alike pieces ranked as nested colour sets\n";
-
-/// The definition as the table identity records it: what the file means,
-/// not how it is written, and the layout of its index.
-fn canonical(definition: &Definition, hash: &Coordinates) -> String {
-    let mut text = String::from(INDEX_LAYOUT);
-    if hash.coordinates.iter().any(|c| c.by_piece) {
-        text.push_str(BY_PIECE_LAYOUT);
-    }
-    if hash
-        .coordinates
-        .iter()
-        .any(|c| matches!(c.kind, Kind::Multiset(_)))
-    {
-        text.push_str(ALIKE_LAYOUT);
-    }
-    for set in &definition.sets {
-        text.push_str(&format!(
-            "set {} {} {}\n",
-            set.name, set.pieces, set.orientations
-        ));
-    }
-    for part in &definition.solved {
-        text.push_str(&format!(
-            "solved {:?} {:?}\n",
-            part.labels, part.orientations
-        ));
-    }
-    for named in &definition.moves {
-        text.push_str(&format!("move {}", named.name));
-        for part in &named.transform.sets {
-            text.push_str(&format!(" {:?} {:?}", part.from, part.twist));
-        }
-        text.push('\n');
-    }
-    text
 }
 
 /// The length of every block but perhaps the last of the index `hash`.
@@ -432,7 +229,10 @@ impl Space for Ksolve {
     }
 
     fn definition(&self) -> String {
-        format!("ksolve\n{}", canonical(&self.definition, &self.hash))
+        format!(
+            "ksolve\n{}",
+            identity::canonical(&self.definition, &self.hash)
+        )
     }
 
     fn size(&self) -> u64 {
@@ -658,367 +458,29 @@ impl Space for Ksolve {
     }
 
     fn details(&self) -> Vec<(String, String)> {
-        info_lines(self)
+        self.info_lines()
     }
 
     fn gpu_program(&self) -> Result<Program> {
-        gpu_program(self)
+        self.kernel_program()
     }
-}
-
-impl Picture for Ksolve {
-    fn position_text(&self, state: &KsolveState) -> String {
-        self.text_of(&self.sets_of(state))
-    }
-
-    /// A position as `SET p p p / o o o; SET ...`, `scramble NAME` (a
-    /// Scramble block of the definition) or `moves M1 M2 ...` (moves from
-    /// the solved state).
-    fn parse_position(&self, text: &str) -> Result<KsolveState> {
-        let trimmed = text.trim();
-        if let Some(name) = trimmed.strip_prefix("scramble ") {
-            let name = name.trim();
-            let Some(scramble) = self.definition.scrambles.iter().find(|s| s.name == name) else {
-                let names: Vec<&str> = self
-                    .definition
-                    .scrambles
-                    .iter()
-                    .map(|s| s.name.as_str())
-                    .collect();
-                return Err(Error::InvalidParameter(format!(
-                    "{} has no scramble {} ({})",
-                    self.file,
-                    quoted(name),
-                    if names.is_empty() {
-                        "it defines none".to_string()
-                    } else {
-                        format!("it defines {}", names.join(", "))
-                    }
-                )));
-            };
-            return self.state_of(&scramble.state);
-        }
-        if let Some(sequence) = trimmed.strip_prefix("moves") {
-            let mut sets = self.definition.solved.clone();
-            for word in sequence.split_whitespace() {
-                // A move of the search, or a name a MoveAlias line gives.
-                let Some(named) = self
-                    .moves
-                    .iter()
-                    .chain(&self.definition.aliases)
-                    .find(|m| m.name == word)
-                else {
-                    let names: Vec<&str> = self.moves.iter().map(|m| m.name.as_str()).collect();
-                    return Err(Error::InvalidParameter(format!(
-                        "{} is not a move of {} in the {} metric (its moves: {})",
-                        quoted(word),
-                        self.definition.name,
-                        self.metric.name(),
-                        names.join(" ")
-                    )));
-                };
-                sets = named.transform.apply(&sets, &self.definition.sets);
-            }
-            return self.state_of(&sets);
-        }
-        let sets = self.parse_sets(trimmed)?;
-        self.state_of(&sets)
-    }
-
-    fn move_name(&self, from: &KsolveState, to: &KsolveState) -> String {
-        let target = self.rank(to);
-        let mut scratch = [0u8; SCRATCH];
-        (0..self.moves.len())
-            .find(|&m| self.successor(m, &from.values, &mut scratch) == target)
-            .map_or_else(|| "no move".to_string(), |m| self.moves[m].name.clone())
-    }
-
-    /// One row per set, one cell per slot: the piece (1-based) and, after
-    /// a colon, its orientation when it has one.
-    fn diagram(&self, state: &KsolveState) -> Diagram {
-        let sets = self.sets_of(state);
-        let cells = self
-            .definition
-            .sets
-            .iter()
-            .zip(&sets)
-            .enumerate()
-            .flat_map(|(row, (set, part))| {
-                (0..set.pieces).map(move |slot| Cell {
-                    name: format!("{}{}", set.name, slot + 1),
-                    row,
-                    column: slot,
-                    piece: Some(if set.orientations > 1 {
-                        format!(
-                            "{}:{}",
-                            part.labels[slot] as u32 + 1,
-                            part.orientations[slot]
-                        )
-                    } else {
-                        (part.labels[slot] as u32 + 1).to_string()
-                    }),
-                })
-            })
-            .collect();
-        Diagram::new(Style::Squares, cells)
-    }
-
-    fn draw(&self, state: &KsolveState) -> String {
-        let sets = self.sets_of(state);
-        let mut picture = String::new();
-        for (set, part) in self.definition.sets.iter().zip(&sets) {
-            let pieces: Vec<String> = part
-                .labels
-                .iter()
-                .map(|l| format!("{:>3}", *l as u32 + 1))
-                .collect();
-            picture.push_str(&format!("{:<10}{}\n", set.name, pieces.join("")));
-            if set.orientations > 1 {
-                let twists: Vec<String> = part
-                    .orientations
-                    .iter()
-                    .map(|o| format!("{o:>3}"))
-                    .collect();
-                picture.push_str(&format!("{:<10}{}\n", "", twists.join("")));
-            }
-        }
-        picture.push_str(&format!("position {}\n", self.text_of(&sets)));
-        picture
-    }
-
-    fn goal_label(&self) -> String {
-        "solved".to_string()
-    }
-}
-
-/// What `info` says of the space beyond its size.
-pub fn info_lines(puzzle: &Ksolve) -> Vec<(String, String)> {
-    vec![
-        (
-            "definition".into(),
-            format!("{} ({})", puzzle.definition.name, puzzle.file),
-        ),
-        (
-            "moves".into(),
-            format!(
-                "{} ({}: {})",
-                puzzle.moves.len(),
-                puzzle.metric.name(),
-                puzzle.metric.describe()
-            ),
-        ),
-        (
-            "product space".into(),
-            scientific(puzzle.hash.product_space),
-        ),
-        ("folded space".into(), puzzle.hash.size.to_string()),
-        ("hash".into(), puzzle.hash_summary()),
-        (
-            "move tables".into(),
-            format!("{} bytes", puzzle.hash.table_bytes()),
-        ),
-    ]
-}
-
-/// How the kernel moves a coordinate without a table (`COMPUTED_*` in
-/// ksolve.wgsl).
-#[derive(Clone, Copy)]
-enum Computed {
-    No = 0,
-    Permutation = 1,
-    Multiset = 2,
-    Orientation = 3,
-    Split = 4,
-}
-
-/// Bits of a split permutation's next placement in the kernel's packed
-/// entry (the column above them): 12!/6! = 665,280 placements fit.
-const SPLIT_PLACEMENT_BITS: u32 = 20;
-
-/// The generic kernel's program: the coordinates' layout and move tables.
-fn gpu_program(puzzle: &Ksolve) -> Result<Program> {
-    let unsupported =
-        |why: String| crate::kernel::unsupported(format!("{}: {why}", puzzle.descriptor()));
-    let Some((_, split)) = puzzle.hash.block_split() else {
-        return Err(unsupported(
-            "its coordinates give no blocks of at most 2^32 positions".into(),
-        ));
-    };
-    if puzzle.block_shape().count > u32::MAX as u64 {
-        return Err(unsupported("more than 2^32 blocks".into()));
-    }
-    let coordinates = &puzzle.hash.coordinates;
-    // See ksolve.wgsl for the fields.
-    const FIELDS: usize = 16;
-    let mut words: Vec<u32> = vec![0; FIELDS * coordinates.len()];
-    let mut cells_cap = 1;
-    for (j, c) in coordinates.iter().enumerate() {
-        let table_at = words.len() as u32;
-        let mut extra = [0u32; 4];
-        // A coordinate without a table is computed in the kernel from the
-        // moves, as the CPU computes it.
-        let computed = match (&c.table, &c.kind) {
-            (Some(table), _) => {
-                words.extend_from_slice(table);
-                Computed::No
-            }
-            (None, _) if c.values > u32::MAX as u64 => {
-                return Err(unsupported(format!(
-                    "a coordinate of set {} takes {} values, too many for a move table and for the kernel's 32-bit values",
-                    quoted(&puzzle.definition.sets[c.set].name),
-                    c.values
-                )));
-            }
-            // Split in placements and runs (see `split`): the same two
-            // table reads as the CPU's, the placement's next value and its
-            // column packed in one word.
-            (None, Kind::Permutation)
-                if c.split.as_ref().is_some_and(|split| {
-                    split.placements <= 1 << SPLIT_PLACEMENT_BITS
-                        && split.columns.len() as u64 / split.run_len
-                            <= 1 << (32 - SPLIT_PLACEMENT_BITS)
-                }) =>
-            {
-                let split = c.split.as_ref().expect("a split");
-                let entries_at = words.len() as u32;
-                words.extend(
-                    split
-                        .next
-                        .iter()
-                        .zip(&split.pick)
-                        .map(|(&next, &pick)| next | (pick as u32) << SPLIT_PLACEMENT_BITS),
-                );
-                let columns_at = words.len() as u32;
-                words.extend_from_slice(&split.columns);
-                extra = [split.run_len as u32, entries_at, columns_at, 0];
-                Computed::Split
-            }
-            (None, Kind::Permutation) if c.by_piece && c.slots.len() <= MAX_COMPUTED_SLOTS => {
-                Computed::Permutation
-            }
-            (None, Kind::Multiset(ranker)) => {
-                let levels_at = words.len() as u32;
-                for level in ranker.levels() {
-                    // Every radix divides the coordinate's values, which
-                    // fit 32 bits (checked above).
-                    words.extend([level.chosen as u32, level.size as u32, level.weight as u32]);
-                }
-                extra = [ranker.colours() as u32 - 1, levels_at, 0, 0];
-                Computed::Multiset
-            }
-            (
-                None,
-                Kind::Orientation {
-                    orientations,
-                    implied_sum,
-                },
-            ) => {
-                let twists_at = words.len() as u32;
-                words.extend(
-                    c.moves
-                        .iter()
-                        .flat_map(|m| m.twist.iter().map(|&t| t as u32)),
-                );
-                extra = [
-                    *orientations as u32,
-                    implied_sum.map_or(0, |sum| sum as u32 + 1),
-                    twists_at,
-                    0,
-                ];
-                Computed::Orientation
-            }
-            (None, _) => {
-                return Err(unsupported(format!(
-                    "the permutation of set {} has {} slots, too many for a move table, and the kernel computes permutations of up to {MAX_COMPUTED_SLOTS}",
-                    quoted(&puzzle.definition.sets[c.set].name),
-                    c.slots.len()
-                )));
-            }
-        };
-        let moves_at = words.len() as u32;
-        match computed {
-            Computed::No | Computed::Split => {}
-            Computed::Permutation => {
-                // Where each move sends the piece in each slot.
-                for m in &c.moves {
-                    words.extend(m.destinations().iter().map(|&to| to as u32));
-                }
-            }
-            Computed::Multiset | Computed::Orientation => {
-                cells_cap = cells_cap.max(c.slots.len());
-                words.extend(
-                    c.moves
-                        .iter()
-                        .flat_map(|m| m.from.iter().map(|&f| f as u32)),
-                );
-            }
-        }
-        let parity_at = words.len() as u32;
-        if let Some(bits) = &c.parities {
-            words.extend(bits.iter().flat_map(|&w| [w as u32, (w >> 32) as u32]));
-        }
-        let (follows, rule_solved, from) = match &c.parity {
-            coordinates::Parity::Free => (0, 0, Vec::new()),
-            coordinates::Parity::Follows { solved, from } => {
-                (1, *solved as u32, from.iter().map(|&f| f as u32).collect())
-            }
-        };
-        let from_at = words.len() as u32;
-        words.extend_from_slice(&from);
-        words[FIELDS * j..FIELDS * (j + 1)].copy_from_slice(&[
-            c.values as u32,
-            c.radix as u32,
-            table_at,
-            parity_at,
-            follows,
-            rule_solved,
-            from_at,
-            from.len() as u32,
-            c.solved_parity as u32,
-            computed as u32,
-            c.slots.len() as u32,
-            moves_at,
-            extra[0],
-            extra[1],
-            extra[2],
-            extra[3],
-        ]);
-        if words.len() > GPU_TABLE_WORDS {
-            return Err(unsupported(format!(
-                "its move tables take more than {} MiB",
-                (GPU_TABLE_WORDS * 4) >> 20
-            )));
-        }
-    }
-    let mut program = Program::default();
-    program
-        .constant("COORD_COUNT", coordinates.len() as u32)
-        .constant("COORD_CAP", coordinates.len().max(1) as u32)
-        .constant("SPLIT", split as u32)
-        .constant("MOVE_COUNT", puzzle.moves.len() as u32)
-        .constant("SPLIT_PLACEMENT_BITS", SPLIT_PLACEMENT_BITS)
-        .table("COORDS_AT", &words)
-        .constant("SLOT_CAP", cells_cap as u32)
-        .prefix_lehmer_hash(MAX_COMPUTED_SLOTS)
-        .colour_set_hash()
-        .source(KSOLVE_KERNEL);
-    Ok(program)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::space::Picture;
 
     /// The 2x2x2 cube with DBL fixed: U, R and F turns of seven corners.
-    pub const CUBE: &str = "Name Cube7\nSet C 7 3\nSolved\nC\n1 2 3 4 5 6 7\nEnd\nMove U\nC\n4 1 2 3 5 6 7\nEnd\nMove R\nC\n5 2 3 1 7 6 4\n1 0 0 2 2 0 1\nEnd\nMove F\nC\n2 6 3 4 1 5 7\n2 1 0 0 1 2 0\nEnd\nScramble sexy\nC\n5 2 3 1 7 6 4\n1 0 0 0 0 0 0\nEnd\n";
+    pub(super) const CUBE: &str = "Name Cube7\nSet C 7 3\nSolved\nC\n1 2 3 4 5 6 7\nEnd\nMove U\nC\n4 1 2 3 5 6 7\nEnd\nMove R\nC\n5 2 3 1 7 6 4\n1 0 0 2 2 0 1\nEnd\nMove F\nC\n2 6 3 4 1 5 7\n2 1 0 0 1 2 0\nEnd\nScramble sexy\nC\n5 2 3 1 7 6 4\n1 0 0 0 0 0 0\nEnd\n";
 
     /// Two sets whose parities change together (a transposition in each),
     /// one whose every move is even (3-cycles), and a set of alike pieces.
-    const TIED: &str = "Name Tied\nSet A 4 1\nSet B 3 2\nSet E 5 1\nSet K 4 1\nSolved\nA\n1 2 3 4\nB\n1 2 3\nE\n1 2 3 4 5\nK\n1 1 2 2\nEnd\n\
+    pub(super) const TIED: &str = "Name Tied\nSet A 4 1\nSet B 3 2\nSet E 5 1\nSet K 4 1\nSolved\nA\n1 2 3 4\nB\n1 2 3\nE\n1 2 3 4 5\nK\n1 1 2 2\nEnd\n\
         Move S\nA\n2 1 3 4\nB\n2 1 3\n1 1 0\nE\n2 3 1 4 5\nK\n2 1 3 4\nEnd\n\
         Move T\nA\n1 3 4 2\nB\n2 3 1\nE\n1 2 4 5 3\nK\n1 3 4 2\nEnd\n";
 
-    fn puzzle(text: &str, metric: Metric) -> Ksolve {
+    pub(super) fn puzzle(text: &str, metric: Metric) -> Ksolve {
         Ksolve::from_text(text, "test.tws", metric).unwrap()
     }
 
@@ -1282,105 +744,5 @@ mod tests {
             assert_eq!(tied.rank(&other), rank, "{text}");
         }
         let _ = other;
-    }
-
-    #[test]
-    fn positions_come_as_text_scrambles_or_move_sequences() {
-        let cube = puzzle(CUBE, Metric::Powers);
-        let solved = cube.start_ranks()[0];
-        let rank_of = |text: &str| cube.rank(&cube.parse_position(text).unwrap());
-        assert_eq!(rank_of("C 1 2 3 4 5 6 7 / 0 0 0 0 0 0 0"), solved);
-        assert_eq!(rank_of("moves"), solved);
-        assert_eq!(rank_of("moves U U'"), solved);
-        assert_eq!(rank_of("moves R U R' U'"), rank_of("moves R U R' U'"));
-        let turned = cube.parse_position("moves R").unwrap();
-        assert_eq!(
-            cube.position_text(&turned),
-            "C 5 2 3 1 7 6 4 / 2 0 0 1 1 0 2"
-        );
-        assert_eq!(
-            cube.move_name(&cube.parse_position("moves").unwrap(), &turned),
-            "R"
-        );
-        for (text, expected) in [
-            (
-                "scramble sexy",
-                "the orientations of slots 1,2,3,4,5,6,7 of set 'C' sum to 1 mod 3, every move keeps it 0",
-            ),
-            ("scramble nope", "has no scramble 'nope' (it defines sexy)"),
-            (
-                "moves U X",
-                "'X' is not a move of Cube7 in the powers metric (its moves: U U2 U' R R2 R' F F2 F')",
-            ),
-            (
-                "C 1 2 3 4 5 6 6 / 0 0 0 0 0 0 0",
-                "no move sequence reaches this position: slots 1,2,3,4,5,6,7 of set 'C' hold pieces 1,2,3,4,5,6,6",
-            ),
-            ("C 1 2 3 4 5 6 7 / 1 0 0 0 0 0 0", "sum to 1 mod 3"),
-            (
-                "C 1 2 3 4 5 6 7 / 3 0 0 0 0 0 0",
-                "orientation '3' is not one of 0..2",
-            ),
-            (
-                "C 1 2 3 4 5 6",
-                "set 'C' has 7 pieces, the position gives 6 pieces",
-            ),
-            ("D 1", "'D' is not a set of Cube7"),
-            ("", "the position does not give set 'C'"),
-            ("C 1 2 3 4 5 6 7; C 1 2 3 4 5 6 7", "gives set 'C' twice"),
-        ] {
-            let message = cube.parse_position(text).unwrap_err().to_string();
-            assert!(message.contains(expected), "{text}: {message}");
-            assert_eq!(message.lines().count(), 1);
-        }
-        // A parity no move makes.
-        let tied = puzzle(TIED, Metric::Powers);
-        let message = tied
-            .parse_position("A 1 2 3 4; B 2 1 3 / 1 1 0; E 1 2 3 4 5; K 1 1 2 2")
-            .map(|_| ())
-            .unwrap_err()
-            .to_string();
-        assert!(
-            message.contains("slots 1,2,3 of set 'B' has the wrong parity for the other sets'"),
-            "{message}"
-        );
-    }
-
-    #[test]
-    fn the_identity_is_the_definition_not_the_path_or_the_layout_of_the_file() {
-        let cube = puzzle(CUBE, Metric::Powers);
-        let respaced = puzzle(
-            &format!(
-                "# a comment\n{}",
-                CUBE.replace("Move U\n", "Move U # the top\n")
-            ),
-            Metric::Powers,
-        );
-        assert_eq!(cube.descriptor(), respaced.descriptor());
-        let other = puzzle(&CUBE.replace("Move F", "Move G"), Metric::Powers);
-        assert_ne!(cube.descriptor(), other.descriptor());
-        assert!(
-            cube.descriptor()
-                .starts_with("ksolve Cube7 metric=powers definition=")
-        );
-        assert_ne!(
-            cube.descriptor(),
-            puzzle(CUBE, Metric::Quarter).descriptor()
-        );
-    }
-
-    /// A definition whose index changed order records it, so that a store
-    /// written under the old order is refused; the others keep their
-    /// identity (and their stores).
-    #[test]
-    fn only_definitions_whose_index_changed_say_so_in_their_identity() {
-        let tied = puzzle(TIED, Metric::Powers);
-        let alike = canonical(&tied.definition, &tied.hash);
-        assert!(alike.contains(ALIKE_LAYOUT), "{alike}");
-        assert!(!alike.contains(BY_PIECE_LAYOUT));
-        let cube = puzzle(CUBE, Metric::Powers);
-        let text = canonical(&cube.definition, &cube.hash);
-        assert!(text.starts_with(INDEX_LAYOUT));
-        assert!(!text.contains(ALIKE_LAYOUT) && !text.contains(BY_PIECE_LAYOUT));
     }
 }

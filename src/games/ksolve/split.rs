@@ -1,9 +1,10 @@
 //! A permutation too large for a move table, moved a run at a time.
 //!
 //! Such a coordinate ranks where each piece lies (the inverse
-//! permutation, [`Coordinate::by_piece`]) by the prefix Lehmer code, whose
-//! digit at position `p` depends only on the entry there and the set of
-//! entries before it. So the rank divided by `L!` is a function of the
+//! permutation,
+//! [`Coordinate::by_piece`](super::coordinates::Coordinate::by_piece)) by
+//! the prefix Lehmer code, whose digit at position `p` depends only on the
+//! entry there and the set of entries before it. So the rank divided by `L!` is a function of the
 //! last `n - L` pieces' slots alone: their *placement*, which a move
 //! changes by itself (each piece goes where the move sends its slot) and
 //! a table of `n!/L!` rows holds. The rank modulo `L!` is the order of
@@ -23,8 +24,8 @@
 
 use rayon::prelude::*;
 
-use super::coordinates::{self, Coordinate, Kind, MAX_TABLE_ENTRIES, Parity};
-use crate::hash::prefix_lehmer;
+use super::limits::MAX_TABLE_ENTRIES;
+use crate::hash::{permutation, prefix_lehmer};
 
 /// The pieces whose order makes a run: 6! / 2 = 360 cells, long enough
 /// for the scan by runs, and the columns (1440 of 360 entries) stay in
@@ -51,21 +52,21 @@ pub struct SplitTables {
 
 /// `n!` of a permutation coordinate's slots (at most 20: it fits).
 fn factorial(n: usize) -> u64 {
-    coordinates::factorial(n).expect("a permutation coordinate has at most 20 slots")
+    permutation::factorial(n).expect("a permutation coordinate has at most 20 slots")
 }
 
 impl SplitTables {
-    /// Bytes the tables of `coordinate` take, when it can be split.
-    pub fn planned_bytes(coordinate: &Coordinate) -> Option<u64> {
-        let n = coordinate.slots.len();
-        let fits = matches!(coordinate.kind, Kind::Permutation)
-            && coordinate.by_piece
-            && n > RUN_PIECES
-            // The order's parity must follow from the placement's alone:
-            // every move keeps the orbit's parity.
-            && matches!(&coordinate.parity, Parity::Follows { from, .. } if from.is_empty());
+    /// Bytes the tables of a permutation of `slots` pieces under `moves`
+    /// moves take, when it has more pieces than a run and its tables fit.
+    /// Whether a coordinate may be split at all (ranked by piece, the
+    /// order's parity following from the placement's alone) is for the
+    /// coordinate to say
+    /// ([`Coordinate::split_bytes`](super::coordinates::Coordinate::split_bytes)).
+    pub fn planned_bytes(slots: usize, moves: usize) -> Option<u64> {
+        let n = slots;
+        let fits = n > RUN_PIECES;
         let placements = factorial(n) / factorial(RUN_PIECES);
-        let moves = coordinate.moves.len() as u64;
+        let moves = moves as u64;
         (fits
             && placements.saturating_mul(moves) <= MAX_TABLE_ENTRIES
             && placements <= u32::MAX as u64)
@@ -75,20 +76,16 @@ impl SplitTables {
             })
     }
 
-    /// The tables of `coordinate` (see [`SplitTables::planned_bytes`]).
-    pub fn build(coordinate: &Coordinate) -> Option<Self> {
-        SplitTables::planned_bytes(coordinate)?;
-        let Parity::Follows { solved, .. } = coordinate.parity else {
-            return None;
-        };
-        let n = coordinate.slots.len();
-        let moves = coordinate.moves.len();
+    /// The tables of a permutation of `slots` pieces whose moves send the
+    /// piece in slot s to slot `destinations[m][s]` (the slot that takes
+    /// from s), its parity `solved` in every position (see
+    /// [`SplitTables::planned_bytes`]).
+    pub fn build(slots: usize, destinations: &[Vec<u8>], solved: bool) -> Option<Self> {
+        SplitTables::planned_bytes(slots, destinations.len())?;
+        let n = slots;
+        let moves = destinations.len();
         let order_len = factorial(RUN_PIECES);
         let placements = factorial(n) / order_len;
-        // Where each move sends a piece in slot s: the slot that takes
-        // from s.
-        let destinations: Vec<Vec<u8>> =
-            coordinate.moves.iter().map(|m| m.destinations()).collect();
         let mut next = vec![0u32; placements as usize * moves];
         let mut pick = vec![0u16; placements as usize * moves];
         next.par_chunks_mut(moves)

@@ -492,6 +492,12 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
         );
         return Ok((values, report));
     }
+    if !backend.iterates_values() && !game.has_predecessors(layer) {
+        return Err(Error::Unsupported(format!(
+            "{}: the game gives no predecessors in this layer, and only the CPU backend solves such a layer (by value iteration): give --backend cpu",
+            game.layer_descriptor(layer)
+        )));
+    }
     let mut passes = phases.time(
         |p| &mut p.setup,
         || backend.layer_passes(game, layer, &values, lower),

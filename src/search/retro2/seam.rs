@@ -166,6 +166,13 @@ pub trait RetroBackend: Backend {
         layer.host_table_mut()
     }
 
+    /// Whether the backend solves a layer whose game gives no
+    /// predecessors ([`LayeredGame::has_predecessors`]) by value
+    /// iteration; the others refuse such a layer. False by default.
+    fn iterates_values(&self) -> bool {
+        false
+    }
+
     /// Whether `flag` holds on any process of the job (collective).
     fn any(&self, flag: bool) -> bool {
         flag

@@ -146,6 +146,12 @@ impl<G: LayeredGame> Pass<'_, G> {
         record: &mut Record,
     ) -> Result<HashMap<u64, u16>> {
         let (layer, progress) = (self.layer, self.progress);
+        if self.game.acyclic_layer(layer).is_none() && !self.game.has_predecessors(layer) {
+            return Err(crate::error::Error::Unsupported(format!(
+                "{}: distances are found from each position's predecessors, which this layer has none of (a kit game solved with --unmoves iterate: give --unmoves graph)",
+                self.game.layer_descriptor(layer)
+            )));
+        }
         let work = Work::new(self, words, scheduled);
         let began = Instant::now();
         let mut reached = from.unwrap_or(Reached {

@@ -133,6 +133,9 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
             }
             settling.is_some()
         };
+        // Value iteration (a game without predecessors) has no frontier
+        // to bring a win later: an open move must not end the look.
+        let look_past_open = !self.game.has_predecessors(self.layer);
         let mut start = 0;
         for candidate in open.drain(..) {
             let its_moves = &moves[start..candidate.moves_end];
@@ -141,7 +144,7 @@ impl<G: LayeredGame, P: Placement, L: LowerLayers> LayerJudge<'_, G, P, L> {
                 decide(candidate.cell, Judged::Known(verdict), &[]);
                 continue;
             }
-            let mut tally = Tally::new(candidate.mover, false);
+            let mut tally = Tally::new(candidate.mover, look_past_open);
             asked.clear();
             if !see_all(candidate.cell, &mut tally, its_moves, asked, watches) && candidate.more {
                 unsettled.push((candidate.cell, candidate.rank, tally, 0));

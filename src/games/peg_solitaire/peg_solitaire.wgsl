@@ -1,4 +1,4 @@
-// Peg Solitaire expansion (src/games/peg_solitaire.rs): block p holds the
+// Peg Solitaire expansion (src/games/peg_solitaire/): block p holds the
 // positions with p pegs, ranked by the binomial hash among the CELLS cells.
 // Needs: consts CELLS, JUMP_STARTS_AT (CELLS + 1 offsets into the jump list,
 // per landing cell) and JUMPS_AT (per jump the 64-bit mask of the two cells

@@ -14,6 +14,15 @@
 //! what it is in the moving phase: three stones on the board and none in
 //! hand (sources differ on a player with three stones left counting those
 //! in hand; here stones in hand never fly).
+//!
+//! The moves that take no stone, counted and taken back, are in `quiet`;
+//! the opponent's threats to close a mill after one, in `threats`.
+
+mod quiet;
+mod threats;
+
+pub use quiet::{for_each_quiet_predecessor, has_quiet_move, quiet_move_count, quiet_moves};
+pub use threats::{MillThreats, Standing};
 
 use super::board::{Board, POINTS};
 
@@ -257,274 +266,6 @@ fn arrive(
     let removable = *taking.get_or_insert_with(|| removable(board, theirs));
     points(removable).all(|taken| emit(mine, theirs & !(1 << taken)))
 }
-
-/// What a mover's quiet moves are found from: its stones, the empty
-/// points, whether it flies, and the points where a move of its may take
-/// a stone. None when the game is over.
-#[derive(Clone, Copy)]
-struct QuietLook {
-    mine: u32,
-    empty: u32,
-    flying: bool,
-    closing_points: u32,
-}
-
-impl QuietLook {
-    fn new(board: &Board, stones: &Stones) -> Option<Self> {
-        if decided(stones) {
-            return None;
-        }
-        let (mine, theirs) = stones.sides();
-        let empty = !(mine | theirs) & BOARD;
-        // A mill takes nothing from an opponent with no stone on the board
-        // (Lasker Morris's opening): such a move stays too. As in
-        // `for_each_successor`, only a move to a closing point can take one.
-        let closing_points = if theirs != 0 {
-            board.closing_points(mine, empty)
-        } else {
-            0
-        };
-        Some(QuietLook {
-            mine,
-            empty,
-            flying: flies(mine, stones.mover_in_hand()),
-            closing_points,
-        })
-    }
-
-    /// The mover's stones after the stone at `from` goes to `to`.
-    fn moved(&self, from: usize, to: usize) -> u32 {
-        self.mine & !(1 << from) | 1 << to
-    }
-
-    /// The points the stone at `from` may go to, and those of them where
-    /// it would take a stone.
-    fn targets(&self, board: &Board, from: usize) -> (u32, u32) {
-        let to_points = targets(board, from, self.empty, self.flying);
-        let taking = points(to_points & self.closing_points)
-            .filter(|&to| board.in_mill(self.moved(from, to), to))
-            .fold(0, |mask, to| mask | 1 << to);
-        (to_points, taking)
-    }
-}
-
-/// The mover's stones after each of its moves of a stone on the board
-/// that takes none (those that stay in its layer: of the moving phase, or
-/// of Lasker Morris's opening), in the order of [`for_each_successor`];
-/// none when the game is over. The opponent's stones stay as they are.
-pub fn quiet_moves(board: &Board, stones: &Stones) -> impl Iterator<Item = u32> {
-    QuietLook::new(board, stones)
-        .into_iter()
-        .flat_map(move |look| {
-            points(look.mine).flat_map(move |from| {
-                let (to_points, taking) = look.targets(board, from);
-                points(to_points & !taking).map(move |to| look.moved(from, to))
-            })
-        })
-}
-
-/// How many [`quiet_moves`] the mover has: every move of a stone to an
-/// empty point ([`Board::neighbour_pairs`], all points at once), less
-/// those that close a mill, looked for only from the few closing points.
-pub fn quiet_move_count(board: &Board, stones: &Stones) -> u32 {
-    QuietLook::new(board, stones).map_or(0, |look| {
-        let moves = if look.flying {
-            look.mine.count_ones() * look.empty.count_ones()
-        } else {
-            board.neighbour_pairs(look.mine, look.empty)
-        };
-        let closing: usize = points(look.closing_points)
-            .map(|to| {
-                let from_points = if look.flying {
-                    look.mine
-                } else {
-                    board.neighbours(to) & look.mine
-                };
-                points(from_points)
-                    .filter(|&from| board.in_mill(look.moved(from, to), to))
-                    .count()
-            })
-            .sum();
-        moves - closing as u32
-    })
-}
-
-/// Whether the mover has a move of a stone on the board that takes none
-/// ([`quiet_moves`]).
-pub fn has_quiet_move(board: &Board, stones: &Stones) -> bool {
-    quiet_moves(board, stones).next().is_some()
-}
-
-/// Whether the opponent of a position's mover could close a mill (and so
-/// take a stone) right after one of the mover's quiet moves, found from
-/// the position's own threats. Morris's first pass names, as the move
-/// that keeps a position open, one that leaves the opponent no such move
-/// where it can: the opponent's captures decide positions early, and each
-/// position that named one had to be checked again.
-pub struct MillThreats {
-    /// The opponent's stones (a quiet move takes none).
-    theirs: u32,
-    /// The empty points where an opponent's stone, placed or moved there
-    /// by a move the opponent has now, would close a mill.
-    reachable: u32,
-    /// Whether the opponent flies (three stones left).
-    flying: bool,
-    /// Whether the opponent has a stone in hand to place (Lasker Morris's
-    /// opening): any closing point will do.
-    placing: bool,
-    /// What the threats are to the mover.
-    standing: Standing,
-}
-
-/// The opponent's threats to close a mill in a position, as the mover's
-/// quiet moves may meet them ([`MillThreats::standing`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Standing {
-    /// None: a quiet move leaves none unless the point it leaves opens one.
-    None,
-    /// One, which a stone of the mover's can reach.
-    One,
-    /// More than one (a stone blocks one point), or one the mover's
-    /// stones cannot reach.
-    Unavoidable,
-}
-
-impl MillThreats {
-    /// The threats of the opponent of `stones`'s mover.
-    pub fn new(board: &Board, stones: &Stones) -> Self {
-        let (mine, theirs) = stones.sides();
-        let empty = !(mine | theirs) & BOARD;
-        let their_hand = stones.in_hand[usize::from(stones.white_to_move)];
-        let mut threats = MillThreats {
-            theirs,
-            reachable: 0,
-            flying: flies(theirs, their_hand),
-            placing: their_hand > 0,
-            standing: Standing::None,
-        };
-        threats.reachable = points(board.closing_points(theirs, empty))
-            .filter(|&at| threats.reaches(board, at))
-            .fold(0, |reachable, at| reachable | 1 << at);
-        threats.standing = match threats.reachable.count_ones() {
-            0 => Standing::None,
-            1 => {
-                let at = threats.reachable.trailing_zeros() as usize;
-                if flies(mine, stones.mover_in_hand()) || board.neighbours(at) & mine != 0 {
-                    Standing::One
-                } else {
-                    Standing::Unavoidable
-                }
-            }
-            _ => Standing::Unavoidable,
-        };
-        threats
-    }
-
-    /// Whether an opponent's stone can come to the closing point `at`
-    /// (placed, flown, or from a neighbour outside the mill it closes).
-    #[inline]
-    fn reaches(&self, board: &Board, at: usize) -> bool {
-        let theirs = self.theirs;
-        if self.placing {
-            return true;
-        }
-        let sources = if self.flying {
-            theirs
-        } else {
-            board.neighbours(at) & theirs
-        };
-        points(sources).any(|source| board.in_mill(theirs & !(1 << source) | 1 << at, at))
-    }
-
-    /// The opponent's threats in the position itself.
-    pub fn standing(&self) -> Standing {
-        self.standing
-    }
-
-    /// Whether the opponent can close a mill after the mover's quiet move
-    /// from `stones` to `next`.
-    #[inline]
-    pub fn after_move(&self, board: &Board, stones: &Stones, next: &Stones) -> bool {
-        let (mine, _) = stones.sides();
-        let (_, moved) = next.sides();
-        let from = (mine & !moved).trailing_zeros() as usize;
-        let to = (moved & !mine).trailing_zeros() as usize;
-        self.after(board, from, to)
-    }
-
-    /// [`after_move`](Self::after_move) of a stone from `from` to `to`: it
-    /// blocks a closing point, and the point it left may open one.
-    #[inline]
-    fn after(&self, board: &Board, from: usize, to: usize) -> bool {
-        self.reachable & !(1 << to) != 0
-            || (board.in_mill(self.theirs | 1 << from, from) && self.reaches(board, from))
-    }
-
-    /// With [`Standing::One`], the first quiet move (in the order of
-    /// [`for_each_successor`]) that stands a stone on the threat and opens
-    /// no other, found without walking the other moves: `None` when there
-    /// is none.
-    pub fn block(&self, board: &Board, stones: &Stones) -> Option<Stones> {
-        let (mine, theirs) = stones.sides();
-        let at = self.reachable.trailing_zeros() as usize;
-        let sources = if flies(mine, stones.mover_in_hand()) {
-            mine
-        } else {
-            board.neighbours(at) & mine
-        };
-        points(sources).find_map(|from| {
-            let moved = mine & !(1 << from) | 1 << at;
-            // A block that closes a mill of the mover's takes a stone: not
-            // a quiet move.
-            let quiet = !board.in_mill(moved, at) && !self.after(board, from, at);
-            quiet.then(|| stones.after(moved, theirs))
-        })
-    }
-}
-
-/// Calls `emit` with every position from which a move that takes no stone
-/// leads to `stones`: the side that just moved (the one not to move)
-/// brought a stone to a point where it stands in no mill of its own (a
-/// mill would have taken a stone; in Lasker Morris's opening, where the
-/// side to move may have none on the board, it took none and the mill
-/// may stand), from an empty neighbour, or from any empty point when it
-/// flies. None when the game is over. The stones in
-/// hand stay as they are (a move places none): in the moving phase none,
-/// in Lasker Morris's opening those of the position.
-pub fn for_each_quiet_predecessor(board: &Board, stones: &Stones, mut emit: impl FnMut(Stones)) {
-    if decided(stones) {
-        return;
-    }
-    let (waiting, moved) = stones.sides();
-    let empty = !(waiting | moved) & BOARD;
-    let moved_in_hand = stones.in_hand[usize::from(stones.white_to_move)];
-    let flying = flies(moved, moved_in_hand);
-    let took = waiting != 0;
-    for to in points(moved) {
-        if took && board.in_mill(moved, to) {
-            continue;
-        }
-        for from in points(targets(board, to, empty, flying)) {
-            let before = moved & !(1 << to) | 1 << from;
-            emit(if stones.white_to_move {
-                Stones {
-                    white: waiting,
-                    black: before,
-                    white_to_move: false,
-                    in_hand: stones.in_hand,
-                }
-            } else {
-                Stones {
-                    white: before,
-                    black: waiting,
-                    white_to_move: true,
-                    in_hand: stones.in_hand,
-                }
-            });
-        }
-    }
-}
-
 /// Every position one move of the mover leads to (duplicates removed);
 /// none when the game is over ([`decided`]).
 pub fn successors(board: &Board, opening: OpeningRule, stones: &Stones) -> Vec<Stones> {
@@ -537,7 +278,6 @@ pub fn successors(board: &Board, opening: OpeningRule, stones: &Stones) -> Vec<S
     next.dedup();
     next
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -753,7 +493,7 @@ mod tests {
     }
 
     /// A random position: up to `most` stones a side on distinct points.
-    fn random_stones(seed: u64, most: u64) -> Stones {
+    pub(super) fn random_stones(seed: u64, most: u64) -> Stones {
         let mut order: Vec<usize> = (0..POINTS).collect();
         let mut s = seed;
         for i in (1..POINTS).rev() {
@@ -799,26 +539,9 @@ mod tests {
             assert!(removals > 100, "{removals}");
         }
     }
-
-    /// The moves that take no stone and place none, as the set of
-    /// positions they reach (under Lasker Morris's rule, which is the
-    /// other rules' where no stone is in hand).
-    fn quiet_successors(board: &Board, stones: &Stones) -> BTreeSet<(u32, u32, bool)> {
-        let counts = (stones.white.count_ones(), stones.black.count_ones());
-        let mut found = BTreeSet::new();
-        for_each_successor(board, OpeningRule::PlacingOrMoving, stones, |s| {
-            if (s.white.count_ones(), s.black.count_ones()) == counts && s.in_hand == stones.in_hand
-            {
-                found.insert((s.white, s.black, s.white_to_move));
-            }
-            true
-        });
-        found
-    }
-
     /// A random position of Lasker Morris's opening: up to 7 stones a side
     /// on the board and up to 3 in hand, one side's hand not empty.
-    fn random_lasker_position(seed: u64) -> Stones {
+    pub(super) fn random_lasker_position(seed: u64) -> Stones {
         let mut stones = random_stones(seed, 7);
         let r = splitmix64(seed ^ 0x1a5c);
         stones.in_hand = [(r % 4) as u8, (r >> 8) as u8 % 4];
@@ -844,62 +567,6 @@ mod tests {
         }
         stones
     }
-
-    #[test]
-    fn quiet_predecessors_are_exactly_the_positions_with_a_quiet_move_here() {
-        for (diagonals, lasker) in [(false, false), (true, false), (false, true)] {
-            let board = Board::new(diagonals);
-            let mut checked = 0;
-            for seed in 0..2000 {
-                let stones = if lasker {
-                    random_lasker_position(seed)
-                } else {
-                    random_stones(seed, if diagonals { 12 } else { 9 })
-                };
-                let here = (stones.white, stones.black, stones.white_to_move);
-                // Each predecessor has a quiet move here...
-                for_each_quiet_predecessor(&board, &stones, |before| {
-                    assert!(
-                        quiet_successors(&board, &before).contains(&here),
-                        "{before:?} -> {stones:?}"
-                    );
-                    checked += 1;
-                });
-                // ...and each quiet move leads to a position that lists
-                // this one among its predecessors.
-                for (white, black, white_to_move) in quiet_successors(&board, &stones) {
-                    let next = Stones {
-                        white,
-                        black,
-                        white_to_move,
-                        in_hand: stones.in_hand,
-                    };
-                    let mut listed = false;
-                    for_each_quiet_predecessor(&board, &next, |before| listed |= before == stones);
-                    assert!(listed, "{stones:?} -> {next:?}");
-                }
-                // The quiet moves, apart, are those moves, once each, and
-                // say whether there is one.
-                let apart: Vec<(u32, u32, bool)> = quiet_moves(&board, &stones)
-                    .map(|mine| {
-                        let (white, black) = if stones.white_to_move {
-                            (mine, stones.black)
-                        } else {
-                            (stones.white, mine)
-                        };
-                        (white, black, !stones.white_to_move)
-                    })
-                    .collect();
-                let successors = quiet_successors(&board, &stones);
-                assert_eq!(apart.len(), successors.len(), "{stones:?}");
-                assert_eq!(quiet_move_count(&board, &stones) as usize, apart.len());
-                assert_eq!(apart.into_iter().collect::<BTreeSet<_>>(), successors);
-                assert_eq!(has_quiet_move(&board, &stones), !successors.is_empty());
-            }
-            assert!(checked > 10_000, "{checked}");
-        }
-    }
-
     impl Independent {
         /// Every move of Lasker Morris's opening, as (white names, black
         /// names, white to move, hands after): a mover with stones in hand

@@ -1,4 +1,4 @@
-// Fox-and-Geese rules for the GPU's retrograde passes (src/games/fox_geese.rs;
+// Fox-and-Geese rules for the GPU's retrograde passes (src/games/fox_geese/;
 // the functions every game's retro rules define are listed in src/kernel.rs).
 // Layer tables[FG_GEESE_AT] (the geese on the board: a table rather than a
 // constant, so that every layer's program is the same text): block b holds

@@ -1,4 +1,4 @@
-// Dodgem rules for the GPU's retrograde passes (src/games/dodgem.rs; the
+// Dodgem rules for the GPU's retrograde passes (src/games/dodgem/; the
 // functions every game's retro rules define are listed in src/kernel.rs).
 // Layer tables[DODGEM_LAYER_AT] (a table rather than a constant, so that
 // every layer's program is the same text) holds the positions with that

@@ -1,0 +1,389 @@
+//! [`Kit`]: a [`BoardGame`] with what the engine and the commands need
+//! besides, as [`LayeredGame`], [`TwoPlayerGame`] and
+//! [`RegisteredTwoPlayer`].
+
+use std::sync::OnceLock;
+
+use super::layers::{Contents, LayerTable};
+use super::position::{Moves, Outcome, Position};
+use super::symmetry::Symmetries;
+use super::unmoves::{ReverseGraph, Unmoves};
+use super::{BoardGame, SYMMETRY_OPTION, UNMOVES_OPTION};
+use crate::error::{Error, Result};
+use crate::games::board::MAX_CELLS;
+use crate::games::registration::{GameOptions, OptionSpec, RegisteredTwoPlayer};
+use crate::games::two_player_game::TwoPlayerGame;
+use crate::space::{Block, LayeredGame, Player, Successor, Value};
+use crate::table::storage::available_memory;
+
+/// The most kinds of pieces a kit game may have (a cell's byte counts
+/// them in a table of 16).
+const MAX_KINDS: usize = 15;
+
+/// A [`BoardGame`] made solvable: its layers ranked, its symmetries and
+/// its reverse graphs at hand.
+pub struct Kit<G: BoardGame> {
+    pub(super) game: G,
+    pub(super) table: LayerTable,
+    pub(super) cells: usize,
+    pub(super) kinds: usize,
+    symmetries: Symmetries,
+    unmoves: Unmoves,
+    /// Each layer's reverse graph, built when the engine first asks
+    /// ([`Unmoves::Graph`]); `None` inside where it did not fit.
+    graphs: Vec<OnceLock<Option<ReverseGraph>>>,
+    /// Whether some layer holds stones in hand (the text then says them).
+    pub(super) has_hands: bool,
+    /// Whether a move of each layer may leave it (asked once a layer, not
+    /// once a position).
+    leaves: Vec<bool>,
+}
+
+impl<G: BoardGame> Kit<G> {
+    /// `game` ranked by its layers; with `symmetry`, one position of each
+    /// class under [`BoardGame::symmetries`] solved; layers solved without
+    /// unmoves as `unmoves` says.
+    pub fn new(game: G, symmetry: bool, unmoves: Unmoves) -> Result<Self> {
+        let cells = game.board().cells();
+        let kinds = game.pieces().len();
+        if cells > MAX_CELLS || kinds == 0 || kinds > MAX_KINDS {
+            return Err(Error::InvalidParameter(format!(
+                "{} has {kinds} kinds of pieces on {cells} cells; the kit takes 1 to {MAX_KINDS} kinds on up to {MAX_CELLS} cells",
+                G::NAME
+            )));
+        }
+        // Layer 0 is the empty board, as in every two-player game here
+        // (the commands report from layer 1).
+        let mut layers = vec![vec![Contents::board(&vec![0; kinds])]];
+        layers.extend(game.layers());
+        let table = LayerTable::new(cells, kinds, &layers)?;
+        let symmetries = if symmetry {
+            Symmetries::new(cells, &game.symmetries())?
+        } else {
+            Symmetries::none(cells)
+        };
+        let has_hands = layers
+            .iter()
+            .flatten()
+            .any(|contents| contents.in_hand != [0, 0]);
+        let leaves = (0..layers.len())
+            .map(|layer| !game.layers_below(layer).is_empty())
+            .collect();
+        let kit = Kit {
+            leaves,
+            graphs: (0..table.layers()).map(|_| OnceLock::new()).collect(),
+            game,
+            table,
+            cells,
+            kinds,
+            symmetries,
+            unmoves,
+            has_hands,
+        };
+        let start = kit.game.start();
+        kit.place(&start).ok_or_else(|| {
+            Error::InvalidParameter(format!(
+                "{}'s start holds {:?}, which no layer lists",
+                G::NAME,
+                Contents::of(&start, cells, kinds)
+            ))
+        })?;
+        Ok(kit)
+    }
+
+    /// The game's rules.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The (layer, block) of a position, if a layer lists its contents.
+    pub(super) fn place(&self, position: &Position) -> Option<(usize, usize)> {
+        self.table.place_of(position)
+    }
+
+    /// The (layer, block) of a position reached by the rules.
+    #[inline]
+    fn place_move(&self, position: &Position) -> (usize, usize) {
+        self.place(position).unwrap_or_else(|| {
+            panic!(
+                "a move of {} leads to {:?}, which no layer lists",
+                G::NAME,
+                Contents::of(position, self.cells, self.kinds)
+            )
+        })
+    }
+
+    /// The layer and rank of a position at `place`.
+    #[inline]
+    fn at(&self, place: (usize, usize), position: &Position) -> Successor {
+        Successor {
+            layer: place.0,
+            rank: self.symmetries.canonical_rank(&self.table, place, position),
+        }
+    }
+
+    /// The layer and rank of a position reached by the rules.
+    #[inline]
+    fn locate_move(&self, position: &Position) -> Successor {
+        self.at(self.place_move(position), position)
+    }
+
+    /// Calls `visit` with each move of `position`, until it returns false.
+    #[inline]
+    fn each_move(&self, position: &Position, mut visit: impl FnMut(&Position) -> bool) {
+        let mut emit = |next: &Position| visit(next);
+        let mut moves = Moves::new(position, &mut emit);
+        self.game.moves(position, &mut moves);
+    }
+
+    /// The value `outcome` is for the side to move in `position`.
+    fn value(position: &Position, outcome: Outcome) -> Value {
+        let mover = position.to_move();
+        match outcome {
+            Outcome::Win => Value::win_for(mover),
+            Outcome::Loss => Value::win_for(mover.opponent()),
+            Outcome::Draw => Value::Draw,
+        }
+    }
+
+    /// Layer `layer`'s reverse graph, built on the first call; `None`
+    /// where it does not fit half the memory available.
+    fn graph(&self, layer: usize) -> Option<&ReverseGraph> {
+        self.graphs[layer]
+            .get_or_init(|| {
+                let budget = available_memory().unwrap_or(4 << 30) / 2;
+                ReverseGraph::build(self.table.size(layer), budget, |rank, targets| {
+                    let mut position = self.new_state();
+                    self.unrank(layer, rank, &mut position);
+                    if (self.symmetries.any() && !self.is_representative(layer, rank, &position))
+                        || self.game.outcome(&position).is_some()
+                    {
+                        return;
+                    }
+                    self.each_move(&position, |next| {
+                        let place = self.place_move(next);
+                        if place.0 == layer {
+                            targets.push(self.at(place, next).rank);
+                        }
+                        true
+                    });
+                })
+            })
+            .as_ref()
+    }
+}
+
+impl<G: BoardGame> LayeredGame for Kit<G> {
+    type State = Position;
+
+    fn layer_descriptor(&self, layer: usize) -> String {
+        let parameters = self.game.parameters();
+        let space = if parameters.is_empty() { "" } else { " " };
+        format!("{}{space}{parameters} layer={layer}", G::NAME)
+    }
+
+    fn layer_size(&self, layer: usize) -> u64 {
+        self.table.size(layer)
+    }
+
+    fn layer_blocks(&self, layer: usize) -> Vec<Block> {
+        self.table.blocks(layer)
+    }
+
+    fn reduced_by_symmetry(&self) -> bool {
+        self.symmetries.any()
+    }
+
+    fn images<F: FnMut(u64)>(&self, layer: usize, state: &Position, mut emit: F) {
+        let (_, block) = self.place(state).expect("a position of the layer");
+        let to_move = state.to_move();
+        emit(
+            self.table
+                .rank_in(layer, block, state.cells(self.cells), to_move),
+        );
+        self.symmetries.each_image(state, |image| {
+            emit(self.table.rank_in(layer, block, image, to_move));
+        });
+    }
+
+    fn acyclic_layer(&self, layer: usize) -> Option<Vec<usize>> {
+        self.game
+            .acyclic(layer)
+            .then(|| self.game.layers_below(layer))
+    }
+
+    fn several_layers_below(&self, layer: usize) -> Option<Vec<usize>> {
+        let below = self.game.layers_below(layer);
+        (below.len() > 1 || below.iter().any(|&lower| lower + 1 != layer)).then_some(below)
+    }
+
+    fn new_state(&self) -> Position {
+        self.game.start()
+    }
+
+    fn unrank(&self, layer: usize, rank: u64, state: &mut Position) {
+        self.table.unrank(layer, rank, state);
+    }
+
+    fn rank(&self, _layer: usize, state: &Position) -> u64 {
+        self.locate_move(state).rank
+    }
+
+    fn mover(&self, state: &Position) -> Player {
+        state.to_move()
+    }
+
+    fn mover_of_rank(&self, _layer: usize, rank: u64) -> Option<Player> {
+        // Blocks start at even ranks: the side is the rank's last bit.
+        Some(if rank & 1 == 0 {
+            Player::First
+        } else {
+            Player::Second
+        })
+    }
+
+    /// The moves to lower layers first (the engine's order), then those
+    /// within the layer: the moves are generated twice rather than kept.
+    fn successors<F: FnMut(Successor) -> bool>(&self, layer: usize, state: &Position, mut emit: F) {
+        let mut going = true;
+        if self.leaves[layer] {
+            self.each_move(state, |next| {
+                let place = self.place_move(next);
+                going = place.0 == layer || emit(self.at(place, next));
+                going
+            });
+        }
+        if going {
+            self.each_move(state, |next| {
+                let place = self.place_move(next);
+                place.0 != layer || emit(self.at(place, next))
+            });
+        }
+    }
+
+    fn has_predecessors(&self, layer: usize) -> bool {
+        self.unmoves == Unmoves::Graph && self.graph(layer).is_some()
+    }
+
+    fn predecessors<F: FnMut(u64)>(&self, layer: usize, state: &Position, emit: F) {
+        let graph = self
+            .graph(layer)
+            .expect("predecessors are asked only where has_predecessors says so");
+        graph.predecessors(self.rank(layer, state), emit);
+    }
+
+    fn no_move_value(&self, state: &Position) -> Value {
+        Self::value(state, self.game.no_moves(state))
+    }
+
+    fn rule_value(&self, _layer: usize, state: &Position) -> Option<Value> {
+        self.game
+            .outcome(state)
+            .map(|outcome| Self::value(state, outcome))
+    }
+}
+
+impl<G: BoardGame> TwoPlayerGame for Kit<G> {
+    type Position = Position;
+
+    fn side_name(&self, player: Player) -> &'static str {
+        self.game.side_names()[player as usize]
+    }
+
+    fn max_layer(&self) -> usize {
+        self.table.layers() - 1
+    }
+
+    fn layer_name(&self, layer: usize) -> String {
+        self.game.layer_name(layer)
+    }
+
+    fn default_layers(&self) -> Option<std::ops::RangeInclusive<usize>> {
+        Some(0..=self.max_layer())
+    }
+
+    /// The game's flags, and `--symmetry` where it is solved with
+    /// symmetry (its tables' identity says so).
+    fn variant_flags(&self) -> String {
+        let symmetry = if self.symmetries.any() {
+            " --symmetry"
+        } else {
+            ""
+        };
+        format!("{}{symmetry}", self.game.variant_flags())
+    }
+
+    fn locate(&self, position: &Position) -> (usize, u64) {
+        let successor = self.locate_move(position);
+        (successor.layer, successor.rank)
+    }
+
+    fn position(&self, state: &Position) -> Position {
+        *state
+    }
+
+    fn side_to_move(&self, position: &Position) -> Player {
+        position.to_move()
+    }
+
+    fn moves(&self, position: &Position) -> Vec<Position> {
+        let mut found = Vec::new();
+        self.each_move(position, |next| {
+            found.push(*next);
+            true
+        });
+        found
+    }
+
+    fn move_name(&self, from: &Position, to: &Position) -> String {
+        self.name_move(from, to)
+    }
+
+    fn parse_position(&self, text: &str) -> Result<Position> {
+        self.read_position(text)
+    }
+
+    fn position_text(&self, position: &Position) -> String {
+        self.write_position(position)
+    }
+
+    fn draw(&self, position: &Position) -> String {
+        self.picture(position)
+    }
+
+    fn diagram(&self, position: &Position) -> crate::diagram::Diagram {
+        self.board_diagram(position)
+    }
+
+    fn start_position(&self, size: Option<usize>) -> Result<Position> {
+        match size {
+            None => Ok(self.game.start()),
+            Some(_) => Err(Error::InvalidParameter(format!(
+                "{} has one start: give --position for another",
+                G::NAME
+            ))),
+        }
+    }
+
+    fn with_side_to_move(&self, position: &Position, side: Player) -> Position {
+        let mut turned = *position;
+        turned.set_to_move(side);
+        turned
+    }
+}
+
+impl<G: BoardGame> RegisteredTwoPlayer for Kit<G> {
+    const NAME: &'static str = G::NAME;
+    const SUMMARY: &'static str = G::SUMMARY;
+    const OPTIONS: &'static [OptionSpec] = G::OPTIONS;
+
+    fn from_options(options: &GameOptions) -> Result<Self> {
+        let listed = |spec: OptionSpec| G::OPTIONS.iter().any(|o| o.name == spec.name);
+        let symmetry = listed(SYMMETRY_OPTION) && options.flag(SYMMETRY_OPTION.name);
+        let unmoves = match options.get(UNMOVES_OPTION.name) {
+            Some(mode) if listed(UNMOVES_OPTION) => Unmoves::parse(mode)?,
+            _ => Unmoves::Graph,
+        };
+        Kit::new(G::from_options(options)?, symmetry, unmoves)
+    }
+}

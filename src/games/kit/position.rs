@@ -1,0 +1,180 @@
+//! What a kit game's rules work on: a [`Position`] (a piece or nothing on
+//! each cell, stones in hand, the side to move), the [`Piece`] kinds that
+//! stand on cells, and [`Moves`], the sink a game's move generator writes
+//! its moves into as edits of the board.
+
+use crate::games::board::MAX_CELLS;
+use crate::space::Player;
+
+/// A kind of piece: the symbol that writes it and the side it belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// Its letter in a position's text ('B', 'W', 'V'); read in either case.
+    pub symbol: char,
+    /// The side that moves it.
+    pub side: Player,
+}
+
+/// One kind of piece a side, the first player's written `first`, the
+/// second's `second`: the pieces of most games.
+pub const fn one_kind_a_side(first: char, second: char) -> [Piece; 2] {
+    [
+        Piece {
+            symbol: first,
+            side: Player::First,
+        },
+        Piece {
+            symbol: second,
+            side: Player::Second,
+        },
+    ]
+}
+
+/// A position of a kit game. Cell `c` holds `0` (empty) or `k + 1`, a
+/// piece of kind `k` of the game's [`pieces`](super::BoardGame::pieces);
+/// each side may hold stones in hand (games with a placing phase).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    cells: [u8; MAX_CELLS],
+    hand: [u8; 2],
+    to_move: Player,
+}
+
+/// What a cell holds: nothing, or a piece of the kind given.
+pub const EMPTY: u8 = 0;
+
+impl Position {
+    /// Every cell empty, nothing in hand, `to_move` to move.
+    pub fn empty(to_move: Player) -> Self {
+        Position {
+            cells: [EMPTY; MAX_CELLS],
+            hand: [0; 2],
+            to_move,
+        }
+    }
+
+    /// What cell `cell` holds: [`EMPTY`] or a kind's number plus one.
+    #[inline(always)]
+    pub fn at(&self, cell: usize) -> u8 {
+        self.cells[cell]
+    }
+
+    /// Whether cell `cell` is empty.
+    #[inline(always)]
+    pub fn is_empty(&self, cell: usize) -> bool {
+        self.cells[cell] == EMPTY
+    }
+
+    /// Puts `what` ([`EMPTY`], or kind `k` as `k + 1`) on cell `cell`.
+    #[inline(always)]
+    pub fn set(&mut self, cell: usize, what: u8) {
+        self.cells[cell] = what;
+    }
+
+    /// The piece on `from` moved to `to` (which it replaces).
+    #[inline(always)]
+    pub fn relocate(&mut self, from: usize, to: usize) {
+        self.cells[to] = self.cells[from];
+        self.cells[from] = EMPTY;
+    }
+
+    /// The first `n` cells, as the colour-set hash ranks them.
+    #[inline(always)]
+    pub fn cells(&self, n: usize) -> &[u8] {
+        &self.cells[..n]
+    }
+
+    /// The first `n` cells, to write.
+    #[inline(always)]
+    pub fn cells_mut(&mut self, n: usize) -> &mut [u8] {
+        &mut self.cells[..n]
+    }
+
+    /// Stones `side` holds in hand.
+    #[inline(always)]
+    pub fn hand(&self, side: Player) -> u8 {
+        self.hand[side as usize]
+    }
+
+    /// Sets the stones `side` holds in hand.
+    #[inline(always)]
+    pub fn set_hand(&mut self, side: Player, stones: u8) {
+        self.hand[side as usize] = stones;
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    /// Sets the side to move.
+    #[inline(always)]
+    pub fn set_to_move(&mut self, side: Player) {
+        self.to_move = side;
+    }
+}
+
+/// A game's verdict on a position, for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The side to move has won.
+    Win,
+    /// The side to move has lost.
+    Loss,
+    /// Neither side wins.
+    Draw,
+}
+
+/// Where a game's move generator puts its moves: each is the position it
+/// moves from, edited, with the other side to move. A sink may ask to stop
+/// (a solver that has seen enough); [`stopped`](Self::stopped) tells the
+/// generator so that it can return early, and later moves are dropped.
+pub struct Moves<'a> {
+    from: &'a Position,
+    emit: &'a mut dyn FnMut(&Position) -> bool,
+    stopped: bool,
+}
+
+impl<'a> Moves<'a> {
+    /// A sink for the moves from `from` that hands each to `emit` until it
+    /// returns false.
+    pub fn new(from: &'a Position, emit: &'a mut dyn FnMut(&Position) -> bool) -> Self {
+        Moves {
+            from,
+            emit,
+            stopped: false,
+        }
+    }
+
+    /// The position the moves start from.
+    #[inline(always)]
+    pub fn from(&self) -> &Position {
+        self.from
+    }
+
+    /// A move: the position edited by `edit` (applied to a copy, the side
+    /// to move already handed over).
+    #[inline(always)]
+    pub fn edit(&mut self, edit: impl FnOnce(&mut Position)) {
+        if self.stopped {
+            return;
+        }
+        let mut next = *self.from;
+        next.to_move = self.from.to_move.opponent();
+        edit(&mut next);
+        self.stopped = !(self.emit)(&next);
+    }
+
+    /// A move of the piece on `from` to the cell `to`.
+    #[inline(always)]
+    pub fn step(&mut self, from: usize, to: usize) {
+        self.edit(|next| next.relocate(from, to));
+    }
+
+    /// Whether the sink asked to stop: the generator may return.
+    #[inline(always)]
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+}
