@@ -2,7 +2,7 @@
 // device, after Algorithm 4 of Edelkamp, Messerschmidt, Sulewski and Yücel,
 // "Solving Games in Parallel with Linear-Time Perfect Hash Functions", 2009,
 // with the cell values, draws and the one recorded value of
-// src/search/retro2 (see its module documentation and judge.rs). Pass 0
+// src/search/retro2 (see its module documentation and judge/). Pass 0
 // judges every unknown position from its moves' values (the layer below's
 // in place of lines 9-17, and the layer's own as lines 19-37 do); a later
 // pass judges only the candidates: the predecessors of the positions the
@@ -27,7 +27,7 @@
 // representatives are judged) and RETRO_RECORDED (the only value recorded
 // before the final fill, 0 if every value is).
 //
-// A streamed layer (RETRO_STREAMED 1, src/backend/gpu/retro_windows.rs):
+// A streamed layer (RETRO_STREAMED 1, src/backend/gpu/retro/windows.rs):
 // `values` holds one window of the layer's table (the target) and `lower`
 // one window of the layer below's or of the layer's own (the source), as
 // the five words at RETRO_WINDOWS_AT say (target's first word and words,
@@ -105,7 +105,7 @@ const ALL_LOST: u32 = 1u;
 const A_DRAW: u32 = 2u;
 const OPEN: u32 = 3u;
 
-// The tally of one position's moves (judge.rs's Tally).
+// The tally of one position's moves (the judge's Tally, src/space/tally.rs).
 var<private> tally_win: u32;
 var<private> tally_loss: u32;
 var<private> tally_moves: u32;

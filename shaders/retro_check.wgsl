@@ -1,6 +1,6 @@
 // Self-check kernel: a game's retro rules (src/kernel.rs lists them) on a
 // list of positions, for comparison with the Rust rules
-// (src/backend/gpu/retro_check.rs). Input: (block, local) pairs of layer L.
+// (src/backend/gpu/retro/check.rs). Input: (block, local) pairs of layer L.
 // Output per position, RETRO_CHECK_STRIDE words: the mover, the rule value,
 // the no-move value, whether it is a representative, its twin (block,
 // local), the numbers of moves and of predecessors, then up to

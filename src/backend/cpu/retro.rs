@@ -2,7 +2,6 @@
 //! [`crate::search::retro2::judge`] with rayon over chunks of the host
 //! table, or over the listed cells of a sparse pass.
 
-use std::path::Path;
 use std::sync::atomic::AtomicU64;
 
 use rayon::prelude::*;
@@ -10,16 +9,14 @@ use rayon::prelude::*;
 use super::CpuBackend;
 use crate::error::Result;
 use crate::search::Progress;
-use crate::search::checkpoint::Checkpoint;
 use crate::search::chunks::{chunks_of, each_unit};
 use crate::search::retro2::judge::{
     CellRange, LayerJudge, LowerLayers, Marks, NextLayer, PassTables, Remote, Scratch,
     SeveralLayers, Unit, WholeLayer, list_limit, recorded_value, units,
 };
 use crate::search::retro2::seam::{Below, PassCount, RetroBackend, RetroPass, RetroPasses};
-use crate::search::retro2::{open_layer, open_solved_layer};
 use crate::space::{LayeredGame, Player, Value};
-use crate::table::{Backing, TwoBitTable};
+use crate::table::TwoBitTable;
 
 impl RetroBackend for CpuBackend {
     type Layer = TwoBitTable;
@@ -40,34 +37,6 @@ impl RetroBackend for CpuBackend {
     /// ([`CpuRetro::iterate`]).
     fn iterates_values(&self) -> bool {
         true
-    }
-
-    fn open_layer<G: LayeredGame>(
-        &self,
-        game: &G,
-        layer: usize,
-        backing: &Backing,
-        progress: &dyn Progress,
-    ) -> Result<(TwoBitTable, Option<Checkpoint>)> {
-        open_layer(game, layer, backing, progress)
-    }
-
-    fn open_solved<G: LayeredGame>(
-        &self,
-        game: &G,
-        layer: usize,
-        dir: &Path,
-        progress: &dyn Progress,
-    ) -> Result<(TwoBitTable, Option<Checkpoint>)> {
-        open_solved_layer(game, layer, dir, progress)
-    }
-
-    fn host_table<'l>(&self, layer: &'l TwoBitTable) -> &'l TwoBitTable {
-        layer
-    }
-
-    fn host_table_mut<'l>(&self, layer: &'l mut TwoBitTable) -> &'l mut TwoBitTable {
-        layer
     }
 
     fn layer_passes<'a, G: LayeredGame>(

@@ -2,7 +2,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::kernel_set::KernelCache;
+use super::kernel_cache::KernelCache;
 use crate::error::{Error, Result};
 use crate::kernel::CPU_HINT;
 

@@ -8,17 +8,18 @@
 //! counters back.
 //!
 //! The compiled kernels (shader module, bind group layout, pipelines) are
-//! kept by the device, keyed by their source ([`KernelCache`]): a game
-//! whose layers share their program text (Fox-and-Geese, Dodgem: what
-//! differs between layers is in the rule tables) compiles it once per
-//! run, not once per layer. Compiling is most of a small layer's time on a
+//! kept by the device, keyed by their source
+//! ([`KernelCache`](super::kernel_cache::KernelCache)): a game whose
+//! layers share their program text (Fox-and-Geese, Dodgem: what differs
+//! between layers is in the rule tables) compiles it once per run, not
+//! once per layer. Compiling is most of a small layer's time on a
 //! GPU (Morabaraba's layers of a few million positions: about 0.7 s of
 //! set-up each on an H200).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use super::device::GpuDevice;
+use super::kernel_cache::CompiledKernels;
 use super::pieces::{Piece, create_buffer, grid};
 use super::shader;
 use super::table::Staging;
@@ -44,51 +45,6 @@ pub(crate) struct KernelSpec<'a> {
     pub max_pieces: usize,
     /// The 64-bit counters the kernels keep (binding 2).
     pub counters: usize,
-}
-
-/// A module's kernels compiled: the bind group layout they share and a
-/// pipeline per entry point.
-pub(crate) struct CompiledKernels {
-    layout: wgpu::BindGroupLayout,
-    pipelines: Vec<wgpu::ComputePipeline>,
-}
-
-/// The kernels a device has compiled, by their source and entry points,
-/// the last [`KernelCache::CAPACITY`] kept.
-#[derive(Default)]
-pub(crate) struct KernelCache {
-    entries: Mutex<Vec<(String, Arc<CompiledKernels>)>>,
-    compilations: AtomicUsize,
-}
-
-impl KernelCache {
-    /// A run's distinct programs at once: a Morris run's layers each have
-    /// their own, and are compiled again if met again past this many.
-    const CAPACITY: usize = 16;
-
-    /// The kernels of `key`, compiled by `compile` unless held.
-    fn get_or_compile(
-        &self,
-        key: String,
-        compile: impl FnOnce() -> Result<CompiledKernels>,
-    ) -> Result<Arc<CompiledKernels>> {
-        if let Some((_, held)) = self.entries.lock().unwrap().iter().find(|(k, _)| *k == key) {
-            return Ok(Arc::clone(held));
-        }
-        let compiled = Arc::new(compile()?);
-        self.compilations.fetch_add(1, Ordering::Relaxed);
-        let mut entries = self.entries.lock().unwrap();
-        if entries.len() == Self::CAPACITY {
-            entries.remove(0);
-        }
-        entries.push((key, Arc::clone(&compiled)));
-        Ok(compiled)
-    }
-
-    /// How many kernel sets were compiled (not found held) so far.
-    pub fn compilations(&self) -> usize {
-        self.compilations.load(Ordering::Relaxed)
-    }
 }
 
 pub(crate) struct KernelSet {

@@ -5,6 +5,7 @@
 //! - [`shader`]: a game's [`Program`](crate::kernel::Program) joined with an
 //!   algorithm's entry points and compiled.
 //! - `table`: a one- or two-bit table in windows of device memory.
+//! - `kernel_cache`: the kernels the device has compiled, by their source.
 //! - `kernel_set`: the pipelines of one compiled module, the bindings they
 //!   share (parameters, rule tables, counters, table windows), and the
 //!   dispatch of an entry point over pieces; the BFS and retrograde
@@ -15,33 +16,29 @@
 //! - `two_bit`, `one_bit`: the passes of the search drivers.
 //! - [`hash_check`]: the device's rank/unrank, run on lists for comparison
 //!   with the Rust hashes.
-//! - `retro`: the passes of two-bit retrograde analysis, over a two-player
-//!   game's WGSL rules (`retro_tables`: where a layer's tables lie,
-//!   whole or in windows as `retro_windows` plans; `retro_passes`: the
-//!   passes over them); [`retro_check`] runs those rules on lists of
-//!   positions for comparison with the Rust rules.
+//! - `retro/`: the passes of two-bit retrograde analysis, over a two-player
+//!   game's WGSL rules (`retro/tables.rs`: where a layer's tables lie,
+//!   whole or in windows as `retro/windows.rs` plans; `retro/passes.rs`:
+//!   the passes over them); [`retro_check`] (`retro/check.rs`) runs those
+//!   rules on lists of positions for comparison with the Rust rules.
 
 pub mod device;
 pub mod hash_check;
+mod kernel_cache;
 mod kernel_set;
 pub(crate) mod kernels;
 mod one_bit;
 pub(crate) mod pieces;
 mod residency;
 mod retro;
-pub mod retro_check;
-mod retro_lists;
-mod retro_passes;
-mod retro_program;
-mod retro_tables;
-mod retro_windows;
 pub mod shader;
 pub(crate) mod table;
 mod two_bit;
 
 pub use device::{GpuDevice, GpuOptions};
 pub use residency::gpu_program;
-pub use retro_program::{check_device_layer, retro_program};
+pub use retro::check as retro_check;
+pub use retro::{check_device_layer, retro_program};
 
 use crate::error::Result;
 use crate::search::backend::{Backend, OneBitPasses, Opened, TableRequest, TwoBitPasses};

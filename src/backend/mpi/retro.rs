@@ -42,7 +42,9 @@ use crate::search::retro2::judge::{
     CellRange, Decision, LayerJudge, Marks, NextLayer, PassTables, Place, Placement, Push, Remote,
     Scratch, Tally, Unit, Verdict, list_limit, recorded_value, units,
 };
-use crate::search::retro2::seam::{Below, PassCount, RetroBackend, RetroPass, RetroPasses};
+use crate::search::retro2::seam::{
+    Below, HeldLayer, PassCount, RetroBackend, RetroPass, RetroPasses,
+};
 use crate::search::retro2::{lower_layer_needed, values_identity};
 use crate::space::{LayeredGame, Player, Value};
 use crate::table::{Backing, TwoBitTable};
@@ -53,26 +55,26 @@ pub struct Share {
     values: TwoBitTable,
 }
 
-impl RetroBackend for MpiBackend<'_> {
-    type Layer = Share;
-
-    fn open_layer<G: LayeredGame>(
-        &self,
+/// A share opens as this process's part of every block of the layer, in
+/// its own file of the store.
+impl HeldLayer<MpiBackend<'_>> for Share {
+    fn open<G: LayeredGame>(
+        backend: &MpiBackend<'_>,
         game: &G,
         layer: usize,
         backing: &Backing,
         progress: &dyn Progress,
     ) -> Result<(Share, Option<Checkpoint>)> {
-        let partition = Partition::new(&game.layer_blocks(layer), self.processes());
+        let partition = Partition::new(&game.layer_blocks(layer), backend.processes());
         let identity = values_identity(game, layer);
         let fill = Value::Unknown as u8;
-        let (values, record) = open_share(self, backing, &identity, &partition, fill, progress)?;
+        let (values, record) = open_share(backend, backing, &identity, &partition, fill, progress)?;
         let checkpoint = Checkpoint::read(values.storage(), record)?;
         Ok((Share { partition, values }, checkpoint))
     }
 
     fn open_solved<G: LayeredGame>(
-        &self,
+        backend: &MpiBackend<'_>,
         game: &G,
         layer: usize,
         dir: &Path,
@@ -80,8 +82,8 @@ impl RetroBackend for MpiBackend<'_> {
     ) -> Result<(Share, Option<Checkpoint>)> {
         let identity = values_identity(game, layer);
         let backing = Backing::ReadOnly(dir.to_path_buf());
-        refuse_other_job_sizes(&backing, &identity.descriptor, self.processes())?;
-        if self.any(!share_exists(self, dir, &identity)) {
+        refuse_other_job_sizes(&backing, &identity.descriptor, backend.processes())?;
+        if backend.any(!share_exists(backend, dir, &identity)) {
             return Err(lower_layer_needed(
                 game,
                 layer,
@@ -92,19 +94,23 @@ impl RetroBackend for MpiBackend<'_> {
                 ", with the same number of MPI processes",
             ));
         }
-        let (mut share, checkpoint) = self.open_layer(game, layer, &backing, progress)?;
+        let (mut share, checkpoint) = Self::open(backend, game, layer, &backing, progress)?;
         // Read at random while the layer above is solved: in memory.
         share.values.storage_mut().stage()?;
         Ok((share, checkpoint))
     }
 
-    fn host_table<'l>(&self, layer: &'l Share) -> &'l TwoBitTable {
-        &layer.values
+    fn host_table(&self) -> &TwoBitTable {
+        &self.values
     }
 
-    fn host_table_mut<'l>(&self, layer: &'l mut Share) -> &'l mut TwoBitTable {
-        &mut layer.values
+    fn host_table_mut(&mut self) -> &mut TwoBitTable {
+        &mut self.values
     }
+}
+
+impl RetroBackend for MpiBackend<'_> {
+    type Layer = Share;
 
     fn any(&self, flag: bool) -> bool {
         self.exchange().any(flag)

@@ -61,6 +61,7 @@ pub mod move_counts;
 pub mod open_moves;
 pub mod phases;
 pub mod seam;
+mod whole_layer;
 
 pub use driver::{
     BITS_PER_POSITION, LayerReport, PassLog, RECORD_EVERY, RetroOptions, layers_read,

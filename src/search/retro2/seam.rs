@@ -86,44 +86,85 @@ pub struct RetroPass<'p> {
     pub progress: &'p dyn Progress,
 }
 
+/// A layer's values as backend `B` holds them: how they are opened, and
+/// the host table the store records. A backend names its kind of layer
+/// ([`RetroBackend::Layer`]) and the opening comes with it, so the backends
+/// that hold a layer alike (the whole layer in one [`TwoBitTable`]: the
+/// CPU and the GPU, see `super::whole_layer`) write it once; an MPI job's
+/// share of a layer is another.
+pub trait HeldLayer<B: ?Sized>: Send + Sync + Sized {
+    /// Opens `layer`'s values in `backing` (every cell unknown in a fresh
+    /// table) with the record an earlier run left there.
+    fn open<G: LayeredGame>(
+        backend: &B,
+        game: &G,
+        layer: usize,
+        backing: &Backing,
+        progress: &dyn Progress,
+    ) -> Result<(Self, Option<Checkpoint>)>;
+
+    /// Opens the layer below a range from the store `dir`, read only and in
+    /// memory (it is read at random), with its record; refuses with one
+    /// line when `backend` cannot read it there (see
+    /// [`super::driver::lower_layer_needed`]). The driver checks that the
+    /// record says complete.
+    fn open_solved<G: LayeredGame>(
+        backend: &B,
+        game: &G,
+        layer: usize,
+        dir: &Path,
+        progress: &dyn Progress,
+    ) -> Result<(Self, Option<Checkpoint>)>;
+
+    /// The table the store records: the whole layer, or this process's
+    /// share. Current after [`RetroPasses::sync`].
+    fn host_table(&self) -> &TwoBitTable;
+
+    /// The same, to make it writable and stage it in memory before a layer
+    /// is solved.
+    fn host_table_mut(&mut self) -> &mut TwoBitTable;
+}
+
 /// Where the layers of a retrograde analysis are held and solved: a
 /// [`Backend`] of the searches (its name and description) that also runs
 /// retrograde passes.
 pub trait RetroBackend: Backend {
     /// A layer's values as this backend holds them: the host table of the
-    /// whole layer, or one process's share of it.
-    type Layer: Send + Sync;
+    /// whole layer, or one process's share of it. How they are opened and
+    /// recorded comes with the type ([`HeldLayer`]).
+    type Layer: HeldLayer<Self>;
 
-    /// Opens `layer`'s values in `backing` (every cell unknown in a fresh
-    /// table) with the record an earlier run left there.
+    /// Opens `layer`'s values ([`HeldLayer::open`]).
     fn open_layer<G: LayeredGame>(
         &self,
         game: &G,
         layer: usize,
         backing: &Backing,
         progress: &dyn Progress,
-    ) -> Result<(Self::Layer, Option<Checkpoint>)>;
+    ) -> Result<(Self::Layer, Option<Checkpoint>)> {
+        Self::Layer::open(self, game, layer, backing, progress)
+    }
 
-    /// Opens the layer below a range from the store `dir`, read only and in
-    /// memory (it is read at random), with its record; refuses with one
-    /// line when this backend cannot read it there (see
-    /// [`super::driver::lower_layer_needed`]). The driver checks that the
-    /// record says complete.
+    /// Opens the solved layer below a range ([`HeldLayer::open_solved`]).
     fn open_solved<G: LayeredGame>(
         &self,
         game: &G,
         layer: usize,
         dir: &Path,
         progress: &dyn Progress,
-    ) -> Result<(Self::Layer, Option<Checkpoint>)>;
+    ) -> Result<(Self::Layer, Option<Checkpoint>)> {
+        Self::Layer::open_solved(self, game, layer, dir, progress)
+    }
 
-    /// The table the store records: the whole layer, or this process's
-    /// share. Current after [`RetroPasses::sync`].
-    fn host_table<'l>(&self, layer: &'l Self::Layer) -> &'l TwoBitTable;
+    /// The table the store records ([`HeldLayer::host_table`]).
+    fn host_table<'l>(&self, layer: &'l Self::Layer) -> &'l TwoBitTable {
+        layer.host_table()
+    }
 
-    /// The same, to make it writable and stage it in memory before a layer
-    /// is solved.
-    fn host_table_mut<'l>(&self, layer: &'l mut Self::Layer) -> &'l mut TwoBitTable;
+    /// The same, writable ([`HeldLayer::host_table_mut`]).
+    fn host_table_mut<'l>(&self, layer: &'l mut Self::Layer) -> &'l mut TwoBitTable {
+        layer.host_table_mut()
+    }
 
     /// Whether the backend solves a layer whose game gives no
     /// predecessors ([`LayeredGame::has_predecessors`]) by value

@@ -18,7 +18,7 @@
 
 use std::ops::Range;
 
-use super::pieces::Piece;
+use crate::backend::gpu::pieces::Piece;
 
 /// The smallest window of the layer worth streaming through: below it a
 /// pass is thousands of rounds, each generating the moves of every

@@ -5,8 +5,8 @@
 
 use std::cell::Cell;
 
-use super::device::GpuDevice;
-use super::table::DeviceTable;
+use crate::backend::gpu::device::GpuDevice;
+use crate::backend::gpu::table::DeviceTable;
 
 /// The candidates' list (the shader's constant of the same name); the
 /// decided lists are 0 and 1.

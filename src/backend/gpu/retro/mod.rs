@@ -16,14 +16,18 @@
 //! bindings), every pass judges all unknown positions instead, as the
 //! paper's scan does: slower, in two thirds of the memory. Where the values
 //! and the layer below do not fit together, windows of both stream through
-//! the device and every pass is a scan in rounds (`retro_windows`). A
+//! the device and every pass is a scan in rounds (`windows`). A
 //! layer whose moves leave to several layers below (Lasker Morris's
 //! opening) reads them copied into one table ([`LayersBelow`]), as the
 //! layer below.
 //!
-//! - `retro_tables`: which of the three, and the device tables for it.
-//! - `retro_passes`: the passes over them.
-//! - `retro_program`: whether the device runs a layer, and its program.
+//! - `tables`: which of the three, and the device tables for it.
+//! - `passes`: the passes over them.
+//! - `program`: whether the device runs a layer, and its program.
+//! - `windows`: the windows of a streamed layer, and its rounds.
+//! - `lists`: the host's half of a resident layer's work lists.
+//! - [`check`]: the game's rules on the device, run over lists of
+//!   positions beside its Rust rules.
 //!
 //! An acyclic layer (a positional game's, the Morris opening's) is swept
 //! by one pass of the same judging kernel, every value recorded, over the
@@ -31,53 +35,29 @@
 //! ([`LayersBelow`]); a layer the game has no rules for is swept on the
 //! host.
 
-use std::path::Path;
+pub mod check;
+mod lists;
+mod passes;
+mod program;
+mod tables;
+mod windows;
+
+pub use program::{check_device_layer, retro_program};
 
 use super::GpuBackend;
 use super::device::GpuDevice;
-use super::retro_passes::{GpuRetro, LowerTable};
-use super::retro_program::retro_program;
 use crate::backend::CpuBackend;
 use crate::error::{Error, Result};
-use crate::search::Progress;
-use crate::search::checkpoint::Checkpoint;
 use crate::search::retro2::judge::recorded_value;
 use crate::search::retro2::seam::{Below, RetroBackend, RetroPass, RetroPasses};
 use crate::space::{LayeredGame, LayersBelow, Value};
-use crate::table::{Backing, TwoBitTable};
+use crate::table::TwoBitTable;
+use passes::{GpuRetro, LowerTable};
 
 impl RetroBackend for GpuBackend<'_> {
     /// The host table of the whole layer, as on the CPU: the device copy
     /// lives only while the layer's passes run.
     type Layer = TwoBitTable;
-
-    fn open_layer<G: LayeredGame>(
-        &self,
-        game: &G,
-        layer: usize,
-        backing: &Backing,
-        progress: &dyn Progress,
-    ) -> Result<(TwoBitTable, Option<Checkpoint>)> {
-        CpuBackend.open_layer(game, layer, backing, progress)
-    }
-
-    fn open_solved<G: LayeredGame>(
-        &self,
-        game: &G,
-        layer: usize,
-        dir: &Path,
-        progress: &dyn Progress,
-    ) -> Result<(TwoBitTable, Option<Checkpoint>)> {
-        CpuBackend.open_solved(game, layer, dir, progress)
-    }
-
-    fn host_table<'l>(&self, layer: &'l TwoBitTable) -> &'l TwoBitTable {
-        layer
-    }
-
-    fn host_table_mut<'l>(&self, layer: &'l mut TwoBitTable) -> &'l mut TwoBitTable {
-        layer
-    }
 
     fn layer_passes<'a, G: LayeredGame>(
         &'a self,

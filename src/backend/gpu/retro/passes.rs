@@ -1,6 +1,6 @@
 //! One retrograde layer's passes as the kernels of `shaders/retro.wgsl`
-//! over its device tables ([`super::retro_tables`]): resident, with or
-//! without pass marks, or streamed in windows ([`super::retro_windows`]).
+//! over its device tables ([`super::tables`]): resident, with or
+//! without pass marks, or streamed in windows ([`super::windows`]).
 
 use std::cell::RefCell;
 use std::sync::atomic::Ordering::Relaxed;
@@ -8,15 +8,15 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::device::GpuDevice;
-use super::kernel_set::{FIRST_WINDOW_BINDING, KernelSet, KernelSpec};
-use super::pieces::{Piece, pieces_of};
-use super::retro_lists::{Appended, WorkLists};
-use super::retro_program::retro_program;
-use super::retro_tables::{LayerTables, Placement, layer_tables};
-use super::retro_windows::{Source, WindowPlan, Words, clip};
-use super::shader::{self, named_window_accessors};
-use super::table::DeviceTable;
+use super::lists::{Appended, WorkLists};
+use super::program::retro_program;
+use super::tables::{LayerTables, Placement, layer_tables};
+use super::windows::{Source, WindowPlan, Words, clip};
+use crate::backend::gpu::device::GpuDevice;
+use crate::backend::gpu::kernel_set::{FIRST_WINDOW_BINDING, KernelSet, KernelSpec};
+use crate::backend::gpu::pieces::{Piece, pieces_of};
+use crate::backend::gpu::shader::{self, named_window_accessors};
+use crate::backend::gpu::table::DeviceTable;
 use crate::error::{Error, Result};
 use crate::kernel::{Program, U64};
 use crate::search::retro2::seam::{PassCount, RetroPass, RetroPasses};

@@ -5,9 +5,9 @@
 //! fix, the symmetric twin, every move's destination and every
 //! predecessor, in order.
 
-use super::device::GpuDevice;
-use super::hash_check::CheckKernel;
-use super::shader;
+use crate::backend::gpu::device::GpuDevice;
+use crate::backend::gpu::hash_check::CheckKernel;
+use crate::backend::gpu::shader;
 use crate::error::{Error, Result};
 use crate::space::{Block, LayeredGame, LayersBelow, Player, Value};
 

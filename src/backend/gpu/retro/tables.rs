@@ -2,13 +2,13 @@
 //! the layer's values and the layer below wholly on the device, with the
 //! two one-bit pass marks where those fit too; or, where the two tables do
 //! not fit together (device memory, an allocation refused, the storage
-//! bindings), windows of them ([`super::retro_windows`]).
+//! bindings), windows of them ([`super::windows`]).
 
 use std::iter::successors;
 
-use super::device::GpuDevice;
-use super::retro_windows::{MIN_WINDOW_BYTES, WindowPlan};
-use super::table::DeviceTable;
+use super::windows::{MIN_WINDOW_BYTES, WindowPlan};
+use crate::backend::gpu::device::GpuDevice;
+use crate::backend::gpu::table::DeviceTable;
 use crate::error::{Error, Result};
 use crate::kernel::CPU_HINT;
 use crate::table::TwoBitTable;
