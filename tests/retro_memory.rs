@@ -3,10 +3,11 @@
 //! next is read back from the store, the layer below is read through its
 //! mapped file, and a layer too big to stage is solved in its mapped file.
 //! The values, counts and tables are those of a run with memory to
-//! spare. What a pass checks may differ: a run short of memory goes
-//! without the open moves' tags, so it checks more candidates, and one
-//! may be decided a pass sooner (the `examined` counts and the passes, in
-//! the reports and the files' records).
+//! spare. In a game that keeps open moves' tags what a pass checks may
+//! differ: a run short of memory goes without them, so it checks more
+//! candidates, and one may be decided a pass sooner (the `examined`
+//! counts and the passes, in the reports and the files' records);
+//! Fox-and-Geese keeps none.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

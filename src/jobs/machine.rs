@@ -206,8 +206,8 @@ impl<'a> Machine<'a> {
     /// Bits a position takes while a layer is solved: the GPU's passes keep
     /// the values and two one-bit mark tables on the device, and the values
     /// alone in the host copy. (The CPU's passes add a byte a position for
-    /// the open moves' tags where memory allows, and go without it where
-    /// not, so it is not counted here.)
+    /// the open moves' tags where the game keeps them and memory allows,
+    /// and go without it where not, so it is not counted here.)
     pub fn retro_bits_per_position(&self) -> u64 {
         match self {
             Machine::Gpu(_) => 4,

@@ -315,6 +315,17 @@ pub trait LayeredGame: Sync {
         false
     }
 
+    /// Whether the passes of `layer`, where its moves are not counted,
+    /// tag each open position with the move that keeps it open (a byte
+    /// and a bit a position, while memory allows: see
+    /// `search::retro2::open_moves`). The tags spare later passes checks
+    /// but cost the first pass a write, and where it looks only at the
+    /// layers below a rank, for each position it leaves open. True by
+    /// default; a game whose checks are cheap may do better without.
+    fn tags_open_moves(&self, _layer: usize) -> bool {
+        true
+    }
+
     /// How many times [`predecessors`](Self::predecessors), called on
     /// every solved position of `layer`, emits the position `state`, a
     /// representative: once for each of its moves within the layer. Under

@@ -170,7 +170,7 @@ impl RetroBackend for MpiBackend<'_> {
             placement,
             ranges,
             twin_ranges,
-            tables: PassTables::new(cells, false, false)?,
+            tables: PassTables::new(cells, false, false, false)?,
             list_limit: list_limit(cells),
             frontier_list: None,
         }))

@@ -31,10 +31,10 @@ impl PassTables {
     /// Three clear tables of `cells` bits on the heap; where the cells are
     /// the layer's ranks, all held here (`whole`), and there is room, the
     /// moves' counts when `counted` (the game counts them), else the open
-    /// moves' tags.
-    pub fn new(cells: u64, whole: bool, counted: bool) -> crate::error::Result<Self> {
+    /// moves' tags when `tagged` (the game wants them).
+    pub fn new(cells: u64, whole: bool, counted: bool, tagged: bool) -> crate::error::Result<Self> {
         let move_counts = (whole && counted).then(|| MoveCounts::new(cells)).flatten();
-        let tagged = whole && move_counts.is_none();
+        let tagged = whole && tagged && move_counts.is_none();
         Ok(PassTables {
             current: OneBitTable::scratch("frontier", cells)?,
             next: OneBitTable::scratch("next frontier", cells)?,
