@@ -12,7 +12,7 @@
 //! [`BlockLayering`](crate::space::BlockLayering) lists as rank-preserving.
 //!
 //! A two-player game's retrograde rules
-//! ([`LayeredGame::retro_gpu_program`](crate::space::LayeredGame::retro_gpu_program))
+//! ([`GpuRules::retro_gpu_program`](crate::space::GpuRules::retro_gpu_program))
 //! are one program per layer L. Positions are (block, local rank) in a
 //! layer's [blocks](crate::space::LayeredGame::layer_blocks), values are
 //! [`Value`](crate::space::Value)'s bits (0 none or unknown, 1 the first

@@ -25,7 +25,7 @@ use bitsolve::qbf::exhaustive::QueryLayers;
 use bitsolve::search::retro2::seam::RetroBackend;
 use bitsolve::search::retro2::{LayerReport, RetroOptions, open_layer, solve_layer_range};
 use bitsolve::search::{Progress, Silent};
-use bitsolve::space::{LayeredGame, LayersBelow};
+use bitsolve::space::{LayerLinks, LayeredGame, LayersBelow};
 use bitsolve::table::Backing;
 
 /// The WGSL rules of `layer` give the Rust rules' answers for `ranks`.

@@ -21,7 +21,10 @@ use bitsolve::search::retro2::{
     LayerReport, RetroOptions, open_layer, solve_layer_range, solve_layers,
 };
 use bitsolve::search::{Progress, Silent};
-use bitsolve::space::{LayeredGame, Player, Successor, Value};
+use bitsolve::space::{
+    ColourTwinHooks, GpuRules, LayerLinks, LayeredGame, MoveShortcuts, Player, Successor,
+    SymmetryHooks, Value,
+};
 use bitsolve::table::Backing;
 
 fn solve<G: LayeredGame>(
@@ -479,6 +482,12 @@ impl LayeredGame for TicTacToe {
     }
 }
 
+impl SymmetryHooks for TicTacToe {}
+impl ColourTwinHooks for TicTacToe {}
+impl LayerLinks for TicTacToe {}
+impl MoveShortcuts for TicTacToe {}
+impl GpuRules for TicTacToe {}
+
 #[test]
 fn tic_tac_toe_is_a_draw_and_matches_plain_scans() {
     let game = TicTacToe::new();
@@ -608,6 +617,12 @@ impl LayeredGame for Chase {
         Value::FirstWins
     }
 }
+
+impl SymmetryHooks for Chase {}
+impl ColourTwinHooks for Chase {}
+impl LayerLinks for Chase {}
+impl MoveShortcuts for Chase {}
+impl GpuRules for Chase {}
 
 #[test]
 fn a_chase_with_cycles_and_draws_matches_plain_scans() {

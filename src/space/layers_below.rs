@@ -3,9 +3,10 @@
 //! Morris opening's last placement, into every moving layer; Lasker
 //! Morris's opening, into the layers of one stone fewer in hand or on the
 //! board), in those layers laid one after another as one table, each from
-//! a word boundary, in the order [`LayeredGame::acyclic_layer`] or
-//! [`LayeredGame::several_layers_below`] lists them. The
-//! GPU backend builds that table and its blocks from this layout, and a
+//! a word boundary, in the order
+//! [`LayerLinks::acyclic_layer`](super::LayerLinks::acyclic_layer) or
+//! [`LayerLinks::several_layers_below`](super::LayerLinks::several_layers_below)
+//! lists them. The GPU backend builds that table and its blocks from this layout, and a
 //! game's WGSL rules number the blocks the same way (a reached layer's
 //! blocks follow those of the layers before it), so the two agree by
 //! construction.
@@ -40,8 +41,8 @@ pub struct LayersBelow {
 
 impl LayersBelow {
     /// The layout of `layer`'s moves out of it: the layers its
-    /// [`acyclic_layer`](LayeredGame::acyclic_layer) or
-    /// [`several_layers_below`](LayeredGame::several_layers_below) lists,
+    /// [`acyclic_layer`](crate::space::LayerLinks::acyclic_layer) or
+    /// [`several_layers_below`](crate::space::LayerLinks::several_layers_below) lists,
     /// or else the layer just below (none under layer 0).
     pub fn of<G: LayeredGame>(game: &G, layer: usize) -> Self {
         let reached = game
@@ -126,6 +127,7 @@ impl LayersBelow {
 mod tests {
     use super::*;
     use crate::games::morris::{Morris, Variant};
+    use crate::space::LayerLinks;
     use std::sync::atomic::Ordering::Relaxed;
 
     #[test]

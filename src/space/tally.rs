@@ -1,7 +1,7 @@
 //! The minimax judgement of a two-player position from its moves' values,
 //! one move at a time: the one rule every retrograde sweep and pass
 //! applies (the engine's passes, and a game's own sweep of an acyclic
-//! layer, [`LayeredGame::sweep_acyclic_ranks`](super::LayeredGame::sweep_acyclic_ranks)).
+//! layer, [`LayerLinks::sweep_acyclic_ranks`](super::LayerLinks::sweep_acyclic_ranks)).
 
 use super::{Player, Value};
 

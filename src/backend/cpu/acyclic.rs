@@ -1,8 +1,9 @@
 //! The one sweep that solves an acyclic layer on the CPU (a layer whose
 //! moves all lead to solved layers below it, see
-//! [`LayeredGame::acyclic_layer`]): rayon over chunks of the layer, each
-//! position judged from its moves' stored values with the judge's
-//! [`Tally`], its symmetric twins given the same value.
+//! [`LayerLinks::acyclic_layer`](crate::space::LayerLinks::acyclic_layer)):
+//! rayon over chunks of the layer, each position judged from its moves'
+//! stored values with the judge's [`Tally`], its symmetric twins given the
+//! same value.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};

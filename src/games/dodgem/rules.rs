@@ -5,7 +5,10 @@
 use super::{BLUE_STEPS, Dodgem, DodgemState, RED_STEPS};
 use crate::error::Result;
 use crate::kernel::Program;
-use crate::space::{Block, LayeredGame, MoveWindow, Player, Successor, Value};
+use crate::space::{
+    Block, ColourTwinHooks, GpuRules, LayerLinks, LayeredGame, MoveShortcuts, MoveWindow, Player,
+    Successor, SymmetryHooks, Value,
+};
 
 impl Dodgem {
     /// A move's destination as the solver names it: its layer and rank.
@@ -155,15 +158,6 @@ impl LayeredGame for Dodgem {
         }
     }
 
-    fn mover_of_rank(&self, _layer: usize, rank: u64) -> Option<Player> {
-        // Every block has an even length: the side is the rank's last bit.
-        Some(if rank & 1 == 0 {
-            Player::First
-        } else {
-            Player::Second
-        })
-    }
-
     fn successors<F: FnMut(Successor) -> bool>(
         &self,
         _layer: usize,
@@ -173,8 +167,32 @@ impl LayeredGame for Dodgem {
         self.for_each_move(state, |next| emit(self.successor(&next)));
     }
 
+    fn predecessors<F: FnMut(u64)>(&self, _layer: usize, state: &DodgemState, mut emit: F) {
+        self.for_each_predecessor(state, |previous| emit(self.rank_of(&previous)));
+    }
+
+    /// The side with no legal move on its turn wins.
+    fn no_move_value(&self, state: &DodgemState) -> Value {
+        Value::win_for(self.mover(state))
+    }
+}
+
+impl SymmetryHooks for Dodgem {}
+impl ColourTwinHooks for Dodgem {}
+impl LayerLinks for Dodgem {}
+
+impl MoveShortcuts for Dodgem {
+    fn mover_of_rank(&self, _layer: usize, rank: u64) -> Option<Player> {
+        // Every block has an even length: the side is the rank's last bit.
+        Some(if rank & 1 == 0 {
+            Player::First
+        } else {
+            Player::Second
+        })
+    }
+
     /// Moves before the range are not ranked (see
-    /// [`LayeredGame::successors_in`]).
+    /// [`MoveShortcuts::successors_in`]).
     fn successors_in<F: FnMut(Successor)>(
         &self,
         _layer: usize,
@@ -186,16 +204,9 @@ impl LayeredGame for Dodgem {
         self.for_each_move(state, |next| window.offer(|| emit(self.successor(&next))));
         window.more()
     }
+}
 
-    fn predecessors<F: FnMut(u64)>(&self, _layer: usize, state: &DodgemState, mut emit: F) {
-        self.for_each_predecessor(state, |previous| emit(self.rank_of(&previous)));
-    }
-
-    /// The side with no legal move on its turn wins.
-    fn no_move_value(&self, state: &DodgemState) -> Value {
-        Value::win_for(self.mover(state))
-    }
-
+impl GpuRules for Dodgem {
     fn retro_gpu_program(&self, layer: usize) -> Result<Program> {
         self.retro_program(layer)
     }

@@ -106,7 +106,7 @@ impl FoxGeese {
 
     /// Whether `state` is the least of its images under the symmetries
     /// fixing the fox's cell (see
-    /// [`LayeredGame::is_representative`](crate::space::LayeredGame::is_representative)).
+    /// [`SymmetryHooks::is_representative`](crate::space::SymmetryHooks::is_representative)).
     #[inline]
     pub(super) fn is_least_image(&self, state: &Unranked) -> bool {
         // The least of the images under the symmetries fixing the fox's
@@ -118,7 +118,7 @@ impl FoxGeese {
     }
 
     /// The ranks of `state`'s images in its block (see
-    /// [`LayeredGame::images`](crate::space::LayeredGame::images)).
+    /// [`SymmetryHooks::images`](crate::space::SymmetryHooks::images)).
     pub(super) fn for_each_image(&self, state: &Unranked, mut emit: impl FnMut(u64)) {
         // Only images with the fox on the same cell are in the table.
         for (map, image) in self.symmetries.iter().zip(&self.cell_images) {
@@ -137,7 +137,7 @@ impl FoxGeese {
 mod tests {
     use super::super::Rules;
     use super::*;
-    use crate::space::LayeredGame;
+    use crate::space::{LayeredGame, SymmetryHooks};
 
     #[test]
     fn rank_and_unrank_agree_and_layer_sizes_match() {

@@ -7,7 +7,10 @@ use super::{FoxGeese, FoxGeeseState, Unranked};
 use crate::error::Result;
 use crate::hash::BinomialRun;
 use crate::kernel::Program;
-use crate::space::{Block, LayeredGame, MoveWindow, Player, Successor, Value};
+use crate::space::{
+    Block, ColourTwinHooks, GpuRules, LayerLinks, LayeredGame, MoveShortcuts, MoveWindow, Player,
+    Successor, SymmetryHooks, Value,
+};
 
 impl FoxGeese {
     fn empty(&self, state: &FoxGeeseState, cell: usize) -> bool {
@@ -132,31 +135,6 @@ impl LayeredGame for FoxGeese {
             .collect()
     }
 
-    fn block_weight(&self, _geese: usize, block: usize) -> u64 {
-        // Each cell of the orbit has as many positions, with the same values.
-        let cell = self.stored_cells[block];
-        self.canonical_cell.iter().filter(|&&c| c == cell).count() as u64
-    }
-
-    fn reduced_by_symmetry(&self) -> bool {
-        self.symmetry
-    }
-
-    fn block_has_twins(&self, _geese: usize, block: usize) -> bool {
-        // Twins keep the fox on its cell: a cell only the identity fixes
-        // leaves each position of its block alone.
-        !self.fixing[self.stored_cells[block]].is_empty()
-    }
-
-    #[inline]
-    fn is_representative(&self, _geese: usize, _rank: u64, state: &Unranked) -> bool {
-        self.is_least_image(state)
-    }
-
-    fn images<F: FnMut(u64)>(&self, _geese: usize, state: &Unranked, emit: F) {
-        self.for_each_image(state, emit);
-    }
-
     fn new_state(&self) -> Unranked {
         Unranked {
             position: FoxGeeseState {
@@ -186,15 +164,6 @@ impl LayeredGame for FoxGeese {
         }
     }
 
-    fn mover_of_rank(&self, _geese: usize, rank: u64) -> Option<Player> {
-        // Every block has an even size, so the side is the rank's last bit.
-        Some(if rank & 1 == 0 {
-            Player::First
-        } else {
-            Player::Second
-        })
-    }
-
     #[inline]
     fn successors<F: FnMut(Successor) -> bool>(&self, geese: usize, state: &Unranked, mut emit: F) {
         self.for_each_move(state, |next| {
@@ -202,67 +171,6 @@ impl LayeredGame for FoxGeese {
             debug_assert!(successor.layer == geese || successor.layer + 1 == geese);
             emit(successor)
         });
-    }
-
-    /// Moves before the range are not ranked (see
-    /// [`LayeredGame::successors_in`]).
-    #[inline]
-    fn successors_in<F: FnMut(Successor)>(
-        &self,
-        _geese: usize,
-        state: &Unranked,
-        moves: std::ops::Range<usize>,
-        mut emit: F,
-    ) -> bool {
-        let mut window = MoveWindow::new(moves);
-        self.for_each_move(state, |next| window.offer(|| emit(self.successor(&next))));
-        window.more()
-    }
-
-    #[inline]
-    fn lower_successors<F: FnMut(Successor) -> bool>(
-        &self,
-        geese: usize,
-        state: &Unranked,
-        mut emit: F,
-    ) -> bool {
-        // Captures leave the layer; steps stay in it and need no rank.
-        if state.fox_to_move {
-            self.for_each_capture(state, &mut |next| {
-                let rank = self.rank_of(&next);
-                emit(Successor {
-                    layer: geese - 1,
-                    rank,
-                })
-            });
-            self.lines[state.fox]
-                .iter()
-                .any(|line| self.empty(state, line.next))
-        } else {
-            let mut geese_left = state.geese;
-            while geese_left != 0 {
-                let from = geese_left.trailing_zeros() as usize;
-                geese_left &= geese_left - 1;
-                if self.goose_steps[from]
-                    .iter()
-                    .any(|&to| self.empty(state, to))
-                {
-                    return true;
-                }
-            }
-            false
-        }
-    }
-
-    /// No tags: a check here ranks a handful of moves, and the tags
-    /// cost the first pass more than they save the later ones (a step
-    /// ranked to name it, under symmetry a canonical image, and a byte
-    /// and a watch bit written, for each open position). On two cores,
-    /// peak RSS and CPU time with tags and without: capture-wins
-    /// `--symmetry --layers 9..9` 509 -> 222 MB, 8.5 -> 6.1 s;
-    /// `--layers 1..8` 1.25 GB -> 490 MB, 35.7 -> 19.7 s.
-    fn tags_open_moves(&self, _geese: usize) -> bool {
-        false
     }
 
     #[inline]
@@ -324,15 +232,120 @@ impl LayeredGame for FoxGeese {
     fn undecided_value(&self) -> Value {
         Value::FirstWins
     }
+}
 
-    fn retro_gpu_program(&self, geese: usize) -> Result<Program> {
-        self.retro_program(geese)
+impl SymmetryHooks for FoxGeese {
+    fn block_weight(&self, _geese: usize, block: usize) -> u64 {
+        // Each cell of the orbit has as many positions, with the same values.
+        let cell = self.stored_cells[block];
+        self.canonical_cell.iter().filter(|&&c| c == cell).count() as u64
     }
 
+    fn reduced_by_symmetry(&self) -> bool {
+        self.symmetry
+    }
+
+    fn block_has_twins(&self, _geese: usize, block: usize) -> bool {
+        // Twins keep the fox on its cell: a cell only the identity fixes
+        // leaves each position of its block alone.
+        !self.fixing[self.stored_cells[block]].is_empty()
+    }
+
+    #[inline]
+    fn is_representative(&self, _geese: usize, _rank: u64, state: &Unranked) -> bool {
+        self.is_least_image(state)
+    }
+
+    fn images<F: FnMut(u64)>(&self, _geese: usize, state: &Unranked, emit: F) {
+        self.for_each_image(state, emit);
+    }
+}
+
+impl ColourTwinHooks for FoxGeese {}
+
+impl LayerLinks for FoxGeese {
     fn independent_layers(&self) -> bool {
         // Captures are the only moves that leave a layer, and with
         // capture-wins a position with one is the fox's by rule.
         self.rules.capture_wins
+    }
+}
+
+impl MoveShortcuts for FoxGeese {
+    /// No tags: a check here ranks a handful of moves, and the tags
+    /// cost the first pass more than they save the later ones (a step
+    /// ranked to name it, under symmetry a canonical image, and a byte
+    /// and a watch bit written, for each open position). On two cores,
+    /// peak RSS and CPU time with tags and without: capture-wins
+    /// `--symmetry --layers 9..9` 509 -> 222 MB, 8.5 -> 6.1 s;
+    /// `--layers 1..8` 1.25 GB -> 490 MB, 35.7 -> 19.7 s.
+    fn tags_open_moves(&self, _geese: usize) -> bool {
+        false
+    }
+
+    fn mover_of_rank(&self, _geese: usize, rank: u64) -> Option<Player> {
+        // Every block has an even size, so the side is the rank's last bit.
+        Some(if rank & 1 == 0 {
+            Player::First
+        } else {
+            Player::Second
+        })
+    }
+
+    /// Moves before the range are not ranked (see
+    /// [`MoveShortcuts::successors_in`]).
+    #[inline]
+    fn successors_in<F: FnMut(Successor)>(
+        &self,
+        _geese: usize,
+        state: &Unranked,
+        moves: std::ops::Range<usize>,
+        mut emit: F,
+    ) -> bool {
+        let mut window = MoveWindow::new(moves);
+        self.for_each_move(state, |next| window.offer(|| emit(self.successor(&next))));
+        window.more()
+    }
+
+    #[inline]
+    fn lower_successors<F: FnMut(Successor) -> bool>(
+        &self,
+        geese: usize,
+        state: &Unranked,
+        mut emit: F,
+    ) -> bool {
+        // Captures leave the layer; steps stay in it and need no rank.
+        if state.fox_to_move {
+            self.for_each_capture(state, &mut |next| {
+                let rank = self.rank_of(&next);
+                emit(Successor {
+                    layer: geese - 1,
+                    rank,
+                })
+            });
+            self.lines[state.fox]
+                .iter()
+                .any(|line| self.empty(state, line.next))
+        } else {
+            let mut geese_left = state.geese;
+            while geese_left != 0 {
+                let from = geese_left.trailing_zeros() as usize;
+                geese_left &= geese_left - 1;
+                if self.goose_steps[from]
+                    .iter()
+                    .any(|&to| self.empty(state, to))
+                {
+                    return true;
+                }
+            }
+            false
+        }
+    }
+}
+
+impl GpuRules for FoxGeese {
+    fn retro_gpu_program(&self, geese: usize) -> Result<Program> {
+        self.retro_program(geese)
     }
 }
 

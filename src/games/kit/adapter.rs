@@ -13,7 +13,10 @@ use crate::error::{Error, Result};
 use crate::games::board::MAX_CELLS;
 use crate::games::registration::{GameOptions, OptionSpec, RegisteredTwoPlayer};
 use crate::games::two_player_game::TwoPlayerGame;
-use crate::space::{Block, LayeredGame, Player, Successor, Value};
+use crate::space::{
+    Block, ColourTwinHooks, GpuRules, LayerLinks, LayeredGame, MoveShortcuts, Player, Successor,
+    SymmetryHooks, Value,
+};
 use crate::table::storage::available_memory;
 
 /// The most kinds of pieces a kit game may have (a cell's byte counts
@@ -190,33 +193,6 @@ impl<G: BoardGame> LayeredGame for Kit<G> {
         self.table.blocks(layer)
     }
 
-    fn reduced_by_symmetry(&self) -> bool {
-        self.symmetries.any()
-    }
-
-    fn images<F: FnMut(u64)>(&self, layer: usize, state: &Position, mut emit: F) {
-        let (_, block) = self.place(state).expect("a position of the layer");
-        let to_move = state.to_move();
-        emit(
-            self.table
-                .rank_in(layer, block, state.cells(self.cells), to_move),
-        );
-        self.symmetries.each_image(state, |image| {
-            emit(self.table.rank_in(layer, block, image, to_move));
-        });
-    }
-
-    fn acyclic_layer(&self, layer: usize) -> Option<Vec<usize>> {
-        self.game
-            .acyclic(layer)
-            .then(|| self.game.layers_below(layer))
-    }
-
-    fn several_layers_below(&self, layer: usize) -> Option<Vec<usize>> {
-        let below = self.game.layers_below(layer);
-        (below.len() > 1 || below.iter().any(|&lower| lower + 1 != layer)).then_some(below)
-    }
-
     fn new_state(&self) -> Position {
         self.game.start()
     }
@@ -231,15 +207,6 @@ impl<G: BoardGame> LayeredGame for Kit<G> {
 
     fn mover(&self, state: &Position) -> Player {
         state.to_move()
-    }
-
-    fn mover_of_rank(&self, _layer: usize, rank: u64) -> Option<Player> {
-        // Blocks start at even ranks: the side is the rank's last bit.
-        Some(if rank & 1 == 0 {
-            Player::First
-        } else {
-            Player::Second
-        })
     }
 
     /// The moves to lower layers first (the engine's order), then those
@@ -282,6 +249,61 @@ impl<G: BoardGame> LayeredGame for Kit<G> {
             .map(|outcome| Self::value(state, outcome))
     }
 }
+
+impl<G: BoardGame> SymmetryHooks for Kit<G> {
+    fn reduced_by_symmetry(&self) -> bool {
+        self.symmetries.any()
+    }
+
+    // The state is written as the trait writes it: in an impl generic over
+    // `G`, `&Position` does not match the trait's
+    // `&<Self as LayeredGame>::State`, which its `Self: LayeredGame` bound
+    // keeps from being resolved.
+    fn images<F: FnMut(u64)>(
+        &self,
+        layer: usize,
+        state: &<Self as LayeredGame>::State,
+        mut emit: F,
+    ) {
+        let (_, block) = self.place(state).expect("a position of the layer");
+        let to_move = state.to_move();
+        emit(
+            self.table
+                .rank_in(layer, block, state.cells(self.cells), to_move),
+        );
+        self.symmetries.each_image(state, |image| {
+            emit(self.table.rank_in(layer, block, image, to_move));
+        });
+    }
+}
+
+impl<G: BoardGame> ColourTwinHooks for Kit<G> {}
+
+impl<G: BoardGame> LayerLinks for Kit<G> {
+    fn acyclic_layer(&self, layer: usize) -> Option<Vec<usize>> {
+        self.game
+            .acyclic(layer)
+            .then(|| self.game.layers_below(layer))
+    }
+
+    fn several_layers_below(&self, layer: usize) -> Option<Vec<usize>> {
+        let below = self.game.layers_below(layer);
+        (below.len() > 1 || below.iter().any(|&lower| lower + 1 != layer)).then_some(below)
+    }
+}
+
+impl<G: BoardGame> MoveShortcuts for Kit<G> {
+    fn mover_of_rank(&self, _layer: usize, rank: u64) -> Option<Player> {
+        // Blocks start at even ranks: the side is the rank's last bit.
+        Some(if rank & 1 == 0 {
+            Player::First
+        } else {
+            Player::Second
+        })
+    }
+}
+
+impl<G: BoardGame> GpuRules for Kit<G> {}
 
 impl<G: BoardGame> TwoPlayerGame for Kit<G> {
     type Position = Position;

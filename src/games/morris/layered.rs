@@ -14,7 +14,8 @@ use crate::hash::BinomialRun;
 use crate::hash::bits::expand;
 use crate::kernel::Program;
 use crate::space::{
-    AcyclicSweep, Block, LayeredGame, MoveWindow, Player, Successor, SweepCount, Value, WithinLayer,
+    AcyclicSweep, Block, ColourTwinHooks, GpuRules, LayerLinks, LayeredGame, MoveShortcuts,
+    MoveWindow, Player, Successor, SweepCount, SymmetryHooks, Value, WithinLayer,
 };
 
 /// Every point, a bit each.
@@ -178,6 +179,100 @@ impl LayeredGame for Morris {
             .collect()
     }
 
+    fn new_state(&self) -> Unranked {
+        Unranked {
+            stones: Stones {
+                white_to_move: true,
+                ..Stones::default()
+            },
+            layer: usize::MAX,
+            run: BinomialRun::default(),
+            pattern: u32::MAX,
+            place: (0, 0),
+            stabilizer: 0,
+        }
+    }
+
+    #[inline]
+    fn unrank(&self, layer: usize, rank: u64, state: &mut Unranked) {
+        let side_bits = self.hash.side_bits(layer);
+        if state.layer == layer
+            && let Some(packed) = state.run.get(rank >> side_bits)
+        {
+            // The same white pattern as the rank before (and in the
+            // opening the same side to move and hands).
+            state.stones.black = expand(packed, (!state.stones.white & BOARD) as u64) as u32;
+            if side_bits == 1 {
+                state.stones.white_to_move = rank & 1 == 0;
+            }
+            return;
+        }
+        state.layer = layer;
+        state.stones = self.hash.unrank_into_run(layer, rank, &mut state.run);
+        if state.stones.white != state.pattern {
+            state.pattern = state.stones.white;
+            state.stabilizer = self.hash.stabilizer(state.pattern);
+            state.place = self.hash.white_place(state.pattern);
+        }
+    }
+
+    fn rank(&self, _layer: usize, state: &Unranked) -> u64 {
+        self.hash.rank(&state.stones)
+    }
+
+    fn mover(&self, state: &Unranked) -> Player {
+        self.side_to_move(&state.stones)
+    }
+
+    #[inline]
+    fn successors<F: FnMut(Successor) -> bool>(
+        &self,
+        _layer: usize,
+        state: &Unranked,
+        mut emit: F,
+    ) {
+        rules::for_each_successor(
+            &self.board,
+            self.variant.opening_rule(),
+            &state.stones,
+            |next| emit(self.successor(state, &next)),
+        );
+    }
+
+    #[inline]
+    fn predecessors<F: FnMut(u64)>(&self, layer: usize, state: &Unranked, mut emit: F) {
+        if self.hash.kind(layer) == LayerKind::Placing {
+            // No move stays in an opening layer.
+            return;
+        }
+        rules::for_each_quiet_predecessor(&self.board, &state.stones, |before| {
+            emit(self.rank_near(state, &before))
+        });
+    }
+
+    /// A side without a move has lost.
+    fn no_move_value(&self, state: &Unranked) -> Value {
+        Value::win_for(self.mover(state).opponent())
+    }
+
+    /// A side with two stones (on the board and in hand) has lost.
+    fn rule_value(&self, _layer: usize, state: &Unranked) -> Option<Value> {
+        let left = |board: u32, hand: u8| board.count_ones() + u32::from(hand);
+        if left(state.white, state.in_hand[0]) < rules::FEWEST {
+            Some(Value::SecondWins)
+        } else if left(state.black, state.in_hand[1]) < rules::FEWEST {
+            Some(Value::FirstWins)
+        } else {
+            None
+        }
+    }
+
+    fn undecided_value(&self) -> Value {
+        Value::Draw
+    }
+}
+
+impl SymmetryHooks for Morris {
     fn block_weight(&self, layer: usize, block: usize) -> u64 {
         self.hash.blocks(layer)[block].weight
     }
@@ -228,52 +323,76 @@ impl LayeredGame for Morris {
             emit(self.hash.stored_rank(group, pattern, &image));
         }
     }
+}
 
-    fn new_state(&self) -> Unranked {
-        Unranked {
-            stones: Stones {
-                white_to_move: true,
-                ..Stones::default()
-            },
-            layer: usize::MAX,
-            run: BinomialRun::default(),
-            pattern: u32::MAX,
-            place: (0, 0),
-            stabilizer: 0,
-        }
+impl ColourTwinHooks for Morris {
+    /// The moving phase: its rules treat both colours alike. Black's
+    /// positions are the ones judged, so that the predecessors generated
+    /// are those of white-to-move twins: the stones black moved back,
+    /// white's pattern kept, which `rank_near` ranks
+    /// without looking the pattern up.
+    fn colour_twins(&self, layer: usize) -> Option<Player> {
+        (self.hash.kind(layer) == LayerKind::Moving).then_some(Player::Second)
     }
 
-    #[inline]
-    fn unrank(&self, layer: usize, rank: u64, state: &mut Unranked) {
-        let side_bits = self.hash.side_bits(layer);
-        if state.layer == layer
-            && let Some(packed) = state.run.get(rank >> side_bits)
-        {
-            // The same white pattern as the rank before (and in the
-            // opening the same side to move and hands).
-            state.stones.black = expand(packed, (!state.stones.white & BOARD) as u64) as u32;
-            if side_bits == 1 {
-                state.stones.white_to_move = rank & 1 == 0;
+    fn colour_twin_rank(&self, _layer: usize, state: &Unranked) -> u64 {
+        self.hash.rank(&Stones {
+            white: state.black,
+            black: state.white,
+            white_to_move: !state.white_to_move,
+            ..state.stones
+        })
+    }
+}
+
+impl LayerLinks for Morris {
+    /// A placing-only opening: a placement leads to one stone fewer in
+    /// hand, the last one into the moving phase.
+    fn acyclic_layer(&self, layer: usize) -> Option<Vec<usize>> {
+        let top = self.hash.moving_top();
+        match layer {
+            _ if self.hash.kind(layer) != LayerKind::Placing => None,
+            _ if layer == top + 1 => {
+                Some((0..=top).filter(|&l| self.hash.layer_size(l) > 0).collect())
             }
-            return;
-        }
-        state.layer = layer;
-        state.stones = self.hash.unrank_into_run(layer, rank, &mut state.run);
-        if state.stones.white != state.pattern {
-            state.pattern = state.stones.white;
-            state.stabilizer = self.hash.stabilizer(state.pattern);
-            state.place = self.hash.white_place(state.pattern);
+            _ => Some(vec![layer - 1]),
         }
     }
 
-    fn rank(&self, _layer: usize, state: &Unranked) -> u64 {
-        self.hash.rank(&state.stones)
+    /// Lasker Morris's opening: a capture leads to one stone fewer on the
+    /// board, a placement to one fewer in hand and one more on the board
+    /// (or as many, when it takes one); the last placement into the
+    /// moving phase.
+    fn several_layers_below(&self, layer: usize) -> Option<Vec<usize>> {
+        if self.hash.kind(layer) != LayerKind::PlacingOrMoving {
+            return None;
+        }
+        let mut reached: Vec<usize> = MixedTarget::ALL
+            .into_iter()
+            .filter_map(|target| self.hash.mixed_target(layer, target))
+            .collect();
+        reached.sort_unstable();
+        reached.dedup();
+        Some(reached)
     }
 
-    fn mover(&self, state: &Unranked) -> Player {
-        self.side_to_move(&state.stones)
+    /// A placing-only opening's layer is swept a white pattern at a
+    /// time (`opening_sweep`); Lasker Morris's opening has passes.
+    fn sweep_acyclic_ranks(
+        &self,
+        layer: usize,
+        ranks: std::ops::Range<u64>,
+        sweep: &AcyclicSweep<'_>,
+        generic: &mut dyn FnMut(std::ops::Range<u64>) -> SweepCount,
+    ) -> Option<SweepCount> {
+        if self.variant.opening_rule() != OpeningRule::Placing {
+            return None;
+        }
+        opening_sweep::sweep_placing_ranks(&self.hash, &self.board, layer, ranks, sweep, generic)
     }
+}
 
+impl MoveShortcuts for Morris {
     fn mover_of_rank(&self, layer: usize, rank: u64) -> Option<Player> {
         if self.hash.kind(layer) == LayerKind::Placing {
             let [white, black] = self.hash.in_hand(layer);
@@ -289,21 +408,6 @@ impl LayeredGame for Morris {
         } else {
             Player::Second
         })
-    }
-
-    #[inline]
-    fn successors<F: FnMut(Successor) -> bool>(
-        &self,
-        _layer: usize,
-        state: &Unranked,
-        mut emit: F,
-    ) {
-        rules::for_each_successor(
-            &self.board,
-            self.variant.opening_rule(),
-            &state.stones,
-            |next| emit(self.successor(state, &next)),
-        );
     }
 
     /// Moves before the range are generated but not ranked: a pass's
@@ -357,35 +461,6 @@ impl LayeredGame for Morris {
         }
     }
 
-    #[inline]
-    fn predecessors<F: FnMut(u64)>(&self, layer: usize, state: &Unranked, mut emit: F) {
-        if self.hash.kind(layer) == LayerKind::Placing {
-            // No move stays in an opening layer.
-            return;
-        }
-        rules::for_each_quiet_predecessor(&self.board, &state.stones, |before| {
-            emit(self.rank_near(state, &before))
-        });
-    }
-
-    /// The moving phase: its rules treat both colours alike. Black's
-    /// positions are the ones judged, so that the predecessors generated
-    /// are those of white-to-move twins: the stones black moved back,
-    /// white's pattern kept, which `rank_near` ranks
-    /// without looking the pattern up.
-    fn colour_twins(&self, layer: usize) -> Option<Player> {
-        (self.hash.kind(layer) == LayerKind::Moving).then_some(Player::Second)
-    }
-
-    fn colour_twin_rank(&self, _layer: usize, state: &Unranked) -> u64 {
-        self.hash.rank(&Stones {
-            white: state.black,
-            black: state.white,
-            white_to_move: !state.white_to_move,
-            ..state.stones
-        })
-    }
-
     /// The moving phase and Lasker Morris's opening (a placement leaves
     /// the layer, a move taking no stone stays).
     fn counts_moves_within(&self, layer: usize) -> bool {
@@ -415,73 +490,9 @@ impl LayeredGame for Morris {
         debug_assert_eq!(weights % own, 0, "{:?}", state.stones);
         weights / own
     }
+}
 
-    /// A side without a move has lost.
-    fn no_move_value(&self, state: &Unranked) -> Value {
-        Value::win_for(self.mover(state).opponent())
-    }
-
-    /// A side with two stones (on the board and in hand) has lost.
-    fn rule_value(&self, _layer: usize, state: &Unranked) -> Option<Value> {
-        let left = |board: u32, hand: u8| board.count_ones() + u32::from(hand);
-        if left(state.white, state.in_hand[0]) < rules::FEWEST {
-            Some(Value::SecondWins)
-        } else if left(state.black, state.in_hand[1]) < rules::FEWEST {
-            Some(Value::FirstWins)
-        } else {
-            None
-        }
-    }
-
-    /// A placing-only opening: a placement leads to one stone fewer in
-    /// hand, the last one into the moving phase.
-    fn acyclic_layer(&self, layer: usize) -> Option<Vec<usize>> {
-        let top = self.hash.moving_top();
-        match layer {
-            _ if self.hash.kind(layer) != LayerKind::Placing => None,
-            _ if layer == top + 1 => {
-                Some((0..=top).filter(|&l| self.hash.layer_size(l) > 0).collect())
-            }
-            _ => Some(vec![layer - 1]),
-        }
-    }
-
-    /// Lasker Morris's opening: a capture leads to one stone fewer on the
-    /// board, a placement to one fewer in hand and one more on the board
-    /// (or as many, when it takes one); the last placement into the
-    /// moving phase.
-    fn several_layers_below(&self, layer: usize) -> Option<Vec<usize>> {
-        if self.hash.kind(layer) != LayerKind::PlacingOrMoving {
-            return None;
-        }
-        let mut reached: Vec<usize> = MixedTarget::ALL
-            .into_iter()
-            .filter_map(|target| self.hash.mixed_target(layer, target))
-            .collect();
-        reached.sort_unstable();
-        reached.dedup();
-        Some(reached)
-    }
-
-    /// A placing-only opening's layer is swept a white pattern at a
-    /// time (`opening_sweep`); Lasker Morris's opening has passes.
-    fn sweep_acyclic_ranks(
-        &self,
-        layer: usize,
-        ranks: std::ops::Range<u64>,
-        sweep: &AcyclicSweep<'_>,
-        generic: &mut dyn FnMut(std::ops::Range<u64>) -> SweepCount,
-    ) -> Option<SweepCount> {
-        if self.variant.opening_rule() != OpeningRule::Placing {
-            return None;
-        }
-        opening_sweep::sweep_placing_ranks(&self.hash, &self.board, layer, ranks, sweep, generic)
-    }
-
-    fn undecided_value(&self) -> Value {
-        Value::Draw
-    }
-
+impl GpuRules for Morris {
     /// The program `gpu.rs` builds: `morris.wgsl` over the board's
     /// tables and the hash's.
     fn retro_gpu_program(&self, layer: usize) -> Result<Program> {

@@ -135,7 +135,7 @@ impl<'a, 's> Layer<'a, 's> {
 }
 
 /// Solves `ranks` of placing layer `layer` (see
-/// [`LayeredGame::sweep_acyclic_ranks`](crate::space::LayeredGame::sweep_acyclic_ranks));
+/// [`LayerLinks::sweep_acyclic_ranks`](crate::space::LayerLinks::sweep_acyclic_ranks));
 /// `None` for any other kind of layer or ranks not within one block.
 pub(super) fn sweep_placing_ranks(
     hash: &MorrisHash,

@@ -22,7 +22,10 @@ use crate::hash::bits::{compress, expand};
 use crate::hash::{Stone, StoneRanker};
 use crate::search::retro2::seam::RetroBackend;
 use crate::search::retro2::{RetroOptions, solve_layers_keeping_top};
-use crate::space::{Block, LayeredGame, Player, Successor, Value};
+use crate::space::{
+    Block, ColourTwinHooks, GpuRules, LayerLinks, LayeredGame, MoveShortcuts, Player, Successor,
+    SymmetryHooks, Value,
+};
 
 mod program;
 
@@ -333,17 +336,6 @@ impl LayeredGame for QueryLayers<'_> {
         program::blocks(&self.rankers[self.stones_at(layer)])
     }
 
-    /// `rules.wgsl` over the layer's sets and rankers.
-    fn retro_gpu_program(&self, layer: usize) -> Result<crate::kernel::Program> {
-        self.gpu_program(layer)
-    }
-
-    /// Every move places a stone: one layer down. So each layer is one
-    /// sweep over the layer below, with no passes and no frontier.
-    fn acyclic_layer(&self, layer: usize) -> Option<Vec<usize>> {
-        Some(layer.checked_sub(1).into_iter().collect())
-    }
-
     fn new_state(&self) -> State {
         State {
             occupied: 0,
@@ -386,14 +378,6 @@ impl LayeredGame for QueryLayers<'_> {
         }
     }
 
-    fn mover_of_rank(&self, layer: usize, _rank: u64) -> Option<Player> {
-        let k = self.stones_at(layer);
-        Some(match self.turns.get(k) {
-            Some(Side::White) => Player::Second,
-            _ => Player::First,
-        })
-    }
-
     fn successors<F: FnMut(Successor) -> bool>(&self, layer: usize, state: &State, mut emit: F) {
         if layer == 0 || self.decided(state) {
             return;
@@ -430,6 +414,34 @@ impl LayeredGame for QueryLayers<'_> {
             // Maker-breaker: Black did not win within the moves.
             Value::SecondWins
         }
+    }
+}
+
+impl SymmetryHooks for QueryLayers<'_> {}
+impl ColourTwinHooks for QueryLayers<'_> {}
+
+impl LayerLinks for QueryLayers<'_> {
+    /// Every move places a stone: one layer down. So each layer is one
+    /// sweep over the layer below, with no passes and no frontier.
+    fn acyclic_layer(&self, layer: usize) -> Option<Vec<usize>> {
+        Some(layer.checked_sub(1).into_iter().collect())
+    }
+}
+
+impl MoveShortcuts for QueryLayers<'_> {
+    fn mover_of_rank(&self, layer: usize, _rank: u64) -> Option<Player> {
+        let k = self.stones_at(layer);
+        Some(match self.turns.get(k) {
+            Some(Side::White) => Player::Second,
+            _ => Player::First,
+        })
+    }
+}
+
+impl GpuRules for QueryLayers<'_> {
+    /// `rules.wgsl` over the layer's sets and rankers.
+    fn retro_gpu_program(&self, layer: usize) -> Result<crate::kernel::Program> {
+        self.gpu_program(layer)
     }
 }
 

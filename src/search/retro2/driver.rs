@@ -141,7 +141,7 @@ pub fn solve_layers<G: LayeredGame, B: RetroBackend>(
 
 /// Solves the layers of `layers` on `backend` in order, one report each.
 /// Unless the range starts at layer 0 or the game's layers are
-/// [independent](LayeredGame::independent_layers), the layer below the
+/// [independent](crate::space::LayerLinks::independent_layers), the layer below the
 /// first is read from the store, where it must be solved. Collective on a
 /// backend of several processes: every process calls it alike.
 pub fn solve_layer_range<G: LayeredGame, B: RetroBackend>(
@@ -255,7 +255,8 @@ fn only_the_next(layer: usize, reached: &[usize]) -> bool {
 
 /// The layers whose solved values (and distances) the solving of `layer`
 /// reads: every layer its moves reach when the game names them
-/// ([`LayeredGame::acyclic_layer`], [`LayeredGame::several_layers_below`]),
+/// ([`LayerLinks::acyclic_layer`](crate::space::LayerLinks::acyclic_layer),
+/// [`LayerLinks::several_layers_below`](crate::space::LayerLinks::several_layers_below)),
 /// else the one below; none for layer 0 and for layers solved alone.
 pub fn layers_read<G: LayeredGame>(game: &G, layer: usize) -> Vec<usize> {
     match game
@@ -579,8 +580,9 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
     Ok((values, report))
 }
 
-/// Solves an acyclic layer ([`LayeredGame::acyclic_layer`]) in one sweep
-/// that reads the solved layers `reached` from the store (the layer below
+/// Solves an acyclic layer
+/// ([`LayerLinks::acyclic_layer`](crate::space::LayerLinks::acyclic_layer))
+/// in one sweep that reads the solved layers `reached` from the store (the layer below
 /// as carried, `next`, when it reaches no other), and records it
 /// (unfinished when a stop cut the sweep short: a resumed sweep skips what
 /// it decided). The positions examined, as the one pass's count, and

@@ -40,7 +40,7 @@
 //!
 //! Where every position has a colour twin with the mirrored value (the
 //! stones of the two sides exchanged, the other side to move: Morris's
-//! moving phase; [`LayeredGame::colour_twins`](crate::space::LayeredGame::colour_twins)),
+//! moving phase; [`ColourTwinHooks::colour_twins`](crate::space::ColourTwinHooks::colour_twins)),
 //! the CPU passes judge only one player's positions. A later pass first
 //! writes each newly decided position's mirrored value at its twin and
 //! puts the twin into the frontier, then propagates from the twins in

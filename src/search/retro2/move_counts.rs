@@ -13,7 +13,7 @@
 //!
 //! Pass 0 counts, for each position it leaves open, how many times the
 //! predecessors of the layer's positions will name it
-//! ([`LayeredGame::moves_within_count`](crate::space::LayeredGame::moves_within_count)):
+//! ([`MoveShortcuts::moves_within_count`](crate::space::MoveShortcuts::moves_within_count)):
 //! a move within the layer each, weighed under symmetry reduction. Every
 //! position decided from then on enters a frontier once and reaches each
 //! of its predecessors once per such naming, so a count reaches 0 exactly

@@ -47,7 +47,7 @@ pub enum Below<'a, L> {
     /// The layer just below (none for layer 0 and for layers solved alone).
     Next(Option<&'a L>),
     /// Several, indexed by layer: those
-    /// [`LayeredGame::several_layers_below`] names.
+    /// [`LayerLinks::several_layers_below`](crate::space::LayerLinks::several_layers_below) names.
     Several(&'a [Option<L>]),
 }
 
@@ -196,7 +196,7 @@ pub trait RetroBackend: Backend {
         lower: Below<'a, Self::Layer>,
     ) -> Result<Box<dyn RetroPasses + 'a>>;
 
-    /// Solves an [acyclic](LayeredGame::acyclic_layer) layer in one sweep
+    /// Solves an [acyclic](crate::space::LayerLinks::acyclic_layer) layer in one sweep
     /// over `values` (opened by [`open_layer`](Self::open_layer), writable
     /// and staged): every position not decided yet gets its rules' value or
     /// the verdict of its moves, read from `lower` (indexed by layer, holding
@@ -225,7 +225,9 @@ pub trait RetroBackend: Backend {
 
     /// The positions of the whole layer won for the first player, for the
     /// second, and drawn, each stored cell counted for the positions it
-    /// stands for ([`LayeredGame::block_weight`]); collective.
+    /// stands for
+    /// ([`SymmetryHooks::block_weight`](crate::space::SymmetryHooks::block_weight));
+    /// collective.
     fn count<G: LayeredGame>(&self, game: &G, layer: usize, values: &Self::Layer) -> [u64; 3];
 }
 
@@ -250,7 +252,8 @@ pub trait RetroPasses {
     /// At the fixpoint: every position still unknown gets `value`.
     fn fill_undecided(&mut self, value: Value) -> Result<()>;
 
-    /// With symmetry reduction ([`LayeredGame::reduced_by_symmetry`]),
+    /// With symmetry reduction
+    /// ([`SymmetryHooks::reduced_by_symmetry`](crate::space::SymmetryHooks::reduced_by_symmetry)),
     /// every stored position that is not solved itself gets its solved
     /// twin's value; nothing otherwise. Every process has finished when
     /// it returns.

@@ -1,6 +1,7 @@
 //! A game's retrograde rules on the device
-//! ([`LayeredGame::retro_gpu_program`]) run over lists of positions, and the
-//! same facts from its Rust rules, so tests (and anyone porting a game)
+//! ([`GpuRules::retro_gpu_program`](crate::space::GpuRules::retro_gpu_program))
+//! run over lists of positions, and the same facts from its Rust rules, so
+//! tests (and anyone porting a game)
 //! can compare them position by position: the mover, the values the rules
 //! fix, the symmetric twin, every move's destination and every
 //! predecessor, in order.

@@ -1,7 +1,8 @@
 //! Two-bit retrograde analysis on the GPU: the passes of
 //! [`crate::search::retro2`] as compute kernels (`shaders/retro.wgsl`) over
 //! the layer's values and the solved layer below in device memory, with
-//! the game's rules from [`LayeredGame::retro_gpu_program`].
+//! the game's rules from
+//! [`GpuRules::retro_gpu_program`](crate::space::GpuRules::retro_gpu_program).
 //!
 //! A layer is held as the CPU holds it, in the host table opened from the
 //! same store files, so a store written by either backend resumes on the

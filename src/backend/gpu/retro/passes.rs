@@ -79,7 +79,8 @@ pub(super) struct GpuRetro<'a> {
     block_pieces: Vec<Piece>,
     whole_pieces: Vec<Piece>,
     /// The pieces of the blocks whose positions may have twins
-    /// ([`LayeredGame::block_has_twins`]): a resident layer's copy to twins.
+    /// ([`SymmetryHooks::block_has_twins`](crate::space::SymmetryHooks::block_has_twins)):
+    /// a resident layer's copy to twins.
     twin_pieces: Vec<Piece>,
     /// A streamed layer's pieces of each target window: the blocks', the
     /// whole table's.

@@ -58,7 +58,9 @@ pub fn retro_program<G: LayeredGame>(game: &G, layer: usize) -> Result<Program> 
 mod tests {
     use super::*;
     use crate::space::Value;
-    use crate::space::{Player, Successor};
+    use crate::space::{
+        ColourTwinHooks, GpuRules, LayerLinks, MoveShortcuts, Player, Successor, SymmetryHooks,
+    };
 
     /// A game with one position and no GPU rules.
     struct Lonely;
@@ -85,6 +87,12 @@ mod tests {
             Value::SecondWins
         }
     }
+
+    impl SymmetryHooks for Lonely {}
+    impl ColourTwinHooks for Lonely {}
+    impl LayerLinks for Lonely {}
+    impl MoveShortcuts for Lonely {}
+    impl GpuRules for Lonely {}
 
     #[test]
     fn a_game_without_retrograde_rules_is_refused_with_its_name() {

@@ -79,7 +79,7 @@ pub fn layer_distances<G: LayeredGame>(
 }
 
 /// [`layer_distances`] for a layer whose moves reach several layers below
-/// (an [acyclic](LayeredGame::acyclic_layer) one): `value` and `lower`
+/// (an [acyclic](crate::space::LayerLinks::acyclic_layer) one): `value` and `lower`
 /// answer for each of them by layer and rank. `progress` sees a pass a
 /// level.
 pub fn layer_distances_reading<G: LayeredGame>(

@@ -27,8 +27,8 @@ pub struct LayerJudge<'a, G, P, L = NextLayer<'a>> {
     pub recorded: Option<Value>,
     /// `Some(player)` when only `player`'s positions are judged and the
     /// others are written from their colour twins as these propagate
-    /// ([`LayeredGame::colour_twins`]); only where one process holds every
-    /// cell and moves are counted.
+    /// ([`ColourTwinHooks::colour_twins`](crate::space::ColourTwinHooks::colour_twins));
+    /// only where one process holds every cell and moves are counted.
     pub colour_twins: Option<Player>,
 }
 

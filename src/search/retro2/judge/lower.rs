@@ -28,7 +28,7 @@ impl LowerLayers for NextLayer<'_> {
 }
 
 /// Several layers below, indexed by layer
-/// ([`LayeredGame::several_layers_below`](crate::space::LayeredGame::several_layers_below)).
+/// ([`LayerLinks::several_layers_below`](crate::space::LayerLinks::several_layers_below)).
 #[derive(Clone, Copy)]
 pub struct SeveralLayers<'a>(pub &'a [Option<TwoBitTable>]);
 
