@@ -2,20 +2,19 @@
 //! invertible hash, laid out as contiguous blocks of ranks, whose states can
 //! be expanded into successor ranks; and its two-player counterpart, a game
 //! in layers solved by retrograde analysis ([`layered`], its optional hooks
-//! in [`layered_hooks`]), and the minimax judgement of a position from its
+//! in [`layered::hooks`]), and the minimax judgement of a position from its
 //! moves' values ([`tally`]).
 
 pub mod digit_moves;
 pub mod layered;
-pub mod layered_hooks;
 pub mod layers_below;
 pub mod tally;
 
 pub use digit_moves::{DigitMoves, DigitTable};
+pub use layered::hooks::{ColourTwinHooks, GpuRules, LayerLinks, MoveShortcuts, SymmetryHooks};
 pub use layered::{
     AcyclicSweep, LayeredGame, MoveWindow, Player, Successor, SweepCount, Value, WithinLayer,
 };
-pub use layered_hooks::{ColourTwinHooks, GpuRules, LayerLinks, MoveShortcuts, SymmetryHooks};
 pub use layers_below::LayersBelow;
 
 /// A contiguous range of ranks: one partition of the space (a layer, the

@@ -34,7 +34,7 @@ impl RetroBackend for CpuBackend {
     }
 
     /// A layer without predecessors is solved by value iteration here
-    /// ([`CpuRetro::iterate`]).
+    /// (`CpuRetro::iterate`).
     fn iterates_values(&self) -> bool {
         true
     }
@@ -112,7 +112,7 @@ struct CpuRetro<'a, G, L> {
     /// The cells of the frontier, when the pass before listed them.
     frontier_list: Option<Vec<u64>>,
     /// The game gives no predecessors in this layer: the later passes
-    /// iterate values ([`CpuRetro::iterate`]).
+    /// iterate values (`CpuRetro::iterate`).
     iterating: bool,
 }
 

@@ -15,7 +15,7 @@
 //!   position's rank is its least twin's, and the engine solves one
 //!   position a class and copies its value to the others;
 //! - a position's text, picture and move names from the board's grid
-//!   ([`text`]);
+//!   (`text`);
 //! - retrograde analysis without unmoves ([`unmoves`]): a game gives no
 //!   predecessor generator; the kit builds each layer's reverse graph from
 //!   the moves, within a memory budget, or the engine re-judges the

@@ -7,9 +7,7 @@
 
 use std::ops::Range;
 
-use super::layered::{
-    AcyclicSweep, LayeredGame, MoveWindow, Player, Successor, SweepCount, WithinLayer,
-};
+use super::{AcyclicSweep, LayeredGame, MoveWindow, Player, Successor, SweepCount, WithinLayer};
 
 /// Symmetry reduction (section 8.1): what lets a game solve one position of
 /// each class of symmetric twins and copy its value to the others — how

@@ -6,8 +6,10 @@
 
 use std::ops::Range;
 
+pub mod hooks;
+
 use super::Block;
-use super::layered_hooks::{ColourTwinHooks, GpuRules, LayerLinks, MoveShortcuts, SymmetryHooks};
+pub use hooks::{ColourTwinHooks, GpuRules, LayerLinks, MoveShortcuts, SymmetryHooks};
 
 /// The two players; in a position, the one to move is the mover.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
