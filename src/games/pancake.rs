@@ -300,38 +300,13 @@ impl Picture for Pancake {
     /// The stack from the top: each pancake's size, negative when its
     /// burned side is up.
     fn diagram(&self, state: &PancakeState) -> Diagram {
-        let sizes = state
-            .stack
-            .as_slice()
-            .iter()
-            .enumerate()
-            .map(|(position, &size)| {
-                let sign = if state.burned_up >> position & 1 == 1 {
-                    -1
-                } else {
-                    1
-                };
-                Some((sign * (size as i64 + 1)).to_string())
-            });
+        let sizes = signed_sizes(state).map(|size| Some(size.to_string()));
         Diagram::column(Style::Stack, sizes)
     }
 
     /// "3,-1,2": sizes from the top, a minus sign for a burned side up.
     fn position_text(&self, state: &PancakeState) -> String {
-        let sizes: Vec<String> = state
-            .stack
-            .as_slice()
-            .iter()
-            .enumerate()
-            .map(|(position, &size)| {
-                let sign = if state.burned_up >> position & 1 == 1 {
-                    "-"
-                } else {
-                    ""
-                };
-                format!("{sign}{}", size + 1)
-            })
-            .collect();
+        let sizes: Vec<String> = signed_sizes(state).map(|size| size.to_string()).collect();
         sizes.join(",")
     }
 
@@ -344,6 +319,24 @@ impl Picture for Pancake {
             .map_or(0, |deepest| deepest + 1);
         format!("flip {flipped}")
     }
+}
+
+/// The pancakes' sizes from the top (1 the smallest), negative for a
+/// burned side up.
+fn signed_sizes(state: &PancakeState) -> impl Iterator<Item = i64> + '_ {
+    state
+        .stack
+        .as_slice()
+        .iter()
+        .enumerate()
+        .map(|(position, &size)| {
+            let size = size as i64 + 1;
+            if state.burned_up >> position & 1 == 1 {
+                -size
+            } else {
+                size
+            }
+        })
 }
 
 #[cfg(test)]

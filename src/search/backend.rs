@@ -65,6 +65,13 @@ pub struct Opened<T> {
     pub progress: Option<Vec<u8>>,
 }
 
+impl<T> Opened<T> {
+    /// `passes` over a table whose store held `progress`.
+    pub fn new(passes: T, progress: Option<Vec<u8>>) -> Self {
+        Opened { passes, progress }
+    }
+}
+
 /// Where the passes of a search run.
 pub trait Backend: Sync {
     /// `cpu`, `gpu`: the name in reports and JSON.

@@ -37,7 +37,7 @@ use super::direct::DirectFile;
 pub use super::header::{
     FORMAT_VERSION, HEADER_LEN, Header, MAX_PROGRESS_BYTES, Seal, TableIdentity, file_name_for,
 };
-use super::store_file::{self, BodyVerdict, Layout, bad};
+use super::store_file::{self, BodyVerdict, Layout, StoredBody, bad};
 use crate::error::{Error, Result};
 use crate::progress::Progress;
 
@@ -348,8 +348,7 @@ impl WordStorage {
         let store = self.store_file().expect("a file");
         let name = store.path.display();
         let header = store.header.lock().expect("header").clone();
-        let verdict =
-            store_file::check_body(&store.file, &store.path, &header, self.body(), progress)?;
+        let verdict = self.stored_body(store, &header).check(progress)?;
         let changed = match verdict {
             BodyVerdict::Intact => {
                 progress.note(&format!(
@@ -544,7 +543,17 @@ impl WordStorage {
     fn examine(&self, progress: &dyn Progress) -> Result<BodyVerdict> {
         let store = self.store_file().expect("a file-backed table");
         let header = store.header.lock().expect("header").clone();
-        store_file::examine_body(&store.file, &store.path, &header, self.body(), progress)
+        self.stored_body(store, &header).examine(progress)
+    }
+
+    /// The body as its store file checks it.
+    fn stored_body<'a>(&'a self, store: &'a StoreFile, header: &'a Header) -> StoredBody<'a> {
+        StoredBody {
+            file: &store.file,
+            path: &store.path,
+            header,
+            body: self.body(),
+        }
     }
 
     /// The table's words; empty for a file read and written in pieces.

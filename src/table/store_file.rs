@@ -263,49 +263,59 @@ pub enum BodyVerdict {
     Damaged(Vec<u64>),
 }
 
-/// Checks `body` (the mapped words) against the file's trailer, showing a
-/// progress bar over its chunks.
-pub fn examine_body(
-    file: &File,
-    path: &Path,
-    header: &Header,
-    body: &[u8],
-    progress: &dyn Progress,
-) -> Result<BodyVerdict> {
-    if header.seal == Seal::Writing {
-        return Ok(BodyVerdict::Unsealed);
-    }
-    check_body(file, path, header, body, progress)
+/// A store file's body (the mapped words) with what checks it: the file's
+/// trailer, and the header that vouches for the trailer.
+pub struct StoredBody<'a> {
+    /// The open file, for its trailer.
+    pub file: &'a File,
+    /// Its path, for messages.
+    pub path: &'a Path,
+    /// Its header.
+    pub header: &'a Header,
+    /// The body's bytes.
+    pub body: &'a [u8],
 }
 
-/// Checks `body` against the file's trailer whatever the seal says (for an
-/// unsealed table: whether it is still as its last record left it).
-pub fn check_body(
-    file: &File,
-    path: &Path,
-    header: &Header,
-    body: &[u8],
-    progress: &dyn Progress,
-) -> Result<BodyVerdict> {
-    let layout = Layout::new(body.len() as u64 / 8, header.chunk_words);
-    let trailer = read_trailer(file, path, layout)?;
-    if trailer_hash(&trailer) != header.trailer_hash {
-        return Ok(BodyVerdict::TrailerDamaged);
+impl StoredBody<'_> {
+    /// Checks the body against the file's trailer, showing a progress bar
+    /// over its chunks; an unsealed body is not checked.
+    pub fn examine(&self, progress: &dyn Progress) -> Result<BodyVerdict> {
+        if self.header.seal == Seal::Writing {
+            return Ok(BodyVerdict::Unsealed);
+        }
+        self.check(progress)
     }
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    progress.begin_setup(&format!("checking {name}"), layout.chunks());
-    let damaged = super::checksums::damaged_chunks(
-        body,
-        &decode_trailer(&trailer),
-        header.chunk_words,
-        &|_| progress.advance(1),
-    );
-    progress.end_pass();
-    Ok(if damaged.is_empty() {
-        BodyVerdict::Intact
-    } else {
-        BodyVerdict::Damaged(damaged)
-    })
+
+    /// Checks the body against the file's trailer whatever the seal says
+    /// (for an unsealed table: whether it is still as its last record left
+    /// it).
+    pub fn check(&self, progress: &dyn Progress) -> Result<BodyVerdict> {
+        let &StoredBody {
+            file,
+            path,
+            header,
+            body,
+        } = self;
+        let layout = Layout::new(body.len() as u64 / 8, header.chunk_words);
+        let trailer = read_trailer(file, path, layout)?;
+        if trailer_hash(&trailer) != header.trailer_hash {
+            return Ok(BodyVerdict::TrailerDamaged);
+        }
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        progress.begin_setup(&format!("checking {name}"), layout.chunks());
+        let damaged = super::checksums::damaged_chunks(
+            body,
+            &decode_trailer(&trailer),
+            header.chunk_words,
+            &|_| progress.advance(1),
+        );
+        progress.end_pass();
+        Ok(if damaged.is_empty() {
+            BodyVerdict::Intact
+        } else {
+            BodyVerdict::Damaged(damaged)
+        })
+    }
 }
 
 /// The ranks a chunk of words holds, for messages.

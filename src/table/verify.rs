@@ -156,7 +156,13 @@ fn examine(path: &Path, progress: &dyn Progress) -> Result<FileCheck> {
             .map(&file)
     }
     .map_err(|e| Error::io(format!("cannot map {}", path.display()), e))?;
-    match store_file::examine_body(&file, path, &header, &map, progress)? {
+    let body = store_file::StoredBody {
+        file: &file,
+        path,
+        header: &header,
+        body: &map,
+    };
+    match body.examine(progress)? {
         BodyVerdict::Intact => {
             let expected = super::header::file_name_for(&identity.descriptor);
             let name = path.file_name().unwrap_or_default().to_string_lossy();

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 use crate::search::chunks::{Chunk, chunks_of, each_unit};
 use crate::search::retro2::judge::{Tally, Verdict};
-use crate::search::retro2::seam::RetroPass;
+use crate::search::retro2::seam::LayerSweep;
 use crate::space::{AcyclicSweep, LayeredGame, Player, Successor, SweepCount, Value};
 use crate::table::TwoBitTable;
 
@@ -88,12 +88,10 @@ const CHUNKS_PER_PART: usize = 256;
 /// host tables, so the GPU backend runs it too.
 pub(crate) fn sweep_acyclic<G: LayeredGame>(
     game: &G,
-    layer: usize,
-    values: &TwoBitTable,
-    lower: &[Option<&TwoBitTable>],
-    pass: &RetroPass,
+    sweep: &LayerSweep<'_, TwoBitTable>,
     between_parts: &mut dyn FnMut() -> Result<()>,
 ) -> Result<u64> {
+    let (layer, values, lower, pass) = (sweep.layer, sweep.values, sweep.lower, sweep.pass);
     let chunks = chunks_of(&game.layer_blocks(layer));
     let examined = AtomicU64::new(0);
     // A move into a position its layer does not decide: the layer below

@@ -47,10 +47,7 @@ impl Backend for CpuBackend {
             request.progress,
         )?;
         let passes = CpuTwoBit::new(space, table);
-        Ok(Opened {
-            passes: Box::new(passes),
-            progress,
-        })
+        Ok(Opened::new(Box::new(passes), progress))
     }
 
     fn one_bit<'a, S: Space>(
@@ -65,10 +62,7 @@ impl Backend for CpuBackend {
             request.progress,
         )?;
         let passes = CpuOneBit::new(space, table);
-        Ok(Opened {
-            passes: Box::new(passes),
-            progress,
-        })
+        Ok(Opened::new(Box::new(passes), progress))
     }
 }
 

@@ -14,7 +14,9 @@ use crate::search::retro2::judge::{
     CellRange, LayerJudge, LowerLayers, Marks, NextLayer, PassTables, Remote, Scratch,
     SeveralLayers, Unit, WholeLayer, list_limit, recorded_value, units,
 };
-use crate::search::retro2::seam::{Below, PassCount, RetroBackend, RetroPass, RetroPasses};
+use crate::search::retro2::seam::{
+    Below, LayerSweep, PassCount, RetroBackend, RetroPass, RetroPasses,
+};
 use crate::space::{LayeredGame, Player, Value};
 use crate::table::TwoBitTable;
 
@@ -24,13 +26,10 @@ impl RetroBackend for CpuBackend {
     fn sweep_acyclic<G: LayeredGame>(
         &self,
         game: &G,
-        layer: usize,
-        values: &TwoBitTable,
-        lower: &[Option<&TwoBitTable>],
-        pass: &RetroPass,
+        sweep: &LayerSweep<'_, TwoBitTable>,
         between_parts: &mut dyn FnMut() -> Result<()>,
     ) -> Result<u64> {
-        super::acyclic::sweep_acyclic(game, layer, values, lower, pass, between_parts)
+        super::acyclic::sweep_acyclic(game, sweep, between_parts)
     }
 
     /// A layer without predecessors is solved by value iteration here

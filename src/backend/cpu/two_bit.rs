@@ -37,6 +37,34 @@ impl<'a, S: Space> CpuTwoBit<'a, S> {
     }
 }
 
+/// A pass's visit of one chunk: over the space's digit runs, or position
+/// by position; with the frontier's and the next layer's cell values.
+type ByRuns = fn(&DigitRuns, &TwoBitTable, &Chunk, u8, u8, Claim) -> Work;
+type ByPositions<S> = fn(&S, &TwoBitTable, &Chunk, u8, u8, Claim) -> Work;
+
+impl<S: Space> CpuTwoBit<'_, S> {
+    /// Runs a pass over the chunks `pass` scans, by digit runs where the
+    /// space's moves pay for them.
+    fn scan(
+        &self,
+        pass: &Pass,
+        [frontier, next]: [u8; 2],
+        by_runs: ByRuns,
+        by_positions: ByPositions<S>,
+    ) -> Result<Work> {
+        let chunks = self.chunks.of(&pass.scanned);
+        let claim = Claim::of_this_pool();
+        match &self.runs {
+            Some(runs) => run_pass(pass, &chunks, |chunk| {
+                by_runs(runs, &self.table, chunk, frontier, next, claim)
+            }),
+            None => run_pass(pass, &chunks, |chunk| {
+                by_positions(self.space, &self.table, chunk, frontier, next, claim)
+            }),
+        }
+    }
+}
+
 impl<S: Space> TwoBitPasses for CpuTwoBit<'_, S> {
     fn storage(&self) -> &WordStorage {
         self.table.storage()
@@ -50,29 +78,11 @@ impl<S: Space> TwoBitPasses for CpuTwoBit<'_, S> {
     }
 
     fn expand(&mut self, pass: &Pass, frontier: u8, next: u8) -> Result<Work> {
-        let chunks = self.chunks.of(&pass.scanned);
-        let claim = Claim::of_this_pool();
-        if let Some(runs) = &self.runs {
-            return run_pass(pass, &chunks, |chunk| {
-                expand_by_runs(runs, &self.table, chunk, frontier, next, claim)
-            });
-        }
-        run_pass(pass, &chunks, |chunk| {
-            expand_chunk(self.space, &self.table, chunk, frontier, next, claim)
-        })
+        self.scan(pass, [frontier, next], expand_by_runs, expand_chunk)
     }
 
     fn check_parents(&mut self, pass: &Pass, frontier: u8, next: u8) -> Result<Work> {
-        let chunks = self.chunks.of(&pass.scanned);
-        let claim = Claim::of_this_pool();
-        if let Some(runs) = &self.runs {
-            return run_pass(pass, &chunks, |chunk| {
-                check_parents_by_runs(runs, &self.table, chunk, frontier, next, claim)
-            });
-        }
-        run_pass(pass, &chunks, |chunk| {
-            check_parents(self.space, &self.table, chunk, frontier, next, claim)
-        })
+        self.scan(pass, [frontier, next], check_parents_by_runs, check_parents)
     }
 
     fn close(&mut self, blocks: &[usize], frontier: u8) -> Result<()> {
@@ -152,23 +162,15 @@ fn expand_chunk<S: Space>(
     claim: Claim,
 ) -> Work {
     let mut state = space.new_state();
-    let mut batch = Vec::with_capacity(BATCH + 64);
-    let mut unseen = Vec::with_capacity(BATCH + 64);
+    let mut marks = MarkBatch::new(table, next, claim);
     let mut work = Work::default();
     table.for_each_equal(chunk.ranks.clone(), frontier, |rank| {
         space.unrank(rank, &mut state);
         work.expanded += 1;
-        space.expand(&state, MoveFilter::All, |successor| {
-            // Read back in `mark_batch`, a batch later: by then it is cached
-            // (Pancake-11 on one thread: about 7.0 s without, 5.5 s with).
-            table.prefetch(successor);
-            batch.push(successor)
-        });
-        if batch.len() >= BATCH {
-            mark_batch(table, &mut batch, &mut unseen, next, &mut work, claim);
-        }
+        space.expand(&state, MoveFilter::All, |successor| marks.push(successor));
+        marks.mark_when_full(&mut work);
     });
-    mark_batch(table, &mut batch, &mut unseen, next, &mut work, claim);
+    marks.mark(&mut work);
     work
 }
 
@@ -247,28 +249,60 @@ fn expand_by_runs(
     work
 }
 
-/// Writes `next` into the unseen cells among `batch`, then empties it.
-#[inline]
-pub(crate) fn mark_batch(
-    table: &TwoBitTable,
-    batch: &mut Vec<u64>,
-    unseen: &mut Vec<u64>,
+/// Successors waiting to be marked with the next layer's value: they are
+/// read back a batch after their prefetch, by when they are cached
+/// (Pancake-11 on one thread: about 7.0 s without, 5.5 s with).
+pub(crate) struct MarkBatch<'t> {
+    table: &'t TwoBitTable,
     next: u8,
-    work: &mut Work,
     claim: Claim,
-) {
-    work.successors += batch.len() as u64;
-    unseen.clear();
-    unseen.extend(
-        batch
-            .iter()
-            .copied()
-            .filter(|&rank| table.get(rank) == UNSEEN),
-    );
-    for &rank in unseen.iter() {
-        work.marked += claim.lower_from_three(table, rank, next) as u64;
+    batch: Vec<u64>,
+    unseen: Vec<u64>,
+}
+
+impl<'t> MarkBatch<'t> {
+    pub(crate) fn new(table: &'t TwoBitTable, next: u8, claim: Claim) -> Self {
+        MarkBatch {
+            table,
+            next,
+            claim,
+            batch: Vec::with_capacity(BATCH + 64),
+            unseen: Vec::with_capacity(BATCH + 64),
+        }
     }
-    batch.clear();
+
+    /// Adds `rank` (a cell of the table) to the batch.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, rank: u64) {
+        self.table.prefetch(rank);
+        self.batch.push(rank);
+    }
+
+    /// Marks the batch once it is full.
+    #[inline]
+    pub(crate) fn mark_when_full(&mut self, work: &mut Work) {
+        if self.batch.len() >= BATCH {
+            self.mark(work);
+        }
+    }
+
+    /// Writes `next` into the unseen cells among the batch, then empties
+    /// it.
+    pub(crate) fn mark(&mut self, work: &mut Work) {
+        let table = self.table;
+        work.successors += self.batch.len() as u64;
+        self.unseen.clear();
+        self.unseen.extend(
+            self.batch
+                .iter()
+                .copied()
+                .filter(|&rank| table.get(rank) == UNSEEN),
+        );
+        for &rank in self.unseen.iter() {
+            work.marked += self.claim.lower_from_three(table, rank, self.next) as u64;
+        }
+        self.batch.clear();
+    }
 }
 
 /// Calls `visit(run, lasts)` for each run that has cells holding `value`

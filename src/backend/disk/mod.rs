@@ -165,10 +165,7 @@ impl Backend for DiskBackend {
             request.progress,
         )?;
         let passes = two_bit::DiskTwoBit::new(space, storage, plan)?;
-        Ok(Opened {
-            passes: Box::new(passes),
-            progress,
-        })
+        Ok(Opened::new(Box::new(passes), progress))
     }
 
     fn one_bit<'a, S: Space>(

@@ -7,8 +7,7 @@ use rayon::prelude::*;
 
 use super::DiskPlan;
 use super::buckets::{Buckets, add_filed_shared, add_shared};
-use crate::backend::cpu::BATCH;
-use crate::backend::cpu::two_bit::{Claim, mark_batch};
+use crate::backend::cpu::two_bit::{Claim, MarkBatch};
 use crate::error::Result;
 use crate::progress::{Progress, check_stop};
 use crate::search::backend::{Pass, TwoBitPasses};
@@ -205,8 +204,7 @@ impl<'a, S: Space> DiskTwoBit<'a, S> {
         let (space, window) = (self.space, &self.window);
         let end = base + self.plan.window_cells;
         let mut state = space.new_state();
-        let mut batch = Vec::with_capacity(BATCH + 64);
-        let mut unseen = Vec::with_capacity(BATCH + 64);
+        let mut marks = MarkBatch::new(window, next, Claim::Shared);
         let mut elsewhere = Vec::with_capacity(HAND_OVER + 64);
         let mut work = Work::default();
         let mut failed = None;
@@ -219,36 +217,19 @@ impl<'a, S: Space> DiskTwoBit<'a, S> {
                 work.expanded += 1;
                 space.expand(&state, MoveFilter::All, |successor| {
                     if (base..end).contains(&successor) {
-                        window.prefetch(successor - base);
-                        batch.push(successor - base);
+                        marks.push(successor - base);
                     } else {
                         work.successors += 1;
                         elsewhere.push(successor);
                     }
                 });
-                if batch.len() >= BATCH {
-                    mark_batch(
-                        window,
-                        &mut batch,
-                        &mut unseen,
-                        next,
-                        &mut work,
-                        Claim::Shared,
-                    );
-                }
+                marks.mark_when_full(&mut work);
                 if elsewhere.len() >= HAND_OVER && failed.is_none() {
                     failed = hand_over(&mut elsewhere).err();
                 }
             },
         );
-        mark_batch(
-            window,
-            &mut batch,
-            &mut unseen,
-            next,
-            &mut work,
-            Claim::Shared,
-        );
+        marks.mark(&mut work);
         if let Some(error) = failed {
             return Err(error);
         }

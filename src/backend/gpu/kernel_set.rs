@@ -155,15 +155,16 @@ impl KernelSet {
 
     /// Runs entry point `entry` over `pieces` with `values` in the
     /// parameters, one submission a piece, calling `advance` as each
-    /// completes; returns the counters (all zero when there is no piece).
-    pub fn dispatch(
+    /// completes; returns the `N` counters the kernels keep (all zero when
+    /// there is no piece).
+    pub fn dispatch<const N: usize>(
         &self,
         gpu: &GpuDevice,
         entry: &str,
         pieces: &[Piece],
         values: [u32; 2],
         advance: &dyn Fn(),
-    ) -> Result<Vec<u64>> {
+    ) -> Result<[u64; N]> {
         let index = self
             .entry_points
             .iter()
@@ -171,8 +172,9 @@ impl KernelSet {
             .unwrap_or_else(|| panic!("no entry point {entry} in the {} kernels", self.label));
         let pipeline = &self.compiled.pipelines[index];
         let counter_words = self.counter_bytes as usize / 4;
+        assert_eq!(counter_words, 2 * N, "the {} kernels' counters", self.label);
         if pieces.is_empty() {
-            return Ok(vec![0; counter_words / 2]);
+            return Ok([0; N]);
         }
         let mut bytes = vec![0u8; pieces.len() * self.params_stride as usize];
         for (index, piece) in pieces.iter().enumerate() {
@@ -225,10 +227,9 @@ impl KernelSet {
             .read(gpu, (&self.counters, 0), self.counter_bytes, |bytes| {
                 words.copy_from_slice(bytemuck::cast_slice(&bytes[..self.counter_bytes as usize]));
             })?;
-        Ok(words
-            .chunks_exact(2)
-            .map(|pair| pair[0] as u64 | (pair[1] as u64) << 32)
-            .collect())
+        Ok(std::array::from_fn(|counter| {
+            words[2 * counter] as u64 | (words[2 * counter + 1] as u64) << 32
+        }))
     }
 }
 

@@ -199,7 +199,10 @@ impl Kernels {
         values: [u32; 2],
         advance: &dyn Fn(),
     ) -> Result<PassCounts> {
-        self.dispatch(gpu, entry, &self.pieces(blocks), values, advance)
+        pass_counts(
+            self.set
+                .dispatch(gpu, entry, &self.pieces(blocks), values, advance)?,
+        )
     }
 
     /// Runs entry point `entry` over every word of the device table.
@@ -209,30 +212,7 @@ impl Kernels {
             len: self.device_cells,
         };
         let pieces = pieces_of(0, &whole, self.piece_words, self.algorithm.bits_per_cell);
-        self.dispatch(gpu, entry, &pieces, [0, 0], &|| {})
-    }
-
-    fn dispatch(
-        &self,
-        gpu: &GpuDevice,
-        entry: &str,
-        pieces: &[Piece],
-        values: [u32; 2],
-        advance: &dyn Fn(),
-    ) -> Result<PassCounts> {
-        let counts = self.set.dispatch(gpu, entry, pieces, values, advance)?;
-        if counts[4] > 0 {
-            return Err(Error::Gpu(format!(
-                "{} successors fell outside the blocks in device memory (a game's layering is wrong)",
-                counts[4]
-            )));
-        }
-        Ok(PassCounts {
-            marked: counts[0],
-            expanded: counts[1],
-            successors: counts[2],
-            parent_checks: counts[3],
-        })
+        pass_counts(self.set.dispatch(gpu, entry, &pieces, [0, 0], &|| {})?)
     }
 
     /// The rank ranges of `blocks`.
@@ -244,4 +224,21 @@ impl Kernels {
     pub fn piece_count(&self, blocks: &[usize]) -> u64 {
         self.pieces(blocks).len() as u64
     }
+}
+
+/// A pass's counters as the BFS reports them; an error where a successor
+/// fell outside the blocks in device memory.
+fn pass_counts(counters: [u64; COUNTERS]) -> Result<PassCounts> {
+    let [marked, expanded, successors, parent_checks, outside] = counters;
+    if outside > 0 {
+        return Err(Error::Gpu(format!(
+            "{outside} successors fell outside the blocks in device memory (a game's layering is wrong)"
+        )));
+    }
+    Ok(PassCounts {
+        marked,
+        expanded,
+        successors,
+        parent_checks,
+    })
 }

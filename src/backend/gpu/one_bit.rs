@@ -53,10 +53,7 @@ impl<'a, S: Space> GpuOneBit<'a, S> {
             host: CpuOneBit::new(space, table),
             view: None,
         };
-        Ok(Opened {
-            passes: Box::new(passes),
-            progress,
-        })
+        Ok(Opened::new(Box::new(passes), progress))
     }
 
     fn run(&mut self, entry: &str, pass: &Pass, moves: MoveFilter) -> Result<Work> {

@@ -50,10 +50,7 @@ impl<'a, S: Space> GpuTwoBit<'a, S> {
             kernels,
             host: CpuTwoBit::new(space, table),
         };
-        Ok(Opened {
-            passes: Box::new(passes),
-            progress,
-        })
+        Ok(Opened::new(Box::new(passes), progress))
     }
 
     fn run(&mut self, entry: &str, pass: &Pass, frontier: u8, next: u8) -> Result<Work> {

@@ -102,10 +102,7 @@ impl Backend for MpiBackend<'_> {
     ) -> Result<Opened<Box<dyn TwoBitPasses + 'a>>> {
         let partition = Partition::new(&space.blocks(), self.processes());
         let (passes, progress) = MpiTwoBit::open(self, space, partition, request)?;
-        Ok(Opened {
-            passes: Box::new(passes),
-            progress,
-        })
+        Ok(Opened::new(Box::new(passes), progress))
     }
 
     fn one_bit<'a, S: Space>(

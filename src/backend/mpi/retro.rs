@@ -24,7 +24,7 @@
 //! decision by a pass at most: the fixpoint, and every value, are the same
 //! (the tests compare every layer's cells with the single process).
 
-use std::path::Path;
+use std::borrow::Cow;
 
 use rayon::prelude::*;
 
@@ -43,7 +43,7 @@ use crate::search::retro2::judge::{
     Scratch, Tally, Unit, Verdict, list_limit, recorded_value, units,
 };
 use crate::search::retro2::seam::{
-    Below, HeldLayer, PassCount, RetroBackend, RetroPass, RetroPasses,
+    Below, HeldLayer, Opening, PassCount, RetroBackend, RetroPass, RetroPasses,
 };
 use crate::search::retro2::{lower_layer_needed, values_identity};
 use crate::space::{LayeredGame, Player, Value};
@@ -58,46 +58,45 @@ pub struct Share {
 /// A share opens as this process's part of every block of the layer, in
 /// its own file of the store.
 impl HeldLayer<MpiBackend<'_>> for Share {
+    /// A solved layer is refused where a process does not hold its share
+    /// in the store, and staged in memory.
     fn open<G: LayeredGame>(
         backend: &MpiBackend<'_>,
         game: &G,
         layer: usize,
-        backing: &Backing,
+        opening: Opening<'_>,
         progress: &dyn Progress,
     ) -> Result<(Share, Option<Checkpoint>)> {
+        let identity = values_identity(game, layer);
+        let backing = match opening {
+            Opening::ToSolve(backing) => Cow::Borrowed(backing),
+            Opening::Solved(dir) => {
+                let backing = Backing::ReadOnly(dir.to_path_buf());
+                refuse_other_job_sizes(&backing, &identity.descriptor, backend.processes())?;
+                if backend.any(!share_exists(backend, dir, &identity)) {
+                    return Err(lower_layer_needed(
+                        game,
+                        layer,
+                        &format!(
+                            "which this job's processes do not all hold in {}",
+                            dir.display()
+                        ),
+                        ", with the same number of MPI processes",
+                    ));
+                }
+                Cow::Owned(backing)
+            }
+        };
         let partition = Partition::new(&game.layer_blocks(layer), backend.processes());
-        let identity = values_identity(game, layer);
         let fill = Value::Unknown as u8;
-        let (values, record) = open_share(backend, backing, &identity, &partition, fill, progress)?;
+        let (mut values, record) =
+            open_share(backend, &backing, &identity, &partition, fill, progress)?;
         let checkpoint = Checkpoint::read(values.storage(), record)?;
-        Ok((Share { partition, values }, checkpoint))
-    }
-
-    fn open_solved<G: LayeredGame>(
-        backend: &MpiBackend<'_>,
-        game: &G,
-        layer: usize,
-        dir: &Path,
-        progress: &dyn Progress,
-    ) -> Result<(Share, Option<Checkpoint>)> {
-        let identity = values_identity(game, layer);
-        let backing = Backing::ReadOnly(dir.to_path_buf());
-        refuse_other_job_sizes(&backing, &identity.descriptor, backend.processes())?;
-        if backend.any(!share_exists(backend, dir, &identity)) {
-            return Err(lower_layer_needed(
-                game,
-                layer,
-                &format!(
-                    "which this job's processes do not all hold in {}",
-                    dir.display()
-                ),
-                ", with the same number of MPI processes",
-            ));
+        if let Opening::Solved(_) = opening {
+            // Read at random while the layer above is solved: in memory.
+            values.storage_mut().stage()?;
         }
-        let (mut share, checkpoint) = Self::open(backend, game, layer, &backing, progress)?;
-        // Read at random while the layer above is solved: in memory.
-        share.values.storage_mut().stage()?;
-        Ok((share, checkpoint))
+        Ok((Share { partition, values }, checkpoint))
     }
 
     fn host_table(&self) -> &TwoBitTable {

@@ -7,7 +7,7 @@ use super::exchange::Exchange;
 use super::queries::Queries;
 use super::rounds::{in_rounds, joined};
 use super::share::open_share;
-use crate::backend::cpu::two_bit::{Claim, mark_batch};
+use crate::backend::cpu::two_bit::{Claim, MarkBatch};
 use crate::backend::cpu::{BATCH, count_states};
 use crate::backend::partition::{Partition, Slice};
 use crate::error::Result;
@@ -82,8 +82,7 @@ impl<'a, S: Space> MpiTwoBit<'a, S> {
     ) -> Work {
         let (space, table, partition, me) = (self.space, &self.table, &self.partition, self.me);
         let mut state = space.new_state();
-        let mut batch = Vec::with_capacity(BATCH + 64);
-        let mut unseen = Vec::with_capacity(BATCH + 64);
+        let mut marks = MarkBatch::new(table, next, Claim::Shared);
         let mut work = Work::default();
         let first = chunk.ranks.start;
         table.for_each_equal(chunk.local(), frontier, |local| {
@@ -92,32 +91,15 @@ impl<'a, S: Space> MpiTwoBit<'a, S> {
             space.expand(&state, MoveFilter::All, |successor| {
                 let (owner, cell) = partition.locate(successor);
                 if owner == me {
-                    table.prefetch(cell);
-                    batch.push(cell);
+                    marks.push(cell);
                 } else {
                     work.successors += 1;
                     outgoing[owner].push(cell);
                 }
             });
-            if batch.len() >= BATCH {
-                mark_batch(
-                    table,
-                    &mut batch,
-                    &mut unseen,
-                    next,
-                    &mut work,
-                    Claim::Shared,
-                );
-            }
+            marks.mark_when_full(&mut work);
         });
-        mark_batch(
-            table,
-            &mut batch,
-            &mut unseen,
-            next,
-            &mut work,
-            Claim::Shared,
-        );
+        marks.mark(&mut work);
         work
     }
 

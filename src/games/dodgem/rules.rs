@@ -151,11 +151,7 @@ impl LayeredGame for Dodgem {
     }
 
     fn mover(&self, state: &DodgemState) -> Player {
-        if state.blue_to_move {
-            Player::First
-        } else {
-            Player::Second
-        }
+        Player::first_if(state.blue_to_move)
     }
 
     fn successors<F: FnMut(Successor) -> bool>(
@@ -184,11 +180,7 @@ impl LayerLinks for Dodgem {}
 impl MoveShortcuts for Dodgem {
     fn mover_of_rank(&self, _layer: usize, rank: u64) -> Option<Player> {
         // Every block has an even length: the side is the rank's last bit.
-        Some(if rank & 1 == 0 {
-            Player::First
-        } else {
-            Player::Second
-        })
+        Some(Player::of_rank_parity(rank))
     }
 
     /// Moves before the range are not ranked (see

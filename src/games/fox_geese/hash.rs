@@ -151,10 +151,7 @@ mod tests {
         }
     }
 
-    const FORWARD: Rules = Rules {
-        capture_wins: false,
-        geese_forward: true,
-    };
+    const FORWARD: Rules = Rules::GEESE_FORWARD;
 
     #[test]
     fn representatives_are_the_positions_that_rank_to_themselves() {

@@ -100,6 +100,14 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// Geese step only forward, and a capture is just a move: the variant
+    /// the tests take beside the default.
+    #[cfg(test)]
+    pub(crate) const GEESE_FORWARD: Rules = Rules {
+        capture_wins: false,
+        geese_forward: true,
+    };
+
     /// Every variant, for messages about a store that holds another one.
     const ALL: [Rules; 4] = [
         Rules {
@@ -320,10 +328,7 @@ impl RegisteredTwoPlayer for FoxGeese {
 mod tests {
     use super::*;
 
-    const FORWARD: Rules = Rules {
-        capture_wins: false,
-        geese_forward: true,
-    };
+    const FORWARD: Rules = Rules::GEESE_FORWARD;
 
     #[test]
     fn the_board_has_the_traditional_lines() {

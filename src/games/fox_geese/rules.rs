@@ -157,11 +157,7 @@ impl LayeredGame for FoxGeese {
     }
 
     fn mover(&self, state: &Unranked) -> Player {
-        if state.fox_to_move {
-            Player::First
-        } else {
-            Player::Second
-        }
+        Player::first_if(state.fox_to_move)
     }
 
     #[inline]
@@ -285,11 +281,7 @@ impl MoveShortcuts for FoxGeese {
 
     fn mover_of_rank(&self, _geese: usize, rank: u64) -> Option<Player> {
         // Every block has an even size, so the side is the rank's last bit.
-        Some(if rank & 1 == 0 {
-            Player::First
-        } else {
-            Player::Second
-        })
+        Some(Player::of_rank_parity(rank))
     }
 
     /// Moves before the range are not ranked (see
@@ -356,10 +348,7 @@ mod tests {
     use crate::games::TwoPlayerGame;
     use crate::space::WithinLayer;
 
-    const FORWARD: Rules = Rules {
-        capture_wins: false,
-        geese_forward: true,
-    };
+    const FORWARD: Rules = Rules::GEESE_FORWARD;
     #[test]
     fn predecessors_are_exactly_the_positions_with_a_move_here() {
         for rules in [Rules::default(), FORWARD] {

@@ -150,11 +150,7 @@ impl TwoPlayerGame for FoxGeese {
     }
 
     fn side_to_move(&self, position: &FoxGeeseState) -> Player {
-        if position.fox_to_move {
-            Player::First
-        } else {
-            Player::Second
-        }
+        Player::first_if(position.fox_to_move)
     }
 
     fn moves(&self, position: &FoxGeeseState) -> Vec<FoxGeeseState> {

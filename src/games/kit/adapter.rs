@@ -295,11 +295,7 @@ impl<G: BoardGame> LayerLinks for Kit<G> {
 impl<G: BoardGame> MoveShortcuts for Kit<G> {
     fn mover_of_rank(&self, _layer: usize, rank: u64) -> Option<Player> {
         // Blocks start at even ranks: the side is the rank's last bit.
-        Some(if rank & 1 == 0 {
-            Player::First
-        } else {
-            Player::Second
-        })
+        Some(Player::of_rank_parity(rank))
     }
 }
 

@@ -238,11 +238,7 @@ impl LayerTable {
             .unrank(within / 2, position.cells_mut(self.cells));
         position.set_hand(Player::First, block.contents.in_hand[0]);
         position.set_hand(Player::Second, block.contents.in_hand[1]);
-        position.set_to_move(if within.is_multiple_of(2) {
-            Player::First
-        } else {
-            Player::Second
-        });
+        position.set_to_move(Player::first_if(within.is_multiple_of(2)));
     }
 }
 

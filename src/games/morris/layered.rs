@@ -396,18 +396,10 @@ impl MoveShortcuts for Morris {
     fn mover_of_rank(&self, layer: usize, rank: u64) -> Option<Player> {
         if self.hash.kind(layer) == LayerKind::Placing {
             let [white, black] = self.hash.in_hand(layer);
-            return Some(if white == black {
-                Player::First
-            } else {
-                Player::Second
-            });
+            return Some(Player::first_if(white == black));
         }
         // Every block has an even length: the side is the rank's last bit.
-        Some(if rank & 1 == 0 {
-            Player::First
-        } else {
-            Player::Second
-        })
+        Some(Player::of_rank_parity(rank))
     }
 
     /// Moves before the range are generated but not ranked: a pass's

@@ -224,11 +224,7 @@ fn sweep_block_ranks(
     } else {
         None
     };
-    let mover = if white_moves {
-        Player::First
-    } else {
-        Player::Second
-    };
+    let mover = Player::first_if(white_moves);
     let values = sweep.values;
     let maps = hash.maps();
     let mut count = SweepCount::default();
@@ -569,11 +565,7 @@ mod tests {
         if left(stones.black, stones.in_hand[1]) < FEWEST {
             return Value::FirstWins;
         }
-        let mover = if stones.white_to_move {
-            Player::First
-        } else {
-            Player::Second
-        };
+        let mover = Player::first_if(stones.white_to_move);
         let mut tally = Tally::new(mover, false);
         for next in rules::successors(board, OpeningRule::Placing, stones) {
             let table = lower[hash.layer_of(&next)].expect("a layer below");

@@ -208,11 +208,7 @@ impl TwoPlayerGame for Morris {
     }
 
     fn side_to_move(&self, position: &Stones) -> Player {
-        if position.white_to_move {
-            Player::First
-        } else {
-            Player::Second
-        }
+        Player::first_if(position.white_to_move)
     }
 
     fn moves(&self, position: &Stones) -> Vec<Stones> {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::phases::Phases;
-use super::seam::{Below, PassCount, RetroBackend, RetroPass, RetroPasses};
+use super::seam::{Below, LayerSweep, Opening, PassCount, RetroBackend, RetroPass, RetroPasses};
 use crate::error::{Error, Result};
 use crate::progress::check_stop;
 use crate::search::checkpoint::Checkpoint;
@@ -350,7 +350,8 @@ fn solved_lower_layer<G: LayeredGame, B: RetroBackend>(
     options: &RetroOptions,
 ) -> Result<B::Layer> {
     let dir = lower_layer_store(game, layer, options)?;
-    let (values, checkpoint) = backend.open_solved(game, layer, dir, options.progress)?;
+    let (values, checkpoint) =
+        backend.open_layer(game, layer, Opening::Solved(dir), options.progress)?;
     if backend.any(!checkpoint.is_some_and(|c| c.complete)) {
         return Err(lower_layer_needed(
             game,
@@ -383,7 +384,7 @@ pub fn open_layer<G: LayeredGame>(
 
 /// Opens the whole solved table of `layer` in the store `dir` read only
 /// and in memory, as the layer below a range (the single-process backends'
-/// [`RetroBackend::open_solved`]). A layer an MPI job solved, split into
+/// [`Opening::Solved`]). A layer an MPI job solved, split into
 /// per-process shares, is refused with the job size to rerun with.
 pub fn open_solved_layer<G: LayeredGame>(
     game: &G,
@@ -443,7 +444,8 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
     if !backend.any(!finished)
         && let Backing::Directory(dir) = &options.backing
     {
-        let (values, checkpoint) = backend.open_solved(game, layer, dir, progress)?;
+        let (values, checkpoint) =
+            backend.open_layer(game, layer, Opening::Solved(dir), progress)?;
         if !backend.any(!checkpoint.as_ref().is_some_and(|c| c.complete)) {
             let examined = backend.agree_on_passes(checkpoint);
             let report = layer_report(backend, game, layer, &values, examined, None, phases);
@@ -452,7 +454,7 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
     }
     let (mut values, checkpoint) = phases.time(
         |p| &mut p.setup,
-        || backend.open_layer(game, layer, &options.backing, progress),
+        || backend.open_layer(game, layer, Opening::ToSolve(&options.backing), progress),
     )?;
     let complete = checkpoint.as_ref().is_some_and(|c| c.complete);
     // Processes record on their own clocks, and one may have finished the
@@ -637,8 +639,13 @@ fn sweep_acyclic_layer<G: LayeredGame, B: RetroBackend>(
         Ok(())
     };
     let sweep_started = Instant::now();
-    let examined =
-        backend.sweep_acyclic(game, layer, values, &lower, &pass, &mut record_when_due)?;
+    let sweep = LayerSweep {
+        layer,
+        values,
+        lower: &lower,
+        pass: &pass,
+    };
+    let examined = backend.sweep_acyclic(game, &sweep, &mut record_when_due)?;
     phases.sweep += sweep_started.elapsed().as_secs_f64() - recording;
     phases.records += recording;
     drop(lower);

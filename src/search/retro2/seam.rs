@@ -78,12 +78,39 @@ impl<'a, L> Below<'a, L> {
     }
 }
 
+/// An acyclic layer's sweep as the driver hands it to a backend
+/// ([`RetroBackend::sweep_acyclic`]).
+pub struct LayerSweep<'a, L> {
+    /// The layer swept.
+    pub layer: usize,
+    /// Its values, opened writable and staged.
+    pub values: &'a L,
+    /// The solved layers below, indexed by layer, holding those the game
+    /// names.
+    pub lower: &'a [Option<&'a L>],
+    /// The sweep as a pass: its label and progress.
+    pub pass: &'a RetroPass<'a>,
+}
+
 /// One pass as the driver names it.
 pub struct RetroPass<'p> {
     /// "layer 7 pass 3": for progress and per-pass reports (MPI traffic).
     pub label: String,
     /// Shows the pass's progress and says when to stop.
     pub progress: &'p dyn Progress,
+}
+
+/// How a layer's values are opened ([`HeldLayer::open`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Opening<'a> {
+    /// To be solved, in this backing (every cell unknown in a fresh table).
+    ToSolve(&'a Backing),
+    /// Solved, as the layer below a range: from this store, read only and
+    /// in memory (it is read at random). Refused with one line when the
+    /// backend cannot read it there (see
+    /// [`super::driver::lower_layer_needed`]); the driver checks that the
+    /// record says complete.
+    Solved(&'a Path),
 }
 
 /// A layer's values as backend `B` holds them: how they are opened, and
@@ -93,26 +120,13 @@ pub struct RetroPass<'p> {
 /// CPU and the GPU, see `super::whole_layer`) write it once; an MPI job's
 /// share of a layer is another.
 pub trait HeldLayer<B: ?Sized>: Send + Sync + Sized {
-    /// Opens `layer`'s values in `backing` (every cell unknown in a fresh
-    /// table) with the record an earlier run left there.
+    /// Opens `layer`'s values as `opening` says, with the record an earlier
+    /// run left there.
     fn open<G: LayeredGame>(
         backend: &B,
         game: &G,
         layer: usize,
-        backing: &Backing,
-        progress: &dyn Progress,
-    ) -> Result<(Self, Option<Checkpoint>)>;
-
-    /// Opens the layer below a range from the store `dir`, read only and in
-    /// memory (it is read at random), with its record; refuses with one
-    /// line when `backend` cannot read it there (see
-    /// [`super::driver::lower_layer_needed`]). The driver checks that the
-    /// record says complete.
-    fn open_solved<G: LayeredGame>(
-        backend: &B,
-        game: &G,
-        layer: usize,
-        dir: &Path,
+        opening: Opening<'_>,
         progress: &dyn Progress,
     ) -> Result<(Self, Option<Checkpoint>)>;
 
@@ -139,21 +153,10 @@ pub trait RetroBackend: Backend {
         &self,
         game: &G,
         layer: usize,
-        backing: &Backing,
+        opening: Opening<'_>,
         progress: &dyn Progress,
     ) -> Result<(Self::Layer, Option<Checkpoint>)> {
-        Self::Layer::open(self, game, layer, backing, progress)
-    }
-
-    /// Opens the solved layer below a range ([`HeldLayer::open_solved`]).
-    fn open_solved<G: LayeredGame>(
-        &self,
-        game: &G,
-        layer: usize,
-        dir: &Path,
-        progress: &dyn Progress,
-    ) -> Result<(Self::Layer, Option<Checkpoint>)> {
-        Self::Layer::open_solved(self, game, layer, dir, progress)
+        Self::Layer::open(self, game, layer, opening, progress)
     }
 
     /// The table the store records ([`HeldLayer::host_table`]).
@@ -197,11 +200,11 @@ pub trait RetroBackend: Backend {
     ) -> Result<Box<dyn RetroPasses + 'a>>;
 
     /// Solves an [acyclic](crate::space::LayerLinks::acyclic_layer) layer in one sweep
-    /// over `values` (opened by [`open_layer`](Self::open_layer), writable
+    /// over its values (opened by [`open_layer`](Self::open_layer), writable
     /// and staged): every position not decided yet gets its rules' value or
-    /// the verdict of its moves, read from `lower` (indexed by layer, holding
-    /// the layers the game names), and with symmetry reduction its twins get
-    /// the same. `between_parts` is called now and then while it runs (the
+    /// the verdict of its moves, read from the layers below (holding those
+    /// the game names), and with symmetry reduction its twins get the
+    /// same. `between_parts` is called now and then while it runs (the
     /// driver records the table there when a record is due: every value
     /// written is final, so any moment's table resumes). Returns the
     /// positions examined; stops early, leaving what it decided, when a
@@ -210,15 +213,13 @@ pub trait RetroBackend: Backend {
     fn sweep_acyclic<G: LayeredGame>(
         &self,
         game: &G,
-        layer: usize,
-        _values: &Self::Layer,
-        _lower: &[Option<&Self::Layer>],
-        _pass: &RetroPass,
+        sweep: &LayerSweep<'_, Self::Layer>,
         _between_parts: &mut dyn FnMut() -> Result<()>,
     ) -> Result<u64> {
         Err(crate::error::Error::InvalidParameter(format!(
-            "layer {layer} ({}) is solved in one sweep over the solved layers below it, which the {} backend does not run: solve it, and the layers it reads, in one process",
-            game.layer_descriptor(layer),
+            "layer {} ({}) is solved in one sweep over the solved layers below it, which the {} backend does not run: solve it, and the layers it reads, in one process",
+            sweep.layer,
+            game.layer_descriptor(sweep.layer),
             self.name()
         )))
     }

@@ -3,35 +3,26 @@
 //! passes run): opened from the store by the driver's own functions,
 //! whichever backend holds it.
 
-use std::path::Path;
-
 use super::driver::{open_layer, open_solved_layer};
-use super::seam::HeldLayer;
+use super::seam::{HeldLayer, Opening};
 use crate::error::Result;
 use crate::search::Progress;
 use crate::search::checkpoint::Checkpoint;
 use crate::space::LayeredGame;
-use crate::table::{Backing, TwoBitTable};
+use crate::table::TwoBitTable;
 
 impl<B: ?Sized> HeldLayer<B> for TwoBitTable {
     fn open<G: LayeredGame>(
         _backend: &B,
         game: &G,
         layer: usize,
-        backing: &Backing,
+        opening: Opening<'_>,
         progress: &dyn Progress,
     ) -> Result<(TwoBitTable, Option<Checkpoint>)> {
-        open_layer(game, layer, backing, progress)
-    }
-
-    fn open_solved<G: LayeredGame>(
-        _backend: &B,
-        game: &G,
-        layer: usize,
-        dir: &Path,
-        progress: &dyn Progress,
-    ) -> Result<(TwoBitTable, Option<Checkpoint>)> {
-        open_solved_layer(game, layer, dir, progress)
+        match opening {
+            Opening::ToSolve(backing) => open_layer(game, layer, backing, progress),
+            Opening::Solved(dir) => open_solved_layer(game, layer, dir, progress),
+        }
     }
 
     fn host_table(&self) -> &TwoBitTable {

@@ -28,6 +28,18 @@ impl Player {
             Player::Second => Player::First,
         }
     }
+
+    /// The first player when `first` holds, else the second: a position's
+    /// mover from its side-to-move flag.
+    pub fn first_if(first: bool) -> Player {
+        if first { Player::First } else { Player::Second }
+    }
+
+    /// The mover of a position of rank `rank` in a layer whose blocks all
+    /// start at even ranks and alternate the sides: the rank's last bit.
+    pub fn of_rank_parity(rank: u64) -> Player {
+        Player::first_if(rank & 1 == 0)
+    }
 }
 
 /// A position's value, stored in two bits.

@@ -50,7 +50,7 @@ use super::device::GpuDevice;
 use crate::backend::CpuBackend;
 use crate::error::{Error, Result};
 use crate::search::retro2::judge::recorded_value;
-use crate::search::retro2::seam::{Below, RetroBackend, RetroPass, RetroPasses};
+use crate::search::retro2::seam::{Below, LayerSweep, RetroBackend, RetroPass, RetroPasses};
 use crate::space::{LayeredGame, LayersBelow, Value};
 use crate::table::TwoBitTable;
 use passes::{GpuRetro, LowerTable};
@@ -106,21 +106,25 @@ impl RetroBackend for GpuBackend<'_> {
     fn sweep_acyclic<G: LayeredGame>(
         &self,
         game: &G,
-        layer: usize,
-        values: &TwoBitTable,
-        lower: &[Option<&TwoBitTable>],
-        pass: &RetroPass,
+        sweep: &LayerSweep<'_, TwoBitTable>,
         between_parts: &mut dyn FnMut() -> Result<()>,
     ) -> Result<u64> {
-        let reached = |l: usize| lower.get(l).copied().flatten();
-        let below = match retro_program(game, layer) {
-            Ok(_) => reached_table(game, layer, reached)?,
+        let reached = |l: usize| sweep.lower.get(l).copied().flatten();
+        let below = match retro_program(game, sweep.layer) {
+            Ok(_) => reached_table(game, sweep.layer, reached)?,
             Err(_) => None,
         };
-        let Some(below) = below else {
-            return CpuBackend.sweep_acyclic(game, layer, values, lower, pass, between_parts);
-        };
-        sweep_on_device(self.gpu, game, layer, values, Some(below), pass)
+        match below {
+            Some(below) => sweep_on_device(
+                self.gpu,
+                game,
+                sweep.layer,
+                sweep.values,
+                Some(below),
+                sweep.pass,
+            ),
+            None => CpuBackend.sweep_acyclic(game, sweep, between_parts),
+        }
     }
 }
 

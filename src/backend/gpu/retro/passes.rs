@@ -258,7 +258,7 @@ impl<'a> GpuRetro<'a> {
         pieces: &[Piece],
         value: u32,
     ) -> Result<Counts> {
-        let counts = self.kernels.dispatch(
+        let counts = self.kernels.set.dispatch::<COUNTERS>(
             self.gpu,
             entry,
             pieces,
@@ -332,11 +332,13 @@ impl<'a> GpuRetro<'a> {
                 }
                 count.marked += judged.marked;
             }
-            let [_, settled, ..] =
-                self.kernels
-                    .dispatch(self.gpu, "settle", pieces, [0, 0], &|| {
-                        pass.progress.advance(1)
-                    })?;
+            let [_, settled, ..] = self.kernels.set.dispatch::<COUNTERS>(
+                self.gpu,
+                "settle",
+                pieces,
+                [0, 0],
+                &|| pass.progress.advance(1),
+            )?;
             count.marked += settled;
             self.retrieve_target(plan, target)?;
         }
@@ -414,7 +416,7 @@ impl<'a> GpuRetro<'a> {
             self.place_target(plan, target)?;
             for source in rounds(target) {
                 self.place_source(plan, target, &source)?;
-                self.kernels.dispatch(
+                self.kernels.set.dispatch::<COUNTERS>(
                     self.gpu,
                     entry,
                     &pieces[whole as usize],
@@ -488,7 +490,7 @@ impl RetroPasses for GpuRetro<'_> {
     fn fill_undecided(&mut self, value: Value) -> Result<()> {
         match &self.tables.placement {
             Placement::Resident { .. } => {
-                self.kernels.dispatch(
+                self.kernels.set.dispatch::<COUNTERS>(
                     self.gpu,
                     "fill_unknown",
                     &self.whole_pieces,
@@ -512,7 +514,7 @@ impl RetroPasses for GpuRetro<'_> {
         match &self.tables.placement {
             Placement::Resident { .. } if self.twin_pieces.is_empty() => {}
             Placement::Resident { .. } => {
-                self.kernels.dispatch(
+                self.kernels.set.dispatch::<COUNTERS>(
                     self.gpu,
                     "copy_from_twins",
                     &self.twin_pieces,
@@ -605,20 +607,5 @@ impl RetroKernels {
             self.windows_at * 4,
             bytemuck::cast_slice(words),
         );
-    }
-
-    /// Runs entry point `entry` over `pieces` with `values` in the
-    /// parameters (`value`, `decided_list`), one submission per piece,
-    /// calling `advance` as each completes; returns the counters.
-    fn dispatch(
-        &self,
-        gpu: &GpuDevice,
-        entry: &str,
-        pieces: &[Piece],
-        values: [u32; 2],
-        advance: &dyn Fn(),
-    ) -> Result<Counts> {
-        let counts = self.set.dispatch(gpu, entry, pieces, values, advance)?;
-        Ok(std::array::from_fn(|counter| counts[counter]))
     }
 }
