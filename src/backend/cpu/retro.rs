@@ -398,8 +398,8 @@ mod tests {
     #[test]
     fn fox_and_geese_passes_keep_no_open_move_tags() {
         // A byte and a bit a position that cost Fox-and-Geese time as
-        // well as memory (capture-wins `--symmetry` layer 9: 500 MB peak
-        // against 220 MB without).
+        // well as memory (capture-wins `--symmetry` layer 9: 497 MiB
+        // peak against 217 MiB without).
         for (capture_wins, symmetry) in [(false, false), (true, true)] {
             let game = FoxGeese::new(capture_wins, symmetry).unwrap();
             assert!(!tagged(&game, 4));

@@ -273,8 +273,8 @@ impl MoveShortcuts for FoxGeese {
     /// ranked to name it, under symmetry a canonical image, and a byte
     /// and a watch bit written, for each open position). On two cores,
     /// peak RSS and CPU time with tags and without: capture-wins
-    /// `--symmetry --layers 9..9` 509 -> 222 MB, 8.5 -> 6.1 s;
-    /// `--layers 1..8` 1.25 GB -> 490 MB, 35.7 -> 19.7 s.
+    /// `--symmetry --layers 9..9` 497 -> 217 MiB, 8.5 -> 6.1 s;
+    /// `--layers 1..8` 1,218 -> 477 MiB, 35.7 -> 19.7 s.
     fn tags_open_moves(&self, _geese: usize) -> bool {
         false
     }
