@@ -17,8 +17,8 @@ pub use super::registration::{
 };
 use super::two_player_game::TwoPlayerVisitor;
 use super::{
-    Dodgem, DodgemKit, FoxGeese, FrogsToads, Ksolve, MuTorere, Pancake, PegSolitaire, PocketCube,
-    SlidingTile, TopSpin,
+    Dodgem, DodgemKit, FoxGeese, FrogsToads, Kaooa, Ksolve, MuTorere, Pancake, PegSolitaire,
+    PocketCube, Quixo, SlidingTile, Teeko, TopSpin,
 };
 use crate::error::{Error, Result, quoted};
 use crate::space::{Picture, Space};
@@ -332,7 +332,16 @@ macro_rules! registry {
 // The registry: one line per game.
 registry! {
     one_player: [Pancake, TopSpin, SlidingTile, PegSolitaire, FrogsToads, PocketCube, Ksolve],
-    two_player: [FoxGeese, Dodgem, Morris, Kit<MuTorere>, Kit<DodgemKit>],
+    two_player: [
+        FoxGeese,
+        Dodgem,
+        Morris,
+        Kit<MuTorere>,
+        Kit<DodgemKit>,
+        Kit<Teeko>,
+        Kit<Quixo>,
+        Kit<Kaooa>,
+    ],
 }
 
 #[cfg(test)]

@@ -56,9 +56,14 @@ impl<G: BoardGame> Kit<G> {
             )));
         }
         // Layer 0 is the empty board, as in every two-player game here
-        // (the commands report from layer 1).
-        let mut layers = vec![vec![Contents::board(&vec![0; kinds])]];
-        layers.extend(game.layers());
+        // (the commands report from layer 1), unless a game's move fills
+        // the empty board and the game lists it with the layer it fills
+        // (Quixo): layer 0 is then empty.
+        let empty = Contents::board(&vec![0; kinds]);
+        let listed = game.layers();
+        let lists_empty = listed.iter().flatten().any(|contents| *contents == empty);
+        let mut layers = vec![if lists_empty { Vec::new() } else { vec![empty] }];
+        layers.extend(listed);
         let table = LayerTable::new(cells, kinds, &layers)?;
         let symmetries = if symmetry {
             Symmetries::new(cells, &game.symmetries())?
@@ -107,13 +112,30 @@ impl<G: BoardGame> Kit<G> {
     /// The (layer, block) of a position reached by the rules.
     #[inline]
     fn place_move(&self, position: &Position) -> (usize, usize) {
-        self.place(position).unwrap_or_else(|| {
-            panic!(
-                "a move of {} leads to {:?}, which no layer lists",
-                G::NAME,
-                Contents::of(position, self.cells, self.kinds)
-            )
-        })
+        self.place(position)
+            .unwrap_or_else(|| self.unlisted(position))
+    }
+
+    /// The (layer, block) of `next`, a move of `from`; `None` where `from`
+    /// is ended by the rules and its moves lead where no layer lists (the
+    /// engine never plays them: a table's identity only samples them).
+    #[inline]
+    fn place_move_from(&self, from: &Position, next: &Position) -> Option<(usize, usize)> {
+        match self.place(next) {
+            Some(place) => Some(place),
+            None if self.game.outcome(from).is_some() => None,
+            None => self.unlisted(next),
+        }
+    }
+
+    /// A move into contents no layer lists: a game's error.
+    #[cold]
+    fn unlisted(&self, position: &Position) -> ! {
+        panic!(
+            "a move of {} leads to {:?}, which no layer lists",
+            G::NAME,
+            Contents::of(position, self.cells, self.kinds)
+        )
     }
 
     /// The layer and rank of a position at `place`.
@@ -215,14 +237,18 @@ impl<G: BoardGame> LayeredGame for Kit<G> {
         let mut going = true;
         if self.leaves[layer] {
             self.each_move(state, |next| {
-                let place = self.place_move(next);
+                let Some(place) = self.place_move_from(state, next) else {
+                    return true;
+                };
                 going = place.0 == layer || emit(self.at(place, next));
                 going
             });
         }
         if going {
             self.each_move(state, |next| {
-                let place = self.place_move(next);
+                let Some(place) = self.place_move_from(state, next) else {
+                    return true;
+                };
                 place.0 != layer || emit(self.at(place, next))
             });
         }

@@ -80,7 +80,8 @@ pub trait BoardGame: Clone + Send + Sync + Sized + 'static {
     fn pieces(&self) -> &[Piece];
 
     /// The blocks of layers 1, 2, ... in order, the lowest first; layer 0
-    /// is the empty board, which the kit adds.
+    /// is the empty board, which the kit adds unless a layer here lists
+    /// it (a game whose first move fills an empty board).
     fn layers(&self) -> Vec<Vec<Contents>>;
 
     /// Where play starts.
