@@ -4,16 +4,19 @@
 //! published values (Straffin, 1995: 1,180 positions reachable, 208 won,
 //! 128 lost and 844 drawn by the side to move, the start a draw), and
 //! Dodgem through the kit against the hand-written Dodgem, every stored
-//! value of every layer.
+//! value of every layer. Kaooa and Quixo with GamesmanOne's rules against
+//! what GamesmanOne's `analyze` counts among the positions reachable from
+//! the start, by value and remoteness.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 use bitsolve::backend::CpuBackend;
 use bitsolve::games::dodgem::DodgemState;
 use bitsolve::games::kit::{Kit, Position, Unmoves};
-use bitsolve::games::{Dodgem, DodgemKit, MuTorere, TwoPlayerGame};
+use bitsolve::games::{Dodgem, DodgemKit, Kaooa, MuTorere, Quixo, Teeko, TwoPlayerGame};
 use bitsolve::search::Silent;
+use bitsolve::search::retro2::distances::{LayerDistances, NO_DISTANCE, layer_distances};
 use bitsolve::search::retro2::{RetroOptions, open_layer, solve_layers, solve_layers_keeping_top};
 use bitsolve::space::{LayeredGame, Player, Value};
 use bitsolve::table::{Backing, TwoBitTable};
@@ -83,6 +86,130 @@ fn solved<G: LayeredGame + TwoPlayerGame>(game: &G, dir: &Path) -> Vec<TwoBitTab
                 .0
         })
         .collect()
+}
+
+/// Every layer's distances (plies to the end with best play), each
+/// layer's read from its values and the distances of the layer below.
+fn distances<G: LayeredGame>(game: &G, tables: &[TwoBitTable]) -> Vec<Vec<u16>> {
+    let value = |layer: usize, rank: u64| Value::from_bits(tables[layer].get(rank));
+    let mut found: Vec<Vec<u16>> = Vec::new();
+    for layer in 0..tables.len() {
+        let lower = match layer.checked_sub(1) {
+            None => LayerDistances::default(),
+            Some(below) => LayerDistances::from_distances(found[below].iter().copied()),
+        };
+        let distances = layer_distances(game, layer, &value, &lower).unwrap();
+        found.push(distances.iter().collect());
+    }
+    found
+}
+
+/// The positions reachable from the start (a position the rules end is
+/// not played on), counted by their value for the side to move ('W', 'L',
+/// 'D') and remoteness (0 for a draw): the table GamesmanOne's `analyze`
+/// prints.
+fn reachable_by_value<G>(
+    game: &G,
+    tables: &[TwoBitTable],
+    distances: &[Vec<u16>],
+) -> BTreeMap<(char, u16), usize>
+where
+    G: LayeredGame<State = Position> + TwoPlayerGame<Position = Position>,
+{
+    let start = game.start_position(None).unwrap();
+    let mut reached = HashSet::from([start]);
+    let mut open = vec![start];
+    let mut counts = BTreeMap::new();
+    while let Some(position) = open.pop() {
+        let (layer, rank) = game.locate(&position);
+        let value = for_the_mover(Value::from_bits(tables[layer].get(rank)), &position);
+        let distance = distances[layer][rank as usize];
+        assert_eq!(distance == NO_DISTANCE, value == 'D');
+        let remoteness = if value == 'D' { 0 } else { distance };
+        *counts.entry((value, remoteness)).or_default() += 1;
+        if game.rule_value(layer, &position).is_some() {
+            continue;
+        }
+        for next in game.moves(&position) {
+            if reached.insert(next) {
+                open.push(next);
+            }
+        }
+    }
+    counts
+}
+
+#[test]
+fn kaooa_has_gamesman_ones_values_and_remoteness() {
+    // GamesmanOne 1.3.0's `analyze mkaooa 0`: the 21,696 positions reachable
+    // from the start by value and remoteness (the start a draw).
+    let expected = BTreeMap::from([
+        (('D', 0), 18_081),
+        (('L', 0), 1_130),
+        (('W', 1), 1_470),
+        (('L', 2), 85),
+        (('W', 3), 130),
+        (('L', 4), 105),
+        (('W', 5), 255),
+        (('L', 6), 30),
+        (('W', 7), 110),
+        (('L', 8), 65),
+        (('W', 9), 205),
+        (('L', 10), 5),
+        (('W', 11), 25),
+    ]);
+    let dir = scratch("kit", "kaooa");
+    for symmetry in [false, true] {
+        let game = Kit::new(Kaooa::new().unwrap(), symmetry, Unmoves::Graph).unwrap();
+        let tables = solved(&game, &dir.join(format!("{symmetry}")));
+        let counts = reachable_by_value(&game, &tables, &distances(&game, &tables));
+        assert_eq!(counts, expected, "symmetry {symmetry}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn quixo_3_has_gamesman_ones_values_and_remoteness() {
+    // GamesmanOne 1.3.0 on `quixo 2` (3 x 3): of the 32,027 positions
+    // reachable from the start, 20,247 are won for the side to move and
+    // 11,780 lost, 5,080 of the wins made by the other side's push; the
+    // start is won in 7 plies.
+    let dir = scratch("kit", "quixo-3");
+    let game = Kit::new(Quixo::new(3).unwrap(), true, Unmoves::Graph).unwrap();
+    let tables = solved(&game, &dir);
+    let distances = distances(&game, &tables);
+    let counts = reachable_by_value(&game, &tables, &distances);
+    let total = |value: char| -> usize {
+        counts
+            .iter()
+            .filter(|((v, _), _)| *v == value)
+            .map(|(_, n)| n)
+            .sum()
+    };
+    assert_eq!((total('W'), total('L'), total('D')), (20_247, 11_780, 0));
+    assert_eq!(counts[&('W', 0)], 5_080);
+    let (layer, rank) = game.locate(&game.start_position(None).unwrap());
+    assert_eq!(Value::from_bits(tables[layer].get(rank)), Value::FirstWins);
+    assert_eq!(distances[layer][rank as usize], 7);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn teeko_has_gamesman_ones_patterns_and_tiers() {
+    assert_eq!(Teeko::new(false).unwrap().patterns(), 44);
+    assert_eq!(Teeko::new(true).unwrap().patterns(), 58);
+    let game = Kit::new(Teeko::new(false).unwrap(), false, Unmoves::Graph).unwrap();
+    // GamesmanOne's tiers 0 to 7 (stones dropped) hold one side to move,
+    // the kit's layers both; tier 8 (moving) holds both too.
+    let dropping = [1u64, 25, 600, 6_900, 75_900, 531_300, 3_542_000, 16_824_500];
+    assert_eq!(game.max_layer(), 9);
+    assert_eq!(game.layer_size(1), 151_420_500);
+    for (down, &tier) in dropping.iter().enumerate() {
+        assert_eq!(game.layer_size(9 - down), 2 * tier, "{down} stones down");
+    }
+    let start = game.start_position(None).unwrap();
+    assert_eq!(game.locate(&start).0, 9);
+    assert_eq!(game.moves(&start).len(), 25);
 }
 
 /// The hand-written game's position for a kit position: the kit numbers
