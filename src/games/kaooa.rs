@@ -87,6 +87,8 @@ impl BoardGame for Kaooa {
     const NAME: &'static str = "kaooa";
     const SUMMARY: &'static str = "Kaooa: a vulture against six crows on a pentagram, GamesmanOne's rules (two players, through the game kit)";
     const OPTIONS: &'static [OptionSpec] = &[SYMMETRY_OPTION, UNMOVES_OPTION];
+    const PIECES: &'static [Piece] = &one_kind_a_side('C', 'V');
+    const SIDE_NAMES: [&'static str; 2] = ["crows", "vulture"];
 
     fn from_options(_options: &GameOptions) -> Result<Self> {
         Kaooa::new()
@@ -94,15 +96,6 @@ impl BoardGame for Kaooa {
 
     fn board(&self) -> &Board {
         &self.board
-    }
-
-    fn pieces(&self) -> &[Piece] {
-        const PIECES: [Piece; 2] = one_kind_a_side('C', 'V');
-        &PIECES
-    }
-
-    fn side_names(&self) -> [&'static str; 2] {
-        ["crows", "vulture"]
     }
 
     /// Layer L + 1 holds the positions with 2 x (crows in hand) + (the

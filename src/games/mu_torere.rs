@@ -49,6 +49,8 @@ impl BoardGame for MuTorere {
     const NAME: &'static str = "mu-torere";
     const SUMMARY: &'static str = "Mū tōrere: four pieces a side on an eight-pointed star and its centre (two players, through the game kit)";
     const OPTIONS: &'static [OptionSpec] = &[SYMMETRY_OPTION, UNMOVES_OPTION];
+    const PIECES: &'static [Piece] = &one_kind_a_side('B', 'W');
+    const SIDE_NAMES: [&'static str; 2] = ["black", "white"];
 
     fn from_options(_options: &GameOptions) -> Result<Self> {
         MuTorere::new()
@@ -56,15 +58,6 @@ impl BoardGame for MuTorere {
 
     fn board(&self) -> &Board {
         &self.board
-    }
-
-    fn pieces(&self) -> &[Piece] {
-        const PIECES: [Piece; 2] = one_kind_a_side('B', 'W');
-        &PIECES
-    }
-
-    fn side_names(&self) -> [&'static str; 2] {
-        ["black", "white"]
     }
 
     /// One layer: every position has four pieces a side.

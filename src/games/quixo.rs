@@ -86,6 +86,8 @@ impl BoardGame for Quixo {
         SYMMETRY_OPTION,
         UNMOVES_OPTION,
     ];
+    const PIECES: &'static [Piece] = &one_kind_a_side('X', 'O');
+    const SIDE_NAMES: [&'static str; 2] = ["x", "o"];
 
     fn from_options(options: &GameOptions) -> Result<Self> {
         Quixo::new(options.number("n")?.unwrap_or(4))
@@ -93,15 +95,6 @@ impl BoardGame for Quixo {
 
     fn board(&self) -> &Board {
         &self.board
-    }
-
-    fn pieces(&self) -> &[Piece] {
-        const PIECES: [Piece; 2] = one_kind_a_side('X', 'O');
-        &PIECES
-    }
-
-    fn side_names(&self) -> [&'static str; 2] {
-        ["x", "o"]
     }
 
     /// A layer for each number of marked cubes, most first (a cube once
@@ -170,7 +163,7 @@ impl BoardGame for Quixo {
                 what => marks[what as usize - 1] |= 1 << cell,
             }
         }
-        let has_line = |marks: u32| self.lines.iter().any(|&line| marks & line == line);
+        let has_line = |marks: u32| self.lines.iter().any(|&line| line & !marks == 0);
         let mover = position.to_move() as usize;
         if has_line(marks[mover]) {
             Some(Outcome::Win)

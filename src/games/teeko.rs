@@ -47,7 +47,7 @@ pub struct Teeko {
 impl Teeko {
     /// The game; `advanced` adds the corners of the larger squares.
     pub fn new(advanced: bool) -> Result<Self> {
-        let board = Board::parse(&vec!["ooooo"; SIDE].join("\n"), "teeko")?;
+        let board = Board::parse(&["ooooo"; SIDE].join("\n"), "teeko")?;
         let mask = |cells: &[Option<usize>]| -> Option<u32> {
             cells
                 .iter()
@@ -101,6 +101,8 @@ impl BoardGame for Teeko {
         SYMMETRY_OPTION,
         UNMOVES_OPTION,
     ];
+    const PIECES: &'static [Piece] = &one_kind_a_side('X', 'O');
+    const SIDE_NAMES: [&'static str; 2] = ["x", "o"];
 
     fn from_options(options: &GameOptions) -> Result<Self> {
         Teeko::new(options.flag("advanced"))
@@ -108,15 +110,6 @@ impl BoardGame for Teeko {
 
     fn board(&self) -> &Board {
         &self.board
-    }
-
-    fn pieces(&self) -> &[Piece] {
-        const PIECES: [Piece; 2] = one_kind_a_side('X', 'O');
-        &PIECES
-    }
-
-    fn side_names(&self) -> [&'static str; 2] {
-        ["x", "o"]
     }
 
     /// Layer 1 is the moving phase; layer 2 + k has 7 - k stones down
@@ -206,7 +199,7 @@ impl BoardGame for Teeko {
                 what => stones[what as usize - 1] |= 1 << cell,
             }
         }
-        let made = |stones: u32| self.patterns.iter().any(|&p| stones & p == p);
+        let made = |stones: u32| self.patterns.iter().any(|&p| p & !stones == 0);
         (made(stones[0]) || made(stones[1])).then_some(Outcome::Loss)
     }
 }

@@ -49,6 +49,8 @@ impl BoardGame for DodgemKit {
         OptionSpec::value("n", "N", "Squares a side of the board (3..=5)").with_default("3"),
         UNMOVES_OPTION,
     ];
+    const PIECES: &'static [Piece] = &one_kind_a_side('B', 'R');
+    const SIDE_NAMES: [&'static str; 2] = ["blue", "red"];
 
     fn from_options(options: &GameOptions) -> Result<Self> {
         DodgemKit::new(options.number("n")?.unwrap_or(3))
@@ -56,15 +58,6 @@ impl BoardGame for DodgemKit {
 
     fn board(&self) -> &Board {
         &self.board
-    }
-
-    fn pieces(&self) -> &[Piece] {
-        const PIECES: [Piece; 2] = one_kind_a_side('B', 'R');
-        &PIECES
-    }
-
-    fn side_names(&self) -> [&'static str; 2] {
-        ["blue", "red"]
     }
 
     /// Layer L: L cars on the board (the kit's layer 0 has none); a

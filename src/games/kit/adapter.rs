@@ -48,7 +48,7 @@ impl<G: BoardGame> Kit<G> {
     /// unmoves as `unmoves` says.
     pub fn new(game: G, symmetry: bool, unmoves: Unmoves) -> Result<Self> {
         let cells = game.board().cells();
-        let kinds = game.pieces().len();
+        let kinds = G::PIECES.len();
         if cells > MAX_CELLS || kinds == 0 || kinds > MAX_KINDS {
             return Err(Error::InvalidParameter(format!(
                 "{} has {kinds} kinds of pieces on {cells} cells; the kit takes 1 to {MAX_KINDS} kinds on up to {MAX_CELLS} cells",
@@ -331,7 +331,7 @@ impl<G: BoardGame> TwoPlayerGame for Kit<G> {
     type Position = Position;
 
     fn side_name(&self, player: Player) -> &'static str {
-        self.game.side_names()[player as usize]
+        G::SIDE_NAMES[player as usize]
     }
 
     fn max_layer(&self) -> usize {

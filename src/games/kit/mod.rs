@@ -69,15 +69,17 @@ pub trait BoardGame: Clone + Send + Sync + Sized + 'static {
     /// The options the game takes; [`SYMMETRY_OPTION`] and
     /// [`UNMOVES_OPTION`] are read by the kit where listed.
     const OPTIONS: &'static [OptionSpec] = &[UNMOVES_OPTION];
+    /// The kinds of pieces; on a cell, kind `k` is written `k + 1`
+    /// ([`one_kind_a_side`] for most games).
+    const PIECES: &'static [Piece];
+    /// The names of the sides, the first player's first.
+    const SIDE_NAMES: [&'static str; 2] = ["first", "second"];
 
     /// The game these options describe, or a one-line error.
     fn from_options(options: &GameOptions) -> Result<Self>;
 
     /// The board: its cells, their grid (for text and pictures) and names.
     fn board(&self) -> &Board;
-
-    /// The kinds of pieces; on a cell, kind `k` is written `k + 1`.
-    fn pieces(&self) -> &[Piece];
 
     /// The blocks of layers 1, 2, ... in order, the lowest first; layer 0
     /// is the empty board, which the kit adds unless a layer here lists
@@ -102,11 +104,6 @@ pub trait BoardGame: Clone + Send + Sync + Sized + 'static {
     fn no_moves(&self, position: &Position) -> Outcome {
         let _ = position;
         Outcome::Loss
-    }
-
-    /// The names of the sides, the first player's first.
-    fn side_names(&self) -> [&'static str; 2] {
-        ["first", "second"]
     }
 
     /// The board's symmetries as cell permutations (`image[cell]`), the
@@ -147,6 +144,6 @@ pub trait BoardGame: Clone + Send + Sync + Sized + 'static {
 
     /// The side whose piece stands on a cell holding `what`, if any.
     fn side_of(&self, what: u8) -> Option<Player> {
-        (what != EMPTY).then(|| self.pieces()[what as usize - 1].side)
+        (what != EMPTY).then(|| Self::PIECES[what as usize - 1].side)
     }
 }

@@ -16,23 +16,15 @@ impl<G: BoardGame> Kit<G> {
         if what == EMPTY {
             '.'
         } else {
-            self.game.pieces()[what as usize - 1].symbol
+            G::PIECES[what as usize - 1].symbol
         }
     }
 
     /// What the symbols mean, for messages: "'B' blue, 'R' red, '.' empty".
     fn legend(&self) -> String {
-        let mut parts: Vec<String> = self
-            .game
-            .pieces()
+        let mut parts: Vec<String> = G::PIECES
             .iter()
-            .map(|piece| {
-                format!(
-                    "'{}' {}",
-                    piece.symbol,
-                    self.game.side_names()[piece.side as usize]
-                )
-            })
+            .map(|piece| format!("'{}' {}", piece.symbol, G::SIDE_NAMES[piece.side as usize]))
             .collect();
         parts.push("'.' empty".into());
         parts.join(", ")
@@ -43,7 +35,7 @@ impl<G: BoardGame> Kit<G> {
         let board = self.game.board();
         let mut text = board.line(|cell| self.symbol(position.at(cell)));
         text.push(':');
-        text.push_str(self.game.side_names()[position.to_move() as usize]);
+        text.push_str(G::SIDE_NAMES[position.to_move() as usize]);
         if self.has_hands {
             text.push_str(&format!(
                 ":{},{}",
@@ -56,7 +48,7 @@ impl<G: BoardGame> Kit<G> {
 
     /// A position from [`write_position`](Self::write_position)'s form.
     pub(super) fn read_position(&self, text: &str) -> Result<Position> {
-        let names = self.game.side_names();
+        let names = G::SIDE_NAMES;
         let hands = if self.has_hands { ":H,H (in hand)" } else { "" };
         let form = || {
             format!(
@@ -118,7 +110,7 @@ impl<G: BoardGame> Kit<G> {
             let what = if symbol == '.' || symbol == '_' {
                 EMPTY
             } else {
-                let pieces = self.game.pieces();
+                let pieces = G::PIECES;
                 let kind = pieces
                     .iter()
                     .position(|piece| piece.symbol == symbol)
@@ -141,9 +133,7 @@ impl<G: BoardGame> Kit<G> {
         }
         if self.place(&position).is_none() {
             let contents = Contents::of(&position, self.cells, self.kinds);
-            let pieces: Vec<String> = self
-                .game
-                .pieces()
+            let pieces: Vec<String> = G::PIECES
                 .iter()
                 .zip(&contents.on_board)
                 .map(|(piece, count)| format!("{count} '{}'", piece.symbol))
@@ -172,7 +162,7 @@ impl<G: BoardGame> Kit<G> {
             .board()
             .draw(|cell| self.symbol(position.at(cell)));
         if self.has_hands {
-            let names = self.game.side_names();
+            let names = G::SIDE_NAMES;
             picture.push_str(&format!(
                 "in hand: {} {}, {} {}\n",
                 names[0],
@@ -183,7 +173,7 @@ impl<G: BoardGame> Kit<G> {
         }
         picture.push_str(&format!(
             "{} to move\n",
-            self.game.side_names()[position.to_move() as usize]
+            G::SIDE_NAMES[position.to_move() as usize]
         ));
         picture
     }

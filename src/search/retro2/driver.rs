@@ -480,21 +480,53 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
         },
     )?;
 
-    if let Some(reached) = game.acyclic_layer(layer) {
-        let (examined, swept) =
-            sweep_acyclic_layer(backend, game, layer, &values, &reached, lower, options)?;
-        phases = phases + swept;
-        let report = layer_report(
+    let pass_log = match game.acyclic_layer(layer) {
+        Some(reached) => {
+            let (swept_examined, swept) =
+                sweep_acyclic_layer(backend, game, layer, &values, &reached, lower, options)?;
+            phases = phases + swept;
+            examined = swept_examined;
+            Vec::new()
+        }
+        None => run_passes(
             backend,
             game,
             layer,
             &values,
-            examined,
-            Some(started),
-            phases,
-        );
-        return Ok((values, report));
-    }
+            lower,
+            options,
+            &mut phases,
+            &mut examined,
+        )?,
+    };
+    let mut report = layer_report(
+        backend,
+        game,
+        layer,
+        &values,
+        examined,
+        Some(started),
+        phases,
+    );
+    report.pass_log = pass_log;
+    Ok((values, report))
+}
+
+/// Runs `layer`'s passes over `values` until one decides nothing, then
+/// fills what is left undecided and copies values to twins; `examined`
+/// gets each pass's count, `phases` their times. Returns the passes' log.
+#[allow(clippy::too_many_arguments)]
+fn run_passes<G: LayeredGame, B: RetroBackend>(
+    backend: &B,
+    game: &G,
+    layer: usize,
+    values: &B::Layer,
+    lower: Below<'_, B::Layer>,
+    options: &RetroOptions,
+    phases: &mut Phases,
+    examined: &mut Vec<u64>,
+) -> Result<Vec<PassLog>> {
+    let progress = options.progress;
     if !backend.iterates_values() && !game.has_predecessors(layer) {
         return Err(Error::Unsupported(format!(
             "{}: the game gives no predecessors in this layer, and only the CPU backend solves such a layer (by value iteration): give --backend cpu",
@@ -503,7 +535,7 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
     }
     let mut passes = phases.time(
         |p| &mut p.setup,
-        || backend.layer_passes(game, layer, &values, lower),
+        || backend.layer_passes(game, layer, values, lower),
     )?;
     // A device's share of that set-up, in phases of its own.
     let (upload, kernels) = passes.device_setup();
@@ -511,7 +543,7 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
     phases.upload += upload;
     phases.kernels += kernels;
     let mut recorder = Recorder::new(options.record_every);
-    let host = backend.host_table(&values);
+    let host = backend.host_table(values);
     // Pass 0 runs on a resumed layer too: it puts every value held into the
     // frontier, so what was decided before the stop reaches its predecessors.
     let pass = |initial: bool, number: usize, passes: &mut dyn RetroPasses| -> Result<PassCount> {
@@ -547,7 +579,7 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
         examined.push(count.examined);
         phases.time(
             |p| &mut p.records,
-            || recorder.pass_done(&mut *passes, host, &examined),
+            || recorder.pass_done(&mut *passes, host, examined),
         )?;
         if count.marked == 0 {
             break;
@@ -568,18 +600,8 @@ fn solve_layer<G: LayeredGame, B: RetroBackend>(
     )?;
     phases.time(|p| &mut p.sync, || passes.sync())?;
     drop(passes);
-    phases.time(|p| &mut p.records, || record(host, &examined, true))?;
-    let mut report = layer_report(
-        backend,
-        game,
-        layer,
-        &values,
-        examined,
-        Some(started),
-        phases,
-    );
-    report.pass_log = pass_log;
-    Ok((values, report))
+    phases.time(|p| &mut p.records, || record(host, examined, true))?;
+    Ok(pass_log)
 }
 
 /// Solves an acyclic layer
