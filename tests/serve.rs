@@ -1175,9 +1175,10 @@ fn slow_and_oversized_clients_hold_nothing() {
 
 /// Requests for the games, each on a new connection, while `crowd` holds
 /// the server: every one is answered 200 within `PATIENCE` (a bound for
-/// failing, not a speed: they are answered in milliseconds).
+/// failing, not a speed: they are answered in milliseconds; 5 s was
+/// missed on two loaded cores while the rest of the suite ran beside).
 fn answered_beside(server: &Server, crowd: &Crowd) {
-    const PATIENCE: Duration = Duration::from_secs(5);
+    const PATIENCE: Duration = Duration::from_secs(20);
     // The crowd is connected, and cycling through the server's places.
     std::thread::sleep(Duration::from_secs(1));
     for attempt in 0..5 {

@@ -31,7 +31,7 @@ pub const fn one_kind_a_side(first: char, second: char) -> [Piece; 2] {
 }
 
 /// A position of a kit game. Cell `c` holds `0` (empty) or `k + 1`, a
-/// piece of kind `k` of the game's [`pieces`](super::BoardGame::pieces);
+/// piece of kind `k` of the game's [`PIECES`](super::BoardGame::PIECES);
 /// each side may hold stones in hand (games with a placing phase).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
