@@ -227,6 +227,20 @@ impl LayerTable {
         block.start + 2 * block.ranker.rank(cells) + to_move as u64
     }
 
+    /// The rank of the position whose level sets (the cells holding a
+    /// colour above j, kind k being colour k + 1) are `above`, in layer
+    /// `layer`'s block `block`.
+    #[inline]
+    pub fn rank_sets_in(&self, layer: usize, block: usize, above: &[u64], to_move: Player) -> u64 {
+        let block = &self.layers[layer][block];
+        block.start + 2 * block.ranker.rank_sets(above) + to_move as u64
+    }
+
+    /// The kinds of pieces: the levels of a block's hash.
+    pub fn kinds(&self) -> usize {
+        self.kinds
+    }
+
     /// The position at `rank` of layer `layer`, written into `position`.
     pub fn unrank(&self, layer: usize, rank: u64, position: &mut Position) {
         let blocks = &self.layers[layer];
