@@ -91,7 +91,7 @@ pub fn layer_identity<G: LayeredGame>(
     let layout = hash_u64s(blocks.iter().flat_map(|b| [b.start, b.len]));
     let mut state = game.new_state();
     let mut moves = Xxh3::new();
-    let with_predecessors = game.has_predecessors(layer);
+    let with_predecessors = game.predecessors_are_rules() && game.has_predecessors(layer);
     for rank in sample(size) {
         game.unrank(layer, rank, &mut state);
         moves.update(&game.rank(layer, &state).to_le_bytes());

@@ -258,6 +258,11 @@ impl<G: BoardGame> LayeredGame for Kit<G> {
         self.unmoves == Unmoves::Graph && self.graph(layer).is_some()
     }
 
+    /// Derived from the moves, in an order the building threads set.
+    fn predecessors_are_rules(&self) -> bool {
+        false
+    }
+
     fn predecessors<F: FnMut(u64)>(&self, layer: usize, state: &Position, emit: F) {
         let graph = self
             .graph(layer)

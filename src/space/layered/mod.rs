@@ -166,6 +166,16 @@ pub trait LayeredGame:
         true
     }
 
+    /// Whether [`predecessors`](Self::predecessors) are the game's own
+    /// rules, which a table's identity then samples beside the moves.
+    /// False for predecessors derived from the moves (the kit's reverse
+    /// graph): the moves already pin them down, their order depends on
+    /// the threads that built the graph, and sampling them would build it
+    /// to open a table. True by default.
+    fn predecessors_are_rules(&self) -> bool {
+        true
+    }
+
     /// The value when the mover has no move.
     fn no_move_value(&self, state: &Self::State) -> Value;
 
