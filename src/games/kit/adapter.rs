@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use super::layers::{Contents, LayerTable};
+use super::layers::{Contents, LayerTable, Levels, MAX_KINDS};
 use super::position::{Moves, Outcome, Position};
 use super::symmetry::Symmetries;
 use super::unmoves::{ReverseGraph, Unmoves};
@@ -15,13 +15,9 @@ use crate::games::registration::{GameOptions, OptionSpec, RegisteredTwoPlayer};
 use crate::games::two_player_game::TwoPlayerGame;
 use crate::space::{
     Block, ColourTwinHooks, GpuRules, LayerLinks, LayeredGame, MoveShortcuts, Player, Successor,
-    SymmetryHooks, Value,
+    SymmetryHooks, Value, WithinLayer,
 };
 use crate::table::storage::available_memory;
-
-/// The most kinds of pieces a kit game may have (a cell's byte counts
-/// them in a table of 16).
-const MAX_KINDS: usize = 15;
 
 /// A [`BoardGame`] made solvable: its layers ranked, its symmetries and
 /// its reverse graphs at hand.
@@ -109,23 +105,25 @@ impl<G: BoardGame> Kit<G> {
         self.table.place_of(position)
     }
 
-    /// The (layer, block) of a position reached by the rules.
+    /// Calls `visit` with each move of `from`, its level sets and its
+    /// (layer, block), until it returns false. A move to contents no layer
+    /// lists is skipped where `from` is ended by the rules (the engine
+    /// never plays it: a table's identity only samples it), and a game's
+    /// error otherwise.
     #[inline]
-    fn place_move(&self, position: &Position) -> (usize, usize) {
-        self.place(position)
-            .unwrap_or_else(|| self.unlisted(position))
-    }
-
-    /// The (layer, block) of `next`, a move of `from`; `None` where `from`
-    /// is ended by the rules and its moves lead where no layer lists (the
-    /// engine never plays them: a table's identity only samples them).
-    #[inline]
-    fn place_move_from(&self, from: &Position, next: &Position) -> Option<(usize, usize)> {
-        match self.place(next) {
-            Some(place) => Some(place),
-            None if self.game.outcome(from).is_some() => None,
-            None => self.unlisted(next),
-        }
+    fn each_placed_move(
+        &self,
+        from: &Position,
+        mut visit: impl FnMut(&Position, &Levels, (usize, usize)) -> bool,
+    ) {
+        self.each_move(from, |next| {
+            let above = self.table.levels(next);
+            match self.table.place_of_levels(&above, next) {
+                Some(place) => visit(next, &above, place),
+                None if self.game.outcome(from).is_some() => true,
+                None => self.unlisted(next),
+            }
+        });
     }
 
     /// A move into contents no layer lists: a game's error.
@@ -138,19 +136,34 @@ impl<G: BoardGame> Kit<G> {
         )
     }
 
-    /// The layer and rank of a position at `place`.
+    /// The layer and rank of a position at `place` with level sets
+    /// `above`.
     #[inline]
-    fn at(&self, place: (usize, usize), position: &Position) -> Successor {
+    fn at(&self, place: (usize, usize), above: &Levels, position: &Position) -> Successor {
         Successor {
             layer: place.0,
-            rank: self.symmetries.canonical_rank(&self.table, place, position),
+            rank: self
+                .symmetries
+                .canonical_rank(&self.table, place, above, position.to_move()),
         }
     }
 
     /// The layer and rank of a position reached by the rules.
     #[inline]
     fn locate_move(&self, position: &Position) -> Successor {
-        self.at(self.place_move(position), position)
+        let above = self.table.levels(position);
+        let place = self
+            .table
+            .place_of_levels(&above, position)
+            .unwrap_or_else(|| self.unlisted(position));
+        self.at(place, &above, position)
+    }
+
+    /// Whether `position` is its own canonical twin.
+    #[inline]
+    fn is_canonical(&self, position: &Position) -> bool {
+        self.symmetries
+            .is_least(self.kinds, &self.table.levels(position))
     }
 
     /// Calls `visit` with each move of `position`, until it returns false.
@@ -180,15 +193,13 @@ impl<G: BoardGame> Kit<G> {
                 ReverseGraph::build(self.table.size(layer), budget, |rank, targets| {
                     let mut position = self.new_state();
                     self.unrank(layer, rank, &mut position);
-                    if (self.symmetries.any() && !self.is_representative(layer, rank, &position))
-                        || self.game.outcome(&position).is_some()
-                    {
+                    if !self.is_canonical(&position) || self.game.outcome(&position).is_some() {
                         return;
                     }
                     self.each_move(&position, |next| {
-                        let place = self.place_move(next);
-                        if place.0 == layer {
-                            targets.push(self.at(place, next).rank);
+                        let successor = self.locate_move(next);
+                        if successor.layer == layer {
+                            targets.push(successor.rank);
                         }
                         true
                     });
@@ -232,25 +243,28 @@ impl<G: BoardGame> LayeredGame for Kit<G> {
     }
 
     /// The moves to lower layers first (the engine's order), then those
-    /// within the layer: the moves are generated twice rather than kept.
+    /// within the layer, kept aside meanwhile: the moves are generated
+    /// once.
     fn successors<F: FnMut(Successor) -> bool>(&self, layer: usize, state: &Position, mut emit: F) {
-        let mut going = true;
-        if self.leaves[layer] {
-            self.each_move(state, |next| {
-                let Some(place) = self.place_move_from(state, next) else {
-                    return true;
-                };
-                going = place.0 == layer || emit(self.at(place, next));
-                going
+        if !self.leaves[layer] {
+            self.each_placed_move(state, |next, above, place| {
+                emit(self.at(place, above, next))
             });
+            return;
         }
+        let mut within = KeptRanks::default();
+        let mut going = true;
+        self.each_placed_move(state, |next, above, place| {
+            let successor = self.at(place, above, next);
+            if place.0 == layer {
+                within.push(successor.rank);
+            } else {
+                going = emit(successor);
+            }
+            going
+        });
         if going {
-            self.each_move(state, |next| {
-                let Some(place) = self.place_move_from(state, next) else {
-                    return true;
-                };
-                place.0 != layer || emit(self.at(place, next))
-            });
+            within.each(|rank| emit(Successor { layer, rank }));
         }
     }
 
@@ -284,6 +298,16 @@ impl<G: BoardGame> LayeredGame for Kit<G> {
 impl<G: BoardGame> SymmetryHooks for Kit<G> {
     fn reduced_by_symmetry(&self) -> bool {
         self.symmetries.any()
+    }
+
+    /// Compared as level sets, without ranking.
+    fn is_representative(
+        &self,
+        _layer: usize,
+        _rank: u64,
+        state: &<Self as LayeredGame>::State,
+    ) -> bool {
+        self.is_canonical(state)
     }
 
     // The state is written as the trait writes it: in an impl generic over
@@ -327,6 +351,46 @@ impl<G: BoardGame> MoveShortcuts for Kit<G> {
     fn mover_of_rank(&self, _layer: usize, rank: u64) -> Option<Player> {
         // Blocks start at even ranks: the side is the rank's last bit.
         Some(Player::of_rank_parity(rank))
+    }
+
+    /// The moves within the layer are placed, not ranked.
+    fn lower_successors<F: FnMut(Successor) -> bool>(
+        &self,
+        layer: usize,
+        state: &<Self as LayeredGame>::State,
+        mut emit: F,
+    ) -> bool {
+        let mut stays = false;
+        self.each_placed_move(state, |next, above, place| {
+            if place.0 == layer {
+                stays = true;
+                true
+            } else {
+                emit(self.at(place, above, next))
+            }
+        });
+        stays
+    }
+
+    /// Only the first move within the layer is ranked.
+    fn lower_successors_naming<F: FnMut(Successor) -> bool>(
+        &self,
+        layer: usize,
+        state: &<Self as LayeredGame>::State,
+        mut emit: F,
+    ) -> WithinLayer {
+        let mut within = WithinLayer::None;
+        self.each_placed_move(state, |next, above, place| {
+            if place.0 != layer {
+                emit(self.at(place, above, next))
+            } else {
+                if within == WithinLayer::None {
+                    within = WithinLayer::First(self.at(place, above, next).rank);
+                }
+                true
+            }
+        });
+        within
     }
 }
 
@@ -434,5 +498,47 @@ impl<G: BoardGame> RegisteredTwoPlayer for Kit<G> {
             _ => Unmoves::Graph,
         };
         Kit::new(G::from_options(options)?, symmetry, unmoves)
+    }
+}
+
+/// The ranks of a position's moves within its own layer, kept while the
+/// moves to other layers are handed on: on the stack for the few moves of
+/// most positions, on the heap past them.
+struct KeptRanks {
+    few: [u64; 64],
+    len: usize,
+    more: Vec<u64>,
+}
+
+impl Default for KeptRanks {
+    fn default() -> Self {
+        KeptRanks {
+            few: [0; 64],
+            len: 0,
+            more: Vec::new(),
+        }
+    }
+}
+
+impl KeptRanks {
+    #[inline]
+    fn push(&mut self, rank: u64) {
+        match self.few.get_mut(self.len) {
+            Some(slot) => {
+                *slot = rank;
+                self.len += 1;
+            }
+            None => self.more.push(rank),
+        }
+    }
+
+    /// Calls `visit` with each rank in the order pushed, until it returns
+    /// false.
+    #[inline]
+    fn each(&self, mut visit: impl FnMut(u64) -> bool) {
+        let _ = self.few[..self.len]
+            .iter()
+            .chain(&self.more)
+            .all(|&rank| visit(rank));
     }
 }

@@ -7,18 +7,18 @@
 //! the colour-set hash's digits in order, level j's digit the
 //! colexicographic rank of the cells above colour j packed onto the cells
 //! above colour j - 1 — and colexicographic order is the order of those
-//! packed masks as numbers. So the image whose level masks, packed so,
-//! are least in order holds the least rank: the images are compared as a
-//! few masks mapped by table lookups, and only the least is ranked.
+//! packed masks as numbers. Where two images agree on the levels below j,
+//! they pack level j onto the same cells, and packing onto fixed cells
+//! keeps the order of the masks: so the image whose level sets are least
+//! in order, compared as plain masks, holds the least rank. The images
+//! are compared as a few masks mapped by table lookups, and only the
+//! least is ranked.
 
-use super::layers::LayerTable;
+use super::layers::{LayerTable, Levels, MAX_KINDS};
 use super::position::Position;
 use crate::error::{Error, Result};
 use crate::games::board::{MAX_CELLS, MaskMap};
-use crate::hash::bits::compress;
-
-/// The most levels of a kit position's hash: one a kind of piece.
-const MAX_LEVELS: usize = 15;
+use crate::space::Player;
 
 /// The symmetries of a board as cell permutations, the identity left out
 /// (it is always applied).
@@ -87,55 +87,68 @@ impl Symmetries {
         }
     }
 
-    /// The rank of `position`'s canonical twin in its block: the least
-    /// rank among its images (the least levels, see the module's notes).
+    /// The rank of the canonical twin of the position with level sets
+    /// `above` and `to_move` to move, in its block `(layer, block)`: the
+    /// least rank among its images (see the module's notes).
     #[inline]
     pub fn canonical_rank(
         &self,
         table: &LayerTable,
         (layer, block): (usize, usize),
-        position: &Position,
+        above: &Levels,
+        to_move: Player,
     ) -> u64 {
-        let to_move = position.to_move();
-        if self.on_masks.is_empty() {
-            return table.rank_in(layer, block, position.cells(self.cells), to_move);
-        }
         let levels = table.kinds();
-        // above[j]: the cells holding a colour above j (kind k is colour
-        // k + 1, empty is 0).
-        let mut above = [0u64; MAX_LEVELS];
-        for cell in 0..self.cells {
-            let colour = position.at(cell) as usize;
-            if colour > 0 {
-                above[colour - 1] |= 1 << cell;
-            }
-        }
-        for j in (0..levels.saturating_sub(1)).rev() {
-            above[j] |= above[j + 1];
-        }
-        let key = |sets: &[u64]| {
-            let mut key = [0u64; MAX_LEVELS];
-            key[0] = sets[0];
-            for j in 1..levels {
-                key[j] = compress(sets[j], sets[j - 1]);
-            }
-            key
-        };
-        let mut least = above;
-        let mut least_key = key(&above[..levels]);
-        let mut image = [0u64; MAX_LEVELS];
+        // The least image so far is kept as its map, not its sets: the
+        // images are compared level by level, the occupied cells first,
+        // where most lose, and whole arrays of sets are never copied.
+        let mut least: Option<&MaskMap> = None;
+        let mut least_occupied = above[0];
         for map in &self.on_masks {
-            for j in 0..levels {
-                image[j] = map.apply(above[j]);
-            }
-            let image_key = key(&image[..levels]);
-            if image_key[..levels] < least_key[..levels] {
-                least = image;
-                least_key = image_key;
+            let occupied = map.apply(above[0]);
+            if occupied < least_occupied
+                || (occupied == least_occupied && image_less(map, least, above, levels))
+            {
+                least = Some(map);
+                least_occupied = occupied;
             }
         }
-        table.rank_sets_in(layer, block, &least[..levels], to_move)
+        match least {
+            None => table.rank_sets_in(layer, block, &above[..levels], to_move),
+            Some(map) => {
+                let mut image = [0u64; MAX_KINDS + 1];
+                for j in 0..levels {
+                    image[j] = map.apply(above[j]);
+                }
+                table.rank_sets_in(layer, block, &image[..levels], to_move)
+            }
+        }
     }
+
+    /// Whether the position with level sets `above` is its own canonical
+    /// twin: no image holds less (stops at the first that does).
+    #[inline]
+    pub fn is_least(&self, levels: usize, above: &Levels) -> bool {
+        self.on_masks.iter().all(|map| {
+            let occupied = map.apply(above[0]);
+            occupied > above[0] || (occupied == above[0] && !image_less(map, None, above, levels))
+        })
+    }
+}
+
+/// Whether the image of the sets `above` under `map` is less than their
+/// image under `least` (the identity where `None`), given equal occupied
+/// cells: compared from level 1 up.
+#[inline]
+fn image_less(map: &MaskMap, least: Option<&MaskMap>, above: &Levels, levels: usize) -> bool {
+    for &set in &above[1..levels] {
+        let image = map.apply(set);
+        let least = least.map_or(set, |least| least.apply(set));
+        if image != least {
+            return image < least;
+        }
+    }
+    false
 }
 
 #[cfg(test)]
@@ -143,7 +156,6 @@ mod tests {
     use super::*;
     use crate::games::board::Board;
     use crate::games::kit::layers::Contents;
-    use crate::space::Player;
 
     /// The least rank found from the level masks is the least rank of
     /// every image, ranked in full, for every position of a few blocks of
@@ -163,9 +175,15 @@ mod tests {
                 symmetries.each_image(&position, |image| {
                     least = least.min(table.rank_in(0, 0, image, position.to_move()));
                 });
+                let above = table.levels(&position);
                 assert_eq!(
-                    symmetries.canonical_rank(&table, (0, 0), &position),
+                    symmetries.canonical_rank(&table, (0, 0), &above, position.to_move()),
                     least,
+                    "{on_board:?} rank {rank}"
+                );
+                assert_eq!(
+                    symmetries.is_least(kinds, &above),
+                    least == rank,
                     "{on_board:?} rank {rank}"
                 );
             }
