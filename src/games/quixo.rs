@@ -156,18 +156,14 @@ impl BoardGame for Quixo {
     /// A line of the side to move wins for it; else a line of the other
     /// side loses.
     fn outcome(&self, position: &Position) -> Option<Outcome> {
-        let mut marks = [0u32; 2];
-        for cell in 0..self.n * self.n {
-            match position.at(cell) {
-                0 => {}
-                what => marks[what as usize - 1] |= 1 << cell,
-            }
-        }
-        let has_line = |marks: u32| self.lines.iter().any(|&line| line & !marks == 0);
-        let mover = position.to_move() as usize;
-        if has_line(marks[mover]) {
+        let has_line = |side: Player| {
+            let marks = position.cells_holding(side as u8 + 1, self.n * self.n) as u32;
+            self.lines.iter().any(|&line| line & !marks == 0)
+        };
+        let mover = position.to_move();
+        if has_line(mover) {
             Some(Outcome::Win)
-        } else if has_line(marks[1 - mover]) {
+        } else if has_line(mover.opponent()) {
             Some(Outcome::Loss)
         } else {
             None

@@ -164,21 +164,28 @@ impl BoardGame for Teeko {
         start
     }
 
-    /// A drop while the side to move has stones in hand; steps once every
-    /// stone is down (a side whose hand is empty while the other's is not
-    /// is never to move).
+    /// A drop while the stones are going down, steps once all are. A
+    /// layer's block holds both sides to move, but the drops alternate:
+    /// x's turn when both hold as many stones, o's when it holds one more.
+    /// A side to move out of turn is never reached, and has no move (its
+    /// drop would lead where no layer lists).
     fn moves(&self, position: &Position, moves: &mut Moves) {
         let side = position.to_move();
         let mine = side as u8 + 1;
         let in_hand = position.hand(side);
-        if in_hand > 0 {
+        let other = position.hand(side.opponent());
+        let my_turn = match side {
+            Player::First => in_hand == other,
+            Player::Second => in_hand == other + 1,
+        };
+        if in_hand > 0 && my_turn {
             for cell in (0..SIDE * SIDE).filter(|&cell| position.is_empty(cell)) {
                 moves.edit(|next| {
                     next.set(cell, mine);
                     next.set_hand(side, in_hand - 1);
                 });
             }
-        } else if position.hand(side.opponent()) == 0 {
+        } else if in_hand == 0 && other == 0 {
             for from in (0..SIDE * SIDE).filter(|&cell| position.at(cell) == mine) {
                 for &to in &self.neighbours[from] {
                     if position.is_empty(to) {
@@ -192,14 +199,10 @@ impl BoardGame for Teeko {
     /// A pattern of either side ends the game against the side to move
     /// (only the side that just moved can have made it).
     fn outcome(&self, position: &Position) -> Option<Outcome> {
-        let mut stones = [0u32; 2];
-        for cell in 0..SIDE * SIDE {
-            match position.at(cell) {
-                0 => {}
-                what => stones[what as usize - 1] |= 1 << cell,
-            }
-        }
-        let made = |stones: u32| self.patterns.iter().any(|&p| p & !stones == 0);
-        (made(stones[0]) || made(stones[1])).then_some(Outcome::Loss)
+        let made = |kind: u8| {
+            let stones = position.cells_holding(kind, SIDE * SIDE) as u32;
+            self.patterns.iter().any(|&p| p & !stones == 0)
+        };
+        (made(1) || made(2)).then_some(Outcome::Loss)
     }
 }
