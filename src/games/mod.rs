@@ -3,6 +3,7 @@
 //! small game, or one written through the [`kit`], is one file), and the
 //! [`registry`] that opens them by name.
 
+pub mod all_queens_chess;
 pub mod board;
 pub mod dodgem;
 pub mod fox_geese;
@@ -26,6 +27,7 @@ pub mod text_file;
 pub mod top_spin;
 pub mod two_player_game;
 
+pub use all_queens_chess::AllQueensChess;
 pub use board::Board;
 pub use dodgem::Dodgem;
 pub use dodgem::kit::DodgemKit;

@@ -17,8 +17,8 @@ pub use super::registration::{
 };
 use super::two_player_game::TwoPlayerVisitor;
 use super::{
-    Dodgem, DodgemKit, FoxGeese, FrogsToads, Kaooa, Ksolve, MuTorere, Pancake, PegSolitaire,
-    PocketCube, Quixo, SlidingTile, Teeko, TopSpin,
+    AllQueensChess, Dodgem, DodgemKit, FoxGeese, FrogsToads, Kaooa, Ksolve, MuTorere, Pancake,
+    PegSolitaire, PocketCube, Quixo, SlidingTile, Teeko, TopSpin,
 };
 use crate::error::{Error, Result, quoted};
 use crate::space::{Picture, Space};
@@ -341,6 +341,7 @@ registry! {
         Kit<Teeko>,
         Kit<Quixo>,
         Kit<Kaooa>,
+        Kit<AllQueensChess>,
     ],
 }
 
