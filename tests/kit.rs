@@ -14,7 +14,9 @@ use std::path::Path;
 use bitsolve::backend::CpuBackend;
 use bitsolve::games::dodgem::DodgemState;
 use bitsolve::games::kit::{Kit, Position, Unmoves};
-use bitsolve::games::{Dodgem, DodgemKit, Kaooa, MuTorere, Quixo, Teeko, TwoPlayerGame};
+use bitsolve::games::{
+    AllQueensChess, Dodgem, DodgemKit, Kaooa, MuTorere, Quixo, Teeko, TwoPlayerGame,
+};
 use bitsolve::search::Silent;
 use bitsolve::search::retro2::distances::{LayerDistances, NO_DISTANCE, layer_distances};
 use bitsolve::search::retro2::{RetroOptions, open_layer, solve_layers, solve_layers_keeping_top};
@@ -210,6 +212,77 @@ fn teeko_has_gamesman_ones_patterns_and_tiers() {
     let start = game.start_position(None).unwrap();
     assert_eq!(game.locate(&start).0, 9);
     assert_eq!(game.moves(&start).len(), 25);
+    // A block holds both sides to move, though the drops alternate: the
+    // side out of turn has no move (its drop would lead where no layer
+    // lists), the side in turn drops; every position of the smaller drop
+    // layers is placed so.
+    let mut position = game.new_state();
+    for layer in 5..=9 {
+        for rank in 0..game.layer_size(layer) {
+            game.unrank(layer, rank, &mut position);
+            let (x, o) = (position.hand(Player::First), position.hand(Player::Second));
+            let in_turn = match position.to_move() {
+                Player::First => x == o,
+                Player::Second => o == x + 1,
+            };
+            let moves = game.moves(&position);
+            assert_eq!(moves.is_empty(), !in_turn, "layer {layer} rank {rank}");
+            game.successors(layer, &position, |next| {
+                assert_eq!(next.layer, layer - 1);
+                true
+            });
+        }
+    }
+}
+
+#[test]
+fn all_queens_chess_has_gamesman_ones_positions() {
+    // GamesmanOne's one context: 13 empty squares, 6 W and 6 B queens,
+    // either side to move.
+    let size = |queens| {
+        Kit::new(AllQueensChess::new(queens).unwrap(), false, Unmoves::Graph)
+            .unwrap()
+            .layer_size(1)
+    };
+    assert_eq!(size(6), 9_610_154_400);
+    assert_eq!(size(4), 151_420_500);
+    let game = Kit::new(AllQueensChess::new(6).unwrap(), true, Unmoves::Graph).unwrap();
+    let start = game.start_position(None).unwrap();
+    assert_eq!(
+        game.position_text(&start),
+        "WBWBW/...../B...W/...../BWBWB:white"
+    );
+    assert_eq!(game.moves(&start).len(), 34);
+}
+
+/// All Queens Chess with four queens a side (151,420,500 positions):
+/// every position's value the same solved with and without symmetry;
+/// wins, losses and draws all present. Minutes.
+#[test]
+#[ignore]
+fn all_queens_chess_4_has_one_value_with_and_without_symmetry() {
+    let game =
+        |symmetry| Kit::new(AllQueensChess::new(4).unwrap(), symmetry, Unmoves::Graph).unwrap();
+    let (plain, reduced) = (game(false), game(true));
+    let dir = scratch("kit", "all-queens-chess");
+    let expected = solved(&plain, &dir.join("plain"));
+    let tables = solved(&reduced, &dir.join("symmetry"));
+    let mut position = plain.new_state();
+    let mut counts = BTreeMap::new();
+    for rank in 0..plain.layer_size(1) {
+        plain.unrank(1, rank, &mut position);
+        let value = for_the_mover(Value::from_bits(expected[1].get(rank)), &position);
+        *counts.entry(value).or_insert(0usize) += 1;
+        let (layer, at) = reduced.locate(&position);
+        assert_eq!(
+            tables[layer].get(at),
+            expected[1].get(rank),
+            "{}",
+            plain.position_text(&position)
+        );
+    }
+    assert_eq!(counts.len(), 3, "{counts:?}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The hand-written game's position for a kit position: the kit numbers
