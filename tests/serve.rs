@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::common::http::{self, Crowd, Pace, Raw, Server, get, query};
 use crate::common::webdriver::{Browser, find_browser};
@@ -1173,20 +1173,25 @@ fn slow_and_oversized_clients_hold_nothing() {
     drop(crowd);
 }
 
-/// Requests for the games, each on a new connection, while `crowd` holds
-/// the server: every one is answered 200 within `PATIENCE` (a bound for
-/// failing, not a speed: they are answered in milliseconds; 5 s was
-/// missed on two loaded cores while the rest of the suite ran beside).
+/// Requests for the games while `crowd` holds the server: every one is
+/// answered 200 within `PATIENCE` (a bound for failing, not a speed: they
+/// are answered in milliseconds; 5 s was missed on two loaded cores while
+/// the rest of the suite ran beside). A request asks again on a new
+/// connection where its connection was closed unanswered: on two loaded
+/// cores the test's thread may be held between its connect and its send,
+/// and a connection silent that long looks to the server like one of the
+/// crowd's stalled heads, which give way first (as designed).
 fn answered_beside(server: &Server, crowd: &Crowd) {
     const PATIENCE: Duration = Duration::from_secs(20);
     // The crowd is connected, and cycling through the server's places.
     std::thread::sleep(Duration::from_secs(1));
     for attempt in 0..5 {
-        assert_eq!(
-            games_within(server, PATIENCE),
-            Some(200),
-            "request {attempt} beside the crowd"
-        );
+        let deadline = Instant::now() + PATIENCE;
+        let mut status = None;
+        while status.is_none() && Instant::now() < deadline {
+            status = games_within(server, deadline.saturating_duration_since(Instant::now()));
+        }
+        assert_eq!(status, Some(200), "request {attempt} beside the crowd");
     }
     let _ = crowd;
 }
@@ -1730,7 +1735,7 @@ fn position_latency() {
             pairs.push((options.as_str(), "1"));
         }
         let target = format!("/api/position?{}", query(&pairs));
-        let started = std::time::Instant::now();
+        let started = Instant::now();
         let response = get(server.address, &target);
         let client = started.elapsed().as_micros() as u64;
         assert_eq!(response.status, 200, "{}", response.text());
