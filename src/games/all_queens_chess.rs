@@ -172,10 +172,7 @@ impl BoardGame for AllQueensChess {
 
     /// A line of either side ends the game against the side to move.
     fn outcome(&self, position: &Position) -> Option<Outcome> {
-        let made = |kind: u8| {
-            let queens = position.cells_holding(kind, SIDE * SIDE) as u32;
-            self.lines.iter().any(|&line| line & !queens == 0)
-        };
+        let made = |kind| position.fills_any(kind, SIDE * SIDE, &self.lines);
         (made(1) || made(2)).then_some(Outcome::Loss)
     }
 

@@ -156,10 +156,8 @@ impl BoardGame for Quixo {
     /// A line of the side to move wins for it; else a line of the other
     /// side loses.
     fn outcome(&self, position: &Position) -> Option<Outcome> {
-        let has_line = |side: Player| {
-            let marks = position.cells_holding(side as u8 + 1, self.n * self.n) as u32;
-            self.lines.iter().any(|&line| line & !marks == 0)
-        };
+        let has_line =
+            |side: Player| position.fills_any(side as u8 + 1, self.n * self.n, &self.lines);
         let mover = position.to_move();
         if has_line(mover) {
             Some(Outcome::Win)

@@ -199,10 +199,7 @@ impl BoardGame for Teeko {
     /// A pattern of either side ends the game against the side to move
     /// (only the side that just moved can have made it).
     fn outcome(&self, position: &Position) -> Option<Outcome> {
-        let made = |kind: u8| {
-            let stones = position.cells_holding(kind, SIDE * SIDE) as u32;
-            self.patterns.iter().any(|&p| p & !stones == 0)
-        };
+        let made = |kind| position.fills_any(kind, SIDE * SIDE, &self.patterns);
         (made(1) || made(2)).then_some(Outcome::Loss)
     }
 }

@@ -105,6 +105,16 @@ impl Position {
         if n < 64 { mask & ((1 << n) - 1) } else { mask }
     }
 
+    /// Whether the cells among the first `n` holding `what` cover one of
+    /// `patterns` (masks of cells): a line made, for games won by one.
+    #[inline]
+    pub fn fills_any(&self, what: u8, n: usize, patterns: &[u32]) -> bool {
+        let held = self.cells_holding(what, n);
+        patterns
+            .iter()
+            .any(|&pattern| u64::from(pattern) & !held == 0)
+    }
+
     /// The first `n` cells, to write.
     #[inline(always)]
     pub fn cells_mut(&mut self, n: usize) -> &mut [u8] {
