@@ -114,8 +114,14 @@ fn words(command: &str) -> Vec<String> {
 }
 
 /// The arguments a command line gives `bitsolve` (after `bitsolve`, a path
-/// ending in `/bitsolve`, or `cargo run … --`), if it runs it.
+/// ending in `/bitsolve`, or `cargo run … --`), if it runs it: the first
+/// of its `&&`-joined commands that does (`cargo install … && bitsolve …`).
 fn bitsolve_arguments(command: &str) -> Option<Vec<String>> {
+    command.split("&&").find_map(arguments_of_one)
+}
+
+/// As [`bitsolve_arguments`], for a command without `&&`.
+fn arguments_of_one(command: &str) -> Option<Vec<String>> {
     let words = words(command);
     if words.first().is_some_and(|w| w == "cargo") {
         if words.get(1).is_some_and(|w| w == "run") {
@@ -192,6 +198,10 @@ fn command_lines_split_as_a_shell_splits_them() {
     assert_eq!(
         bitsolve_arguments("mpirun -n 4 target/release/bitsolve bfs pancake --n 9 > out.txt"),
         Some(["bfs", "pancake", "--n", "9"].map(String::from).to_vec())
+    );
+    assert_eq!(
+        bitsolve_arguments("cargo install --locked --path cli && bitsolve bfs pancake --n 11"),
+        Some(["bfs", "pancake", "--n", "11"].map(String::from).to_vec())
     );
     assert_eq!(bitsolve_arguments("cargo test --release"), None);
     assert_eq!(bitsolve_arguments("./scripts/test.sh"), None);
