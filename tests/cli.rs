@@ -535,6 +535,9 @@ fn games_lists_every_kind_with_the_explorers_words() {
 
 #[test]
 fn qbf_check_deepens_to_the_shortest_win_in_json() {
+    if !common::skip::depqbf() {
+        return;
+    }
     let json = bitsolve_json(&words(
         "qbf check hex --size 3 --depths 1..9 --encodings cor+,ea,en,et,sn --json",
     ));
@@ -635,6 +638,9 @@ fn qbf_bad_input_gets_one_line_and_a_non_zero_exit() {
 
 #[test]
 fn qbf_suite_tallies_every_encoding_in_json_and_draws_its_plot() {
+    if !common::skip::depqbf() {
+        return;
+    }
     let dir = scratch("qbf-suite");
     std::fs::create_dir_all(&dir).unwrap();
     let plot = dir.join("times.svg");
@@ -781,6 +787,9 @@ fn a_bad_plot_path_fails_before_the_search_and_an_empty_check_fails() {
 
 #[test]
 fn pg_files_naming_a_cell_or_time_twice_are_refused() {
+    if !common::skip::depqbf() {
+        return;
+    }
     let dir = scratch("pg-duplicates");
     // Black takes one cell, White one, and Black's second completes a pair.
     let good =

@@ -346,6 +346,9 @@ fn a_table_over_the_device_memory_is_told_in_sizes_that_differ() {
 
 #[test]
 fn gpu_requests_it_cannot_serve_get_one_line_and_a_non_zero_exit() {
+    if !common::gpu::available() {
+        return;
+    }
     for (line, expected) in [
         (
             "bfs pancake --n 8 --backend gpu --algo one-bit",

@@ -5,6 +5,8 @@
 //! ones: LA on 3x3 tic-tac-toe at depth 9 runs past two minutes).
 
 use std::path::Path;
+
+use crate::common;
 use std::time::Duration;
 
 use bitsolve::games::positional::builtins::{
@@ -95,6 +97,9 @@ fn with_stones(mut game: PositionalGame, black: &[usize], white: &[usize]) -> Po
 
 #[test]
 fn tic_tac_toe_3x3_every_encoding_every_depth() {
+    if !common::skip::depqbf() {
+        return;
+    }
     let breaker = tic_tac_toe(3, 3, 3, false).unwrap();
     let maker = tic_tac_toe(3, 3, 3, true).unwrap();
     for depth in [1, 3, 5, 7, 9] {
@@ -168,16 +173,25 @@ fn check_harary(size: usize) {
 
 #[test]
 fn harary_3x3_every_animal_every_encoding() {
+    if !common::skip::depqbf() {
+        return;
+    }
     check_harary(3);
 }
 
 #[test]
 fn harary_4x4_every_animal_every_encoding() {
+    if !common::skip::depqbf() {
+        return;
+    }
     check_harary(4);
 }
 
 #[test]
 fn hex_2x2_and_3x3_every_encoding() {
+    if !common::skip::depqbf() {
+        return;
+    }
     for size in [2, 3] {
         let empty = hex(size, true).unwrap();
         let positions: Vec<(Vec<usize>, Vec<usize>)> = if size == 2 {
@@ -207,6 +221,9 @@ fn hex_2x2_and_3x3_every_encoding() {
 
 #[test]
 fn hex_4x4_every_fast_encoding() {
+    if !common::skip::depqbf() {
+        return;
+    }
     let fast = [CorPlus, Ea, En, Et, Sa, Sn];
     let empty = hex(4, true).unwrap();
     // The empty board is lost at depth 7 and won at depth 9.
@@ -266,6 +283,9 @@ fn random_sets(random: &mut Random, cells: usize) -> Vec<Vec<usize>> {
 
 #[test]
 fn two_hundred_random_small_games() {
+    if !common::skip::depqbf() {
+        return;
+    }
     let mut random = Random(0x5eed_cafe_f00d);
     let mut black_won = 0;
     for trial in 0..200 {
@@ -409,6 +429,9 @@ fn applicable_to(game: &PositionalGame, query: &Query) -> Vec<Encoding> {
 
 #[test]
 fn gttt_3x3_published_instances_agree() {
+    if !common::skip::depqbf() {
+        return;
+    }
     let files = pg_files("data/positional/gttt-3x3");
     assert_eq!(files.len(), 84);
     for file in files {
@@ -446,6 +469,9 @@ const HEIN_IN_CI: [&str; 12] = [
 
 #[test]
 fn hein_puzzles_agree_and_are_recognised_as_hex() {
+    if !common::skip::depqbf() {
+        return;
+    }
     for name in HEIN_IN_CI {
         let (game, query) = load(Path::new(&format!("data/positional/hex-hein/{name}.pg")));
         assert!(game.graph.is_some(), "{name} is Hex");
@@ -690,6 +716,9 @@ fn suite_instances_are_legal_positions_and_depend_on_the_seed_alone() {
 /// (`bitsolve qbf suite`) and its figures: docs/performance.md.
 #[test]
 fn a_suite_of_generated_instances_agrees_with_exhaustive_search() {
+    if !common::skip::depqbf() {
+        return;
+    }
     use bitsolve::qbf::instances::generate;
     use bitsolve::qbf::suite::{SuiteOptions, run};
     let instances = generate(&suite_bases(), 100, 2026).unwrap();

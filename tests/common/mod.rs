@@ -6,6 +6,7 @@ pub mod fuzzing;
 pub mod gpu;
 pub mod http;
 pub mod mutate;
+pub mod skip;
 pub mod webdriver;
 
 pub use command::*;

@@ -15,17 +15,10 @@ const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 /// chromedriver and the Chromium binary, if both are installed.
 pub fn find_browser() -> Option<(PathBuf, PathBuf)> {
-    let in_path = |name: &str| {
-        std::env::var_os("PATH").and_then(|paths| {
-            std::env::split_paths(&paths)
-                .map(|dir| dir.join(name))
-                .find(|path| path.is_file())
-        })
-    };
-    let driver = in_path("chromedriver")?;
+    let driver = super::skip::on_path("chromedriver")?;
     let browser = ["chromium", "chromium-browser", "google-chrome"]
         .iter()
-        .find_map(|name| in_path(name))?;
+        .find_map(|name| super::skip::on_path(name))?;
     Some((driver, browser))
 }
 
@@ -130,6 +123,12 @@ impl Browser {
             .collect()
     }
 
+    /// The page as the browser draws it: a PNG file's bytes.
+    pub fn screenshot(&self) -> Vec<u8> {
+        let encoded = self.session_call("GET", "/screenshot", None);
+        decode_base64(encoded.as_str().expect("a screenshot in base64"))
+    }
+
     pub fn click(&self, element: &str) {
         self.session_call(
             "POST",
@@ -177,5 +176,51 @@ impl Drop for Browser {
         }
         let _ = self.driver.kill();
         let _ = self.driver.wait();
+    }
+}
+
+/// Standard base64 (RFC 4648, padded), as WebDriver sends a screenshot;
+/// the tests need no crate for one decoder.
+fn decode_base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| -> u32 {
+        match c {
+            b'A'..=b'Z' => u32::from(c - b'A'),
+            b'a'..=b'z' => u32::from(c - b'a') + 26,
+            b'0'..=b'9' => u32::from(c - b'0') + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => panic!("not base64: {:?}", c as char),
+        }
+    };
+    let symbols: Vec<u8> = text
+        .bytes()
+        .filter(|c| !c.is_ascii_whitespace() && *c != b'=')
+        .collect();
+    let mut bytes = Vec::with_capacity(symbols.len() * 3 / 4);
+    for group in symbols.chunks(4) {
+        let bits = group
+            .iter()
+            .enumerate()
+            .fold(0u32, |bits, (i, &c)| bits | value(c) << (18 - 6 * i));
+        // Four symbols carry three bytes; a last group of two or three,
+        // one or two.
+        bytes.extend_from_slice(&bits.to_be_bytes()[1..group.len()]);
+    }
+    bytes
+}
+
+#[test]
+fn base64_decodes_as_rfc_4648_says() {
+    // RFC 4648, section 10.
+    for (plain, encoded) in [
+        ("", ""),
+        ("f", "Zg=="),
+        ("fo", "Zm8="),
+        ("foo", "Zm9v"),
+        ("foob", "Zm9vYg=="),
+        ("fooba", "Zm9vYmE="),
+        ("foobar", "Zm9vYmFy"),
+    ] {
+        assert_eq!(decode_base64(encoded), plain.as_bytes());
     }
 }
