@@ -1,20 +1,104 @@
 //! `bitsolve bfs`: run a search and report it.
 
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
+use clap::{Args, ValueEnum};
+
+use super::device::DeviceArgs;
 use super::format::{bytes, group_digits, si};
+use super::games::GameArg;
 use super::interrupt::{arm, stop_on_signals};
+use super::note;
 use super::plot::plot_layers;
 use super::traffic::print_traffic;
-use super::{BfsArgs, note};
 use bitsolve::error::{Error, Result};
 use bitsolve::games::registry::SpaceVisitor;
-use bitsolve::jobs::MpiJob;
 use bitsolve::jobs::bfs::{Bfs, BfsRequest, pictures, refuse_layer_flags};
+use bitsolve::jobs::{MpiJob, Processor, parse_size};
 use bitsolve::progress::Progress;
 use bitsolve::progress::terminal::{Display, RowFormat};
 use bitsolve::search::{Algorithm, SearchReport, Silent};
 use bitsolve::space::{Picture, Space};
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AlgorithmArg {
+    /// Two-bit BFS (Algorithm 1): layer sizes, every state expanded once.
+    TwoBit,
+    /// One-bit BFS (Algorithms 3 and 7): needs a move-alternation property.
+    OneBit,
+    /// One-bit reachability (Algorithm 2): reachable count, no layers.
+    Reach,
+}
+
+/// Where a search runs.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackendArg {
+    /// All CPU cores (or --threads).
+    Cpu,
+    /// The GPU, through Vulkan.
+    Gpu,
+}
+
+impl From<BackendArg> for Processor {
+    fn from(arg: BackendArg) -> Processor {
+        match arg {
+            BackendArg::Cpu => Processor::Cpu,
+            BackendArg::Gpu => Processor::Gpu,
+        }
+    }
+}
+
+impl From<AlgorithmArg> for Algorithm {
+    fn from(arg: AlgorithmArg) -> Algorithm {
+        match arg {
+            AlgorithmArg::TwoBit => Algorithm::TwoBitBfs,
+            AlgorithmArg::OneBit => Algorithm::OneBitBfs,
+            AlgorithmArg::Reach => Algorithm::OneBitReachability,
+        }
+    }
+}
+
+/// `bitsolve bfs`'s arguments.
+#[derive(Args, Debug)]
+pub struct BfsArgs {
+    #[command(subcommand)]
+    game: GameArg,
+    /// Search algorithm.
+    #[arg(long, value_enum, default_value = "two-bit", global = true)]
+    algo: AlgorithmArg,
+    /// Where the search's passes run.
+    #[arg(long, value_enum, default_value = "cpu", global = true)]
+    backend: BackendArg,
+    #[command(flatten)]
+    device: DeviceArgs,
+    /// Worker threads (default: all cores).
+    #[arg(long, global = true)]
+    threads: Option<usize>,
+    /// Keep the table in a memory-mapped file in DIR; rerunning the same
+    /// command resumes an interrupted run.
+    #[arg(long, value_name = "DIR", global = true)]
+    store: Option<PathBuf>,
+    /// Print one JSON object on stdout instead of a table.
+    #[arg(long, global = true)]
+    json: bool,
+    /// Draw the layer sizes as a bar chart into this SVG file.
+    #[arg(long, value_name = "FILE.svg", global = true)]
+    plot: Option<PathBuf>,
+    /// Stop the BFS once layer D is complete.
+    #[arg(long, value_name = "D", global = true)]
+    max_depth: Option<usize>,
+    /// Keep the two-bit BFS table on disk in --store DIR with at most SIZE
+    /// of it in memory (bytes, or with a K, M or G suffix: 512M), a window
+    /// of ranks at a time: searches past the machine's memory.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, global = true)]
+    memory: Option<u64>,
+    /// Use the game's inversion symmetry (section 8.1; Peg Solitaire, with
+    /// one-bit BFS): search only to half the goal's depth and join the
+    /// halves, deciding whether the goal is reachable.
+    #[arg(long, global = true)]
+    inversion: bool,
+}
 
 pub(super) fn run(args: BfsArgs, job: &MpiJob) -> Result<()> {
     let stop = stop_on_signals(job);

@@ -1,12 +1,10 @@
-//! The GPU of the commands that run on it (`bfs`, `retro`, `bench`): one
-//! flag that bounds its memory, and one place that opens it.
+//! The GPU of the commands that run on it (`bfs`, `retro`, `bench`, `qbf
+//! check`): one flag that bounds its memory. The library's
+//! `jobs::open_device` opens it.
 
 use clap::Args;
 
-use super::parse_size;
-use bitsolve::backend::gpu::GpuOptions;
-use bitsolve::error::Result;
-use bitsolve::jobs::device_options;
+use bitsolve::jobs::parse_size;
 
 #[derive(Args, Debug, Clone, Default)]
 pub struct DeviceArgs {
@@ -19,11 +17,4 @@ pub struct DeviceArgs {
     /// with its sizes. Default: what the device allocates.
     #[arg(long, value_name = "SIZE", value_parser = parse_size, global = true)]
     pub device_memory: Option<u64>,
-}
-
-impl DeviceArgs {
-    /// The device's options with this limit.
-    pub fn options(&self) -> Result<GpuOptions> {
-        device_options(self.device_memory)
-    }
 }

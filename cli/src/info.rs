@@ -2,16 +2,31 @@
 
 use std::path::PathBuf;
 
+use clap::Args;
 use serde_json::json;
 
-use super::InfoArgs;
 use super::format::{bytes, group_digits};
+use super::games::GameArg;
 use bitsolve::backend::disk::{MIN_MEMORY, disk_needed, successors_reserve};
 use bitsolve::error::Result;
 use bitsolve::games::registry::SpaceVisitor;
 use bitsolve::search::Algorithm;
 use bitsolve::space::{BlockShape, Picture, Space};
 use bitsolve::table::storage::{available_memory, free_disk};
+
+/// `bitsolve info`'s arguments.
+#[derive(Args, Debug)]
+pub struct InfoArgs {
+    #[command(subcommand)]
+    game: GameArg,
+    /// Print one JSON object on stdout instead of a table.
+    #[arg(long, global = true)]
+    json: bool,
+    /// The store a run would use: says whether its disk holds a two-bit
+    /// table kept on disk (`bfs --memory`).
+    #[arg(long, value_name = "DIR", global = true)]
+    store: Option<PathBuf>,
+}
 
 pub(super) fn run(args: InfoArgs) -> Result<()> {
     args.game.visit(InfoCommand {

@@ -20,16 +20,12 @@ mod solve;
 mod traffic;
 mod verify;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
-
-use games::GameArg;
+use clap::{Parser, Subcommand};
 
 use bitsolve::error::{Error, Result, escape_controls};
-use bitsolve::jobs::{MpiJob, Processor, parse_size, threads_from_environment};
-use bitsolve::search::Algorithm;
+use bitsolve::jobs::{MpiJob, threads_from_environment};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -45,12 +41,12 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Breadth-first search of a whole state space: states per layer.
-    Bfs(BfsArgs),
+    Bfs(bfs::BfsArgs),
     /// Two-bit BFS on one CPU core, on all CPU cores and on the GPU:
     /// identical layers, and the time of each.
     Bench(bench::BenchArgs),
     /// Size of a game's state space and the memory a search of it needs.
-    Info(InfoArgs),
+    Info(info::InfoArgs),
     /// The games this build knows, their options and their commands.
     Games {
         /// Print one JSON object on stdout instead of a table.
@@ -58,7 +54,7 @@ enum Command {
         json: bool,
     },
     /// Draw a position given by its rank or as text, with its rank.
-    Show(ShowArgs),
+    Show(show::ShowArgs),
     /// An optimal move sequence from a position of a one-player game to its
     /// goal (or start), from a table of depths built first or kept in a store.
     Solve(solve::SolveArgs),
@@ -78,110 +74,6 @@ enum Command {
     /// Positional games as quantified Boolean formulas.
     #[command(subcommand)]
     Qbf(qbf::QbfCommand),
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AlgorithmArg {
-    /// Two-bit BFS (Algorithm 1): layer sizes, every state expanded once.
-    TwoBit,
-    /// One-bit BFS (Algorithms 3 and 7): needs a move-alternation property.
-    OneBit,
-    /// One-bit reachability (Algorithm 2): reachable count, no layers.
-    Reach,
-}
-
-/// Where a search runs.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BackendArg {
-    /// All CPU cores (or --threads).
-    Cpu,
-    /// The GPU, through Vulkan.
-    Gpu,
-}
-
-impl From<BackendArg> for Processor {
-    fn from(arg: BackendArg) -> Processor {
-        match arg {
-            BackendArg::Cpu => Processor::Cpu,
-            BackendArg::Gpu => Processor::Gpu,
-        }
-    }
-}
-
-impl From<AlgorithmArg> for Algorithm {
-    fn from(arg: AlgorithmArg) -> Algorithm {
-        match arg {
-            AlgorithmArg::TwoBit => Algorithm::TwoBitBfs,
-            AlgorithmArg::OneBit => Algorithm::OneBitBfs,
-            AlgorithmArg::Reach => Algorithm::OneBitReachability,
-        }
-    }
-}
-
-#[derive(Args, Debug)]
-struct BfsArgs {
-    #[command(subcommand)]
-    game: GameArg,
-    /// Search algorithm.
-    #[arg(long, value_enum, default_value = "two-bit", global = true)]
-    algo: AlgorithmArg,
-    /// Where the search's passes run.
-    #[arg(long, value_enum, default_value = "cpu", global = true)]
-    backend: BackendArg,
-    #[command(flatten)]
-    device: device::DeviceArgs,
-    /// Worker threads (default: all cores).
-    #[arg(long, global = true)]
-    threads: Option<usize>,
-    /// Keep the table in a memory-mapped file in DIR; rerunning the same
-    /// command resumes an interrupted run.
-    #[arg(long, value_name = "DIR", global = true)]
-    store: Option<PathBuf>,
-    /// Print one JSON object on stdout instead of a table.
-    #[arg(long, global = true)]
-    json: bool,
-    /// Draw the layer sizes as a bar chart into this SVG file.
-    #[arg(long, value_name = "FILE.svg", global = true)]
-    plot: Option<PathBuf>,
-    /// Stop the BFS once layer D is complete.
-    #[arg(long, value_name = "D", global = true)]
-    max_depth: Option<usize>,
-    /// Keep the two-bit BFS table on disk in --store DIR with at most SIZE
-    /// of it in memory (bytes, or with a K, M or G suffix: 512M), a window
-    /// of ranks at a time: searches past the machine's memory.
-    #[arg(long, value_name = "SIZE", value_parser = parse_size, global = true)]
-    memory: Option<u64>,
-    /// Use the game's inversion symmetry (section 8.1; Peg Solitaire, with
-    /// one-bit BFS): search only to half the goal's depth and join the
-    /// halves, deciding whether the goal is reachable.
-    #[arg(long, global = true)]
-    inversion: bool,
-}
-
-#[derive(Args, Debug)]
-struct ShowArgs {
-    #[command(subcommand)]
-    game: GameArg,
-    /// The rank of the position.
-    #[arg(long, global = true, conflicts_with = "position")]
-    rank: Option<u64>,
-    /// The position as text (see each game's format in docs/guide/usage.md); it may
-    /// start with '-' (a burned pancake upside down).
-    #[arg(long, global = true, allow_hyphen_values = true)]
-    position: Option<String>,
-}
-
-#[derive(Args, Debug)]
-struct InfoArgs {
-    #[command(subcommand)]
-    game: GameArg,
-    /// Print one JSON object on stdout instead of a table.
-    #[arg(long, global = true)]
-    json: bool,
-    /// The store a run would use: says whether its disk holds a two-bit
-    /// table kept on disk (`bfs --memory`).
-    #[arg(long, value_name = "DIR", global = true)]
-    store: Option<PathBuf>,
 }
 
 /// Parses the arguments and runs the command; errors become one line on
@@ -253,7 +145,11 @@ fn run(command: Command, job: &MpiJob) -> Result<()> {
         Command::Play(args) => query::run_play(args),
         Command::Serve(args) => serve::run(args),
         Command::Verify(args) => verify::run(args),
-        Command::Qbf(command) => qbf::run(command),
+        Command::Qbf(command) => {
+            // A stopped `qbf` run leaves no solver and no formula file.
+            bitsolve::qbf::cleanup::clean_up_on_signals();
+            qbf::run(command)
+        }
     }
 }
 

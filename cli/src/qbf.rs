@@ -6,18 +6,17 @@ use std::time::Duration;
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use super::BackendArg;
+use super::bfs::BackendArg;
 use super::device::DeviceArgs;
 use super::format::group_digits;
 use super::games::PositionalSpec;
 use super::note;
-use bitsolve::backend::GpuBackend;
 use bitsolve::error::{Error, Result, quoted};
 use bitsolve::games::positional::{PositionalGame, Query, Side, pg};
 use bitsolve::games::registry::{ConnectionGoal, open_positional};
 use bitsolve::games::text_file::read_text;
-use bitsolve::jobs::{MpiJob, open_device};
-use bitsolve::qbf::check::{Check, CheckOptions, check, check_on};
+use bitsolve::jobs::{Machine, MpiJob, open_device};
+use bitsolve::qbf::check::{Check, CheckOptions};
 use bitsolve::qbf::encodings::{ALL, Encoding};
 use bitsolve::qbf::runner::{DEFAULT_SOLVER, solve_with};
 use bitsolve::qbf::{Formula, Preprocessing, prepare};
@@ -257,7 +256,7 @@ impl QbfArgs {
     }
 
     fn encodings(&self) -> Result<Vec<Encoding>> {
-        parse_encodings(self.encodings.as_deref().unwrap_or("all"))
+        Encoding::parse_list(self.encodings.as_deref().unwrap_or("all"))
     }
 
     fn solver(&self) -> String {
@@ -275,25 +274,6 @@ impl QbfArgs {
             timeout: self.timeout(),
         }
     }
-}
-
-/// `--encodings`: "all" or a comma-separated list of names.
-pub(super) fn parse_encodings(list: &str) -> Result<Vec<Encoding>> {
-    if list == "all" {
-        return Ok(ALL.to_vec());
-    }
-    list.split(',')
-        .map(|name| {
-            Encoding::named(name.trim()).ok_or_else(|| {
-                let names: Vec<&str> = ALL.iter().map(|e| e.name()).collect();
-                Error::InvalidParameter(format!(
-                    "unknown encoding {}: choose from {}",
-                    quoted(name),
-                    names.join(", ")
-                ))
-            })
-        })
-        .collect()
 }
 
 /// A game on n free cells is over within n moves: a deeper question only
@@ -514,17 +494,9 @@ fn check_command(args: &QbfArgs, notes: &mut Notes) -> Result<()> {
         args.device.device_memory,
         &MpiJob::none(),
     )?;
+    let machine = device.as_ref().map_or(Machine::Cpu, Machine::Gpu);
     for query in depths {
-        let result = match &device {
-            Some(device) => check_on(
-                &GpuBackend::new(device),
-                &game,
-                &query,
-                &encodings,
-                &options,
-            )?,
-            None => check(&game, &query, &encodings, &options)?,
-        };
+        let result = machine.check_qbf(&game, &query, &encodings, &options)?;
         disagreements += result
             .rows
             .iter()

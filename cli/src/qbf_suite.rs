@@ -9,9 +9,9 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use super::plot::{Series, plot_times_by_depth};
-use super::qbf::parse_encodings;
 use bitsolve::error::{Error, Result};
 use bitsolve::qbf::Preprocessing;
+use bitsolve::qbf::encodings::Encoding;
 use bitsolve::qbf::instances::{Bases, Family, Instance, generate};
 use bitsolve::qbf::runner::DEFAULT_SOLVER;
 use bitsolve::qbf::suite::{Solved, SuiteOptions, Summary, Verdict, probe_solver, run};
@@ -64,7 +64,7 @@ impl SuiteArgs {
             )));
         }
         Ok(SuiteOptions {
-            encodings: parse_encodings(&self.encodings)?,
+            encodings: Encoding::parse_list(&self.encodings)?,
             solvers,
             timeout: Duration::from_secs(self.timeout),
             preprocessing: Preprocessing::default(),

@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 
 use clap::Args;
 
-use super::BackendArg;
+use super::bfs::BackendArg;
 use super::device::DeviceArgs;
 use super::format::{bytes, group_digits};
 use super::games::TwoPlayerArg;

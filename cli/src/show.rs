@@ -1,10 +1,26 @@
 //! `bitsolve show`: a position drawn in the terminal, from its rank or its
 //! text form, with its rank and its successors' ranks.
 
-use super::ShowArgs;
+use clap::Args;
+
+use super::games::GameArg;
 use bitsolve::error::{Error, Result};
 use bitsolve::games::registry::SpaceVisitor;
 use bitsolve::space::{MoveFilter, Picture, Space};
+
+/// `bitsolve show`'s arguments.
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    #[command(subcommand)]
+    game: GameArg,
+    /// The rank of the position.
+    #[arg(long, global = true, conflicts_with = "position")]
+    rank: Option<u64>,
+    /// The position as text (see each game's format in docs/guide/usage.md); it may
+    /// start with '-' (a burned pancake upside down).
+    #[arg(long, global = true, allow_hyphen_values = true)]
+    position: Option<String>,
+}
 
 pub(super) fn run(args: ShowArgs) -> Result<()> {
     args.game.visit(ShowCommand { args: &args })

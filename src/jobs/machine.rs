@@ -9,6 +9,9 @@ use crate::backend::gpu::{GpuDevice, GpuOptions};
 use crate::backend::{CpuBackend, DiskBackend, GpuBackend};
 use crate::error::{Error, Result};
 use crate::games::TwoPlayerGame;
+use crate::games::positional::{PositionalGame, Query};
+use crate::qbf::check::{Check, CheckOptions, check_on};
+use crate::qbf::encodings::Encoding;
 use crate::search::backend::Backend;
 use crate::search::identity::space_identity;
 use crate::search::retro2::{BITS_PER_POSITION, LayerReport, RetroOptions, solve_layer_range};
@@ -200,6 +203,29 @@ impl<'a> Machine<'a> {
             Machine::Gpu(device) => solve_layer_range(&GpuBackend::new(device), game, layers, options),
             #[cfg(feature = "mpi")]
             Machine::Mpi(mpi) => solve_layer_range(mpi, game, layers, options),
+        }
+    }
+
+    /// Checks `encodings` on `game` under `query` against exhaustive
+    /// search ([`crate::qbf::check::check`]), the exhaustive solve's
+    /// sweeps here (the CPU or the GPU; a table on disk or an MPI job is
+    /// refused).
+    pub fn check_qbf(
+        &self,
+        game: &PositionalGame,
+        query: &Query,
+        encodings: &[Encoding],
+        options: &CheckOptions,
+    ) -> Result<Check> {
+        match *self {
+            Machine::Cpu => check_on(&CpuBackend, game, query, encodings, options),
+            Machine::Gpu(device) => {
+                check_on(&GpuBackend::new(device), game, query, encodings, options)
+            }
+            _ => Err(Error::Unsupported(format!(
+                "the QBF check's exhaustive search runs on the CPU or the GPU, not on {}",
+                self.name()
+            ))),
         }
     }
 

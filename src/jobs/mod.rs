@@ -29,6 +29,7 @@
 //! assert_eq!(report["max_depth"], 31);
 //! ```
 
+pub mod bench;
 pub mod bfs;
 mod cluster;
 mod machine;

@@ -1,7 +1,10 @@
 //! What an external solver run leaves behind — its process group and its
 //! formula file — removed on every way out: by the guards' `Drop` when
-//! bitsolve returns (answer, error, timeout, panic), and by a SIGINT,
-//! SIGTERM or SIGHUP handler when bitsolve itself is stopped.
+//! bitsolve returns (answer, error, timeout, panic), and, where the
+//! program asked for it ([`clean_up_on_signals`]; the command line does),
+//! by a SIGINT, SIGTERM or SIGHUP handler when the process is stopped. The
+//! library sets no signal policy of its own: a program that links it keeps
+//! its handlers unless it asks.
 //!
 //! The handler may only make async-signal-safe calls, so it reads a fixed
 //! registry of atomics filled in beforehand: process group ids to
@@ -15,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::ptr::null_mut;
 use std::sync::Once;
 use std::sync::atomic::Ordering::SeqCst;
-use std::sync::atomic::{AtomicI32, AtomicPtr};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr};
 
 /// Solver runs are one at a time per check; a few slots are plenty. A
 /// guard that finds no free slot still cleans up when dropped.
@@ -116,9 +119,27 @@ impl Drop for ProcessGroup {
     }
 }
 
-/// Installs the handler once, for the signals whose action is still the
-/// default: a signal the user set to be ignored (`nohup`) stays ignored.
+/// Whether the program asked for the handler ([`clean_up_on_signals`]).
+static ON_SIGNALS: AtomicBool = AtomicBool::new(false);
+
+/// Asks that a process stopped by SIGINT, SIGTERM or SIGHUP remove what
+/// its solver runs leave behind. From the next solver run on, each of
+/// those signals whose action is still the default gets a handler that
+/// kills the running solvers' process groups, removes their formula files
+/// and then dies of the signal as if no handler had been installed.
+/// Without it a stopped process leaves them (the guards still remove them
+/// on every other way out).
+pub fn clean_up_on_signals() {
+    ON_SIGNALS.store(true, SeqCst);
+}
+
+/// Installs the handler once, where the program asked for it, for the
+/// signals whose action is still the default: a signal the user set to be
+/// ignored (`nohup`) stays ignored, and a program's own handler stays.
 fn install_handler() {
+    if !ON_SIGNALS.load(SeqCst) {
+        return;
+    }
     static INSTALL: Once = Once::new();
     INSTALL.call_once(|| {
         for signal in SIGNALS {
@@ -181,6 +202,27 @@ extern "C" fn on_signal(signal: libc::c_int) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// No test of this binary asks for the handler, so none is installed:
+    /// the library leaves the program's signal policy alone.
+    #[test]
+    fn no_handler_unless_asked() {
+        let path = std::env::temp_dir().join(format!(
+            "bitsolve-cleanup-unasked-{}.qdimacs",
+            std::process::id()
+        ));
+        let guard = TempFile::new(&path);
+        for signal in SIGNALS {
+            // SAFETY: sigaction with a null new action only reads.
+            let action = unsafe {
+                let mut old: libc::sigaction = std::mem::zeroed();
+                assert_eq!(libc::sigaction(signal, std::ptr::null(), &mut old), 0);
+                old.sa_sigaction
+            };
+            assert_ne!(action, on_signal as *const () as libc::sighandler_t);
+        }
+        drop(guard);
+    }
 
     #[test]
     fn a_dropped_guard_removes_its_file() {

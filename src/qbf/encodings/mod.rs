@@ -15,7 +15,7 @@ pub mod symbolic;
 
 use super::formula::{Cnf, Formula, Quantifier};
 use super::prepare::Prepared;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 
 /// An encoding of a bounded positional game as a QBF.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -59,6 +59,27 @@ impl Encoding {
     /// The encoding named `name` (its [`name`](Encoding::name)).
     pub fn named(name: &str) -> Option<Encoding> {
         ALL.into_iter().find(|e| e.name() == name)
+    }
+
+    /// The encodings a list names, as `--encodings` takes it: "all", or
+    /// names separated by commas; an unknown name is refused with the
+    /// names there are.
+    pub fn parse_list(list: &str) -> Result<Vec<Encoding>> {
+        if list == "all" {
+            return Ok(ALL.to_vec());
+        }
+        list.split(',')
+            .map(|name| {
+                Encoding::named(name.trim()).ok_or_else(|| {
+                    let names: Vec<&str> = ALL.iter().map(|e| e.name()).collect();
+                    Error::InvalidParameter(format!(
+                        "unknown encoding {}: choose from {}",
+                        quoted(name),
+                        names.join(", ")
+                    ))
+                })
+            })
+            .collect()
     }
 
     /// What the encoding is, in a line (a command's help lists them).
