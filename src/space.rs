@@ -1,14 +1,14 @@
 //! The seam between games and algorithms: a state space with a perfect,
 //! invertible hash, laid out as contiguous blocks of ranks, whose states can
 //! be expanded into successor ranks; and its two-player counterpart, a game
-//! in layers solved by retrograde analysis ([`layered`], its optional hooks
-//! in [`layered::hooks`]), and the minimax judgement of a position from its
-//! moves' values ([`tally`]).
+//! in layers solved by retrograde analysis (`layered`, its optional hooks
+//! in `layered::hooks`), and the minimax judgement of a position from its
+//! moves' values (`tally`).
 
-pub mod digit_moves;
-pub mod layered;
-pub mod layers_below;
-pub mod tally;
+pub(crate) mod digit_moves;
+pub(crate) mod layered;
+pub(crate) mod layers_below;
+pub(crate) mod tally;
 
 pub use digit_moves::{DigitMoves, DigitTable};
 pub use layered::hooks::{ColourTwinHooks, GpuRules, LayerLinks, MoveShortcuts, SymmetryHooks};
@@ -157,7 +157,7 @@ pub trait Space: Sync {
     /// The moves as tables that act on each digit of the index apart, when
     /// they do (a definition file's puzzle whose coordinates are
     /// independent): the searches then find successors without unranking
-    /// ([`digit_moves`]). They must agree with [`expand`](Self::expand)
+    /// (`digit_moves`). They must agree with [`expand`](Self::expand)
     /// under [`MoveFilter::All`], in the same order.
     fn digit_moves(&self) -> Option<DigitMoves<'_>> {
         None

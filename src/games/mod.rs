@@ -3,29 +3,29 @@
 //! small game, or one written through the [`kit`], is one file), and the
 //! [`registry`] that opens them by name.
 
-pub mod all_queens_chess;
+pub(crate) mod all_queens_chess;
 pub mod board;
 pub mod dodgem;
 pub mod fox_geese;
-pub mod frogs_toads;
-pub mod kaooa;
+pub(crate) mod frogs_toads;
+pub(crate) mod kaooa;
 pub mod kit;
 pub mod ksolve;
 pub mod morris;
-pub mod mu_torere;
-pub mod pancake;
-pub mod peg_solitaire;
+pub(crate) mod mu_torere;
+pub(crate) mod pancake;
+pub(crate) mod peg_solitaire;
 mod permutation_state;
-pub mod pocket_cube;
+pub(crate) mod pocket_cube;
 pub mod positional;
-pub mod quixo;
-pub mod registration;
+pub(crate) mod quixo;
+pub(crate) mod registration;
 pub mod registry;
-pub mod sliding_tile;
-pub mod teeko;
+pub(crate) mod sliding_tile;
+pub(crate) mod teeko;
 pub mod text_file;
-pub mod top_spin;
-pub mod two_player_game;
+pub(crate) mod top_spin;
+pub(crate) mod two_player_game;
 
 pub use all_queens_chess::AllQueensChess;
 pub use board::Board;

@@ -1,7 +1,7 @@
 //! The games the library knows, by name: a name plus options opens a game,
 //! the same way for the command line, the explorer and library users. A
 //! new one- or two-player game is its file (rules, and what it gives the
-//! registry: [`Registered`], from [`super::registration`]) and one line in
+//! registry: [`Registered`], from `super::registration`) and one line in
 //! the `registry!` list at the bottom; a new positional game is
 //! its builder in [`super::positional::builtins`] and one entry in
 //! `POSITIONAL`.

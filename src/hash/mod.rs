@@ -1,12 +1,12 @@
 //! Perfect, invertible hash functions (rank/unrank) onto dense u64 ranges.
 
 pub mod binomial;
-pub mod bits;
-pub mod colour_sets;
-pub mod multinomial;
+pub(crate) mod bits;
+pub(crate) mod colour_sets;
+pub(crate) mod multinomial;
 pub mod permutation;
 pub mod prefix_lehmer;
-pub mod stones;
+pub(crate) mod stones;
 
 pub use binomial::{BinomialRanker, BinomialRun};
 pub use colour_sets::ColourSetRanker;

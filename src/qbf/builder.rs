@@ -161,8 +161,3 @@ pub fn spell(x: &[i32], v: usize) -> Vec<i32> {
         .map(|(i, &bit)| if v >> i & 1 == 1 { bit } else { -bit })
         .collect()
 }
-
-/// The literals of a clause saying "the bits do not spell v".
-pub fn not_spell(x: &[i32], v: usize) -> Vec<i32> {
-    spell(x, v).into_iter().map(|l| -l).collect()
-}

@@ -2,7 +2,7 @@
 //! as quantified Boolean formulas: the published encodings, QDIMACS and
 //! QCIR writers, and a runner for an external solver.
 
-pub mod builder;
+pub(crate) mod builder;
 pub mod check;
 pub mod cleanup;
 pub mod encodings;

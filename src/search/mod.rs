@@ -6,18 +6,18 @@
 //! ([`retro2`]).
 //!
 //! A driver knows no game and no device: it runs passes through the
-//! backend's [`backend`] traits and gives the same counts on every backend
+//! backend's `backend` traits and gives the same counts on every backend
 //! and with any number of threads.
 
-pub mod backend;
-pub mod checkpoint;
-pub mod chunks;
+pub(crate) mod backend;
+pub(crate) mod checkpoint;
+pub(crate) mod chunks;
 pub mod identity;
 pub(crate) mod ledger;
-pub mod one_bit_bfs;
-pub mod reachability;
+pub(crate) mod one_bit_bfs;
+pub(crate) mod reachability;
 pub mod retro2;
-pub mod solve;
+pub(crate) mod solve;
 pub mod two_bit_bfs;
 
 use std::path::PathBuf;

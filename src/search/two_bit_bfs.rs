@@ -20,7 +20,7 @@
 //! [`two_bit_bfs_keeping_depths`] runs Algorithm 1 as printed instead: a
 //! state's cell keeps its depth mod 3 for good (no closing), so the finished
 //! table tells every state's distance residue, which is enough to walk a
-//! shortest path down to the start ([`super::solve`]). The price is the
+//! shortest path down to the start (`super::solve`). The price is the
 //! re-expansion the closing avoids: layer l expands every cell holding
 //! l mod 3, layers l-3, l-6, ... again (their successors are all seen, so the
 //! counts do not change). A space with exact layers (Peg Solitaire) scans

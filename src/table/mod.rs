@@ -1,14 +1,14 @@
 //! Packed one-bit and two-bit tables with concurrent atomic updates, on the
 //! heap or in a memory-mapped file with a resumable, checksummed header.
 
-pub mod checksums;
-pub mod direct;
+pub(crate) mod checksums;
+pub(crate) mod direct;
 pub mod header;
-pub mod one_bit;
-pub mod shares;
+pub(crate) mod one_bit;
+pub(crate) mod shares;
 pub mod storage;
-pub mod store_file;
-pub mod two_bit;
+pub(crate) mod store_file;
+pub(crate) mod two_bit;
 pub mod verify;
 mod words;
 

@@ -202,7 +202,7 @@ impl WordStorage {
         }
     }
 
-    /// The table `identity` names in `dir` as a [`DirectFile`] of `words`
+    /// The table `identity` names in `dir` as a `DirectFile` of `words`
     /// words (created with every word `fill` if missing), for an owner that
     /// reads and writes it in pieces through [`direct`](Self::direct).
     /// Returns the progress record to resume from, as [`open`](Self::open).

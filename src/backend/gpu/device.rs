@@ -20,7 +20,7 @@ pub struct GpuOptions {
     /// tables span several.
     pub window_bytes: Option<u64>,
     /// Words of the table one dispatch covers (default
-    /// [`PIECE_WORDS`]); tests cut blocks into
+    /// `PIECE_WORDS`); tests cut blocks into
     /// many pieces with a small value.
     pub piece_words: Option<u64>,
     /// Workgroups per grid dimension, below the adapter's limit; tests force

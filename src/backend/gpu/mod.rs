@@ -1,7 +1,7 @@
 //! The GPU backend: wgpu compute kernels written in WGSL, with the search
 //! table resident in device memory.
 //!
-//! - [`device`]: adapter, device, queue, error scopes.
+//! - `device`: adapter, device, queue, error scopes.
 //! - [`shader`]: a game's [`Program`](crate::kernel::Program) joined with an
 //!   algorithm's entry points and compiled.
 //! - `table`: a one- or two-bit table in windows of device memory.
@@ -22,7 +22,7 @@
 //!   the passes over them); [`retro_check`] (`retro/check.rs`) runs those
 //!   rules on lists of positions for comparison with the Rust rules.
 
-pub mod device;
+pub(crate) mod device;
 pub mod hash_check;
 mod kernel_cache;
 mod kernel_set;

@@ -29,7 +29,7 @@
 
 mod gpu;
 mod hash;
-pub mod kit;
+pub(crate) mod kit;
 mod rules;
 mod text;
 

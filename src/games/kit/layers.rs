@@ -182,27 +182,6 @@ impl LayerTable {
             .collect()
     }
 
-    /// The contents of layer `layer`'s blocks.
-    pub fn contents(&self, layer: usize) -> impl Iterator<Item = &Contents> {
-        self.layers[layer].iter().map(|block| &block.contents)
-    }
-
-    /// The (layer, block) holding positions with these contents, if any.
-    pub fn place(&self, contents: &Contents) -> Option<(usize, usize)> {
-        if contents.on_board.len() != self.kinds
-            || contents
-                .on_board
-                .iter()
-                .map(|&n| n as usize)
-                .chain(contents.in_hand.iter().map(|&n| n as usize))
-                .zip(&self.radices)
-                .any(|(count, &radix)| count >= radix)
-        {
-            return None;
-        }
-        self.place[self.key(contents)].map(|(layer, block)| (layer as usize, block as usize))
-    }
-
     /// `position`'s board as level sets: `above[j]` the cells holding a
     /// piece of kind j or a later kind (the colour-set hash's level j,
     /// kind k being colour k + 1); zero past the last kind. Inlined

@@ -10,13 +10,13 @@
 //!
 //! - the rank and unrank of a layer by the shared colour-set hash
 //!   ([`ColourSetRanker`](crate::hash::ColourSetRanker)) over the counts
-//!   of pieces each of the layer's blocks fixes ([`layers`]);
-//! - symmetry from the board's cell permutations ([`symmetry`]): a
+//!   of pieces each of the layer's blocks fixes (`layers`);
+//! - symmetry from the board's cell permutations (`symmetry`): a
 //!   position's rank is its least twin's, and the engine solves one
 //!   position a class and copies its value to the others;
 //! - a position's text, picture and move names from the board's grid
 //!   (`text`);
-//! - retrograde analysis without unmoves ([`unmoves`]): a game gives no
+//! - retrograde analysis without unmoves (`unmoves`): a game gives no
 //!   predecessor generator; the kit builds each layer's reverse graph from
 //!   the moves, within a memory budget, or the engine re-judges the
 //!   undecided positions pass after pass (value iteration);
@@ -25,11 +25,11 @@
 //! `docs/adding-a-game.md` builds a game with it from an empty file.
 
 mod adapter;
-pub mod layers;
-pub mod position;
-pub mod symmetry;
+pub(crate) mod layers;
+pub(crate) mod position;
+pub(crate) mod symmetry;
 mod text;
-pub mod unmoves;
+pub(crate) mod unmoves;
 
 pub use adapter::Kit;
 pub use layers::Contents;

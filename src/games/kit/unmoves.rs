@@ -135,11 +135,6 @@ impl ReverseGraph {
             emit(u64::from(source));
         }
     }
-
-    /// Bytes the graph holds.
-    pub fn bytes(&self) -> u64 {
-        4 * (self.offsets.len() + self.sources.len()) as u64
-    }
 }
 
 #[cfg(test)]

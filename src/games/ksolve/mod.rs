@@ -2,20 +2,20 @@
 //! (`bitsolve bfs ksolve --file PUZZLE.tws`): the file is read
 //! ([`definition`]), its moves expanded to their powers, and its positions
 //! hashed perfectly through independent coordinates with the invariants
-//! the moves keep folded out ([`coordinates`]). One Space, so every
+//! the moves keep folded out (`coordinates`). One Space, so every
 //! search, backend and store works on it as on a built-in game.
 //!
 //! The files by role: the definition file's reader ([`definition`]), the
-//! hash ([`coordinates`], one coordinate in `coordinate`, the parity
+//! hash (`coordinates`, one coordinate in `coordinate`, the parity
 //! algebra in `parities`, the tables' budgets in `limits`, a permutation
-//! too large for a table moved in runs by [`split`]), positions as text and
+//! too large for a table moved in runs by `split`), positions as text and
 //! pictures (`picture`), what `info` says (`info`), the definition as a
 //! store's identity records it (`identity`) and the GPU's expansion
 //! (`gpu`, over `ksolve.wgsl`). The space itself, its blocks and its
 //! expansion, is here.
 
 mod coordinate;
-pub mod coordinates;
+pub(crate) mod coordinates;
 pub mod definition;
 mod gpu;
 mod identity;
@@ -23,7 +23,7 @@ mod info;
 mod limits;
 mod parities;
 mod picture;
-pub mod split;
+pub(crate) mod split;
 
 use std::path::Path;
 
@@ -373,7 +373,7 @@ impl Space for Ksolve {
 
     /// Every group of coordinates moves by its own table when no parity is
     /// folded (a folded coordinate's value needs the others' parities);
-    /// so do a split permutation's two parts (see [`split`]) when its
+    /// so do a split permutation's two parts (see `split`) when its
     /// parity is the only one folded and the other coordinates have
     /// tables.
     fn digit_moves(&self) -> Option<DigitMoves<'_>> {

@@ -8,10 +8,10 @@
 //! encoding of Boucher and Villemaire, *Quantified Boolean Solving for
 //! Achievement Games* (KI 2021, LNAI 12873).
 
-pub mod cor_plus;
-pub mod explicit_board;
-pub mod pairing;
-pub mod symbolic;
+pub(crate) mod cor_plus;
+pub(crate) mod explicit_board;
+pub(crate) mod pairing;
+pub(crate) mod symbolic;
 
 use super::formula::{Cnf, Formula, Quantifier};
 use super::prepare::Prepared;

@@ -56,10 +56,10 @@
 
 pub mod distances;
 mod driver;
-pub mod judge;
-pub mod move_counts;
-pub mod open_moves;
-pub mod phases;
+pub(crate) mod judge;
+pub(crate) mod move_counts;
+pub(crate) mod open_moves;
+pub(crate) mod phases;
 pub mod seam;
 mod whole_layer;
 

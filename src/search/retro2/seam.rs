@@ -1,13 +1,13 @@
 //! The seam between the one driver of two-bit retrograde analysis
 //! (`super::driver`) and the machines that run its passes, as
-//! [`crate::search::backend`] is for breadth-first search.
+//! `crate::search::backend` is for breadth-first search.
 //!
 //! The driver owns everything that spans passes: the layer loop, reading
 //! the solved layer below a range, resuming from a store's record, the pass
 //! loop until nothing changes, the order of the undecided fill and the
 //! symmetric copy, the records and the reports. A backend owns where a
 //! layer's values live and runs one pass over them: the CPU
-//! ([`crate::backend::cpu`]) with rayon over chunks of the host table, an
+//! (`crate::backend::cpu`) with rayon over chunks of the host table, an
 //! MPI job (`crate::backend::mpi`) over each process's share of every
 //! block, the GPU ([`crate::backend::gpu`]) as compute kernels over a device
 //! copy. A new backend implements [`RetroBackend`] and [`RetroPasses`].

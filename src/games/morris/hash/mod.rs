@@ -41,7 +41,7 @@ use crate::error::{Error, Result};
 use crate::hash::BinomialRanker;
 use patterns::{PatternGroup, Placement, pattern_groups};
 
-pub use gpu_tables::{GpuGameTables, GpuLayerTables};
+pub use gpu_tables::GpuGameTables;
 pub use patterns::StoredWhite;
 pub use symmetry::SymmetryMaps;
 

@@ -33,10 +33,10 @@ mod tables;
 mod twins;
 
 pub use crate::space::tally::{Tally, Verdict};
-pub use layer::{LayerJudge, recorded_value, settle};
+pub use layer::{LayerJudge, recorded_value};
 pub use lower::{LowerLayers, NextLayer, SeveralLayers};
 pub use marks::{Marks, list_limit};
 pub use placement::{CellRange, Place, Placement, Unit, WholeLayer, units};
-pub use remote::{Decision, Push, Question, Remote};
+pub use remote::{Decision, Push, Remote};
 pub use scratch::Scratch;
 pub use tables::PassTables;
