@@ -44,9 +44,13 @@ cargo test --locked --features mpi
 # The fuzz groups once more, for a bounded time with a seed from the commit:
 # the run above repeats the suite's fixed inputs, this one keeps looking.
 scripts/fuzz.sh --seconds 8
+# The manual's plots are what scripts/plots.py draws from their data.
+python3 scripts/plots.py --check
 # The library's documentation builds without a warning (broken links
 # included); its examples ran as doctests above.
 RUSTDOCFLAGS="-D warnings" cargo doc --locked -p bitsolve --no-deps --features mpi,progress-bar
+# The public API is the committed listing: a change to it is deliberate.
+python3 scripts/public-api.py --check
 
 # The device check (the README's GPU figures, from one prepared run on a
 # machine with a GPU) at toy sizes on lavapipe, so that the script itself

@@ -222,3 +222,79 @@ fn the_worked_example_is_the_game_file_itself() {
         "docs/adding-a-game.md shows another src/games/mu_torere.rs"
     );
 }
+
+/// The guide (the README and `docs/` but for the performance figures and
+/// their log) says what is, not how it came to be: a commit, an issue or
+/// a working session ("sitting") belongs to `docs/performance-log.md` or
+/// the changelog, and the guide links there.
+#[test]
+fn the_guide_names_no_commit_issue_or_sitting() {
+    /// What in `line` names a commit (a word of 7 to 12 lowercase hex
+    /// digits, with a digit and a letter), an issue ("issue 55",
+    /// "issue #55") or a sitting.
+    fn history_in(line: &str) -> Vec<String> {
+        let mut found = Vec::new();
+        for word in line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+            let hex = (7..=12).contains(&word.len())
+                && word
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+                && word.bytes().any(|b| b.is_ascii_digit())
+                && word.bytes().any(|b| b.is_ascii_alphabetic());
+            if hex {
+                found.push(format!("a commit (`{word}`)"));
+            }
+            let lower = word.to_ascii_lowercase();
+            if lower == "sitting" || lower == "sittings" {
+                found.push(format!("a sitting (`{word}`)"));
+            }
+        }
+        let lower = line.to_ascii_lowercase();
+        let mut rest = lower.as_str();
+        while let Some(at) = rest.find("issue") {
+            let starts_word = !rest[..at].ends_with(|c: char| c.is_ascii_alphanumeric());
+            let after = &rest[at + "issue".len()..];
+            let after = after.strip_prefix('s').unwrap_or(after);
+            let number = after.trim_start().trim_start_matches('#');
+            if starts_word && number.starts_with(|c: char| c.is_ascii_digit()) {
+                found.push("an issue number".to_string());
+            }
+            rest = &rest[at + "issue".len()..];
+        }
+        found
+    }
+
+    let history = [
+        Path::new("docs/performance.md"),
+        Path::new("docs/performance-log.md"),
+    ];
+    let files: Vec<PathBuf> = markdown_files()
+        .into_iter()
+        .filter(|file| !history.contains(&file.as_path()))
+        .collect();
+    assert!(
+        files
+            .iter()
+            .any(|file| file.as_path() == Path::new("docs/guide/morris.md")),
+        "the guide's chapters were not found"
+    );
+    let mut failures = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (index, line) in text.lines().enumerate() {
+            for found in history_in(line) {
+                failures.push(format!("{}:{}: {found}", file.display(), index + 1));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "history in the guide (move it to docs/performance-log.md and link there):\n{}",
+        failures.join("\n")
+    );
+    assert_eq!(
+        history_in("the build of 1936e4c, issue #55, one sitting").len(),
+        3
+    );
+    assert!(history_in("Pancake 12 in 42.5 s; the tissue 5; 1234567; deadbeef").is_empty());
+}
