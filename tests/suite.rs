@@ -30,6 +30,7 @@ mod database_paged;
 mod disk_bfs;
 mod docs;
 mod dodgem;
+mod errors;
 mod faults;
 mod fox_geese_play;
 mod fox_geese_rules;

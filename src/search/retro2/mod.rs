@@ -56,7 +56,7 @@
 
 pub mod distances;
 mod driver;
-pub(crate) mod judge;
+pub mod judge;
 pub(crate) mod move_counts;
 pub(crate) mod open_moves;
 pub(crate) mod phases;

@@ -74,7 +74,7 @@ pub struct Decision {
     pub value: Value,
     /// Whether that value wins for the predecessor's mover.
     pub wins: bool,
-    /// The decided position's [tag](crate::search::retro2::open_moves::OpenMoveTags::tag_of), or 0 where not
+    /// The decided position's tag, or 0 where not
     /// known (a value pushed by another process).
     pub tag: u8,
 }
