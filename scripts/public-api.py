@@ -53,10 +53,15 @@ def listing(doc: Path) -> list[str]:
             sys.exit(f"public-api: rustdoc lists an unknown kind of item: {section}")
         for path in re.findall(r'<a href="[^"]*">([^<]*)</a>', body):
             lines.append(f"{kind} bitsolve::{html.unescape(path)}")
-    # all.html names no modules: each documented module has an index page.
-    for index in doc.rglob("index.html"):
-        parts = index.parent.relative_to(doc.parent).parts
-        lines.append("mod " + "::".join(parts))
+    # all.html names no modules: they are followed from the crate's page
+    # down its module links (a page left from an earlier build, of a
+    # module since made internal, is linked from nowhere).
+    pending = [("bitsolve", doc / "index.html")]
+    while pending:
+        path, index = pending.pop()
+        lines.append(f"mod {path}")
+        for link in re.findall(r'<a class="mod" href="([a-z0-9_]+)/index.html"', index.read_text()):
+            pending.append((f"{path}::{link}", index.parent / link / "index.html"))
     return sorted(set(lines))
 
 
