@@ -180,16 +180,6 @@ struct BenchCommand<'a> {
     device_seconds: Option<f64>,
 }
 
-impl BenchCommand<'_> {
-    fn plan(&self) -> BenchPlan<'_> {
-        BenchPlan {
-            threads: self.args.threads,
-            single_thread: !self.args.no_single_thread,
-            device: self.device,
-        }
-    }
-}
-
 impl SpaceVisitor for BenchCommand<'_> {
     type Output = ();
 
@@ -220,6 +210,16 @@ impl SpaceVisitor for BenchCommand<'_> {
 }
 
 impl BenchCommand<'_> {
+    /// Where the runs go: one thread (unless left out), all threads, and
+    /// the GPU (unless `--no-gpu`).
+    fn plan(&self) -> BenchPlan<'_> {
+        BenchPlan {
+            threads: self.args.threads,
+            single_thread: !self.args.no_single_thread,
+            device: self.device,
+        }
+    }
+
     fn to_json<S: Space>(&self, space: &S, runs: &[Run<SearchReport>]) -> serde_json::Value {
         let reference = &runs[0].result;
         let single = single_thread_seconds(runs);
