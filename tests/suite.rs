@@ -23,6 +23,28 @@ extern "C" fn run_from_the_root() {
     if std::env::set_current_dir(common::ROOT).is_err() {
         std::process::abort();
     }
+    give_vulkan_a_runtime_dir();
+}
+
+/// Mesa's Vulkan driver prints an error line on stderr in every process
+/// that opens it where `XDG_RUNTIME_DIR` is unset (a plain `cargo test`
+/// outside a login session, or under `su`), and the tests count the lines
+/// of the commands' errors. Where it is unset, the suite and the commands
+/// it starts get a private one (scripts/test.sh sets its own).
+fn give_vulkan_a_runtime_dir() {
+    use std::os::unix::fs::DirBuilderExt;
+    if std::env::var_os("XDG_RUNTIME_DIR").is_some() {
+        return;
+    }
+    // SAFETY: getuid has no preconditions.
+    let user = unsafe { libc::getuid() };
+    let dir = std::env::temp_dir().join(format!("bitsolve-tests-runtime-{user}"));
+    let made = std::fs::DirBuilder::new().mode(0o700).create(&dir);
+    if made.is_ok() || dir.is_dir() {
+        // SAFETY: this runs from .init_array, before `main` starts any
+        // thread that could read the environment.
+        unsafe { std::env::set_var("XDG_RUNTIME_DIR", &dir) };
+    }
 }
 
 mod cli;
