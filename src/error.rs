@@ -3,13 +3,29 @@
 
 use std::fmt;
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Why a library call failed.
 #[derive(Debug)]
 pub enum Error {
     /// A parameter is outside what the game or hash supports.
     InvalidParameter(String),
+    /// A position's text names no position of the game: it does not
+    /// parse, or what it describes cannot occur.
+    BadPosition {
+        /// The text as given.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A file given as input (a puzzle's definition, a board, a positional
+    /// game's `.pg` instance) does not read as one.
+    BadFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it, with the line where there is one.
+        reason: String,
+    },
     /// A space (or one of its blocks) has more states than a u64 rank can index.
     SpaceTooLarge(String),
     /// The requested algorithm needs a property the space does not have.
@@ -25,10 +41,12 @@ pub enum Error {
     },
     /// An external solver is missing, failed, or ran out of time.
     Solver(String),
-    /// A file operation on a store failed.
+    /// A file or system operation failed.
     Io {
         /// What was being done ("cannot write store/pancake-n-12-two-bit-bfs.bst").
         context: String,
+        /// The file (or directory) it was done to, when there was one.
+        path: Option<PathBuf>,
         /// The system's error.
         source: io::Error,
     },
@@ -51,10 +69,53 @@ pub enum Error {
 pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
-    /// An [`Error::Io`]: `source`, with what was being done when it happened.
+    /// An [`Error::Io`] of an operation on no particular file: `source`,
+    /// with what was being done when it happened.
     pub fn io(context: impl Into<String>, source: io::Error) -> Self {
         Error::Io {
             context: context.into(),
+            path: None,
+            source,
+        }
+    }
+
+    /// This error met while reading the position `text`: bad input
+    /// ([`Error::InvalidParameter`]) becomes an [`Error::BadPosition`];
+    /// anything else stays as it is.
+    pub fn in_position(self, text: &str) -> Self {
+        match self {
+            Error::InvalidParameter(reason) => Error::BadPosition {
+                text: text.to_string(),
+                reason,
+            },
+            other => other,
+        }
+    }
+
+    /// This error met while reading the file `path`: bad input
+    /// ([`Error::InvalidParameter`]) becomes an [`Error::BadFile`];
+    /// anything else stays as it is.
+    pub fn in_file(self, path: &Path) -> Self {
+        match self {
+            Error::InvalidParameter(reason) => Error::BadFile {
+                path: path.to_path_buf(),
+                reason,
+            },
+            other => other,
+        }
+    }
+
+    /// An [`Error::Io`] of `action` on the file `path` ("cannot `read`
+    /// PATH: …").
+    pub fn on_file(action: &str, path: &Path, source: io::Error) -> Self {
+        Error::io_at(format!("cannot {action} {}", path.display()), path, source)
+    }
+
+    /// An [`Error::Io`] on the file `path`, told as `context`.
+    pub fn io_at(context: impl Into<String>, path: &Path, source: io::Error) -> Self {
+        Error::Io {
+            context: context.into(),
+            path: Some(path.to_path_buf()),
             source,
         }
     }
@@ -141,6 +202,8 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::InvalidParameter(message) => write!(f, "invalid parameter: {message}"),
+            Error::BadPosition { reason, .. } => write!(f, "invalid position: {reason}"),
+            Error::BadFile { reason, .. } => write!(f, "invalid file: {reason}"),
             Error::SpaceTooLarge(message) => write!(f, "space too large: {message}"),
             Error::Unsupported(message) => write!(f, "unsupported: {message}"),
             Error::Solver(message) => write!(f, "{message}"),
@@ -179,10 +242,14 @@ impl fmt::Display for Error {
                 Ok(())
             }
             // Told like a full disk: what ran out, then the system's words.
-            Error::Io { context, source } if source.raw_os_error() == Some(libc::EFBIG) => {
+            Error::Io {
+                context, source, ..
+            } if source.raw_os_error() == Some(libc::EFBIG) => {
                 write!(f, "{context}: {}: {source}", file_too_large())
             }
-            Error::Io { context, source } => write!(f, "{context}: {source}"),
+            Error::Io {
+                context, source, ..
+            } => write!(f, "{context}: {source}"),
             Error::BadStore { path, reason } => {
                 write!(f, "store file {}: {reason}", path.display())
             }
@@ -271,10 +338,12 @@ mod tests {
 
     #[test]
     fn a_file_too_large_says_which_limit() {
-        let error = Error::io(
-            "cannot write t.bst",
+        let error = Error::on_file(
+            "write",
+            Path::new("t.bst"),
             io::Error::from_raw_os_error(libc::EFBIG),
         );
+        assert!(matches!(&error, Error::Io { path: Some(p), .. } if p == Path::new("t.bst")));
         let text = error.to_string();
         assert!(text.starts_with("cannot write t.bst: "), "{text}");
         assert!(

@@ -12,13 +12,13 @@
 //!
 //! ```
 //! use bitsolve::games::registry::GameOptions;
-//! use bitsolve::jobs::{BfsRequest, GameSpec, bfs::bfs_json};
+//! use bitsolve::jobs::{BfsRequest, GameSpec, bfs::bfs};
 //! use bitsolve::progress::Silent;
 //!
 //! let game = GameSpec { name: "pancake".into(), options: GameOptions::default().with("n", 7) };
-//! let report = bfs_json(&game, BfsRequest::default(), &Silent, None)?;
-//! assert_eq!(report["total"], 5040);
-//! assert_eq!(report["max_depth"], 8); // the pancake number of 7
+//! let report = bfs(&game, BfsRequest::default(), &Silent, None)?;
+//! assert_eq!(report.total, 5040);
+//! assert_eq!(report.max_depth, Some(8)); // the pancake number of 7
 //! # Ok::<(), bitsolve::Error>(())
 //! ```
 

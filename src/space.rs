@@ -230,8 +230,17 @@ pub trait Picture: Space {
     /// The state drawn for a terminal (several lines).
     fn draw(&self, state: &Self::State) -> String;
 
-    /// A state from its text form (the format is the game's; errors say it).
-    fn parse_position(&self, text: &str) -> crate::Result<Self::State>;
+    /// A state from its text form (the format is the game's; errors say
+    /// it): what a game implements, and [`parse_position`](Self::parse_position)
+    /// calls.
+    fn read_position(&self, text: &str) -> crate::Result<Self::State>;
+
+    /// The state the text `text` names; text that names none is an
+    /// [`Error::BadPosition`](crate::Error::BadPosition) saying why.
+    fn parse_position(&self, text: &str) -> crate::Result<Self::State> {
+        self.read_position(text)
+            .map_err(|error| error.in_position(text))
+    }
 
     /// The state in the one-line text form [`parse_position`](Self::parse_position)
     /// reads back.

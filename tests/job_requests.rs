@@ -5,10 +5,10 @@
 use crate::common::{ScratchDir, arg, bitsolve};
 
 use bitsolve::games::registry::GameOptions;
-use bitsolve::jobs::bfs::bfs_json;
-use bitsolve::jobs::retro::retro_json;
-use bitsolve::jobs::solve::solve_json;
-use bitsolve::jobs::{BfsRequest, GameSpec, RetroRequest, SolveRequest, TwoPlayerSpec};
+use bitsolve::jobs::solve::solve;
+use bitsolve::jobs::{
+    BfsReport, BfsRequest, GameSpec, RetroReport, RetroRequest, SolveRequest, TwoPlayerSpec,
+};
 use bitsolve::progress::Silent;
 
 fn pancake(options: GameOptions) -> GameSpec {
@@ -18,12 +18,12 @@ fn pancake(options: GameOptions) -> GameSpec {
     }
 }
 
-fn bfs(game: &GameSpec, request: BfsRequest) -> Result<serde_json::Value, String> {
-    bfs_json(game, request, &Silent, None).map_err(|e| e.to_string())
+fn bfs(game: &GameSpec, request: BfsRequest) -> Result<BfsReport, String> {
+    bitsolve::jobs::bfs::bfs(game, request, &Silent, None).map_err(|e| e.to_string())
 }
 
-fn total(options: GameOptions) -> Result<serde_json::Value, String> {
-    bfs(&pancake(options), BfsRequest::default()).map(|report| report["total"].clone())
+fn total(options: GameOptions) -> Result<u64, String> {
+    bfs(&pancake(options), BfsRequest::default()).map(|report| report.total)
 }
 
 fn dodgem() -> TwoPlayerSpec {
@@ -33,20 +33,20 @@ fn dodgem() -> TwoPlayerSpec {
     })
 }
 
-fn retro(request: RetroRequest) -> Result<serde_json::Value, String> {
-    retro_json(&dodgem(), request, &Silent, None).map_err(|e| e.to_string())
+fn retro(request: RetroRequest) -> Result<RetroReport, String> {
+    bitsolve::jobs::retro::retro(&dodgem(), request, &Silent, None).map_err(|e| e.to_string())
 }
 
 #[test]
 fn a_flag_given_as_a_value_is_read_or_refused_never_ignored() {
     let plain = GameOptions::default();
-    assert_eq!(total(plain.clone().with_flag("burned")), Ok(3840.into()));
+    assert_eq!(total(plain.clone().with_flag("burned")), Ok(3840));
     for on in ["true", "1"] {
-        assert_eq!(total(plain.clone().with("burned", on)), Ok(3840.into()));
+        assert_eq!(total(plain.clone().with("burned", on)), Ok(3840));
     }
-    assert_eq!(total(plain.clone().with("burned", true)), Ok(3840.into()));
+    assert_eq!(total(plain.clone().with("burned", true)), Ok(3840));
     for off in ["false", "0"] {
-        assert_eq!(total(plain.clone().with("burned", off)), Ok(120.into()));
+        assert_eq!(total(plain.clone().with("burned", off)), Ok(120));
     }
     assert_eq!(
         total(plain.clone().with("burned", "yes please")),
@@ -74,7 +74,7 @@ fn an_option_the_game_does_not_have_is_refused_naming_those_it_has() {
     let mut two_player = dodgem();
     two_player.0.options = two_player.0.options.with("geese", 3);
     assert_eq!(
-        retro_json(&two_player, RetroRequest::default(), &Silent, None)
+        bitsolve::jobs::retro::retro(&two_player, RetroRequest::default(), &Silent, None)
             .unwrap_err()
             .to_string(),
         "invalid parameter: dodgem has no option 'geese' (its options: n)"
@@ -103,7 +103,7 @@ fn an_empty_store_path_is_refused_before_any_work() {
         store: empty(),
         ..SolveRequest::default()
     };
-    let solved = solve_json(&pancake(GameOptions::default()), &request, &Silent, None);
+    let solved = solve(&pancake(GameOptions::default()), &request, &Silent, None);
     assert_eq!(solved.unwrap_err().to_string(), refusal);
 }
 
@@ -140,18 +140,20 @@ fn a_checkpoint_interval_too_long_for_the_clock_means_never() {
             ..RetroRequest::default()
         })
         .unwrap();
-        let (rows, expected_rows) = (&report["layers"], &baseline["layers"]);
-        assert_eq!(rows.as_array().unwrap().len(), 4);
-        assert_eq!(expected_rows.as_array().unwrap().len(), 4);
-        for (row, expected) in rows
-            .as_array()
-            .unwrap()
-            .iter()
-            .zip(expected_rows.as_array().unwrap())
-        {
-            for key in ["layer", "states", "draws", "longest_distance"] {
-                assert_eq!(row[key], expected[key], "{key}");
-            }
+        let (rows, expected_rows) = (&report.layers, &baseline.layers);
+        assert_eq!(rows.len(), 4);
+        assert_eq!(expected_rows.len(), 4);
+        for (row, expected) in rows.iter().zip(expected_rows) {
+            assert_eq!(
+                (row.layer, row.states, row.draws, row.longest_distance),
+                (
+                    expected.layer,
+                    expected.states,
+                    expected.draws,
+                    expected.longest_distance
+                )
+            );
+            assert!(row.longest_distance.is_some(), "{row:?}");
         }
     }
     let store = arg(&dir.join("cli"));

@@ -516,7 +516,7 @@ fn bad_requests_get_json_errors_and_the_server_goes_on() {
         &server,
         &position("fox-geese", "nonsense", ""),
         400,
-        "invalid parameter",
+        "invalid position",
     );
     refused(&server, &position("fox-geese", "F", ""), 400, "");
     // A position whose layer the store lacks is drawn all the same, "not

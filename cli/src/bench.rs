@@ -342,7 +342,7 @@ impl TwoPlayerVisitor for RetroBenchCommand<'_> {
                     "device": run.machine,
                     "seconds": run.seconds,
                     "layer_seconds": run.result.iter().map(|r| r.seconds).collect::<Vec<_>>(),
-                    "phases": run.result.iter().fold(Phases::default(), |all, r| all + r.phases).json(),
+                    "phases": run.result.iter().fold(Phases::default(), |all, r| all + r.phases),
                     "passes": run.passes(),
                     "first_pass_seconds": run.first_pass_seconds(),
                     "states_per_second": states as f64 / run.seconds,

@@ -15,7 +15,7 @@ use super::traffic::print_traffic;
 use bitsolve::error::{Error, Result};
 use bitsolve::games::registry::SpaceVisitor;
 use bitsolve::jobs::bfs::{Bfs, BfsRequest, pictures, refuse_layer_flags};
-use bitsolve::jobs::{MpiJob, Processor, parse_size};
+use bitsolve::jobs::{MpiJob, Processor, Report, parse_size};
 use bitsolve::progress::Progress;
 use bitsolve::progress::terminal::{Display, RowFormat};
 use bitsolve::search::{Algorithm, SearchReport, Silent};
@@ -117,7 +117,7 @@ pub(super) fn run(args: BfsArgs, job: &MpiJob) -> Result<()> {
             .create(true)
             .truncate(true)
             .open(path)
-            .map_err(|e| Error::io(format!("cannot write --plot {}", path.display()), e))?;
+            .map_err(|e| Error::on_file("write --plot", path, e))?;
     }
     let request = BfsRequest {
         algorithm,
@@ -258,7 +258,7 @@ impl SpaceVisitor for BfsCommand<'_> {
             print_summary(space, &report);
             print_traffic(bfs.distributed());
         } else {
-            println!("{}", bfs.report_json(space, &report));
+            println!("{}", bfs.report(space, &report).to_json());
         }
         Ok(())
     }

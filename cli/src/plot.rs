@@ -9,10 +9,7 @@ use bitsolve::error::{Error, Result};
 
 /// The one-line error of a drawing that failed on `path`.
 fn cannot_draw(path: &Path, e: &dyn std::fmt::Display) -> Error {
-    Error::io(
-        format!("cannot draw {}", path.display()),
-        std::io::Error::other(e.to_string()),
-    )
+    Error::on_file("draw", path, std::io::Error::other(e.to_string()))
 }
 
 pub fn plot_layers(path: &Path, title: &str, layers: &[u64]) -> Result<()> {

@@ -186,23 +186,20 @@ impl QbfArgs {
                 None,
             ),
             PositionalSpec::Pg(file) => {
-                let text = read_text(file)
-                    .map_err(|e| Error::io(format!("cannot read {}", file.display()), e))?;
-                let (game, query) = pg::parse(&text, &file.display().to_string())?;
+                let (game, query) = pg::read(file)?;
                 (game, Some(query))
             }
         };
         let game = match &self.position {
             Some(file) => {
-                let text = read_text(file)
-                    .map_err(|e| Error::io(format!("cannot read {}", file.display()), e))?;
+                let text = read_text(file).map_err(|e| Error::on_file("read", file, e))?;
                 let stones = game.black_stones.len() + game.white_stones.len();
                 if stones > 0 {
                     notes.push(format!(
                         "--position replaces the {stones} stones of the file's #blackinitials and #whiteinitials"
                     ));
                 }
-                game.with_position(&text)?
+                game.with_position(&text).map_err(|e| e.in_file(file))?
             }
             None => game,
         };
@@ -347,8 +344,7 @@ fn export(args: &QbfArgs, notes: &mut Notes) -> Result<()> {
     if args.qdimacs {
         formula = Formula::Cnf(formula.to_cnf());
     }
-    std::fs::write(output, formula.write())
-        .map_err(|e| Error::io(format!("cannot write {}", output.display()), e))?;
+    std::fs::write(output, formula.write()).map_err(|e| Error::on_file("write", output, e))?;
     let (variables, clauses) = formula.size();
     let unit = if formula.extension() == "qcir" {
         "gates"

@@ -11,7 +11,10 @@ use super::games::TwoPlayerArg;
 use bitsolve::database::{Database, TableCache, describe, describe_with};
 use bitsolve::error::{Error, Result};
 use bitsolve::games::{TwoPlayerGame, TwoPlayerVisitor};
-use bitsolve::jobs::query::{chosen_start, placements_json, query_json, store_of};
+use bitsolve::jobs::Report;
+use bitsolve::jobs::query::{
+    Placement, PlacementsReport, chosen_start, placements, query, store_of,
+};
 use bitsolve::progress::terminal::Display;
 use bitsolve::space::Player;
 
@@ -76,13 +79,13 @@ impl TwoPlayerVisitor for Query<'_> {
         if args.placements {
             let start = start.expect("clap requires --start");
             let mut database = Database::new(game, args.game.name(), dir, &cache).showing(&display);
-            let json = placements_json(game, &mut database, &start);
+            let report = placements(game, &mut database, &start);
             display.finish();
-            let json = json?;
+            let report = report?;
             if args.json {
-                println!("{json}");
+                println!("{}", report.to_json());
             } else {
-                print_placements(game, &start, &json);
+                print_placements(game, &start, &report);
             }
             return Ok(());
         }
@@ -92,9 +95,9 @@ impl TwoPlayerVisitor for Query<'_> {
             .or(args.position.as_ref())
             .ok_or_else(|| Error::InvalidParameter("give --position or --start".into()))?;
         if args.json {
-            let json = query_json(game, args.game.name(), dir, &cache, text, &display);
+            let report = query(game, args.game.name(), dir, &cache, text, &display);
             display.finish();
-            println!("{}", json?);
+            println!("{}", report?.to_json());
             return Ok(());
         }
         let position = game.parse_position(text)?;
@@ -116,27 +119,20 @@ impl TwoPlayerVisitor for Query<'_> {
     }
 }
 
-/// [`placements_json`] for people: one line a point, then the best and worst.
-fn print_placements<G: TwoPlayerGame>(game: &G, start: &G::Position, json: &serde_json::Value) {
+/// [`placements`] for people: one line a point, then the best and worst.
+fn print_placements<G: TwoPlayerGame>(game: &G, start: &G::Position, report: &PlacementsReport) {
     print!("{}", game.draw(start));
-    let piece = json["piece"].as_str().unwrap_or_default();
-    let line = |row: &serde_json::Value| {
-        let value = row["value"].as_str().unwrap_or_default();
-        match row["distance"].as_u64() {
-            Some(plies) => format!("{value} in {plies} plies"),
-            None => value.to_string(),
-        }
+    let piece = &report.piece;
+    let line = |row: &Placement| match row.distance {
+        Some(plies) => format!("{} in {plies} plies", row.value),
+        None => row.value.clone(),
     };
     println!("the {piece} on each free point instead:");
-    for row in json["placements"].as_array().into_iter().flatten() {
-        println!(
-            "  {:<4} {}",
-            row["point"].as_str().unwrap_or_default(),
-            line(row)
-        );
+    for row in &report.placements {
+        println!("  {:<4} {}", row.point, line(row));
     }
-    let rows = json["placements"].as_array().cloned().unwrap_or_default();
-    let alike = |row: &serde_json::Value| (row["value"].clone(), row["distance"].clone());
+    let rows = &report.placements;
+    let alike = |row: &Placement| (row.value.clone(), row.distance);
     if rows
         .windows(2)
         .all(|pair| alike(&pair[0]) == alike(&pair[1]))
@@ -146,13 +142,10 @@ fn print_placements<G: TwoPlayerGame>(game: &G, start: &G::Position, json: &serd
         }
         return;
     }
-    for which in ["best", "worst"] {
-        let row = &json[which];
-        println!(
-            "{which} for the {piece}: {} ({})",
-            row["point"].as_str().unwrap_or_default(),
-            line(row)
-        );
+    for (which, row) in [("best", &report.best), ("worst", &report.worst)] {
+        if let Some(row) = row {
+            println!("{which} for the {piece}: {} ({})", row.point, line(row));
+        }
     }
 }
 

@@ -17,8 +17,8 @@ use super::interrupt::{arm, stop_on_signals};
 use super::traffic::print_traffic;
 use bitsolve::error::Result;
 use bitsolve::games::{TwoPlayerGame, TwoPlayerVisitor};
-use bitsolve::jobs::MpiJob;
 use bitsolve::jobs::retro::{Retro, RetroRequest, SolvedLayers, shown};
+use bitsolve::jobs::{MpiJob, Report};
 use bitsolve::progress::terminal::Display;
 use bitsolve::search::retro2::{LayerReport, RECORD_EVERY};
 use bitsolve::search::{Progress, Silent};
@@ -154,7 +154,7 @@ impl TwoPlayerVisitor for RetroCommand<'_> {
         let longest = longest?;
         display.print_header();
         if args.json {
-            println!("{}", retro.report_json(game, top, &solved, &longest));
+            println!("{}", retro.report(game, top, &solved, &longest).to_json());
         } else {
             print_summary(game, retro, args, &solved, &longest);
         }

@@ -13,7 +13,8 @@ use super::interrupt::{arm, stop_on_signals};
 use bitsolve::error::Result;
 use bitsolve::games::registry::SpaceVisitor;
 use bitsolve::jobs::MpiJob;
-use bitsolve::jobs::solve::{Solution, SolveRequest, solve};
+use bitsolve::jobs::Report;
+use bitsolve::jobs::solve::{Solution, SolveRequest, solve_space};
 use bitsolve::jobs::thread_pool;
 use bitsolve::progress::terminal::Display;
 use bitsolve::space::{Picture, Space};
@@ -81,7 +82,7 @@ impl SpaceVisitor for SolveCommand<'_> {
         // The game is read: a signal now stops the work, not the process.
         arm(self.stop);
         let display = Display::new(None, None);
-        let solved = solve(
+        let solved = solve_space(
             space,
             self.text,
             self.args.store.as_ref(),
@@ -92,7 +93,7 @@ impl SpaceVisitor for SolveCommand<'_> {
         display.finish();
         let solution = solved?;
         if self.args.json {
-            println!("{}", solution.to_json(space));
+            println!("{}", solution.report(space).to_json());
         } else {
             print_solution(space, &solution);
         }

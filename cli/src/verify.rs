@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use bitsolve::error::{Error, Result};
-use bitsolve::jobs::verify::{self, check_store};
+use bitsolve::jobs::Report;
+use bitsolve::jobs::verify::{VerifyReport, check_store};
 use bitsolve::progress::terminal::Display;
 use bitsolve::table::verify::FileCheck;
 
@@ -27,19 +28,16 @@ pub(super) fn run(args: VerifyArgs) -> Result<()> {
             print_check(check);
         }
     })?;
-    let bad = checks.iter().filter(|c| !c.intact()).count();
+    let (bad, files) = (checks.iter().filter(|c| !c.intact()).count(), checks.len());
     if args.json {
-        println!("{}", verify::report_json(&args.path, &checks));
+        println!("{}", VerifyReport::new(&args.path, checks).to_json());
     }
     if bad == 0 {
         Ok(())
     } else {
         Err(Error::BadStore {
             path: args.path,
-            reason: format!(
-                "{bad} of {} table file(s) are not intact and complete",
-                checks.len()
-            ),
+            reason: format!("{bad} of {files} table file(s) are not intact and complete"),
         })
     }
 }

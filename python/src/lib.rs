@@ -19,11 +19,12 @@ use bitsolve::database::TableCache;
 use bitsolve::error::{Error, escape_controls};
 use bitsolve::games::registry::{self, GameOptions, SpaceVisitor};
 use bitsolve::games::{TwoPlayerGame, TwoPlayerVisitor};
-use bitsolve::jobs::bfs::bfs_json;
-use bitsolve::jobs::query::database_query_json;
-use bitsolve::jobs::retro::retro_json;
-use bitsolve::jobs::solve::solve_json;
-use bitsolve::jobs::verify::verify_json;
+use bitsolve::jobs::Report;
+use bitsolve::jobs::bfs::bfs;
+use bitsolve::jobs::query::database_query;
+use bitsolve::jobs::retro::retro as retro_game;
+use bitsolve::jobs::solve::solve;
+use bitsolve::jobs::verify::verify as verify_store;
 use bitsolve::jobs::{
     BfsRequest, GameSpec, MAX_THREADS, Processor, RetroRequest, SolveRequest, TwoPlayerSpec,
     parse_size,
@@ -49,6 +50,8 @@ pub(crate) fn to_python(error: Error) -> PyErr {
     let message = escape_controls(&error.to_string());
     match &error {
         Error::InvalidParameter(_)
+        | Error::BadPosition { .. }
+        | Error::BadFile { .. }
         | Error::Unsupported(_)
         | Error::SpaceTooLarge(_)
         | Error::BadStore { .. } => PyValueError::new_err(message),
@@ -698,10 +701,10 @@ impl Game {
         };
         let json = interruptible(py, |stop| {
             showing(true, |progress| {
-                solve_json(&spec, &request, progress, Some(&stop))
+                solve(&spec, &request, progress, Some(&stop))
             })
         })?;
-        Ok(json.to_string())
+        Ok(json.to_json().to_string())
     }
 
     /// The `bfs --json` report as JSON text.
@@ -738,10 +741,10 @@ impl Game {
         };
         let json = interruptible(py, |stop| {
             showing(progress, |shown| {
-                bfs_json(&spec, request, shown, Some(&stop))
+                bfs(&spec, request, shown, Some(&stop))
             })
         })?;
-        Ok(json.to_string())
+        Ok(json.to_json().to_string())
     }
 }
 
@@ -789,19 +792,19 @@ fn retro(
     };
     let json = interruptible(py, |stop| {
         showing(progress, |shown| {
-            retro_json(&spec, request, shown, Some(&stop))
+            retro_game(&spec, request, shown, Some(&stop))
         })
     })?;
-    Ok(json.to_string())
+    Ok(json.to_json().to_string())
 }
 
 /// `bitsolve verify PATH --json`, as JSON text.
 #[pyfunction]
 fn verify(py: Python<'_>, path: PathBuf) -> PyResult<String> {
     let json = py
-        .detach(|| showing(true, |progress| verify_json(&path, progress)))
+        .detach(|| showing(true, |progress| verify_store(&path, progress)))
         .map_err(to_python)?;
-    Ok(json.to_string())
+    Ok(json.to_json().to_string())
 }
 
 /// A request to a database's server thread, with where to answer.
@@ -844,7 +847,7 @@ impl TwoPlayerVisitor for Server {
         while let Ok(request) = self.requests.recv() {
             match request {
                 Request::Query(text, answer) => {
-                    let json = database_query_json(game, &mut database, &text);
+                    let json = database_query(game, &mut database, &text).map(|r| r.to_json());
                     let _ = answer.send(json);
                 }
                 Request::Values(ranks, layer, answer) => {

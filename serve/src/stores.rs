@@ -127,7 +127,7 @@ impl Stores {
             }
             let dir = dir
                 .canonicalize()
-                .map_err(|e| Error::io(format!("cannot open {}", dir.display()), e))?;
+                .map_err(|e| Error::on_file("open", dir, e))?;
             let name = dir
                 .file_name()
                 .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into());

@@ -12,7 +12,9 @@ pub mod gpu;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod partition;
+mod traffic;
 
 pub use cpu::CpuBackend;
 pub use disk::DiskBackend;
 pub use gpu::GpuBackend;
+pub use traffic::{PassTraffic, Traffic};

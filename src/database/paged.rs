@@ -236,7 +236,7 @@ impl PagedWords {
         if let Err(error) = self.file.read_exact_at(&mut bytes, offset) {
             return Err(self
                 .changed()
-                .unwrap_or_else(|| Error::io(format!("cannot read {}", path.display()), error)));
+                .unwrap_or_else(|| Error::on_file("read", path, error)));
         }
         let sum = chunk_checksums(&bytes, self.header.chunk_words, &|_| {});
         if sum.first() != self.expected.get(chunk as usize) {

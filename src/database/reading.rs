@@ -204,7 +204,7 @@ pub(super) fn unchanged_since(
     let after = FileState::of(path);
     let read_inode = file
         .metadata()
-        .map_err(|e| Error::io(format!("cannot stat {}", path.display()), e))?
+        .map_err(|e| Error::on_file("stat", path, e))?
         .ino();
     let same_inode = matches!(after, FileState::Present { inode, .. } if inode == read_inode);
     if after != before || !same_inode {
@@ -258,7 +258,7 @@ pub(super) fn read_table(
         // would have been a SIGBUS.
         file.read_exact_at(&mut piece, offset).map_err(|e| {
             progress.end_pass();
-            Error::io(format!("cannot read {}", path.display()), e)
+            Error::on_file("read", path, e)
         })?;
         let sums = chunk_checksums(&piece, header.chunk_words, &|_| progress.advance(1));
         for (index, sum) in sums.iter().enumerate() {

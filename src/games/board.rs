@@ -118,16 +118,17 @@ impl Board {
         let path = Path::new(name_or_path);
         let text = read_text(path).map_err(|e| {
             let known: Vec<&str> = BUILT_IN.iter().map(|(name, _)| *name).collect();
-            Error::io(
+            Error::io_at(
                 format!(
                     "board {} is neither a built-in board ({}) nor a readable file",
                     quoted(name_or_path),
                     known.join(", ")
                 ),
+                path,
                 e,
             )
         })?;
-        Board::parse(&text, &path.display().to_string())
+        Board::parse(&text, &path.display().to_string()).map_err(|e| e.in_file(path))
     }
 
     /// Parses board text; `origin` names it in error messages.

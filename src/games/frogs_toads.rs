@@ -231,7 +231,7 @@ impl Picture for FrogsToads {
     /// A position as text: one character per cell in cell order, `b`, `w`
     /// or `_` (the one empty cell); spaces and newlines are ignored, and `/` between rows
     /// may be left out ([`Board::position_symbols`]).
-    fn parse_position(&self, text: &str) -> Result<FrogsState> {
+    fn read_position(&self, text: &str) -> Result<FrogsState> {
         let symbols = self.board.position_symbols(text, "cells ('b', 'w', '_')")?;
         let mut state = FrogsState::new(usize::MAX, 0);
         for (cell, symbol) in symbols.into_iter().enumerate() {

@@ -277,7 +277,7 @@ impl Picture for Pancake {
 
     /// Pancake sizes 1..n from the top, e.g. "3,1,2"; with `--burned`, a
     /// minus sign marks a pancake with its burned side up.
-    fn parse_position(&self, text: &str) -> Result<PancakeState> {
+    fn read_position(&self, text: &str) -> Result<PancakeState> {
         self.stack_of_numbers(&parse_numbers(text)?)
     }
 

@@ -437,7 +437,7 @@ impl Picture for PocketCube {
     /// The corner at each position URF, UFL, ULB, UBR, DFR, DLF, DRB (0-6,
     /// numbered by home position), a '/', then their twists (0-2, summing
     /// to a multiple of 3), e.g. solved "0,1,2,3,4,5,6/0,0,0,0,0,0,0".
-    fn parse_position(&self, text: &str) -> Result<CubeState> {
+    fn read_position(&self, text: &str) -> Result<CubeState> {
         let invalid = |message: String| Error::InvalidParameter(message);
         let Some((corners_text, twists_text)) = text.split_once('/') else {
             return Err(invalid(format!(

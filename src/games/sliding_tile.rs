@@ -343,7 +343,7 @@ impl Picture for SlidingTile {
     }
 
     /// The tiles row by row, 0 for the blank, e.g. "1,2,3,4,0,5,7,8,6".
-    fn parse_position(&self, text: &str) -> Result<SlidingTileState> {
+    fn read_position(&self, text: &str) -> Result<SlidingTileState> {
         let numbers = parse_numbers(text)?;
         if numbers.len() != self.cells() {
             return Err(Error::InvalidParameter(format!(

@@ -304,7 +304,7 @@ impl Picture for TopSpin {
     }
 
     /// The tokens 0..n-1 around the ring, in any rotation, e.g. "0,2,1,3,4,5".
-    fn parse_position(&self, text: &str) -> Result<TopSpinState> {
+    fn read_position(&self, text: &str) -> Result<TopSpinState> {
         let numbers = parse_numbers(text)?;
         if numbers.len() != self.n {
             return Err(Error::InvalidParameter(format!(

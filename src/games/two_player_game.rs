@@ -64,8 +64,16 @@ pub trait TwoPlayerGame: LayeredGame {
     /// "d4-d5", "c2-off": the move from `from` to `to`, one of its moves.
     fn move_name(&self, from: &Self::Position, to: &Self::Position) -> String;
 
-    /// A position from its text form (errors say the format).
-    fn parse_position(&self, text: &str) -> Result<Self::Position>;
+    /// A position from its text form (errors say the format): what a game
+    /// implements, and [`parse_position`](Self::parse_position) calls.
+    fn read_position(&self, text: &str) -> Result<Self::Position>;
+
+    /// The position the text `text` names; text that names none is an
+    /// [`Error::BadPosition`](crate::Error::BadPosition) saying why.
+    fn parse_position(&self, text: &str) -> Result<Self::Position> {
+        self.read_position(text)
+            .map_err(|error| error.in_position(text))
+    }
 
     /// The one-line text form [`parse_position`](Self::parse_position) reads.
     fn position_text(&self, position: &Self::Position) -> String;

@@ -368,7 +368,7 @@ pub fn unfold(folded: u64, perm: &[u8]) -> u64 {
 
 /// The set of `entries`, as bits.
 #[inline(always)]
-pub fn set_of(entries: &[u8]) -> u32 {
+pub(crate) fn set_of(entries: &[u8]) -> u32 {
     entries.iter().fold(0, |set, &value| set | 1 << value)
 }
 

@@ -105,7 +105,7 @@ pub fn all_cores_seconds<R>(runs: &[Run<R>]) -> f64 {
 }
 
 /// The processor's name, from /proc/cpuinfo where there is one.
-pub fn cpu_name() -> String {
+pub(crate) fn cpu_name() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|info| {

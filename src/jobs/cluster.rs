@@ -178,29 +178,14 @@ impl Distributed<'_> {
     }
 
     /// What each pass sent between the processes, in a job.
-    pub fn traffic_json(self) -> Option<serde_json::Value> {
+    pub fn traffic(self) -> Option<crate::backend::Traffic> {
         #[cfg(feature = "mpi")]
         if let Some(mpi) = self.backend {
-            return Some(traffic_json(mpi));
+            return Some(crate::backend::Traffic {
+                processes: mpi.processes(),
+                passes: mpi.traffic(),
+            });
         }
         None
     }
-}
-
-/// What each pass of a search across `mpi`'s job sent: one JSON object per pass.
-#[cfg(feature = "mpi")]
-fn traffic_json(mpi: &crate::backend::mpi::MpiBackend) -> serde_json::Value {
-    let passes: Vec<serde_json::Value> = mpi
-        .traffic()
-        .iter()
-        .map(|pass| {
-            serde_json::json!({
-                "pass": pass.label,
-                "rounds": pass.rounds,
-                "bytes_sent": pass.bytes_sent,
-                "communication_seconds": pass.communication_seconds,
-            })
-        })
-        .collect();
-    serde_json::json!({"processes": mpi.processes(), "passes": passes})
 }

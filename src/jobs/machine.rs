@@ -51,7 +51,7 @@ pub fn open_device(
 }
 
 /// The GPU's options under a device memory limit.
-pub fn device_options(device_memory: Option<u64>) -> Result<GpuOptions> {
+pub(crate) fn device_options(device_memory: Option<u64>) -> Result<GpuOptions> {
     if device_memory == Some(0) {
         return Err(Error::InvalidParameter(
             "--device-memory 0 leaves no room for any table: give a size such as 2G".into(),

@@ -2,7 +2,7 @@
 //! can print what each stage needed.
 
 /// The peak resident set size (VmHWM) in bytes, if the system says.
-pub fn peak_rss() -> Option<u64> {
+pub(crate) fn peak_rss() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;

@@ -17,16 +17,16 @@
 //! - [`verify`]: a store's tables against their checksums.
 //!
 //! ```
-//! use bitsolve::jobs::{BfsRequest, GameSpec, bfs::bfs_json};
+//! use bitsolve::jobs::{BfsRequest, GameSpec, bfs::bfs};
 //! use bitsolve::games::registry::GameOptions;
 //! use bitsolve::progress::Silent;
 //! // The 8-puzzle (3 x 3 sliding tiles): the reachable half of the
 //! // permutations, layer by layer.
 //! let options = GameOptions::default().with("width", 3).with("height", 3);
 //! let game = GameSpec { name: "sliding-tile".into(), options };
-//! let report = bfs_json(&game, BfsRequest::default(), &Silent, None).unwrap();
-//! assert_eq!(report["total"], 181_440);
-//! assert_eq!(report["max_depth"], 31);
+//! let report = bfs(&game, BfsRequest::default(), &Silent, None).unwrap();
+//! assert_eq!(report.total, 181_440);
+//! assert_eq!(report.max_depth, Some(31));
 //! ```
 
 pub mod bench;
@@ -41,14 +41,27 @@ mod spec;
 mod threads;
 pub mod verify;
 
-pub use bfs::BfsRequest;
+pub use bfs::{BfsReport, BfsRequest};
 pub use cluster::{Distributed, JobBackend, MpiJob};
-pub use machine::{Machine, Processor, device_options, open_device};
-pub use memory::peak_rss;
-pub use retro::RetroRequest;
-pub use solve::SolveRequest;
+pub use machine::{Machine, Processor, open_device};
+pub use query::{PlacementsReport, QueryReport};
+pub use retro::{RetroReport, RetroRequest};
+pub use solve::{SolveReport, SolveRequest};
 pub use spec::{GameSpec, TwoPlayerSpec};
 pub use threads::{MAX_THREADS, check_threads, parse_size, thread_pool, threads_from_environment};
+pub use verify::VerifyReport;
+
+/// A job's report: a plain struct a caller reads field by field, whose
+/// serialisation is the JSON object the command line's `--json` prints
+/// (and the Python binding's dictionaries).
+pub trait Report: serde::Serialize {
+    /// The report as JSON (objects' keys in sorted order).
+    fn to_json(&self) -> serde_json::Value {
+        // A report holds numbers, strings, lists and string-keyed maps
+        // only, which always serialise.
+        serde_json::to_value(self).expect("a report serialises to JSON")
+    }
+}
 
 /// Refuses a store given as an empty path, which would put its tables in
 /// whatever directory the process runs in.

@@ -5,8 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::json;
+use serde::Serialize;
 
+use super::Report;
 use crate::database::{Database, TableCache, describe};
 use crate::error::{Error, Result, quoted};
 use crate::games::TwoPlayerGame;
@@ -14,7 +15,7 @@ use crate::search::Progress;
 use crate::space::{Player, Value};
 
 /// The side `name` names in `game` (`fox`/`geese`, `blue`/`red`).
-pub fn side_named<G: TwoPlayerGame>(game: &G, name: &str) -> Result<Player> {
+pub(crate) fn side_named<G: TwoPlayerGame>(game: &G, name: &str) -> Result<Player> {
     let sides = [Player::First, Player::Second];
     sides
         .into_iter()
@@ -48,60 +49,127 @@ pub fn chosen_start<G: TwoPlayerGame>(
     }
 }
 
-/// What `bitsolve query --json` prints for the position `text` of `game`
-/// (registered as `name`) in store `dir`: its value, distance and every
-/// move with its value and distance. The tables are opened through `cache`,
+/// The position `text` of `game` (registered as `name`) in store `dir`:
+/// its value, distance and every move with its value and distance (what
+/// `bitsolve query --json` prints). The tables are opened through `cache`,
 /// so a caller that keeps one (the Python binding's database) opens and
 /// checks each layer once; `progress` shows the check of a large layer.
-pub fn query_json<G: TwoPlayerGame>(
+pub fn query<G: TwoPlayerGame>(
     game: &G,
     name: &str,
     dir: &Path,
     cache: &TableCache,
     text: &str,
     progress: &dyn Progress,
-) -> Result<serde_json::Value> {
+) -> Result<QueryReport> {
     if let Ok(metadata) = std::fs::metadata(dir)
         && !metadata.is_dir()
     {
         return Err(not_a_store(dir, metadata.is_file()));
     }
     let mut database = Database::new(game, name, dir, cache).showing(progress);
-    database_query_json(game, &mut database, text)
+    database_query(game, &mut database, text)
 }
 
-/// [`query_json`] over an open `database` of `game`, which a caller that
+/// [`query`] over an open `database` of `game`, which a caller that
 /// answers many queries keeps (its layers stay open between them).
-pub fn database_query_json<G: TwoPlayerGame>(
+pub fn database_query<G: TwoPlayerGame>(
     game: &G,
     database: &mut Database<'_, G>,
     text: &str,
-) -> Result<serde_json::Value> {
+) -> Result<QueryReport> {
     let position = game.parse_position(text)?;
     let value = database.value(&position)?;
     let distance = database.distance(&position)?;
     let moves = database.moves(&position)?;
-    let listed: Vec<serde_json::Value> = moves
-        .iter()
-        .map(|m| json!({"move": m.name, "value": describe(game, m.value), "distance": m.distance}))
-        .collect();
-    Ok(json!({
-        "position": game.position_text(&position),
-        "to_move": game.side_name(game.side_to_move(&position)),
-        "value": describe(game, value),
-        "distance": distance,
-        "moves": listed,
-    }))
+    Ok(QueryReport {
+        position: game.position_text(&position),
+        to_move: game.side_name(game.side_to_move(&position)).to_string(),
+        value: describe(game, value),
+        distance,
+        moves: moves
+            .into_iter()
+            .map(|m| QueryMove {
+                name: m.name,
+                value: describe(game, m.value),
+                distance: m.distance,
+            })
+            .collect(),
+    })
 }
+
+/// A position's value in a solved database and its moves': the report
+/// of [`query`], whose [`Report::to_json`] is the object `bitsolve query
+/// --json` prints.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct QueryReport {
+    /// The position, as text.
+    pub position: String,
+    /// The side to move.
+    pub to_move: String,
+    /// Its value for people ("white wins", "draw").
+    pub value: String,
+    /// Moves to the end with best play, where the database holds it.
+    pub distance: Option<u16>,
+    /// Every move, with the value and distance of where it leads.
+    pub moves: Vec<QueryMove>,
+}
+
+/// One move of a [`QueryReport`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct QueryMove {
+    /// The move's name.
+    #[serde(rename = "move")]
+    pub name: String,
+    /// The value of the position it leads to.
+    pub value: String,
+    /// That position's distance.
+    pub distance: Option<u16>,
+}
+
+impl Report for QueryReport {}
+
+/// Where a lone piece is best placed: the report of [`placements`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlacementsReport {
+    /// The start without the piece, as text.
+    pub start: String,
+    /// The side to move.
+    pub to_move: String,
+    /// The side whose piece is placed.
+    pub piece: String,
+    /// Every placement.
+    pub placements: Vec<Placement>,
+    /// The best placement for the piece's side (a win soonest, else a
+    /// draw, else a loss latest).
+    pub best: Option<Placement>,
+    /// The worst.
+    pub worst: Option<Placement>,
+}
+
+/// One placement of a [`PlacementsReport`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Placement {
+    /// The point the piece stands on.
+    pub point: String,
+    /// The position, as text.
+    pub position: String,
+    /// Its value.
+    pub value: String,
+    /// Its distance.
+    pub distance: Option<u16>,
+}
+
+impl Report for PlacementsReport {}
 
 /// `start` with its lone piece on each free point: every placement's value
 /// and distance, and the best and worst for that piece's side (by value,
 /// then distance: a faster win, a slower loss).
-pub fn placements_json<G: TwoPlayerGame>(
+pub fn placements<G: TwoPlayerGame>(
     game: &G,
     database: &mut Database<'_, G>,
     start: &G::Position,
-) -> Result<serde_json::Value> {
+) -> Result<PlacementsReport> {
     let placements = game.placements(start)?;
     // The lone piece's side: the side whose piece moves between them.
     let lone = Player::First;
@@ -124,30 +192,23 @@ pub fn placements_json<G: TwoPlayerGame>(
     };
     let best = rows.iter().max_by_key(|row| score(row.2, row.3));
     let worst = rows.iter().min_by_key(|row| score(row.2, row.3));
-    let listed: Vec<serde_json::Value> = rows
-        .iter()
-        .map(|(point, position, value, distance)| {
-            json!({
-                "point": point,
-                "position": game.position_text(position),
-                "value": describe(game, *value),
-                "distance": distance,
-            })
-        })
-        .collect();
-    let named = |row: Option<&(String, &G::Position, Value, Option<u16>)>| {
-        row.map(|(point, _, value, distance)| {
-            json!({"point": point, "value": describe(game, *value), "distance": distance})
-        })
-    };
-    Ok(json!({
-        "start": game.position_text(start),
-        "to_move": game.side_name(game.side_to_move(start)),
-        "piece": game.side_name(lone),
-        "placements": listed,
-        "best": named(best),
-        "worst": named(worst),
-    }))
+    let listed =
+        |(point, position, value, distance): &(String, &G::Position, Value, Option<u16>)| {
+            Placement {
+                point: point.clone(),
+                position: game.position_text(position),
+                value: describe(game, *value),
+                distance: *distance,
+            }
+        };
+    Ok(PlacementsReport {
+        start: game.position_text(start),
+        to_move: game.side_name(game.side_to_move(start)).to_string(),
+        piece: game.side_name(lone).to_string(),
+        placements: rows.iter().map(listed).collect(),
+        best: best.map(listed),
+        worst: worst.map(listed),
+    })
 }
 
 /// The database directory `query` and `play` both need. A path that is

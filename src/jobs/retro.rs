@@ -10,19 +10,21 @@ use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use serde_json::json;
+use serde::Serialize;
 
+use super::Report;
 use super::cluster::{Distributed, JobBackend, MpiJob};
 use super::machine::{Machine, Processor, open_device};
 use super::memory::peak_rss;
 use super::spec::TwoPlayerSpec;
 use super::threads::thread_pool;
+use crate::backend::Traffic;
 use crate::backend::gpu::{GpuDevice, check_device_layer};
 use crate::error::{Error, Result};
 use crate::games::{TwoPlayerGame, TwoPlayerVisitor};
 use crate::progress::{Progress, Stoppable};
 use crate::search::retro2::distances::store_layers_distances;
-use crate::search::retro2::{LayerReport, PassLog, RECORD_EVERY, RetroOptions};
+use crate::search::retro2::{LayerReport, PassLog, Phases, RECORD_EVERY, RetroOptions};
 use crate::space::Player;
 use crate::table::Backing;
 
@@ -281,61 +283,141 @@ impl<'job> Retro<'job> {
         })
     }
 
-    /// The report as the JSON object `bitsolve retro --json` prints: a row
-    /// per layer above 0, with its peak memory and (where computed) its
-    /// longest distance; `top` is the highest layer asked for.
-    pub fn report_json<G: TwoPlayerGame>(
+    /// The report of `solved`, the layers this retrograde analysis solved
+    /// of `game` (with `longest`, their longest distances where computed);
+    /// `top` is the highest layer asked for.
+    pub fn report<G: TwoPlayerGame>(
         &self,
         game: &G,
         top: usize,
         solved: &SolvedLayers,
         longest: &BTreeMap<usize, u16>,
-    ) -> serde_json::Value {
-        let (first, second) = (Player::First, Player::Second);
-        let won = |player| format!("won_for_{}", game.side_name(player));
-        let layers: Vec<serde_json::Value> = shown(solved)
-            .map(|r| {
-                let mut row = json!({
-                    "layer": r.layer,
-                    "states": r.states,
-                    "stored": r.stored,
-                    "stored_bytes": r.stored.div_ceil(4),
-                    "draws": r.draws,
-                    "passes": r.passes(),
-                    "examined": r.examined,
-                    "full_scan_work": r.full_scan_work(),
-                    "seconds": r.seconds,
-                    "phases": r.phases.json(),
-                    "pass_log": r.pass_log.iter().map(PassLog::json).collect::<Vec<_>>(),
-                    "already_solved": r.already_solved,
-                    "peak_rss_bytes": solved.peaks.get(&r.layer),
-                });
-                if let Some(longest) = longest.get(&r.layer) {
-                    row["longest_distance"] = (*longest).into();
-                }
-                row[won(first)] = r.first_wins.into();
-                row[won(second)] = r.second_wins.into();
-                row
+    ) -> RetroReport {
+        let side = |player| game.side_name(player).to_string();
+        let layers = shown(solved)
+            .map(|r| RetroLayer {
+                layer: r.layer,
+                states: r.states,
+                stored: r.stored,
+                stored_bytes: r.stored.div_ceil(4),
+                wins: Wins {
+                    first: (side(Player::First), r.first_wins),
+                    second: (side(Player::Second), r.second_wins),
+                },
+                draws: r.draws,
+                passes: r.passes(),
+                examined: r.examined.clone(),
+                full_scan_work: r.full_scan_work(),
+                seconds: r.seconds,
+                phases: r.phases,
+                pass_log: r.pass_log.clone(),
+                already_solved: r.already_solved,
+                peak_rss_bytes: solved.peaks.get(&r.layer).copied(),
+                longest_distance: longest.get(&r.layer).copied(),
             })
             .collect();
         let machine = self.machine();
-        let mut json = json!({
-            "game": game.layer_descriptor(top),
-            "sides": [game.side_name(first), game.side_name(second)],
-            "bits_per_position": machine.retro_bits_per_position(),
-            "layers": layers,
-        });
-        if let Some(traffic) = self.distributed().traffic_json() {
-            json["backend"] = "mpi".into();
-            json["mpi"] = traffic;
+        let traffic = self.distributed().traffic();
+        let device = machine.device();
+        RetroReport {
+            game: game.layer_descriptor(top),
+            sides: [side(Player::First), side(Player::Second)],
+            bits_per_position: machine.retro_bits_per_position(),
+            layers,
+            backend: match (&device, &traffic) {
+                (Some(_), _) => Some("gpu"),
+                (None, Some(_)) => Some("mpi"),
+                (None, None) => None,
+            },
+            device: device.map(|d| d.describe()),
+            mpi: traffic,
         }
-        if let Some(device) = machine.device() {
-            json["backend"] = "gpu".into();
-            json["device"] = device.describe().into();
-        }
-        json
     }
 }
+
+/// What a retrograde analysis job solved: the report of [`retro`] and
+/// [`Retro::report`], whose [`Report::to_json`] is the object `bitsolve
+/// retro --json` prints.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RetroReport {
+    /// The game and its highest layer asked for ("dodgem n=3 layer 4").
+    pub game: String,
+    /// The sides' names, the first player's first.
+    pub sides: [String; 2],
+    /// Bits the tables keep per position.
+    pub bits_per_position: u64,
+    /// Each layer solved above layer 0 (which the rules decide).
+    pub layers: Vec<RetroLayer>,
+    /// "gpu" or "mpi" where the passes ran there; absent on the CPU.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backend: Option<&'static str>,
+    /// The GPU, where one ran the passes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub device: Option<String>,
+    /// What each pass sent between the processes of an MPI job.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mpi: Option<Traffic>,
+}
+
+/// One layer of a [`RetroReport`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RetroLayer {
+    /// The layer.
+    pub layer: usize,
+    /// Positions in it.
+    pub states: u64,
+    /// Positions in its table (representatives only, with symmetry).
+    pub stored: u64,
+    /// Bytes of its two-bit table.
+    pub stored_bytes: u64,
+    /// Stored positions each side wins.
+    #[serde(flatten)]
+    pub wins: Wins,
+    /// Stored positions drawn.
+    pub draws: u64,
+    /// Passes run on it.
+    pub passes: usize,
+    /// Positions examined in each pass.
+    pub examined: Vec<u64>,
+    /// Positions repeated full scans would have visited.
+    pub full_scan_work: u64,
+    /// Its wall time, seconds.
+    pub seconds: f64,
+    /// Where that time went.
+    pub phases: Phases,
+    /// Each pass this process ran over it.
+    pub pass_log: Vec<PassLog>,
+    /// It was already solved in the store.
+    pub already_solved: bool,
+    /// The process's peak memory once it was solved.
+    pub peak_rss_bytes: Option<u64>,
+    /// Its longest distance to the end, where distances were computed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub longest_distance: Option<u16>,
+}
+
+/// Stored positions each side wins, with the side's name: serialised as
+/// `won_for_<side>` keys (`won_for_white`, `won_for_black`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Wins {
+    /// The first player's name and wins.
+    pub first: (String, u64),
+    /// The second player's name and wins.
+    pub second: (String, u64),
+}
+
+impl Serialize for Wins {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.collect_map(
+            [&self.first, &self.second].map(|(side, wins)| (format!("won_for_{side}"), wins)),
+        )
+    }
+}
+
+impl Report for RetroReport {}
 
 /// The layers a report shows: layer 0 (no pieces: decided by the rules) is
 /// solved but not shown.
@@ -343,33 +425,33 @@ pub fn shown(solved: &SolvedLayers) -> impl Iterator<Item = &LayerReport> {
     solved.reports.iter().filter(|r| r.layer > 0)
 }
 
-/// Solves `request`'s layers of `game` in this process and returns what
-/// `bitsolve retro --json` prints for them (the Python binding's `retro`).
+/// Solves `request`'s layers of `game` in this process and returns their
+/// report (what `bitsolve retro --json` prints, the Python binding's
+/// `retro`).
 ///
 /// ```
 /// use bitsolve::games::registry::GameOptions;
-/// use bitsolve::jobs::retro::retro_json;
+/// use bitsolve::jobs::retro::retro;
 /// use bitsolve::jobs::{GameSpec, RetroRequest, TwoPlayerSpec};
 /// use bitsolve::progress::Silent;
 /// // Dodgem on 3 x 3: every layer (cars on the board), none drawn.
 /// let options = GameOptions::default().with("n", 3);
 /// let game = TwoPlayerSpec(GameSpec { name: "dodgem".into(), options });
-/// let report = retro_json(&game, RetroRequest::default(), &Silent, None)?;
-/// assert_eq!(report["sides"], serde_json::json!(["blue", "red"]));
-/// let top = &report["layers"][3];
-/// assert_eq!((top["layer"].as_u64(), top["states"].as_u64()), (Some(4), Some(1512)));
-/// assert_eq!(top["draws"], 0);
+/// let report = retro(&game, RetroRequest::default(), &Silent, None)?;
+/// assert_eq!(report.sides, ["blue", "red"]);
+/// let top = &report.layers[3];
+/// assert_eq!((top.layer, top.states, top.draws), (4, 1512, 0));
 /// # Ok::<(), bitsolve::Error>(())
 /// ```
-pub fn retro_json(
+pub fn retro(
     game: &TwoPlayerSpec,
     request: RetroRequest,
     progress: &dyn Progress,
     stop: Option<&AtomicBool>,
-) -> Result<serde_json::Value> {
+) -> Result<RetroReport> {
     let job = MpiJob::none();
     let retro = Retro::prepare(request, &job)?;
-    game.visit(RetroJson {
+    game.visit(WholeRetro {
         retro: &retro,
         name: game.name(),
         progress,
@@ -377,22 +459,22 @@ pub fn retro_json(
     })
 }
 
-struct RetroJson<'a> {
+struct WholeRetro<'a> {
     retro: &'a Retro<'a>,
     name: &'a str,
     progress: &'a dyn Progress,
     stop: Option<&'a AtomicBool>,
 }
 
-impl TwoPlayerVisitor for RetroJson<'_> {
-    type Output = serde_json::Value;
+impl TwoPlayerVisitor for WholeRetro<'_> {
+    type Output = RetroReport;
 
-    fn visit<G: TwoPlayerGame>(self, game: &G) -> Result<serde_json::Value> {
+    fn visit<G: TwoPlayerGame>(self, game: &G) -> Result<RetroReport> {
         let retro = self.retro;
         let layers = retro.layers(game)?;
         let top = *layers.end();
         let solved = retro.solve(game, layers, self.progress, &|_, _| {}, self.stop)?;
         let longest = retro.distances(game, self.name, &solved, self.progress, self.stop)?;
-        Ok(retro.report_json(game, top, &solved, &longest))
+        Ok(retro.report(game, top, &solved, &longest))
     }
 }

@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use serde_json::json;
+use serde::Serialize;
 
+use super::Report;
 use super::threads::thread_pool;
 use crate::backend::CpuBackend;
 use crate::error::{Error, Result};
@@ -94,41 +95,93 @@ impl<S: Space + Picture> Solution<S> {
         self.table.resumed_from.is_some() && self.table.passes == 0
     }
 
-    /// The JSON object `bitsolve solve --json` prints.
-    pub fn to_json(&self, space: &S) -> serde_json::Value {
-        let moves = self.moves(space);
-        let listed: Vec<serde_json::Value> = moves
-            .iter()
-            .map(|(name, position)| json!({"move": name, "position": position}))
+    /// The solution's report (what `bitsolve solve --json` prints).
+    pub fn report(&self, space: &S) -> SolveReport {
+        let table = &self.table;
+        let moves: Vec<SolveMove> = self
+            .moves(space)
+            .into_iter()
+            .map(|(name, position)| SolveMove { name, position })
             .collect();
-        let report = &self.table;
-        json!({
-            "game": space.descriptor(),
-            "position": space.position_text(&self.from),
-            "target": match self.target {
+        SolveReport {
+            game: space.descriptor(),
+            position: space.position_text(&self.from),
+            target: match self.target {
                 Target::Start => "start",
                 Target::Goal => "goal",
             },
-            "length": moves.len(),
-            "moves": listed,
-            "table": {
-                "bytes": Self::table_bytes(space),
-                "bits_per_state": 2,
-                "reachable": report.reachable,
-                "depth": report.max_depth(),
-                "from_store": self.from_store(),
-                "seconds": report.seconds,
-                "store": report.store,
+            length: moves.len(),
+            moves,
+            table: SolveTable {
+                bytes: Self::table_bytes(space),
+                bits_per_state: 2,
+                reachable: table.reachable,
+                depth: table.max_depth(),
+                from_store: self.from_store(),
+                seconds: table.seconds,
+                store: table.store.clone(),
             },
-            "solve_seconds": self.walk_seconds,
-        })
+            solve_seconds: self.walk_seconds,
+        }
     }
 }
+
+/// An optimal move sequence and what it cost: the report of [`solve`]
+/// and [`Solution::report`], whose [`Report::to_json`] is the object
+/// `bitsolve solve --json` prints.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SolveReport {
+    /// The space's descriptor.
+    pub game: String,
+    /// The position solved, as text.
+    pub position: String,
+    /// Where the moves lead: "goal", or "start" in a space without a goal.
+    pub target: &'static str,
+    /// Moves in the sequence.
+    pub length: usize,
+    /// The moves, each with the position after it.
+    pub moves: Vec<SolveMove>,
+    /// The table of depths the walk read.
+    pub table: SolveTable,
+    /// The walk's own time, seconds.
+    pub solve_seconds: f64,
+}
+
+/// One move of a [`SolveReport`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SolveMove {
+    /// The move's name.
+    #[serde(rename = "move")]
+    pub name: String,
+    /// The position after it, as text.
+    pub position: String,
+}
+
+/// The table of depths behind a [`SolveReport`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SolveTable {
+    /// Its bytes.
+    pub bytes: u64,
+    /// Bits it keeps per state.
+    pub bits_per_state: u32,
+    /// Reachable states.
+    pub reachable: u64,
+    /// The deepest layer.
+    pub depth: Option<usize>,
+    /// It was read finished from the store.
+    pub from_store: bool,
+    /// Seconds to build (or read) it.
+    pub seconds: f64,
+    /// Its file, for a stored table.
+    pub store: Option<PathBuf>,
+}
+
+impl Report for SolveReport {}
 
 /// Solves the position `text` of `space`: builds (or reads from `store`)
 /// the table of depths on `pool`'s cores, then walks it. `stop`, once set,
 /// ends the build at its next chunk of work (a stored table resumes).
-pub fn solve<S: Space + Picture>(
+pub fn solve_space<S: Space + Picture>(
     space: &S,
     text: &str,
     store: Option<&PathBuf>,
@@ -172,30 +225,30 @@ pub fn solve<S: Space + Picture>(
     })
 }
 
-/// Solves `request` for `game` and returns what `bitsolve solve --json`
-/// prints (the Python binding's `Game.solve`).
+/// Solves `request` for `game` and returns the solution's report (what
+/// `bitsolve solve --json` prints, the Python binding's `Game.solve`).
 ///
 /// ```
 /// use bitsolve::games::registry::GameOptions;
-/// use bitsolve::jobs::solve::solve_json;
+/// use bitsolve::jobs::solve::solve;
 /// use bitsolve::jobs::{GameSpec, SolveRequest};
 /// use bitsolve::progress::Silent;
 /// let game = GameSpec { name: "pancake".into(), options: GameOptions::default().with("n", 6) };
 /// let request = SolveRequest { position: Some("6,5,4,3,2,1".into()), ..SolveRequest::default() };
-/// let solution = solve_json(&game, &request, &Silent, None)?;
-/// assert_eq!(solution["length"], 1); // one flip of the whole stack
-/// assert_eq!(solution["moves"][0]["position"], "1,2,3,4,5,6");
+/// let solution = solve(&game, &request, &Silent, None)?;
+/// assert_eq!(solution.length, 1); // one flip of the whole stack
+/// assert_eq!(solution.moves[0].position, "1,2,3,4,5,6");
 /// # Ok::<(), bitsolve::Error>(())
 /// ```
-pub fn solve_json(
+pub fn solve(
     game: &super::GameSpec,
     request: &SolveRequest,
     progress: &dyn Progress,
     stop: Option<&AtomicBool>,
-) -> Result<serde_json::Value> {
+) -> Result<SolveReport> {
     let text = request.position_text(&game.name)?;
     let pool = thread_pool(request.threads)?;
-    game.visit(SolveJson {
+    game.visit(WholeSolve {
         text: &text,
         request,
         pool: &pool,
@@ -204,7 +257,7 @@ pub fn solve_json(
     })
 }
 
-struct SolveJson<'a> {
+struct WholeSolve<'a> {
     text: &'a str,
     request: &'a SolveRequest,
     pool: &'a rayon::ThreadPool,
@@ -212,11 +265,11 @@ struct SolveJson<'a> {
     stop: Option<&'a AtomicBool>,
 }
 
-impl crate::games::registry::SpaceVisitor for SolveJson<'_> {
-    type Output = serde_json::Value;
+impl crate::games::registry::SpaceVisitor for WholeSolve<'_> {
+    type Output = SolveReport;
 
-    fn visit<S: Space + Picture>(self, space: &S) -> Result<serde_json::Value> {
-        let solution = solve(
+    fn visit<S: Space + Picture>(self, space: &S) -> Result<SolveReport> {
+        let solution = solve_space(
             space,
             self.text,
             self.request.store.as_ref(),
@@ -224,6 +277,6 @@ impl crate::games::registry::SpaceVisitor for SolveJson<'_> {
             self.progress,
             self.stop,
         )?;
-        Ok(solution.to_json(space))
+        Ok(solution.report(space))
     }
 }

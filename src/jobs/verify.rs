@@ -2,10 +2,11 @@
 //! reports what is intact, damaged or unfinished (`bitsolve verify`,
 //! Python's `verify`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use serde_json::json;
+use serde::Serialize;
 
+use super::Report;
 use crate::error::Result;
 use crate::progress::Progress;
 use crate::search::Checkpoint;
@@ -29,16 +30,35 @@ pub fn check_store(
     Ok(checks)
 }
 
-/// The report `bitsolve verify --json` prints for `checks` of `path`.
-pub fn report_json(path: &Path, checks: &[FileCheck]) -> serde_json::Value {
-    let bad = checks.iter().filter(|c| !c.intact()).count();
-    json!({ "path": path, "intact": bad == 0, "files": checks })
+/// What a check of a store found: the report of [`verify`], whose
+/// [`Report::to_json`] is the object `bitsolve verify --json` prints.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct VerifyReport {
+    /// The store (or file) checked.
+    pub path: PathBuf,
+    /// Every file is intact.
+    pub intact: bool,
+    /// Each table file's check.
+    pub files: Vec<FileCheck>,
 }
 
-/// Checks `path` as `bitsolve verify --json` does and returns its report.
-pub fn verify_json(path: &Path, progress: &dyn Progress) -> Result<serde_json::Value> {
+impl Report for VerifyReport {}
+
+impl VerifyReport {
+    /// The report of `checks`, the files of `path`.
+    pub fn new(path: &Path, checks: Vec<FileCheck>) -> VerifyReport {
+        VerifyReport {
+            path: path.to_path_buf(),
+            intact: checks.iter().all(FileCheck::intact),
+            files: checks,
+        }
+    }
+}
+
+/// Checks `path` as `bitsolve verify` does and returns its report.
+pub fn verify(path: &Path, progress: &dyn Progress) -> Result<VerifyReport> {
     let checks = check_store(path, progress, |_| {})?;
-    Ok(report_json(path, &checks))
+    Ok(VerifyReport::new(path, checks))
 }
 
 /// An intact table whose run has not finished (its progress record is not

@@ -178,18 +178,19 @@ fn draw<'a>(groups: &'a [Group], random: &mut Random) -> &'a Base {
 /// instances the same).
 fn pg_files(directory: &Path) -> Result<Vec<PathBuf>> {
     let entries = std::fs::read_dir(directory).map_err(|e| {
-        Error::io(
+        Error::io_at(
             format!(
                 "cannot read {} (the .pg files of the suite; give --data DIR)",
                 directory.display()
             ),
+            directory,
             e,
         )
     })?;
     let mut files = Vec::new();
     for entry in entries {
         let path = entry
-            .map_err(|e| Error::io(format!("cannot read {}", directory.display()), e))?
+            .map_err(|e| Error::on_file("read", directory, e))?
             .path();
         if path.extension().is_some_and(|e| e == "pg") {
             files.push(path);
@@ -207,9 +208,7 @@ fn pg_files(directory: &Path) -> Result<Vec<PathBuf>> {
 
 /// A `.pg` file's game and turn order, without the Hex graph.
 fn read_pg(path: &Path) -> Result<(PositionalGame, Query)> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
-    let (mut game, query) = pg::parse(&text, &path.display().to_string())?;
+    let (mut game, query) = pg::read(path)?;
     game.graph = None;
     Ok((game, query))
 }

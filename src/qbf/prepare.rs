@@ -94,7 +94,7 @@ impl Prepared {
 }
 
 /// ceil(log2 n), at least 1.
-pub fn bits_for(n: usize) -> usize {
+pub(crate) fn bits_for(n: usize) -> usize {
     (usize::BITS - n.saturating_sub(1).leading_zeros()).max(1) as usize
 }
 

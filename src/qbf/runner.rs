@@ -19,7 +19,7 @@ const TIMEOUT: &str = "timeout: ";
 
 /// Whether `error` is [`solve_with`]'s time-out (a suite counts time-outs
 /// apart from solvers that fail).
-pub fn is_timeout(error: &Error) -> bool {
+pub(crate) fn is_timeout(error: &Error) -> bool {
     matches!(error, Error::Solver(message) if message.starts_with(TIMEOUT))
 }
 
@@ -46,8 +46,7 @@ pub fn solve_with(
     timeout: Duration,
 ) -> Result<SolverAnswer> {
     let _file = TempFile::new(file);
-    std::fs::write(file, write_qdimacs(cnf))
-        .map_err(|e| Error::io(format!("cannot write {}", file.display()), e))?;
+    std::fs::write(file, write_qdimacs(cnf)).map_err(|e| Error::on_file("write", file, e))?;
     let mut words: Vec<String> = command.split_whitespace().map(str::to_string).collect();
     if words.is_empty() {
         return Err(Error::InvalidParameter(

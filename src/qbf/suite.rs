@@ -77,7 +77,7 @@ pub struct Solved {
 }
 
 /// Solves `instance` exhaustively, then every encoding with every solver.
-pub fn run_instance(instance: &Instance, options: &SuiteOptions) -> Result<Solved> {
+pub(crate) fn run_instance(instance: &Instance, options: &SuiteOptions) -> Result<Solved> {
     let exhaustive = solve(&instance.game, &instance.query)?;
     let black_wins = exhaustive.outcome == Outcome::BlackWins;
     let rows = options

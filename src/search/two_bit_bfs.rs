@@ -43,7 +43,7 @@ pub const UNSEEN: u8 = 3;
 pub const KEEPING_DEPTHS: &str = "two-bit BFS keeping depth mod 3";
 
 /// Value of the cells of layer `layer` while they wait to be expanded.
-pub fn frontier_value(layer: usize) -> u8 {
+pub(crate) fn frontier_value(layer: usize) -> u8 {
     1 + (layer % 2) as u8
 }
 

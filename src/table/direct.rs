@@ -130,7 +130,7 @@ impl DirectFile {
     }
 
     fn io_error(&self, what: &str, error: std::io::Error) -> Error {
-        Error::io(format!("cannot {what} {}", self.path.display()), error)
+        Error::on_file(what, &self.path, error)
     }
 
     /// Reads the words from `first_word` on into `out` (whole words).

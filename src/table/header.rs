@@ -164,7 +164,7 @@ fn read_u64(bytes: &[u8], at: usize) -> u64 {
 }
 
 /// Checks that `identity` fits a header (descriptor and definition lengths).
-pub fn check_fits(identity: &TableIdentity) -> std::result::Result<(), String> {
+pub(crate) fn check_fits(identity: &TableIdentity) -> std::result::Result<(), String> {
     if identity.descriptor.len() > MAX_DESCRIPTOR_LEN {
         return Err(format!(
             "the table descriptor is {} bytes, longer than the {MAX_DESCRIPTOR_LEN} a store header holds",
@@ -182,7 +182,7 @@ pub fn check_fits(identity: &TableIdentity) -> std::result::Result<(), String> {
 
 impl Header {
     /// The header's bytes. The caller has checked the lengths
-    /// ([`check_fits`], [`MAX_PROGRESS_BYTES`]).
+    /// (`check_fits`, [`MAX_PROGRESS_BYTES`]).
     pub fn encode(&self) -> Vec<u8> {
         let identity = &self.identity;
         let mut header = vec![0u8; HEADER_LEN];

@@ -453,7 +453,7 @@ impl WordStorage {
         } else {
             unsafe { options.map_copy(&file) }
         }
-        .map_err(|e| Error::io(format!("cannot map {}", path.display()), e))?;
+        .map_err(|e| Error::on_file("map", &path, e))?;
         let base = unsafe { map.as_mut_ptr().add(HEADER_LEN) } as *const AtomicU64;
         Ok(WordStorage {
             memory: Memory::File(StoreFile {
@@ -508,7 +508,7 @@ impl WordStorage {
                 let offset = HEADER_LEN + i * STAGE_IO_BYTES;
                 store.file.read_exact_at(part, offset as u64)
             })
-            .map_err(|e| Error::io(format!("cannot read {}", store.path.display()), e))?;
+            .map_err(|e| Error::on_file("read", &store.path, e))?;
         let placeholder = Memory::Anonymous {
             map: anonymous_map(0, &self.identity)?,
         };
@@ -596,9 +596,10 @@ impl WordStorage {
             Memory::Anonymous { map } => map,
             Memory::File(store) => {
                 if store.writable {
-                    store.map.flush_range(start, end - start).map_err(|e| {
-                        Error::io(format!("cannot write {}", store.path.display()), e)
-                    })?;
+                    store
+                        .map
+                        .flush_range(start, end - start)
+                        .map_err(|e| Error::on_file("write", &store.path, e))?;
                 }
                 &store.map
             }
@@ -710,7 +711,7 @@ impl WordStorage {
         let Some(store) = self.writable_file() else {
             return Ok(());
         };
-        let write_error = |e| Error::io(format!("cannot write {}", store.path.display()), e);
+        let write_error = |e| Error::on_file("write", &store.path, e);
         let mut header = store.header.lock().expect("header");
         let mut recorded = store.sums.lock().expect("sums");
         let staged = matches!(self.memory, Memory::Staged { .. });

@@ -61,9 +61,8 @@ pub fn bad(path: &Path, reason: impl Into<String>) -> Error {
     }
 }
 
-fn io_error(what: &str, path: &Path) -> impl FnOnce(std::io::Error) -> Error {
-    let context = format!("cannot {what} {}", path.display());
-    move |e| Error::io(context, e)
+fn io_error<'p>(what: &'p str, path: &'p Path) -> impl FnOnce(std::io::Error) -> Error + 'p {
+    move |e| Error::on_file(what, path, e)
 }
 
 /// How long a lock held by someone else is retried before the run is
@@ -105,19 +104,14 @@ pub fn lock(file: &File, path: &Path, exclusive: bool) -> Result<()> {
         };
         return Err(bad(path, format!("{holder} (wait for that run to end)")));
     }
-    Err(Error::io(format!("cannot lock {}", path.display()), error))
+    Err(Error::on_file("lock", path, error))
 }
 
 /// Where the table `identity` names lives in the store `dir`, which is
 /// created if missing; an identity too large for a header is refused.
 pub fn table_path(dir: &Path, identity: &TableIdentity) -> Result<PathBuf> {
     super::header::check_fits(identity).map_err(Error::InvalidParameter)?;
-    fs::create_dir_all(dir).map_err(|e| {
-        Error::io(
-            format!("cannot create store directory {}", dir.display()),
-            e,
-        )
-    })?;
+    fs::create_dir_all(dir).map_err(|e| Error::on_file("create store directory", dir, e))?;
     Ok(dir.join(super::header::file_name_for(&identity.descriptor)))
 }
 
@@ -425,19 +419,21 @@ fn allocate(file: &File, path: &Path, len: u64) -> Result<()> {
     let code = unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, len as libc::off_t) };
     match code {
         0 => Ok(()),
-        libc::ENOSPC => Err(Error::io(
+        libc::ENOSPC => Err(Error::io_at(
             format!(
                 "cannot create {}: the disk has no room for its {:.1} MiB",
                 path.display(),
                 len as f64 / (1u64 << 20) as f64
             ),
+            path,
             std::io::Error::from_raw_os_error(code),
         )),
         // A file system that cannot reserve space: a sparse file (a full
         // disk would then surface while the table is written).
         libc::EOPNOTSUPP | libc::EINVAL => file.set_len(len).map_err(io_error("extend", path)),
-        code => Err(Error::io(
-            format!("cannot reserve space for {}", path.display()),
+        code => Err(Error::on_file(
+            "reserve space for",
+            path,
             std::io::Error::from_raw_os_error(code),
         )),
     }

@@ -86,8 +86,7 @@ pub fn table_files(path: &Path) -> Result<Vec<PathBuf>> {
         }
         return Ok(vec![path.to_path_buf()]);
     }
-    let entries = std::fs::read_dir(path)
-        .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+    let entries = std::fs::read_dir(path).map_err(|e| Error::on_file("read", path, e))?;
     let mut files: Vec<PathBuf> = entries
         .flatten()
         .map(|entry| entry.path())
@@ -155,7 +154,7 @@ fn examine(path: &Path, progress: &dyn Progress) -> Result<FileCheck> {
             .len((layout.words * 8) as usize)
             .map(&file)
     }
-    .map_err(|e| Error::io(format!("cannot map {}", path.display()), e))?;
+    .map_err(|e| Error::on_file("map", path, e))?;
     let body = store_file::StoredBody {
         file: &file,
         path,

@@ -311,7 +311,7 @@ impl Drop for Buckets {
 }
 
 fn io(what: &str, path: &Path, error: std::io::Error) -> Error {
-    Error::io(format!("cannot {what} {}", path.display()), error)
+    Error::on_file(what, path, error)
 }
 
 fn push_varint(out: &mut Vec<u8>, mut value: u64) {

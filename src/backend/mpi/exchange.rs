@@ -9,20 +9,6 @@ use mpi::datatype::{Partition as Counts, PartitionMut as CountsMut};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::{Communicator, CommunicatorCollectives};
 
-/// What one pass sent and how long it spent in MPI, for every process.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PassTraffic {
-    /// The driver's label of the pass ("layer 7").
-    pub label: String,
-    /// Exchange rounds of the pass (the same on every process).
-    pub rounds: u64,
-    /// Bytes each process sent to the others.
-    pub bytes_sent: Vec<u64>,
-    /// Seconds each process spent inside MPI calls during the pass,
-    /// waiting for slower processes included.
-    pub communication_seconds: Vec<f64>,
-}
-
 /// The communicator, with a clock and a byte counter for the current pass.
 pub(super) struct Exchange<'w> {
     world: &'w SimpleCommunicator,

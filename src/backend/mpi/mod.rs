@@ -24,7 +24,7 @@ mod session;
 mod share;
 mod two_bit;
 
-pub use exchange::PassTraffic;
+pub use super::traffic::PassTraffic;
 pub use retro::Share;
 pub use session::Session;
 

@@ -94,7 +94,7 @@ impl TwoPlayerGame for Dodgem {
 
     /// A position from [`position_text`](Self::position_text)'s form;
     /// spaces are ignored.
-    fn parse_position(&self, text: &str) -> Result<DodgemState> {
+    fn read_position(&self, text: &str) -> Result<DodgemState> {
         let n = self.n;
         let invalid = |why: String| Error::InvalidParameter(why);
         let Some((board, side)) = text.rsplit_once(':') else {

@@ -175,7 +175,7 @@ impl TwoPlayerGame for FoxGeese {
         }
     }
 
-    fn parse_position(&self, text: &str) -> Result<FoxGeeseState> {
+    fn read_position(&self, text: &str) -> Result<FoxGeeseState> {
         self.parse(text)
     }
 

@@ -452,7 +452,7 @@ impl<G: BoardGame> TwoPlayerGame for Kit<G> {
         self.name_move(from, to)
     }
 
-    fn parse_position(&self, text: &str) -> Result<Position> {
+    fn read_position(&self, text: &str) -> Result<Position> {
         self.read_position(text)
     }
 

@@ -114,12 +114,16 @@ impl Ksolve {
     /// The puzzle the definition file at `path` defines.
     pub fn from_file(path: &Path, metric: Metric) -> Result<Self> {
         let text = read_text(path).map_err(|error| {
-            Error::InvalidParameter(format!(
-                "cannot read the definition {}: {error}",
-                quoted(&path.display().to_string())
-            ))
+            Error::io_at(
+                format!(
+                    "cannot read the definition {}",
+                    quoted(&path.display().to_string())
+                ),
+                path,
+                error,
+            )
         })?;
-        Self::from_text(&text, &path.display().to_string(), metric)
+        Self::from_text(&text, &path.display().to_string(), metric).map_err(|e| e.in_file(path))
     }
 
     /// The length of every block but perhaps the last.

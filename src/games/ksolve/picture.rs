@@ -125,7 +125,7 @@ impl Picture for Ksolve {
     /// A position as `SET p p p / o o o; SET ...`, `scramble NAME` (a
     /// Scramble block of the definition) or `moves M1 M2 ...` (moves from
     /// the solved state).
-    fn parse_position(&self, text: &str) -> Result<KsolveState> {
+    fn read_position(&self, text: &str) -> Result<KsolveState> {
         let trimmed = text.trim();
         if let Some(name) = trimmed.strip_prefix("scramble ") {
             let name = name.trim();

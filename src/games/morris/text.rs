@@ -241,7 +241,7 @@ impl TwoPlayerGame for Morris {
     /// "a1,a4,a7/d1,d2,d3:white": white's points, black's, the side to
     /// move; in the opening the stones in hand follow, white's and
     /// black's: "d2/a1:white:hand=8,8".
-    fn parse_position(&self, text: &str) -> Result<Stones> {
+    fn read_position(&self, text: &str) -> Result<Stones> {
         let format = || {
             Error::InvalidParameter(format!(
                 "a Morris position is white's points, '/', black's points (each a comma-separated list such as a1,d2), then ':white' or ':black' for the side to move, and in the opening ':hand=W,B' for the stones in hand; got {}",

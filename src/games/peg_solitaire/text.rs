@@ -15,7 +15,7 @@ impl Picture for PegSolitaire {
     /// peg and `.` for an empty hole; spaces and newlines are ignored, and `/` between rows
     /// may be left out
     /// ([`Board::position_symbols`](crate::games::Board::position_symbols)).
-    fn parse_position(&self, text: &str) -> Result<Pegs> {
+    fn read_position(&self, text: &str) -> Result<Pegs> {
         let symbols = self
             .board
             .position_symbols(text, "cells ('o' peg, '.' hole)")?;

@@ -6,8 +6,18 @@
 
 use std::collections::HashMap;
 
+use std::path::Path;
+
 use super::{PositionalGame, Query, Side};
 use crate::error::{Error, Result, quoted};
+use crate::games::text_file::read_text;
+
+/// Reads the `.pg` file at `path`: one it cannot read is an
+/// [`Error::Io`], one that is no `.pg` instance an [`Error::BadFile`].
+pub fn read(path: &Path) -> Result<(PositionalGame, Query)> {
+    let text = read_text(path).map_err(|e| Error::on_file("read", path, e))?;
+    parse(&text, &path.display().to_string()).map_err(|e| e.in_file(path))
+}
 
 /// Reads a `.pg` text; `origin` names it in errors.
 pub fn parse(text: &str, origin: &str) -> Result<(PositionalGame, Query)> {

@@ -99,19 +99,23 @@ pub struct PassLog {
     pub count: PassCount,
 }
 
-impl PassLog {
-    /// `{"pass", "seconds", "examined", "judged", "frontier"}`: the
-    /// positions the pass examined, those of them it judged from their
-    /// moves (the rest reached as predecessors), and those it put into the
-    /// next pass's frontier.
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "pass": self.pass,
-            "seconds": self.seconds,
-            "examined": self.count.examined,
-            "judged": self.count.judged,
-            "frontier": self.count.marked,
-        })
+/// `{"pass", "seconds", "examined", "judged", "frontier"}`: the positions
+/// the pass examined, those of them it judged from their moves (the rest
+/// reached as predecessors), and those it put into the next pass's
+/// frontier.
+impl serde::Serialize for PassLog {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(5))?;
+        map.serialize_entry("pass", &self.pass)?;
+        map.serialize_entry("seconds", &self.seconds)?;
+        map.serialize_entry("examined", &self.count.examined)?;
+        map.serialize_entry("judged", &self.count.judged)?;
+        map.serialize_entry("frontier", &self.count.marked)?;
+        map.end()
     }
 }
 
@@ -258,7 +262,7 @@ fn only_the_next(layer: usize, reached: &[usize]) -> bool {
 /// ([`LayerLinks::acyclic_layer`](crate::space::LayerLinks::acyclic_layer),
 /// [`LayerLinks::several_layers_below`](crate::space::LayerLinks::several_layers_below)),
 /// else the one below; none for layer 0 and for layers solved alone.
-pub fn layers_read<G: LayeredGame>(game: &G, layer: usize) -> Vec<usize> {
+pub(crate) fn layers_read<G: LayeredGame>(game: &G, layer: usize) -> Vec<usize> {
     match game
         .acyclic_layer(layer)
         .or_else(|| game.several_layers_below(layer))
@@ -386,7 +390,7 @@ pub fn open_layer<G: LayeredGame>(
 /// and in memory, as the layer below a range (the single-process backends'
 /// [`Opening::Solved`]). A layer an MPI job solved, split into
 /// per-process shares, is refused with the job size to rerun with.
-pub fn open_solved_layer<G: LayeredGame>(
+pub(crate) fn open_solved_layer<G: LayeredGame>(
     game: &G,
     layer: usize,
     dir: &Path,

@@ -63,9 +63,9 @@ pub(crate) mod phases;
 pub mod seam;
 mod whole_layer;
 
+pub(crate) use driver::layers_read;
 pub use driver::{
-    BITS_PER_POSITION, LayerReport, PassLog, RECORD_EVERY, RetroOptions, layers_read,
-    lower_layer_needed, open_layer, open_solved_layer, solve_layer_range, solve_layers,
-    solve_layers_keeping_top, values_identity,
+    BITS_PER_POSITION, LayerReport, PassLog, RECORD_EVERY, RetroOptions, lower_layer_needed,
+    open_layer, solve_layer_range, solve_layers, solve_layers_keeping_top, values_identity,
 };
 pub use phases::Phases;

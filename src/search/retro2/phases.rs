@@ -65,14 +65,12 @@ impl Phases {
             ("count", self.count),
         ]
     }
+}
 
-    /// `{"setup": seconds, …}`, every phase.
-    pub fn json(&self) -> serde_json::Value {
-        self.named()
-            .iter()
-            .map(|&(name, seconds)| (name.to_string(), seconds.into()))
-            .collect::<serde_json::Map<_, _>>()
-            .into()
+/// `{"setup": seconds, …}`, every phase by its name.
+impl serde::Serialize for Phases {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.named())
     }
 }
 
@@ -115,7 +113,7 @@ mod tests {
         assert_eq!(phases.setup, 0.0);
         let twice = phases + phases;
         assert_eq!(twice.passes, 2.0 * phases.passes);
-        let json = twice.json();
+        let json = serde_json::to_value(twice).unwrap();
         assert_eq!(json["passes"].as_f64(), Some(twice.passes));
         assert_eq!(json.as_object().unwrap().len(), 11);
     }

@@ -43,10 +43,11 @@ mod puzzle;
 mod reader;
 mod sequences;
 
-pub use moves::{MAX_MOVE_BYTES, MAX_ORDER, Metric, expand_moves, order_of};
+pub use moves::{MAX_MOVE_BYTES, MAX_ORDER, Metric, expand_moves};
+pub(crate) use puzzle::part_text;
 pub use puzzle::{
     Definition, MAX_ORIENTATIONS, MAX_PIECES, NamedMove, PieceSet, Scramble, SetMove, SetState,
-    Transform, part_text,
+    Transform,
 };
 pub use reader::{MAX_SCRAMBLE_BYTES, parse};
 

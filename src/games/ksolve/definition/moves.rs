@@ -82,7 +82,7 @@ pub const MAX_MOVE_BYTES: u64 = 64 << 20;
 /// `l` whose twists add to `t` modulo `o` comes back after `l * o /
 /// gcd(t, o)` steps; the move after the least common multiple of its
 /// cycles'), or `None` when it exceeds [`MAX_ORDER`].
-pub fn order_of(transform: &Transform, sets: &[PieceSet]) -> Option<usize> {
+pub(crate) fn order_of(transform: &Transform, sets: &[PieceSet]) -> Option<usize> {
     let mut order = 1usize;
     for (part, set) in transform.sets.iter().zip(sets) {
         let mut seen = vec![false; part.from.len()];

@@ -87,7 +87,7 @@ pub struct Definition {
 /// The pieces (1-based) of `slots` of a set's part of a position and,
 /// when its pieces have orientations, a '/' and theirs: `2 1` or
 /// `3 1 2 / 0 2 1`, as positions are written.
-pub fn part_text(set: &PieceSet, part: &SetState, slots: &[usize]) -> String {
+pub(crate) fn part_text(set: &PieceSet, part: &SetState, slots: &[usize]) -> String {
     let pieces: Vec<String> = slots
         .iter()
         .map(|&s| (part.labels[s] as u32 + 1).to_string())

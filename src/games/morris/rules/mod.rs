@@ -21,7 +21,8 @@
 mod quiet;
 mod threats;
 
-pub use quiet::{for_each_quiet_predecessor, has_quiet_move, quiet_move_count, quiet_moves};
+pub(crate) use quiet::{for_each_quiet_predecessor, quiet_moves};
+pub use quiet::{has_quiet_move, quiet_move_count};
 pub use threats::{MillThreats, Standing};
 
 use super::board::{Board, POINTS};

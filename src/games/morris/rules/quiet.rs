@@ -60,7 +60,7 @@ impl QuietLook {
 /// of Lasker Morris's opening), in the order of
 /// [`for_each_successor`](super::for_each_successor); none when the game
 /// is over. The opponent's stones stay as they are.
-pub fn quiet_moves(board: &Board, stones: &Stones) -> impl Iterator<Item = u32> {
+pub(crate) fn quiet_moves(board: &Board, stones: &Stones) -> impl Iterator<Item = u32> {
     QuietLook::new(board, stones)
         .into_iter()
         .flat_map(move |look| {
@@ -71,7 +71,7 @@ pub fn quiet_moves(board: &Board, stones: &Stones) -> impl Iterator<Item = u32> 
         })
 }
 
-/// How many [`quiet_moves`] the mover has: every move of a stone to an
+/// How many `quiet_moves` the mover has: every move of a stone to an
 /// empty point ([`Board::neighbour_pairs`], all points at once), less
 /// those that close a mill, looked for only from the few closing points.
 pub fn quiet_move_count(board: &Board, stones: &Stones) -> u32 {
@@ -98,7 +98,7 @@ pub fn quiet_move_count(board: &Board, stones: &Stones) -> u32 {
 }
 
 /// Whether the mover has a move of a stone on the board that takes none
-/// ([`quiet_moves`]).
+/// (`quiet_moves`).
 pub fn has_quiet_move(board: &Board, stones: &Stones) -> bool {
     quiet_moves(board, stones).next().is_some()
 }
@@ -111,7 +111,11 @@ pub fn has_quiet_move(board: &Board, stones: &Stones) -> bool {
 /// flies. None when the game is over. The stones in
 /// hand stay as they are (a move places none): in the moving phase none,
 /// in Lasker Morris's opening those of the position.
-pub fn for_each_quiet_predecessor(board: &Board, stones: &Stones, mut emit: impl FnMut(Stones)) {
+pub(crate) fn for_each_quiet_predecessor(
+    board: &Board,
+    stones: &Stones,
+    mut emit: impl FnMut(Stones),
+) {
     if decided(stones) {
         return;
     }

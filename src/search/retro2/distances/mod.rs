@@ -82,7 +82,7 @@ pub fn layer_distances<G: LayeredGame>(
 /// (an [acyclic](crate::space::LayerLinks::acyclic_layer) one): `value` and `lower`
 /// answer for each of them by layer and rank. `progress` sees a pass a
 /// level.
-pub fn layer_distances_reading<G: LayeredGame>(
+pub(crate) fn layer_distances_reading<G: LayeredGame>(
     game: &G,
     layer: usize,
     value: &ValueOf,
@@ -398,7 +398,7 @@ fn open_scheduled<G: LayeredGame>(
 }
 
 fn remove_table(path: &std::path::Path) -> Result<()> {
-    std::fs::remove_file(path).map_err(|e| Error::io(format!("remove {}", path.display()), e))
+    std::fs::remove_file(path).map_err(|e| Error::on_file("remove", path, e))
 }
 
 fn open_table<G: LayeredGame>(
