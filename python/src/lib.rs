@@ -740,9 +740,7 @@ impl Game {
             inversion,
         };
         let json = interruptible(py, |stop| {
-            showing(progress, |shown| {
-                bfs(&spec, request, shown, Some(&stop))
-            })
+            showing(progress, |shown| bfs(&spec, request, shown, Some(&stop)))
         })?;
         Ok(json.to_json().to_string())
     }
