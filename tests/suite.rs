@@ -64,6 +64,7 @@ mod http_fuzz;
 mod job_requests;
 mod kit;
 mod ksolve;
+mod ksolve_corpus;
 mod ksolve_oracle;
 mod layering;
 mod morris;

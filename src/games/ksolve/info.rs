@@ -56,7 +56,7 @@ impl Ksolve {
 
     /// What `info` says of the space beyond its size.
     pub fn info_lines(&self) -> Vec<(String, String)> {
-        vec![
+        let mut lines = vec![
             (
                 "definition".into(),
                 format!("{} ({})", self.definition.name, self.file),
@@ -77,6 +77,19 @@ impl Ksolve {
                 "move tables".into(),
                 format!("{} bytes", self.hash.table_bytes()),
             ),
-        ]
+        ];
+        let rotations = &self.definition.rotations;
+        if !rotations.is_empty() {
+            let names: Vec<&str> = rotations.iter().map(|r| r.name.as_str()).collect();
+            lines.push((
+                "rotations".into(),
+                format!(
+                    "{} ({}): rotations of the whole puzzle, as twsearch reads their names; sequences and scrambles may name them, the search does not make them",
+                    names.len(),
+                    names.join(" ")
+                ),
+            ));
+        }
+        lines
     }
 }

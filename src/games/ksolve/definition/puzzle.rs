@@ -82,6 +82,10 @@ pub struct Definition {
     /// The `MoveAlias` lines: names a sequence may use that are not moves
     /// of the search.
     pub aliases: Vec<NamedMove>,
+    /// The rotations of the whole puzzle, as twsearch tells them by name
+    /// (`x`, `y`, `z`, capitals ending in `v`): moves and sequences a
+    /// sequence or scramble may name, not moves of the search.
+    pub rotations: Vec<NamedMove>,
 }
 
 /// The pieces (1-based) of `slots` of a set's part of a position and,

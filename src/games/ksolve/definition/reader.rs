@@ -122,17 +122,9 @@ pub fn parse<'a>(text: &'a str, file: &'a str) -> Result<Definition> {
                 ))
             }
         };
-        // A new move's name: not a rotation, not given before.
+        // A new move's name: not given before. A rotation's name (twsearch's
+        // reading) is a move too until the end, where it is set apart.
         let mut new_move_name = |reader: &Reader, name: &'a str| -> Result<String> {
-            if is_rotation(name) {
-                return Err(reader.error(
-                    number,
-                    format!(
-                        "move {} is a rotation of the whole puzzle as twsearch reads its name (x, y, z, or capitals ending in v), which bitsolve does not search: leave it out or rename it",
-                        quoted(name)
-                    ),
-                ));
-            }
             if !move_names.insert(name) {
                 return Err(reader.error(number, format!("move {} is defined twice", quoted(name))));
             }
@@ -302,9 +294,16 @@ pub fn parse<'a>(text: &'a str, file: &'a str) -> Result<Definition> {
         return Err(reader.error(end, "the definition has no Solved block".into()));
     };
     // Sequences name moves (and their powers) listed anywhere in the file,
-    // and each other: each is resolved once what it names is.
+    // rotations among them, and each other: each is resolved once what it
+    // names is.
     let (sequenced, aliases) = resolve_sequences(&reader, &sets, &listed, &sequences)?;
     listed.extend(sequenced);
+    // As twsearch reads a file: a move named as a rotation of the whole
+    // puzzle (a block or a sequence) is no move of the search; sequences
+    // and scrambles may name it.
+    let (rotations, listed): (Vec<NamedMove>, Vec<NamedMove>) = listed
+        .into_iter()
+        .partition(|named| is_rotation(&named.name));
     if listed.is_empty() {
         return Err(reader.error(end, "the definition has no Move".into()));
     }
@@ -320,7 +319,8 @@ pub fn parse<'a>(text: &'a str, file: &'a str) -> Result<Definition> {
                 .collect(),
         })
         .collect();
-    let names = MoveNames::new(&sets, &listed, &aliases);
+    let named = [&aliases[..], &rotations[..]].concat();
+    let names = MoveNames::new(&sets, &listed, &named);
     for sequence in scramble_sequences {
         let mut state = solved.clone();
         for word in sequence.moves {
@@ -363,6 +363,7 @@ pub fn parse<'a>(text: &'a str, file: &'a str) -> Result<Definition> {
         moves: listed,
         scrambles,
         aliases,
+        rotations,
     })
 }
 
@@ -397,16 +398,39 @@ mod tests {
         assert_eq!(moved, definition.scrambles[0].state);
     }
 
+    /// A rotation of the whole puzzle (by twsearch's names) is set apart
+    /// from the moves, and sequences and scrambles may name it: `R`, the
+    /// turn seen from the other side, is the rotation, the turn and the
+    /// rotation back.
+    #[test]
+    fn rotations_are_set_apart_and_sequences_may_name_them() {
+        let rotation = "Move UFRv\nP\n3 4 1 2\n0 0 0 0\nEnd\n";
+        let text = SQUARE.replace("Scramble one", &format!("{rotation}MoveSequence R UFRv T UFRv2\nScrambleAlg turned\nUFRv T\nEnd\nScramble one"));
+        let definition = parse(&text, "ring.tws").unwrap();
+        let names: Vec<&str> = definition.moves.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["T", "R"]);
+        assert_eq!(definition.rotations.len(), 1);
+        assert_eq!(definition.rotations[0].name, "UFRv");
+        let half = &definition.rotations[0].transform;
+        let turn = &definition.moves[0].transform;
+        // The rotation is a half turn: its square (UFRv2) is the identity.
+        let expected = half.then(turn, &definition.sets);
+        assert_eq!(definition.moves[1].transform, expected);
+        let turned = definition
+            .scrambles
+            .iter()
+            .find(|s| s.name == "turned")
+            .unwrap();
+        let rotated = half.apply(&definition.solved, &definition.sets);
+        assert_eq!(turned.state, turn.apply(&rotated, &definition.sets));
+    }
+
     #[test]
     fn what_twsearch_reads_but_bitsolve_cannot_honour_is_refused_by_name() {
         for (text, expected) in [
             (
                 SQUARE.replace("Move T", "Move x"),
-                "ring.tws:8: move 'x' is a rotation of the whole puzzle",
-            ),
-            (
-                SQUARE.replace("Move T", "Move UFRv"),
-                "ring.tws:8: move 'UFRv' is a rotation",
+                "ring.tws:17: the definition has no Move",
             ),
             (
                 format!("{SQUARE}Illegal P 1 2\n"),
