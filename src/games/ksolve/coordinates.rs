@@ -365,20 +365,25 @@ impl Coordinates {
             }
             let values = coordinate.values;
             let k = coordinate.slots.len();
-            let table: Vec<u32> = (0..moves * values)
-                .into_par_iter()
-                .map_init(
+            // A row per value: the value decoded once, then every move's
+            // successor from its slots (decoding it again for each move
+            // was most of the time a small puzzle took to open: the 3x3
+            // Loopover's 2.2 M entries in 0.15 s of its 0.18 s).
+            let mut table = vec![0u32; (moves * values) as usize];
+            table
+                .par_chunks_mut(moves as usize)
+                .enumerate()
+                .for_each_init(
                     || vec![0u8; 2 * k + 2],
-                    |scratch, entry| {
-                        let next = coordinate.compute_next(
-                            (entry % moves) as usize,
-                            entry / moves,
-                            scratch,
-                        );
-                        coordinate.digit(next) as u32
+                    |scratch, (value, row)| {
+                        let (cells, moved) = scratch.split_at_mut(k);
+                        coordinate.decode(value as u64, cells);
+                        for (m, entry) in row.iter_mut().enumerate() {
+                            let next = coordinate.next_of_decoded(m, value as u64, cells, moved);
+                            *entry = coordinate.digit(next) as u32;
+                        }
                     },
-                )
-                .collect();
+                );
             if matches!(coordinate.kind, Kind::Alternation) {
                 coordinate.parities = Some(vec![0b10]);
             } else if matches!(coordinate.kind, Kind::Permutation) {
