@@ -2,10 +2,11 @@
 # Times bitsolve against `twsearch -g` on twsearch's own sample definitions,
 # whole process, one thread each, in alternating pairs:
 #
-#   scripts/twsearch-corpus.sh SAMPLES_DIR TWSEARCH BITSOLVE [PAIRS] FILE.tws...
+#   scripts/twsearch-corpus.sh SAMPLES_DIR TWSEARCH [PAIRS] FILE.tws...
 #
 # SAMPLES_DIR is twsearch's samples/main (its files stay outside this
-# repository), TWSEARCH its binary, BITSOLVE a release build of ours. For
+# repository), TWSEARCH its binary; $BITSOLVE is ours (by default the
+# release build, target/release/bitsolve). For
 # each file it prints a tab-separated line: the file, twsearch's reachable
 # count and index ("State size"), bitsolve's, then each program's median
 # wall seconds and peak resident KiB over PAIRS pairs (default 3), and the
@@ -13,10 +14,10 @@
 # of twsearch's "Dist" lines): a file where they differ is reported and
 # the script exits non-zero.
 set -euo pipefail
-samples=${1:?usage: twsearch-corpus.sh SAMPLES_DIR TWSEARCH BITSOLVE [PAIRS] FILE...}
+samples=${1:?usage: twsearch-corpus.sh SAMPLES_DIR TWSEARCH [PAIRS] FILE...}
 twsearch=${2:?twsearch binary}
-bitsolve=${3:?bitsolve binary}
-shift 3
+bitsolve=${BITSOLVE:-target/release/bitsolve}
+shift 2
 pairs=3
 if [[ ${1:-} =~ ^[0-9]+$ ]]; then pairs=$1; shift; fi
 work=$(mktemp -d)
