@@ -16,7 +16,7 @@ use crate::backend::gpu::GpuDevice;
 use crate::error::{Error, Result};
 use crate::games::registry::SpaceVisitor;
 use crate::progress::{Progress, Stoppable};
-use crate::search::{Algorithm, SearchOptions, SearchReport};
+use crate::search::{Algorithm, GoalReport, LayerIo, MeetReport, SearchOptions, SearchReport};
 use crate::space::{Picture, Space};
 use crate::table::Backing;
 
@@ -233,7 +233,7 @@ pub struct BfsReport {
     /// Ranks of up to [`crate::search::DEEPEST_SAMPLE`] deepest positions.
     pub deepest: Vec<u64>,
     /// Set when the search stopped halfway (meet in the middle).
-    pub meet: Option<BfsMeet>,
+    pub meet: Option<MeetReport>,
     /// The deepest positions drawn, one string each.
     pub deepest_positions: Vec<String>,
     /// Ranks of the space's index (the table's length).
@@ -253,7 +253,7 @@ pub struct BfsReport {
     /// Bytes this process wrote to disk (a table on disk).
     pub bytes_written: u64,
     /// The same per layer.
-    pub layer_io: Vec<BfsLayerIo>,
+    pub layer_io: Vec<LayerIo>,
     /// Successor ranks generated per second.
     pub successors_per_second: f64,
     /// Wall time of the search, seconds.
@@ -266,40 +266,16 @@ pub struct BfsReport {
     pub mpi: Option<Traffic>,
 }
 
-/// A goal position in a [`BfsReport`].
+/// A goal position in a [`BfsReport`]: the search's record of it, and
+/// whether that record is final.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BfsGoal {
-    /// Its rank.
-    pub rank: u64,
-    /// Its layer, when reached by a layered search.
-    pub distance: Option<usize>,
-    /// The search reached it.
-    pub reached: bool,
+    /// Its rank, its layer and whether the search reached it.
+    #[serde(flatten)]
+    pub goal: GoalReport,
     /// Whether `reached` is final: a goal not reached by a search stopped
     /// at its depth limit may still be reachable.
     pub decided: bool,
-}
-
-/// A meet in the middle in a [`BfsReport`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct BfsMeet {
-    /// The goal's layer.
-    pub goal_layer: usize,
-    /// The layer whose positions were checked.
-    pub middle_layer: usize,
-    /// Midpoints of start-to-goal paths found there.
-    pub midpoints: u64,
-}
-
-/// A layer's disk traffic in a [`BfsReport`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct BfsLayerIo {
-    /// The layer the pass made.
-    pub layer: u64,
-    /// Bytes read.
-    pub bytes_read: u64,
-    /// Bytes written.
-    pub bytes_written: u64,
 }
 
 impl Report for BfsReport {}
@@ -330,18 +306,12 @@ impl BfsReport {
                 .goals
                 .iter()
                 .map(|goal| BfsGoal {
-                    rank: goal.rank,
-                    distance: goal.distance,
-                    reached: goal.reached,
+                    goal: goal.clone(),
                     decided: goal.reached || search.complete,
                 })
                 .collect(),
             deepest: search.deepest.clone(),
-            meet: search.meet.as_ref().map(|meet| BfsMeet {
-                goal_layer: meet.goal_layer,
-                middle_layer: meet.middle_layer,
-                midpoints: meet.midpoints,
-            }),
+            meet: search.meet.clone(),
             deepest_positions: pictures(space, &search.deepest),
             space_size: space.size(),
             complete: search.complete,
@@ -351,15 +321,7 @@ impl BfsReport {
             parent_checks: search.parent_checks,
             bytes_read: search.bytes_read,
             bytes_written: search.bytes_written,
-            layer_io: search
-                .layer_io
-                .iter()
-                .map(|io| BfsLayerIo {
-                    layer: io.layer,
-                    bytes_read: io.bytes_read,
-                    bytes_written: io.bytes_written,
-                })
-                .collect(),
+            layer_io: search.layer_io.clone(),
             successors_per_second: search.successors_per_second(),
             seconds: search.seconds,
             resumed_from: search.resumed_from,

@@ -127,7 +127,7 @@ impl SearchOptions<'_> {
 }
 
 /// The outcome of a search stopped halfway by [`SearchOptions::meet_in_middle`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct MeetReport {
     /// The goal's layer g (its distance, when it is reachable).
     pub goal_layer: usize,
@@ -140,7 +140,7 @@ pub struct MeetReport {
 }
 
 /// Whether (and when) a goal position of the space was reached.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct GoalReport {
     /// The goal's rank.
     pub rank: u64,
@@ -222,7 +222,7 @@ impl SearchReport {
 /// Bytes a pass read from and wrote to disk: the pass that made BFS layer
 /// `layer` (its sweeps and the waiting successors), and the close of the
 /// old frontier that ran after the pass before it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct LayerIo {
     /// The BFS layer the pass made.
     pub layer: u64,
